@@ -1,0 +1,23 @@
+// Small checks shared by every kernel; each returns a Status naming the argument.
+#pragma once
+
+#include <string>
+
+#include "status.h"
+#include "tensor.h"
+
+namespace attention {
+
+// "3" for vectors, "4x3" for matrices: the shape notation used in every message.
+std::string shapeOf(const VectorView& v);
+std::string shapeOf(const MatrixView& m);
+
+// Every entry finite.
+Status requireFinite(const char* name, const VectorView& v);
+Status requireFinite(const char* name, const MatrixView& m);
+// Every entry finite or -Infinity (a masked position).
+Status requireFiniteOrMasked(const char* name, const VectorView& v);
+Status requireNonEmpty(const char* name, const VectorView& v);
+Status requireNonEmpty(const char* name, const MatrixView& m);
+
+}  // namespace attention

@@ -1,0 +1,44 @@
+// Assembles the npm package files (dist/lib) and the static site (dist/site)
+// from web/ and the wasm module built by CMake (build/wasm).
+import { cpSync, existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const at = (...parts) => join(root, ...parts);
+
+const wasmModule = at('build/wasm/attention_core.mjs');
+if (!existsSync(wasmModule)) throw new Error(`missing ${wasmModule}: run the wasm build first (scripts/build.sh)`);
+
+// dist/lib: the package. Plain ES modules plus the single-file wasm module.
+rmSync(at('dist/lib'), { recursive: true, force: true });
+mkdirSync(at('dist/lib'), { recursive: true });
+for (const file of readdirSync(at('web/src/api'))) {
+  if (/\.(js|d\.ts)$/.test(file)) cpSync(at('web/src/api', file), at('dist/lib', file));
+}
+cpSync(wasmModule, at('dist/lib/attention_core.mjs'));
+
+// dist/site: one classic script (module scripts do not load from file://),
+// the page, its styles and KaTeX's stylesheet and fonts. Nothing from a CDN.
+rmSync(at('dist/site'), { recursive: true, force: true });
+mkdirSync(at('dist/site/vendor/katex'), { recursive: true });
+await build({
+  entryPoints: [at('web/src/site/app.js')],
+  outfile: at('dist/site/app.js'),
+  bundle: true,
+  format: 'iife',
+  target: 'es2020',
+  minify: true,
+  sourcemap: true,
+  legalComments: 'linked',
+  alias: { 'attention-lab': at('dist/lib/index.js') },
+  logLevel: 'warning',
+  logOverride: { 'empty-import-meta': 'silent' },
+});
+cpSync(at('web/index.html'), at('dist/site/index.html'));
+cpSync(at('web/styles.css'), at('dist/site/styles.css'));
+const katexDist = at('node_modules/katex/dist');
+cpSync(join(katexDist, 'katex.min.css'), at('dist/site/vendor/katex/katex.min.css'));
+cpSync(join(katexDist, 'fonts'), at('dist/site/vendor/katex/fonts'), { recursive: true });
+console.log('build-web: dist/lib and dist/site written');

@@ -1,0 +1,73 @@
+// A tiny static file server for dist/site (no dependencies). `npm start` runs it.
+// Usage: node scripts/serve.mjs [--port N] [--root DIR]; PORT works too.
+import { createReadStream, statSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { dirname, extname, join, normalize, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const TYPES = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json',
+  '.map': 'application/json',
+  '.wasm': 'application/wasm',
+  '.png': 'image/png',
+  '.svg': 'image/svg+xml',
+  '.woff2': 'font/woff2',
+  '.woff': 'font/woff',
+  '.ttf': 'font/ttf',
+  '.bin': 'application/octet-stream',
+  '.txt': 'text/plain; charset=utf-8',
+};
+
+/**
+ * Serves `root` on 127.0.0.1. Resolves to { server, url }.
+ * @param {{root?: string, port?: number, headers?: Record<string, string>}} options
+ */
+export function serve({ root, port = 0, headers = {} } = {}) {
+  const base = resolve(root ?? join(dirname(fileURLToPath(import.meta.url)), '../dist/site'));
+  const server = createServer((req, res) => {
+    const path = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
+    let file = normalize(join(base, path));
+    if (file !== base && !file.startsWith(base + sep)) {
+      res.writeHead(403).end('forbidden');
+      return;
+    }
+    try {
+      if (statSync(file).isDirectory()) file = join(file, 'index.html');
+      statSync(file);
+    } catch {
+      res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
+      return;
+    }
+    res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream', ...headers });
+    createReadStream(file).pipe(res);
+  });
+  return new Promise((ok, fail) => {
+    server.once('error', fail);
+    server.listen(port, '127.0.0.1', () => {
+      const address = server.address();
+      ok({ server, url: `http://127.0.0.1:${typeof address === 'object' && address ? address.port : port}/` });
+    });
+  });
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const arg = (name) => {
+    const i = process.argv.indexOf(name);
+    return i > 0 ? process.argv[i + 1] : undefined;
+  };
+  const wanted = Number(arg('--port') ?? process.env.PORT ?? 8080);
+  let started;
+  try {
+    started = await serve({ root: arg('--root'), port: wanted });
+  } catch (error) {
+    if (error.code !== 'EADDRINUSE') throw error;
+    started = await serve({ root: arg('--root'), port: 0 }); // any free port
+    console.log(`port ${wanted} is busy; using another`);
+  }
+  console.log(`attention-lab tutorial: ${started.url}`);
+  console.log('(or open dist/site/index.html directly; Ctrl+C stops the server)');
+}

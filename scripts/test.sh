@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# Runs every test layer against what scripts/build.sh produced.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+echo "== C++ (Catch2 via ctest)"
+ctest --test-dir build/native --output-on-failure -j2
+echo "== JS API (node:test)"
+node --test tests/js/
+echo "== Types (tsc)"
+npx --no-install tsc -p tests/types/tsconfig.json
+echo "== Browser end-to-end (node:test + playwright-core + chromium)"
+node --test --test-concurrency=1 tests/browser/
