@@ -11,9 +11,9 @@
 #include <string>
 
 #include "basics.h"
-#include "transformer.h"
 #include "status.h"
 #include "tensor.h"
+#include "transformer.h"
 
 namespace attention {
 namespace {
@@ -107,11 +107,22 @@ std::optional<VectorView> biasAt(Ptr b, int n) {
 // q: (nq x dq), k: (nk x dk), v: (nv x dv), mask: (maskRows x maskCols) or 0
 //   -> out: (nq x dv) and weights: (nq x nk), written in place (no copy)
 int rawScaledDotProductAttention(Ptr q, int nq, int dq, Ptr k, int nk, int dk, Ptr v, int nv,
-                                 int dv, Ptr mask, int maskRows, int maskCols, bool causal,
-                                 Ptr out, Ptr weights) {
+                                 int dv, Ptr mask, int maskRows, int maskCols, bool causal, Ptr out,
+                                 Ptr weights) {
   return report(scaledDotProductAttention(
       matrixAt(q, nq, dq), matrixAt(k, nk, dk), matrixAt(v, nv, dv),
       maskAt(mask, maskRows, maskCols, causal), outputAt(out, nq, dv), outputAt(weights, nq, nk)));
+}
+
+// a: (m x p), b: (rows x n) -> out: (m x n)
+int rawMatmul(Ptr a, int m, int p, Ptr b, int rows, int n, Ptr out) {
+  return report(matmul(matrixAt(a, m, p), matrixAt(b, rows, n), outputAt(out, m, n)));
+}
+
+// q: (nq x dq), k: (nk x dk) -> out: (nq x nk)
+int rawAttentionScores(Ptr q, int nq, int dq, Ptr k, int nk, int dk, bool scaled, Ptr out) {
+  return report(
+      attentionScores(matrixAt(q, nq, dq), matrixAt(k, nk, dk), scaled, outputAt(out, nq, nk)));
 }
 
 // Embind passes at most a few dozen arguments comfortably, so multi-head
@@ -168,6 +179,8 @@ EMSCRIPTEN_BINDINGS(attention_core) {
   // ---- Transformer attention ----
   emscripten::function("_scaledDotProductAttention", &rawScaledDotProductAttention);
   emscripten::function("_multiHeadAttention", &rawMultiHeadAttention);
+  emscripten::function("_matmul", &rawMatmul);
+  emscripten::function("_attentionScores", &rawAttentionScores);
 
   // ---- Embeddings ----
 

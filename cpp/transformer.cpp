@@ -59,7 +59,7 @@ inline double expNonPositive(double x) {
   std::int64_t bits;
   std::memcpy(&bits, &kd, sizeof bits);
   const std::int64_t ki = bits - kShiftBits;
-  const std::int64_t k1 = ki / 2;
+  const std::int64_t k1 = ki >> 1;  // floor(k / 2): an arithmetic shift, vectorisable
   const std::int64_t b1 = (k1 + 1023) << 52;
   const std::int64_t b2 = (ki - k1 + 1023) << 52;
   double s1, s2;
@@ -132,25 +132,28 @@ void packTransposed(const double* k, Index ldk, Index n, Index d, std::vector<do
   }
 }
 
-// c[R x cols] = a[R x p] panel[p x kPanel] (first `cols` columns stored).
-// R * kPanelVecs accumulators stay in registers: each step loads one panel row
-// and R entries of a, and does R * kPanelVecs vector multiply-adds.
-template <int R>
-inline void microKernel(const double* a, Index lda, const double* panel, Index p, double* c,
-                        Index ldc, Index cols) {
+// c[rows x cols] = a[rows x p] panel[p x kPanel], with a packed as p groups of
+// R values (a[0][t] .. a[R-1][t], zero-padded). kMicroRows * kPanelVecs
+// accumulators stay in registers; each step loads one panel row and R
+// broadcasts of a, then does R * kPanelVecs vector multiply-adds. Two pointers
+// move through memory contiguously, so wasm needs almost no address arithmetic.
+inline void microKernel(const double* ap, const double* panel, Index p, double* c, Index ldc,
+                        Index rows, Index cols) {
+  constexpr int R = kMicroRows;
   Vec acc[R][kPanelVecs];
   for (int r = 0; r < R; ++r) {
     for (int v = 0; v < kPanelVecs; ++v) acc[r][v] = Vec{};
   }
-  for (Index t = 0; t < p; ++t) {
+  for (Index t = 0; t < p; ++t, ap += R, panel += kPanel) {
     Vec b[kPanelVecs];
-    for (int v = 0; v < kPanelVecs; ++v) b[v] = loadVec(panel + t * kPanel + v * kLanes);
+    for (int v = 0; v < kPanelVecs; ++v) b[v] = loadVec(panel + v * kLanes);
     for (int r = 0; r < R; ++r) {
-      const Vec ar = broadcast(a[r * lda + t]);
+      const Vec ar = broadcast(ap[r]);
       for (int v = 0; v < kPanelVecs; ++v) acc[r][v] += ar * b[v];
     }
   }
   for (int r = 0; r < R; ++r) {
+    if (r == rows) break;
     if (cols == kPanel) {
       std::memcpy(c + r * ldc, acc[r], sizeof acc[r]);
     } else {
@@ -163,16 +166,22 @@ inline void microKernel(const double* a, Index lda, const double* panel, Index p
 
 // c (m x n) = a (m x p) b (p x n); b packed with panelRows >= p rows per panel
 // (only the first p are used: the causal mask shortens the products).
+// For each kMicroRows rows of a (packed once, then in L1) the panels stream by.
 void gemmPacked(Index m, Index n, Index p, const double* a, Index lda, const double* packed,
                 Index panelRows, double* c, Index ldc) {
-  for (Index jp = 0; jp < panelCount(n); ++jp) {
-    const Index j0 = jp * kPanel, cols = std::min<Index>(kPanel, n - j0);
-    const double* panel = packed + jp * panelRows * kPanel;
-    Index i = 0;
-    for (; i + kMicroRows <= m; i += kMicroRows) {
-      microKernel<kMicroRows>(a + i * lda, lda, panel, p, c + i * ldc + j0, ldc, cols);
+  std::vector<double> ap(static_cast<size_t>(p * kMicroRows));
+  for (Index i0 = 0; i0 < m; i0 += kMicroRows) {
+    const Index rows = std::min<Index>(kMicroRows, m - i0);
+    for (Index t = 0; t < p; ++t) {
+      for (Index r = 0; r < kMicroRows; ++r) {
+        ap[t * kMicroRows + r] = r < rows ? a[(i0 + r) * lda + t] : 0.0;
+      }
     }
-    for (; i < m; ++i) microKernel<1>(a + i * lda, lda, panel, p, c + i * ldc + j0, ldc, cols);
+    for (Index jp = 0; jp < panelCount(n); ++jp) {
+      const Index j0 = jp * kPanel;
+      microKernel(ap.data(), packed + jp * panelRows * kPanel, p, c + i0 * ldc + j0, ldc, rows,
+                  std::min<Index>(kPanel, n - j0));
+    }
   }
 }
 
@@ -342,6 +351,28 @@ Status matmul(const MatrixView& a, const MatrixView& b, MatrixOut c) {
   }
   gemm(a.rows(), b.cols(), a.cols(), a.data(), a.outerStride(), b.data(), b.outerStride(), c.data(),
        c.outerStride());
+  return Status::ok();
+}
+
+Status attentionScores(const MatrixView& q, const MatrixView& k, bool scaled, MatrixOut scores) {
+  RETURN_IF_ERROR(requireNonEmpty("Q", q));
+  RETURN_IF_ERROR(requireNonEmpty("K", k));
+  if (q.cols() != k.cols()) {
+    return Status::shapeMismatch("Q has " + std::to_string(q.cols()) + " columns but K has " +
+                                 std::to_string(k.cols()) + " (Q is " + shapeOf(q) + ", K is " +
+                                 shapeOf(k) + "); queries and keys need the same size d_k");
+  }
+  RETURN_IF_ERROR(requireFinite("Q", q));
+  RETURN_IF_ERROR(requireFinite("K", k));
+  if (scores.rows() != q.rows() || scores.cols() != k.rows()) {
+    return Status::shapeMismatch("scores is " + dims(scores.rows(), scores.cols()) +
+                                 " but must be " + dims(q.rows(), k.rows()));
+  }
+  std::vector<double> kt;
+  packTransposed(k.data(), k.outerStride(), k.rows(), k.cols(), kt);
+  gemmPacked(q.rows(), k.rows(), k.cols(), q.data(), q.outerStride(), kt.data(), k.cols(),
+             scores.data(), scores.outerStride());
+  if (scaled) scores /= std::sqrt(static_cast<double>(q.cols()));
   return Status::ok();
 }
 

@@ -67,8 +67,12 @@ Status multiHeadAttention(const MatrixView& q, const MatrixView& k, const Matrix
                           const MultiHeadParams& params, const AttentionMask& mask, Matrix& output,
                           Matrix& weights);
 
-// Dense product c = a b, the blocked kernel behind the functions above, kept
-// public for the benchmark and tests. a: (m x p), b: (p x n) -> c: (m x n).
+// Dense product c = a b, the blocked kernel behind the functions above.
+// a: (m x p), b: (p x n) -> c: (m x n).
 Status matmul(const MatrixView& a, const MatrixView& b, MatrixOut c);
+
+// The raw scores before the softmax: q: (n_q x d_k), k: (n_k x d_k)
+//   -> scores: (n_q x n_k) = q k^T, divided by sqrt(d_k) if `scaled`.
+Status attentionScores(const MatrixView& q, const MatrixView& k, bool scaled, MatrixOut scores);
 
 }  // namespace attention

@@ -177,3 +177,23 @@ test('repeated large calls do not leak wasm memory', () => {
   for (let i = 0; i < 20; i++) a.scaledDotProductAttention(X, X, X, { causal: i % 2 === 0 });
   assert.equal(a.memoryBytes(), before);
 });
+
+test('matmul and attentionScores match the fixtures (raw scores are Q K^T, scaled by 1/sqrt(d_k))', () => {
+  const Q = ref.get('sdpa.rect.Q');
+  const K = ref.get('sdpa.rect.K');
+  const raw = a.attentionScores(Q, K);
+  const viaMatmul = a.matmul(Q, new Matrix(K.rows, K.cols, K.data).transpose());
+  assert.equal(raw.rows, 5);
+  assert.equal(raw.cols, 7);
+  assertClose(raw.data, viaMatmul.data, 1e-15);
+  const scaled = a.attentionScores(Q, K, { scaled: true });
+  // softmax of each scaled row is the reference weights row
+  for (let i = 0; i < 5; i++) {
+    assertClose(a.softmax(scaled.row(i)), ref.get('sdpa.rect.weights').data.slice(i * 7, i * 7 + 7), 1e-12);
+    assertClose([raw.get(i, 3) / Math.sqrt(8)], [scaled.get(i, 3)], 1e-15);
+  }
+  // matmul against a hand computation
+  assert.deepEqual(Array.from(a.matmul([[1, 2], [3, 4]], [[5, 6, 7], [8, 9, 10]]).data), [21, 24, 27, 47, 54, 61]);
+  assert.throws(() => a.matmul([[1, 2]], [[1, 2]]), { name: 'RangeError', message: 'matmul: a has 2 columns but b has 1 rows (a is 1x2, b is 1x2)' });
+  assert.throws(() => a.attentionScores([[1, 2]], [[1, 2]], { scaled: 'yes' }), { name: 'TypeError' });
+});

@@ -47,6 +47,29 @@ export function transformerApi(core) {
   const check = (code, fn) => throwForStatus(code, fn, code === 0 ? '' : core._lastError());
 
   return {
+    matmul(A, B) {
+      const x = toMatrix(A, 'matmul', 'A');
+      const y = toMatrix(B, 'matmul', 'B');
+      return withHeap(core, (heap) => {
+        const out = heap.alloc(x.rows * y.cols);
+        check(core._matmul(heap.input(x.data), x.rows, x.cols, heap.input(y.data), y.rows, y.cols, out), 'matmul');
+        return new Matrix(x.rows, y.cols, heap.read(out, x.rows * y.cols));
+      });
+    },
+
+    attentionScores(Q, K, options) {
+      const fn = 'attentionScores';
+      const { scaled = false } = readOptions(options, ['scaled'], fn);
+      if (typeof scaled !== 'boolean') throw new TypeError(`${fn}: options.scaled must be true or false, got ${describe(scaled)}`);
+      const q = toMatrix(Q, fn, 'Q');
+      const k = toMatrix(K, fn, 'K');
+      return withHeap(core, (heap) => {
+        const out = heap.alloc(q.rows * k.rows);
+        check(core._attentionScores(heap.input(q.data), q.rows, q.cols, heap.input(k.data), k.rows, k.cols, scaled, out), fn);
+        return new Matrix(q.rows, k.rows, heap.read(out, q.rows * k.rows));
+      });
+    },
+
     scaledDotProductAttention(Q, K, V, options) {
       const opts = readOptions(options, SDPA_OPTIONS, SDPA);
       const q = toMatrix(Q, SDPA, 'Q');
