@@ -201,7 +201,7 @@ export class Heatmap {
 
     const colorOf = (x) => palette(vmax === vmin ? 0.5 : Math.min(1, Math.max(0, (x - vmin) / (vmax - vmin))));
     const styles = getComputedStyle(canvas);
-    const ink = styles.getPropertyValue('--heatmap-ink').trim() || '#222';
+    const ink = styles.getPropertyValue('--al-heatmap-ink').trim() || '#222';
 
     // Cells.
     ctx.font = FONT;
