@@ -153,7 +153,8 @@ test('sequence length 128 and d_model 64 render as pixel maps without errors', a
   const page = await open('&tn=128&td=64&th=8');
   const painted = await paintedPixels(page, `${CH} canvas.pixel-map`);
   assert.ok(painted.length >= 10);
-  painted.forEach((count, i) => assert.ok(count > 1000, `pixel map ${i} is blank`));
+  // One canvas pixel per cell; the mask is mostly white (1 = may attend), so a low bar.
+  painted.forEach((count, i) => assert.ok(count >= 100, `pixel map ${i} is blank`));
   const ms = Number(await page.getAttribute(CH, 'data-update-ms'));
   assert.ok(ms > 0);
   assert.deepEqual(page.errors, []);

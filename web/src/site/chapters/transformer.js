@@ -9,7 +9,7 @@ import { Heatmap } from '../heatmap.js';
 import { tex } from '../math.js';
 import { formatCell, formatNumpy } from '../numpy-format.js';
 import { PALETTES } from '../palettes.js';
-import { readHash, setHashValue } from '../url-state.js';
+import { readHash, writeHash } from '../url-state.js';
 
 const DEFAULTS = {
   tokens: 'the cat sat on the mat',
@@ -113,11 +113,18 @@ class MatrixFigure {
     }
     const o = { ...this.options, ...options };
     const { rows, cols, data } = matrix;
+    // One canvas pixel per cell, enlarged by CSS without smoothing: the
+    // repaint touches rows * cols pixels, not rows * cols * block².
     const block = Math.max(2, Math.min(8, Math.floor(384 / Math.max(rows, cols))));
-    this.canvas.width = cols * block;
-    this.canvas.height = rows * block;
+    if (this.canvas.width !== cols || this.canvas.height !== rows) {
+      this.canvas.width = cols;
+      this.canvas.height = rows;
+    }
+    this.canvas.style.width = `${cols * block}px`;
+    this.canvas.style.height = `${rows * block}px`;
+    this.canvas.style.imageRendering = 'pixelated';
     const ctx = this.canvas.getContext('2d');
-    const image = ctx.createImageData(cols * block, rows * block);
+    const image = ctx.createImageData(cols, rows);
     let lo = o.vmin ?? Infinity;
     let hi = o.vmax ?? -Infinity;
     if (o.vmin === undefined || o.vmax === undefined) {
@@ -126,30 +133,27 @@ class MatrixFigure {
         if (o.vmax === undefined && x > hi) hi = x;
       }
     }
-    const palette = PALETTES[o.palette] ?? PALETTES.orange;
-    const lut = Array.from({ length: 256 }, (_, i) => palette(i / 255));
+    const lut = lookupTable(o.palette);
     const px = image.data;
-    for (let r = 0; r < rows; r++) {
-      for (let c = 0; c < cols; c++) {
-        const t = hi > lo ? (data[r * cols + c] - lo) / (hi - lo) : 0.5;
-        const rgb = lut[Math.max(0, Math.min(255, Math.round(t * 255)))];
-        const masked = o.isMasked?.(r, c);
-        for (let y = 0; y < block; y++) {
-          for (let x = 0; x < block; x++) {
-            const k = ((r * block + y) * cols * block + c * block + x) * 4;
-            const stripe = masked && (x + y) % 4 === 0;
-            px[k] = stripe ? 90 : rgb[0];
-            px[k + 1] = stripe ? 90 : rgb[1];
-            px[k + 2] = stripe ? 90 : rgb[2];
-            px[k + 3] = 255;
-          }
-        }
+    const scale = hi > lo ? 255 / (hi - lo) : 0;
+    // `maskData` (rows x cols, 0 = masked) is the fast form of isMasked.
+    const masked = o.maskData;
+    for (let i = 0, k = 0; i < rows * cols; i++, k += 4) {
+      if (masked && masked[i] === 0) {
+        // Masked cells: a neutral grey (hatching needs more than one pixel).
+        px[k] = px[k + 1] = px[k + 2] = 120;
+      } else {
+        const t = scale ? Math.max(0, Math.min(255, ((data[i] - lo) * scale + 0.5) | 0)) * 3 : 384;
+        px[k] = lut[t];
+        px[k + 1] = lut[t + 1];
+        px[k + 2] = lut[t + 2];
       }
+      px[k + 3] = 255;
     }
     ctx.putImageData(image, 0, 0);
     this.canvas.dataset.painted = 'true';
     this.layout = { left: 0, top: 0, cellW: block, cellH: block, rows, cols };
-    this.caption.textContent = `${o.label} (${rows} × ${cols}; colour scale ${formatCell(lo)} to ${formatCell(hi)})`;
+    this.caption.textContent = `${o.label} (${rows} × ${cols}; colour scale ${formatCell(lo)} to ${formatCell(hi)}${masked ? '; grey = masked' : ''})`;
   }
 
   /** The cell under a click, in either drawing. */
@@ -170,6 +174,18 @@ class MatrixFigure {
       canvas.style.cursor = 'pointer';
     }
   }
+}
+
+const lookupTables = new Map();
+/** 256 colours of a palette as r, g, b bytes. */
+function lookupTable(name) {
+  const key = PALETTES[name] ? name : 'orange';
+  if (!lookupTables.has(key)) {
+    const lut = new Uint8ClampedArray(256 * 3);
+    for (let i = 0; i < 256; i++) lut.set(PALETTES[key](i / 255).map(Math.round), i * 3);
+    lookupTables.set(key, lut);
+  }
+  return lookupTables.get(key);
 }
 
 function select(label, values, current, format, onChange) {
@@ -247,18 +263,22 @@ export default {
     };
     if (state.dModel % state.heads !== 0) state.heads = 1;
 
+    // One hash write per update (each write is a history.replaceState).
     const save = () => {
-      setHashValue('tt', state.tokens === DEFAULTS.tokens ? null : state.tokens);
-      setHashValue('tn', state.length || null);
-      setHashValue('td', state.dModel);
-      setHashValue('th', state.heads);
-      setHashValue('ts', state.seed);
-      setHashValue('tp', state.padding);
-      setHashValue('tc', state.causal ? '1' : null);
-      setHashValue('tk', state.dk);
-      setHashValue('tm', state.flips.size ? [...state.flips].join(',') : null);
-      setHashValue('tsrc', state.source === DEFAULTS.source ? null : state.source);
-      setHashValue('ttgt', state.target === DEFAULTS.target ? null : state.target);
+      const params = readHash();
+      const put = (key, value) => (value === null ? params.delete(key) : params.set(key, String(value)));
+      put('tt', state.tokens === DEFAULTS.tokens ? null : state.tokens);
+      put('tn', state.length || null);
+      put('td', state.dModel);
+      put('th', state.heads);
+      put('ts', state.seed);
+      put('tp', state.padding);
+      put('tc', state.causal ? '1' : null);
+      put('tk', state.dk);
+      put('tm', state.flips.size ? [...state.flips].join(',') : null);
+      put('tsrc', state.source === DEFAULTS.source ? null : state.source);
+      put('ttgt', state.target === DEFAULTS.target ? null : state.target);
+      writeHash(params);
     };
     const edit = (change) => (value) => {
       change(value);
@@ -335,6 +355,7 @@ export default {
       figs: [0, 1].map((h) => new Heatmap({ palette: 'orange', label: `${name}, head ${h + 1}`, vmin: 0, vmax: 1, rotateColLabels: true, colLabelsOnTop: true })),
     }));
 
+    let lastDemo = '';
     const error = errorLine();
     const timing = el('p', { className: 'timing', attrs: { 'aria-live': 'off' } });
 
@@ -365,7 +386,11 @@ export default {
         scoresOut.textContent = small(raw) ? formatNumpy(raw.data, [n, n]) : `(${n} × ${n} scores; shown as NumPy up to 12 × 12)`;
 
         // The scaling demo: SAMPLES random q and k per d_k, entries N(0, 1).
-        dkVariance.replaceChildren(
+        // It depends on the seed and d_k only, so other edits reuse it.
+        const demoKey = `${state.seed}/${state.dk}`;
+        if (demoKey !== lastDemo) {
+          lastDemo = demoKey;
+          dkVariance.replaceChildren(
           el('caption', {}, `Variance of q · k over ${SAMPLES} × ${SAMPLES} random pairs (entries of q, k drawn from N(0, 1))`),
           el('tr', {}, ...['d_k', 'var(q · k)', 'var(q · k / √d_k)', 'largest softmax weight of 8, unscaled', '… scaled'].map((h) => el('th', { scope: 'col' }, h))),
           ...DK_DEMO.map((dk) => {
@@ -395,7 +420,8 @@ export default {
               el('th', { scope: 'row' }, String(dk)), el('td', {}, variance(s).toFixed(2)), el('td', {}, variance(ss).toFixed(3)),
               el('td', {}, Math.max(...wRaw).toFixed(4)), el('td', {}, Math.max(...wScaled).toFixed(4)));
           }),
-        );
+          );
+        }
 
         const plain = api.scaledDotProductAttention(Q, K, V);
         weightsFig.update(plain.weights, labels);
@@ -408,15 +434,18 @@ export default {
         for (let i = 0; i < n; i++) {
           for (let j = 0; j < n; j++) {
             let m = j < n - pad && (!state.causal || j <= i) ? 1 : 0;
-            if (state.flips.has(`${i}.${j}`)) m = 1 - m;
             mask[i * n + j] = m;
           }
+        }
+        for (const key of state.flips) {
+          const [i, j] = key.split('.').map(Number);
+          if (i < n && j < n) mask[i * n + j] = 1 - mask[i * n + j];
         }
         const maskMatrix = { rows: n, cols: n, data: mask };
         const isMasked = (r, c) => mask[r * n + c] === 0;
         const masked = api.scaledDotProductAttention(Q, K, V, { mask: maskMatrix });
         maskFig.update(maskMatrix, labels);
-        maskedFig.update(masked.weights, { ...labels, isMasked });
+        maskedFig.update(masked.weights, { ...labels, isMasked, maskData: mask });
         maskedOutFig.update(masked.output, rowsOnly);
         maskedOut.textContent = small(masked.weights) ? formatNumpy(masked.weights.data, [n, n]) : `(${n} × ${n} weights)`;
         let empty = 0;
@@ -434,7 +463,7 @@ export default {
           headFigs = perHead.map((_, i) => new MatrixFigure(tokenLabels({ palette: 'orange', label: `head ${i + 1} weights (d_k = ${dk})`, vmin: 0, vmax: 1 })));
           headsRow.replaceChildren(...headFigs.map((f) => f.element));
         }
-        perHead.forEach((r, i) => headFigs[i].update(r.weights, { ...labels, isMasked, label: `head ${i + 1} weights (d_k = ${dk})` }));
+        perHead.forEach((r, i) => headFigs[i].update(r.weights, { ...labels, isMasked, maskData: mask, label: `head ${i + 1} weights (d_k = ${dk})` }));
         const concat = concatColumns(perHead.map((r) => r.output));
         concatFig.update(concat, rowsOnly);
         const byHand = api.matmul(concat, Wo);
