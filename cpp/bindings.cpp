@@ -4,12 +4,16 @@
 // last failure is read with _lastError(). The JS layer (web/src/api/) owns all
 // allocation, copying and Error construction; users never see these functions.
 #include <emscripten/bind.h>
+#include <emscripten/val.h>
 
 #include <algorithm>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "basics.h"
+#include "embeddings.h"
+#include "glove_attention.h"
 #include "status.h"
 #include "tensor.h"
 
@@ -87,6 +91,93 @@ int rawWeightedSum(Ptr weights, int n, Ptr values, int rows, int cols, Ptr out) 
 
 // ---- Embeddings ----
 
+const std::uint8_t* bytesAt(Ptr p) { return reinterpret_cast<const std::uint8_t*>(p); }
+
+// chunk: (size) bytes of GloVe text
+int rawParserFeed(GloveParser& parser, Ptr chunk, int size) {
+  return report(parser.feed(reinterpret_cast<const char*>(chunk), static_cast<std::size_t>(size)));
+}
+int rawParserFinish(GloveParser& parser) { return report(parser.finish()); }
+void rawParserSetLimit(GloveParser& parser, double count) {
+  parser.setLimit(static_cast<long long>(count));
+}
+double rawParserBytes(const GloveParser& parser) { return static_cast<double>(parser.bytesRead()); }
+double rawParserLines(const GloveParser& parser) { return static_cast<double>(parser.linesRead()); }
+int rawParserSize(const GloveParser& parser) { return parser.table().size(); }
+EmbeddingTable rawParserTakeTable(GloveParser& parser) { return parser.takeTable(); }
+
+// out: (dim) doubles
+int rawTableCopyRow(const EmbeddingTable& table, int row, Ptr out) {
+  if (row < 0 || row >= table.size()) {
+    return report(Status::shapeMismatch("row " + std::to_string(row) + " is outside 0.." +
+                                        std::to_string(table.size() - 1)));
+  }
+  const float* v = table.rowData(row);
+  std::copy(v, v + table.dim(), reinterpret_cast<double*>(out));
+  return report(Status::ok());
+}
+std::string rawTableWordAt(const EmbeddingTable& table, int row) {
+  return row >= 0 && row < table.size() ? table.wordAt(row) : std::string();
+}
+// data: (size) bytes of the binary form
+int rawTableLoadBinary(EmbeddingTable& table, Ptr data, int size) {
+  return report(EmbeddingTable::fromBinary(bytesAt(data), static_cast<std::size_t>(size), table));
+}
+// Serialises into a buffer kept by the table wrapper; read with binaryData/binarySize.
+std::vector<std::uint8_t> binaryBuffer;
+int rawTableToBinary(const EmbeddingTable& table, int encoding) {
+  return report(table.toBinary(static_cast<BinaryEncoding>(encoding), binaryBuffer));
+}
+double rawBinaryData() { return static_cast<double>(reinterpret_cast<Ptr>(binaryBuffer.data())); }
+int rawBinarySize() { return static_cast<int>(binaryBuffer.size()); }
+void rawBinaryRelease() { std::vector<std::uint8_t>().swap(binaryBuffer); }
+
+emscripten::val rawTokenize(const std::string& sentence) {
+  emscripten::val tokens = emscripten::val::array();
+  for (const std::string& token : tokenize(sentence)) tokens.call<void>("push", token);
+  return tokens;
+}
+
+// x: (n x in), weight: (out x in), bias: (out) -> y: (n x out)
+int rawGloveLinear(Ptr x, int n, int in, Ptr weight, int out, int weightCols, Ptr bias,
+                   int biasSize, Ptr y) {
+  Matrix result;
+  const Status s = glove::linear(matrixAt(x, n, in), matrixAt(weight, out, weightCols),
+                                 vectorAt(bias, biasSize), result);
+  if (s.isOk()) copyOut(result, y);
+  return report(s);
+}
+
+// queries: (n x d), keys: (m x dk), values: (mv x dv) -> weights: (n x m), output: (n x dv)
+int rawGloveDotAttention(Ptr queries, int n, int d, Ptr keys, int m, int dk, Ptr values, int mv,
+                         int dv, Ptr weightsOut, Ptr outputOut) {
+  Matrix weights, output;
+  const Status s = glove::dotProductAttention(matrixAt(queries, n, d), matrixAt(keys, m, dk),
+                                              matrixAt(values, mv, dv), weights, output);
+  if (s.isOk()) {
+    copyOut(weights, weightsOut);
+    copyOut(output, outputOut);
+  }
+  return report(s);
+}
+
+// qp: (n x h), kp: (m x hk), ws: (hw), values: (mv x dv) ->
+// scores: (n x m), weights: (n x m), output: (n x dv)
+int rawGloveAdditiveAttention(Ptr qp, int n, int h, Ptr kp, int m, int hk, Ptr ws, int hw,
+                              double bs, Ptr values, int mv, int dv, Ptr scoresOut, Ptr weightsOut,
+                              Ptr outputOut) {
+  Matrix scores, weights, output;
+  const Status s =
+      glove::additiveAttention(matrixAt(qp, n, h), matrixAt(kp, m, hk), vectorAt(ws, hw), bs,
+                               matrixAt(values, mv, dv), scores, weights, output);
+  if (s.isOk()) {
+    copyOut(scores, scoresOut);
+    copyOut(weights, weightsOut);
+    copyOut(output, outputOut);
+  }
+  return report(s);
+}
+
 // ---- Seq2seq trainer ----
 
 }  // namespace
@@ -112,6 +203,37 @@ EMSCRIPTEN_BINDINGS(attention_core) {
   // ---- Transformer attention ----
 
   // ---- Embeddings ----
+  emscripten::class_<GloveParser>("_GloveParser")
+      .constructor<>()
+      .function("keepWord", &GloveParser::keepWord)
+      .function("setLimit", &rawParserSetLimit)
+      .function("feed", &rawParserFeed)
+      .function("finish", &rawParserFinish)
+      .function("bytesRead", &rawParserBytes)
+      .function("linesRead", &rawParserLines)
+      .function("dim", &GloveParser::dim)
+      .function("size", &rawParserSize)
+      .function("takeTable", &rawParserTakeTable);
+  emscripten::class_<EmbeddingTable>("_EmbeddingTable")
+      .constructor<>()
+      .function("dim", &EmbeddingTable::dim)
+      .function("size", &EmbeddingTable::size)
+      .function("indexOf", &EmbeddingTable::indexOf)
+      .function("find", &EmbeddingTable::find)
+      .function("wordAt", &rawTableWordAt)
+      .function("info", &EmbeddingTable::info)
+      .function("setInfo", &EmbeddingTable::setInfo)
+      .function("copyRow", &rawTableCopyRow)
+      .function("loadBinary", &rawTableLoadBinary)
+      .function("toBinary", &rawTableToBinary);
+  emscripten::function("_embeddingsBinaryData", &rawBinaryData);
+  emscripten::function("_embeddingsBinarySize", &rawBinarySize);
+  emscripten::function("_embeddingsBinaryRelease", &rawBinaryRelease);
+  emscripten::function("_tokenize", &rawTokenize);
+  emscripten::function("_lowerCase", &lowerCase);
+  emscripten::function("_gloveLinear", &rawGloveLinear);
+  emscripten::function("_gloveDotAttention", &rawGloveDotAttention);
+  emscripten::function("_gloveAdditiveAttention", &rawGloveAdditiveAttention);
 
   // ---- Seq2seq trainer ----
 }
