@@ -13,11 +13,26 @@ if (!existsSync(wasmModule)) throw new Error(`missing ${wasmModule}: run the was
 
 // dist/lib: the package. Plain ES modules plus the single-file wasm module.
 rmSync(at('dist/lib'), { recursive: true, force: true });
+rmSync(at('dist/classic'), { recursive: true, force: true });
 mkdirSync(at('dist/lib'), { recursive: true });
 for (const file of readdirSync(at('web/src/api'))) {
   if (/\.(js|d\.ts)$/.test(file)) cpSync(at('web/src/api', file), at('dist/lib', file));
 }
 cpSync(wasmModule, at('dist/lib/attention_core.mjs'));
+
+// dist/classic: the API as one classic script for pages that cannot load
+// modules: <script src="attention-lab.js"> defines window.AttentionLab.
+await build({
+  entryPoints: [at('dist/lib/index.js')],
+  outfile: at('dist/classic/attention-lab.js'),
+  bundle: true,
+  format: 'iife',
+  globalName: 'AttentionLab',
+  target: 'es2020',
+  minify: true,
+  logLevel: 'warning',
+  logOverride: { 'empty-import-meta': 'silent' },
+});
 
 // dist/site: one classic script (module scripts do not load from file://),
 // the page, its styles and KaTeX's stylesheet and fonts. Nothing from a CDN.
@@ -38,6 +53,7 @@ await build({
 });
 cpSync(at('web/index.html'), at('dist/site/index.html'));
 cpSync(at('web/styles.css'), at('dist/site/styles.css'));
+cpSync(at('web/favicon.svg'), at('dist/site/favicon.svg'));
 const katexDist = at('node_modules/katex/dist');
 cpSync(join(katexDist, 'katex.min.css'), at('dist/site/vendor/katex/katex.min.css'));
 cpSync(join(katexDist, 'fonts'), at('dist/site/vendor/katex/fonts'), { recursive: true });
