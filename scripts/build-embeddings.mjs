@@ -8,7 +8,8 @@
 // ~2e-3, see tests/js/embeddings.test.mjs), at 2 bytes per value, so 14,000
 // words fit the 3 MB budget.
 //
-// Writes (run after scripts/build-web.mjs, which recreates dist/):
+// Writes (run after scripts/build-web.mjs, which recreates dist/), with the
+// chapter's loader worker dist/site/glove-worker.js:
 //   dist/site/embeddings/glove.6B.100d.14k.bin  fetched when the chapter opens
 //   dist/site/embeddings/glove.6B.100d.14k.js   the same bytes as base64 in a classic
 //                                               script, for pages opened from file://
@@ -146,5 +147,18 @@ if (isMain) {
       `globalThis.attentionLabData = globalThis.attentionLabData || {};\n` +
       `globalThis.attentionLabData[${JSON.stringify(FILE)}] = ${JSON.stringify(base64)};\n`,
   );
-  console.log(`build-embeddings: ${FILE} (${WORDS} words, ${size} bytes)${fresh ? ' from cache' : ''}`);
+  // The chapter's Web Worker that streams a reader's own GloVe file.
+  const { build: bundle } = await import('esbuild');
+  await bundle({
+    entryPoints: [at('web/src/site/glove-worker.js')],
+    outfile: at('dist/site/glove-worker.js'),
+    bundle: true,
+    format: 'iife',
+    target: 'es2020',
+    minify: true,
+    alias: { 'attention-lab': at('dist/lib/index.js') },
+    logLevel: 'warning',
+    logOverride: { 'empty-import-meta': 'silent' },
+  });
+  console.log(`build-embeddings: ${FILE} (${WORDS} words, ${size} bytes)${fresh ? ' from cache' : ''}, glove-worker.js`);
 }
