@@ -146,7 +146,7 @@ export default {
 
     // ---- Step 3: embedding matrices
     const embedOptions = (label, palette) => ({
-      palette, label, annotate: false, cellWidth: 44, cellHeight: 3, rotateColLabels: true, colLabelsOnTop: true,
+      palette, label, annotate: false, cellWidth: 44, cellHeight: 4, rotateColLabels: true, colLabelsOnTop: true,
     });
     const queryEmbedMap = new Heatmap(embedOptions('query embeddings, one column per token', 'blue'));
     const keyEmbedMap = new Heatmap(embedOptions('key embeddings, one column per token', 'blue'));
@@ -230,8 +230,9 @@ export default {
         const qMissing = qTokens.map((t) => !E.has(t));
         const kMissing = kTokens.map((t) => !E.has(t));
         const label = (tokens, missing) => tokens.map((t, i) => (missing[i] ? `${t} ✗` : t));
-        queryEmbedMap.update(columnsOf(q.matrix), { colLabels: label(qTokens, qMissing), isMasked: (r, c) => qMissing[c] });
-        keyEmbedMap.update(columnsOf(k.matrix), { colLabels: label(kTokens, kMissing), isMasked: (r, c) => kMissing[c] });
+        const cellHeight = E.dim > 150 ? 2 : 4; // a strip of dim cells per token
+        queryEmbedMap.update(columnsOf(q.matrix), { colLabels: label(qTokens, qMissing), isMasked: (r, c) => qMissing[c], cellHeight });
+        keyEmbedMap.update(columnsOf(k.matrix), { colLabels: label(kTokens, kMissing), isMasked: (r, c) => kMissing[c], cellHeight });
         embedOut.textContent = `${embeddingSummary('query_embeddings', qTokens, q.matrix, qMissing)}\n\n${embeddingSummary('key_embeddings', kTokens, k.matrix, kMissing)}`;
         const missing = [...new Set([...q.missing, ...k.missing])];
         missingNote.textContent = missing.length
