@@ -1,7 +1,6 @@
 #include "embeddings.h"
 
 #include <algorithm>
-#include <cerrno>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
@@ -177,6 +176,80 @@ std::string quoted(const char* b, const char* e) {
 constexpr std::size_t kMaxLineBytes = std::size_t{64} << 20;
 
 }  // namespace
+
+// ---- parseDecimal -------------------------------------------------------------------
+
+bool parseDecimal(const char* begin, const char* end, double& out) {
+  // Grammar: [+-]? (digits [. digits?] | . digits) ([eE] [+-]? digits)?
+  const char* p = begin;
+  bool negative = false;
+  if (p != end && (*p == '+' || *p == '-')) negative = *p++ == '-';
+  std::uint64_t mantissa = 0;
+  int digits = 0;     // significant digits accumulated in mantissa
+  int dropped = 0;    // integer digits that did not fit (each a factor 10)
+  long exponent = 0;  // decimal exponent applied to mantissa
+  bool sawDigit = false;
+  bool exact = true;  // mantissa holds every significant digit
+  for (; p != end && *p >= '0' && *p <= '9'; ++p) {
+    sawDigit = true;
+    if (mantissa == 0 && *p == '0') continue;
+    if (digits < 19) {
+      mantissa = mantissa * 10 + static_cast<std::uint64_t>(*p - '0');
+      ++digits;
+    } else {
+      ++dropped;
+      exact = exact && *p == '0';
+    }
+  }
+  if (p != end && *p == '.') {
+    ++p;
+    for (; p != end && *p >= '0' && *p <= '9'; ++p) {
+      sawDigit = true;
+      if (mantissa == 0 && *p == '0') {
+        --exponent;
+        continue;
+      }
+      if (digits < 19) {
+        mantissa = mantissa * 10 + static_cast<std::uint64_t>(*p - '0');
+        ++digits;
+        --exponent;
+      } else {
+        exact = exact && *p == '0';
+      }
+    }
+  }
+  if (!sawDigit) return false;
+  if (p != end && (*p == 'e' || *p == 'E')) {
+    ++p;
+    bool negativeExponent = false;
+    if (p != end && (*p == '+' || *p == '-')) negativeExponent = *p++ == '-';
+    if (p == end || *p < '0' || *p > '9') return false;
+    long e = 0;
+    for (; p != end && *p >= '0' && *p <= '9'; ++p) {
+      if (e < 100000) e = e * 10 + (*p - '0');
+    }
+    exponent += negativeExponent ? -e : e;
+  }
+  if (p != end) return false;
+  exponent += dropped;
+  // Clinger's fast path: an integer below 2^53 times or divided by an exact power
+  // of ten is one correctly rounded operation, the same double strtod returns.
+  static const double kPowers[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                                   1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+                                   1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+  if (exact && mantissa <= (std::uint64_t{1} << 53) && exponent >= -22 && exponent <= 22) {
+    double v = static_cast<double>(mantissa);
+    v = exponent < 0 ? v / kPowers[-exponent] : v * kPowers[exponent];
+    out = negative ? -v : v;
+    return true;
+  }
+  // Anything else (long mantissas, large exponents): the C library, which is
+  // correctly rounded but slow under WebAssembly (software long double).
+  const std::string text(begin, end);
+  char* parsedEnd = nullptr;
+  out = std::strtod(text.c_str(), &parsedEnd);
+  return parsedEnd == text.c_str() + text.size();
+}
 
 // ---- tokenize / lowerCase -----------------------------------------------------
 
@@ -529,29 +602,18 @@ Status GloveParser::processLine(const char* begin, const char* end) {
   ++vectorLines_;
   if (table_.find(word) >= 0 || !wanted(word)) return Status::ok();
 
-  char buffer[128];
   for (int k = 0; k < dim; ++k) {
     const Field& f = vector[static_cast<std::size_t>(k)];
-    const std::size_t length = static_cast<std::size_t>(f.end - f.begin);
-    bool ok = length < sizeof buffer;
     double value = 0;
-    if (ok) {
-      std::memcpy(buffer, f.begin, length);
-      buffer[length] = '\0';
-      char* parsedEnd = nullptr;
-      errno = 0;
-      value = std::strtod(buffer, &parsedEnd);
-      ok = parsedEnd == buffer + length && length > 0;
-      if (ok && (!std::isfinite(value) ||
-                 std::abs(value) > static_cast<double>(std::numeric_limits<float>::max()))) {
-        return Status::invalidValue(where() + "value " + std::to_string(k + 1) + " " +
-                                    quoted(f.begin, f.end) + " is out of range for float32");
-      }
-    }
-    if (!ok) {
+    if (!parseDecimal(f.begin, f.end, value)) {
       return Status::invalidValue(where() + "value " + std::to_string(k + 1) + " of " +
                                   std::to_string(dim) + " " + quoted(f.begin, f.end) +
                                   " is not a number");
+    }
+    if (!std::isfinite(value) ||
+        std::abs(value) > static_cast<double>(std::numeric_limits<float>::max())) {
+      return Status::invalidValue(where() + "value " + std::to_string(k + 1) + " " +
+                                  quoted(f.begin, f.end) + " is out of range for float32");
     }
     values_[static_cast<std::size_t>(k)] = static_cast<float>(value);
   }

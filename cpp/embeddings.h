@@ -31,6 +31,12 @@ std::vector<std::string> tokenize(const std::string& sentence);
 // every other code point is kept.
 std::string lowerCase(const std::string& word);
 
+// Parses a decimal number ([+-]digits[.digits][e[+-]digits], no hex, inf or
+// nan) spanning exactly [begin, end) into the correctly rounded double, the
+// value strtod gives. Common GloVe values (at most 19 significant digits,
+// exponent within +-22) take an exact fast path; others fall back to strtod.
+bool parseDecimal(const char* begin, const char* end, double& out);
+
 // How a table is stored in the binary form (see EmbeddingTable::toBinary).
 enum class BinaryEncoding : std::uint32_t {
   kFloat32 = 0,  // exact: 4 bytes per value

@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <random>
 #include <string>
 #include <vector>
@@ -100,6 +101,51 @@ TEST_CASE("lowerCase: ASCII, Latin, Greek and Cyrillic capitals", "[embeddings][
                   "B") ==
         "a\xFF"
         "b");  // invalid byte kept
+}
+
+// ---- parseDecimal ---------------------------------------------------------------------
+
+TEST_CASE("parseDecimal: the same double as strtod for 200,000 random decimals",
+          "[embeddings][parser]") {
+  std::mt19937_64 rng(11);
+  const auto digitsOf = [&](int n) {
+    std::string s;
+    for (int i = 0; i < n; ++i) s += static_cast<char>('0' + rng() % 10);
+    return s;
+  };
+  int mismatches = 0;
+  std::string first;
+  for (int i = 0; i < 200000; ++i) {
+    std::string s = (rng() % 3 == 0) ? "-" : (rng() % 7 == 0 ? "+" : "");
+    const int intDigits = static_cast<int>(rng() % 8), fracDigits = static_cast<int>(rng() % 10);
+    s += digitsOf(i % 50 == 0 ? 22 : intDigits);  // some mantissas longer than 19 digits
+    if (fracDigits > 0 || intDigits == 0) s += "." + digitsOf(std::max(1, fracDigits));
+    if (rng() % 4 == 0) {
+      s += (rng() % 2 ? "e" : "E");
+      s += std::to_string(static_cast<int>(rng() % 81) - 40);
+    }
+    double got = 0;
+    REQUIRE(parseDecimal(s.data(), s.data() + s.size(), got));
+    const double want = std::strtod(s.c_str(), nullptr);
+    if (std::memcmp(&got, &want, sizeof got) != 0) {
+      if (mismatches++ == 0) first = s;
+    }
+  }
+  INFO("first mismatch: " << first);
+  CHECK(mismatches == 0);
+}
+
+TEST_CASE("parseDecimal: rejects what is not a plain decimal", "[embeddings][parser]") {
+  for (const std::string s : {"", "-", "+", ".", "e5", "1e", "1e+", "1.2.3", "0x10", "inf", "nan",
+                              "1,5", "1 ", " 1", "--1", "1e5.5", "١"}) {
+    double v = 0;
+    INFO("'" << s << "'");
+    CHECK_FALSE(parseDecimal(s.data(), s.data() + s.size(), v));
+  }
+  double v = 1;
+  const std::string negativeZero = "-0.000";
+  REQUIRE(parseDecimal(negativeZero.data(), negativeZero.data() + negativeZero.size(), v));
+  CHECK((v == 0 && std::signbit(v)));
 }
 
 // ---- parser: the basics --------------------------------------------------------------
@@ -356,7 +402,8 @@ TEST_CASE("binary: corrupt input is rejected", "[embeddings][binary][errors]") {
   EmbeddingTable t = parseOk("ab 1 2\nac 3 4\n");
   std::vector<std::uint8_t> bytes;
   REQUIRE(t.toBinary(BinaryEncoding::kInt16, bytes).isOk());
-  REQUIRE(bytes.size() == 28 + 8 + 2 * 4 + 2 * 2 * 2);  // header, "ab\nac\n" + 2 pad, scales, values
+  REQUIRE(bytes.size() ==
+          28 + 8 + 2 * 4 + 2 * 2 * 2);  // header, "ab\nac\n" + 2 pad, scales, values
   EmbeddingTable out;
   CHECK(EmbeddingTable::fromBinary(bytes.data(), bytes.size() - 1, out).message ==
         "the file has 51 bytes but its header (2 words of size 2) needs 52");
