@@ -442,3 +442,21 @@ test('attention: bad input names the function, argument and shapes', () => {
     message: 'createTrainableAttention: params.Wk.weight is 1x1 but must be 1x2 (out x in)',
   });
 });
+
+test('loading, failing, aborting and deleting give the wasm memory back', async () => {
+  const dim = 50;
+  const text = Array.from({ length: 8000 }, (_, w) => `w${w} ${Array.from({ length: dim }, (_, i) => ((w * 31 + i) % 97 / 97).toFixed(5)).join(' ')}\n`).join('');
+  const cycle = async () => {
+    const E = await a.loadEmbeddings(text);
+    const copy = a.embeddingsFromBinary(E.toBinary());
+    E.delete();
+    copy.delete();
+    await assert.rejects(a.loadEmbeddings(`${text}bad 1 2\n`), { name: 'SyntaxError' });
+    const controller = new AbortController();
+    await assert.rejects(a.loadEmbeddings(text, { chunkBytes: 100_000, signal: controller.signal, onProgress: () => controller.abort() }), { name: 'AbortError' });
+  };
+  await cycle(); // warm up: the memory grows to what one cycle needs
+  const before = a.memoryBytes();
+  for (let i = 0; i < 5; i++) await cycle();
+  assert.equal(a.memoryBytes(), before, 'memory grew: something was not freed');
+});
