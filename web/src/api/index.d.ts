@@ -73,7 +73,7 @@ export interface Attention {
    * The shipped vocabulary: the 14,000 most frequent words of GloVe 6B 100d
    * (int16 with one scale per word; "a" and other one-letter words are absent).
    * Fetched from `embeddings/glove.6B.100d.14k.bin` next to the module (read from
-   * disk in Node; from `<script>` twin when a page is opened from file://).
+   * disk in Node; from a base64 `<script>` twin when a page is opened from file://).
    */
   loadDefaultEmbeddings(options?: { url?: string | URL; onProgress?: (progress: EmbeddingsProgress) => void; signal?: AbortSignal }): Promise<Embeddings>;
   /** A table from attention-lab's binary form (`Embeddings.toBinary()`). */
