@@ -39,7 +39,7 @@ function checkResult(result) {
 test('the tarball holds only the whitelisted files', () => {
   const files = JSON.parse(execFileSync('npm', ['pack', '--dry-run', '--json'], { cwd: ROOT, encoding: 'utf8' }))[0].files.map((f) => f.path);
   assert.ok(files.includes('dist/lib/index.js') && files.includes('dist/lib/index.d.ts') && files.includes('dist/lib/attention_core.mjs'));
-  for (const f of files) assert.match(f, /^(dist\/lib\/|dist\/classic\/|README\.md$|package\.json$|LICENSE$)/, `unexpected file in package: ${f}`);
+  for (const f of files) assert.match(f, /^(dist\/lib\/|dist\/elements\/|dist\/classic\/|README\.md$|package\.json$|LICENSE$)/, `unexpected file in package: ${f}`);
 });
 
 test('installs offline into an empty project and works in Node 20 by package name', () => {
@@ -53,9 +53,10 @@ console.log(JSON.stringify({ dot: a.dot([5,1,20],[3,12,45]), scores: Array.from(
 });
 
 test('the .d.ts compiles under tsc --strict in the consumer, and rejects a wrong argument type', () => {
+  writeFileSync(join(project, 'elements.ts'), "import { loadAttention } from 'attention-lab/elements';\nconst lesson = document.createElement('attention-lesson');\nconst heatmap = document.querySelector('attention-heatmap');\nif (heatmap) heatmap.matrix = [[1, 2]];\nexport const ready: Promise<unknown> = loadAttention().then(() => lesson);\n");
   writeFileSync(join(project, 'tsconfig.json'), JSON.stringify({
-    compilerOptions: { strict: true, noEmit: true, target: 'es2022', module: 'nodenext', moduleResolution: 'nodenext', types: [] },
-    files: ['usage.ts'],
+    compilerOptions: { strict: true, noEmit: true, target: 'es2022', module: 'nodenext', moduleResolution: 'nodenext', types: [], lib: ['es2022', 'dom'] },
+    files: ['usage.ts', 'elements.ts'],
   }));
   const tsc = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
   execFileSync(process.execPath, [tsc, '-p', 'tsconfig.json'], { cwd: project, stdio: 'pipe' });
@@ -122,4 +123,40 @@ test('the classic script defines window.AttentionLab for pages without modules',
   writeFileSync(join(project, 'classic.html'), '<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,">' +
     '<script src="node_modules/attention-lab/dist/classic/attention-lab.js"></script><script src="classic.js"></script>');
   checkResult(await resultOnPage(project, 'classic.html'));
+});
+
+test("custom elements work on a page with CSP script-src 'self' 'wasm-unsafe-eval' (no inline script)", async () => {
+  writeFileSync(join(project, 'elements.html'), `<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,">
+<link rel="stylesheet" href="node_modules/attention-lab/dist/elements/attention-lab.css">
+<script type="module" src="elements-host.js"></script>
+<h1>My course</h1>
+<attention-lesson chapter="basics"></attention-lesson>
+<attention-heatmap id="attr" data="[[1,2],[3,4]]" row-labels='["a","b"]' col-labels='["x","y"]' label="demo"></attention-heatmap>
+<attention-heatmap id="prop" label="weighted annotations" palette="orange"></attention-heatmap>
+<attention-lesson id="bad" chapter="no-such-chapter"></attention-lesson>`);
+  writeFileSync(join(project, 'elements-host.js'), `import { loadAttention } from './node_modules/attention-lab/dist/elements/attention-lab-elements.js';
+const a = await loadAttention();
+document.getElementById('prop').matrix = a.scaleRows([0.5, 0.5], [[1, 2, 3], [4, 5, 6]]);
+document.body.dataset.hostReady = 'true';`);
+  const { server, url } = await serve({ root: project, headers: { 'Content-Security-Policy': "script-src 'self' 'wasm-unsafe-eval'" } });
+  try {
+    const page = await openPage(env.browser, `${url}elements.html`, { waitForReady: false });
+    await page.waitForSelector('attention-lesson[chapter="basics"] article[data-chapter="basics"]', { timeout: 20000 });
+    await page.waitForSelector('body[data-host-ready="true"]');
+    assert.match(await page.textContent('attention-lesson[chapter="basics"]'), /array\(\[ 3\.88079708, {2}4\.0728263 , 45\.26423912\]\)/);
+    assert.equal(await page.evaluate(() => location.hash), '', 'a lesson never writes the host page URL');
+    await page.getByRole('textbox', { name: 'decoder hidden state h, entry 1', exact: true }).fill('6');
+    assert.match(await page.textContent('attention-lesson[chapter="basics"]'), /array\(\[930\., 456\., 149\., 933\.\]\)/);
+    assert.equal(await page.evaluate(() => location.hash), '');
+    const cells = await page.locator('#attr table td').allTextContents();
+    assert.deepEqual(cells, ['1', '2', '3', '4']);
+    assert.deepEqual(await page.locator('#prop table td').allTextContents(), ['0.5', '1', '1.5', '2', '2.5', '3']);
+    const painted = await page.$$eval('attention-heatmap canvas', (cs) => cs.map((c) => c.dataset.painted));
+    assert.deepEqual(painted, ['true', 'true']);
+    assert.match(await page.textContent('#bad'), /unknown chapter "no-such-chapter"; known chapters: basics/);
+    assert.deepEqual(page.errors, [], 'no CSP violation or error');
+    await page.context().close();
+  } finally {
+    await new Promise((ok) => server.close(ok));
+  }
 });

@@ -56,7 +56,7 @@ export class Heatmap {
         keydown: (e) => this.keyboard(e),
       },
     });
-    this.readout = el('div', { className: 'heatmap-readout', attrs: { 'aria-live': 'polite' } });
+    this.readout = el('div', { className: 'heatmap-readout', hidden: true, attrs: { 'aria-live': 'polite' } });
     this.table = el('table', { className: 'heatmap-table' });
     const tools = el('div', { className: 'heatmap-tools' },
       el('button', { type: 'button', className: 'small', on: { click: () => this.downloadPng() } }, 'PNG'),
@@ -84,12 +84,14 @@ export class Heatmap {
     try {
       await navigator.clipboard.writeText(text);
       this.readout.textContent = 'Copied as a NumPy array.';
+      this.readout.hidden = false;
     } catch {
       // No clipboard (file://, old browser): show the text selected, ready to copy.
       const area = el('textarea', { className: 'copy-fallback', readOnly: true, value: text, rows: Math.min(8, this.matrix.rows + 1) });
       this.element.append(area);
       area.select();
       this.readout.textContent = 'Press Ctrl+C (⌘C) to copy.';
+      this.readout.hidden = false;
     }
     this.element.dataset.copied = text;
   }
@@ -201,7 +203,7 @@ export class Heatmap {
 
     const colorOf = (x) => palette(vmax === vmin ? 0.5 : Math.min(1, Math.max(0, (x - vmin) / (vmax - vmin))));
     const styles = getComputedStyle(canvas);
-    const ink = styles.getPropertyValue('--heatmap-ink').trim() || '#222';
+    const ink = styles.getPropertyValue('--al-heatmap-ink').trim() || '#222';
 
     // Cells.
     ctx.font = FONT;
