@@ -14,6 +14,7 @@
 //   dist/site/embeddings/glove.6B.100d.14k.js   the same bytes as base64 in a classic
 //                                               script, for pages opened from file://
 //   dist/lib/embeddings/glove.6B.100d.14k.bin   for loadDefaultEmbeddings() in Node
+//   dist/elements/embeddings/..., dist/elements/glove-worker.js  for <attention-lesson chapter="glove">
 // The result is cached in build/embeddings/ and rebuilt when this script, the
 // package or the C++ that writes the binary form changes.
 import { createReadStream, copyFileSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
@@ -136,9 +137,11 @@ if (isMain) {
   const fresh = existsSync(cached) && inputs.every((f) => statSync(f).mtimeMs <= statSync(cached).mtimeMs);
   if (!fresh) await build(cached);
   const size = check(cached);
-  for (const dir of ['dist/site/embeddings', 'dist/lib/embeddings']) {
-    mkdirSync(at(dir), { recursive: true });
-    copyFileSync(cached, at(dir, FILE));
+  // dist/elements (the custom elements, meant to be copied as one folder) when built.
+  const dirs = ['dist/site', 'dist/lib', ...(existsSync(at('dist/elements')) ? ['dist/elements'] : [])];
+  for (const dir of dirs) {
+    mkdirSync(at(dir, 'embeddings'), { recursive: true });
+    copyFileSync(cached, at(dir, 'embeddings', FILE));
   }
   const base64 = readFileSync(cached).toString('base64');
   writeFileSync(
@@ -149,16 +152,18 @@ if (isMain) {
   );
   // The chapter's Web Worker that streams a reader's own GloVe file.
   const { build: bundle } = await import('esbuild');
-  await bundle({
-    entryPoints: [at('web/src/site/glove-worker.js')],
-    outfile: at('dist/site/glove-worker.js'),
-    bundle: true,
-    format: 'iife',
-    target: 'es2020',
-    minify: true,
-    alias: { 'attention-lab': at('dist/lib/index.js') },
-    logLevel: 'warning',
-    logOverride: { 'empty-import-meta': 'silent' },
-  });
+  for (const dir of dirs.filter((d) => d !== 'dist/lib')) {
+    await bundle({
+      entryPoints: [at('web/src/site/glove-worker.js')],
+      outfile: at(dir, 'glove-worker.js'),
+      bundle: true,
+      format: 'iife',
+      target: 'es2020',
+      minify: true,
+      alias: { 'attention-lab': at('dist/lib/index.js') },
+      logLevel: 'warning',
+      logOverride: { 'empty-import-meta': 'silent' },
+    });
+  }
   console.log(`build-embeddings: ${FILE} (${WORDS} words, ${size} bytes)${fresh ? ' from cache' : ''}, glove-worker.js`);
 }

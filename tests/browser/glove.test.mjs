@@ -3,6 +3,9 @@
 // the package's float32 vectors); the page uses the shipped int16 vocabulary,
 // which the chapter promises to keep within 1e-3 of them.
 import assert from 'node:assert/strict';
+import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { serve } from '../../scripts/serve.mjs';
 import { loadFixture } from '../js/fixtures.js';
@@ -234,4 +237,31 @@ test('usable at phone width: nothing overflows the page horizontally', async () 
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
   assert.ok(overflow <= 0, `page is ${overflow}px wider than the screen`);
   await page.context().close();
+});
+
+test('<attention-lesson chapter="glove"> from a copied dist/elements folder: vectors and worker next to the module', async () => {
+  const host = mkdtempSync(join(tmpdir(), 'attention-lab-glove-host-'));
+  cpSync(join(SITE_DIR, '..', 'elements'), join(host, 'lib'), { recursive: true });
+  writeFileSync(join(host, 'index.html'), `<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,">
+<link rel="stylesheet" href="lib/attention-lab.css">
+<script type="module" src="lib/attention-lab-elements.js"></script>
+<h1>Course page</h1><attention-lesson chapter="glove"></attention-lesson>`);
+  const { server, url } = await serve({ root: host });
+  try {
+    const page = await openPage(env.browser, url, { waitForReady: false });
+    const workers = [];
+    page.on('worker', (w) => workers.push(w.url().replace(url, '')));
+    await page.waitForSelector('attention-lesson article[data-loaded="true"]', { timeout: 20000 });
+    const cells = await page.locator('attention-lesson section.step:nth-of-type(4) figure.heatmap table td').allTextContents();
+    assert.ok(maxDiff(cells.map(Number), Array.from(ref.get('sentences.dot.weights').data)) < 1e-3);
+    await page.getByLabel('your GloVe text file').setInputFiles({ name: 'tiny.txt', mimeType: 'text/plain', buffer: Buffer.from(gloveFile(10)) });
+    await page.waitForFunction(() => document.querySelector('.progress-text')?.textContent.startsWith('Loaded'));
+    assert.deepEqual(workers, ['lib/glove-worker.js']);
+    assert.equal(await page.evaluate(() => location.hash), '', 'the host page URL is untouched');
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  } finally {
+    await new Promise((ok) => server.close(ok));
+    rmSync(host, { recursive: true, force: true });
+  }
 });

@@ -361,7 +361,8 @@ export default {
       showProgress({ bytesRead: 0, totalBytes: file.size, lines: 0, words: 0 }, file.size);
       const request = { type: 'load', file, vocabulary: vocabularyNow(), limit: OWN_FILE_LIMIT };
       try {
-        worker = new Worker('glove-worker.js');
+        // Next to this module when it is one (the custom-elements bundle), else next to the page.
+        worker = new Worker(import.meta.url ? new URL('glove-worker.js', import.meta.url) : 'glove-worker.js');
       } catch {
         worker = null; // e.g. pages opened from file:// cannot start workers
       }
