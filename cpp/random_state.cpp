@@ -27,8 +27,10 @@ std::uint64_t maskFor(std::uint64_t range) {
   return mask;
 }
 
-// Shortest decimal that reads back as x ("0.5", "1e+20"), for messages.
+// x as a message shows it: "0.5", "1e+20", "NaN", "Infinity".
 std::string number(double x) {
+  if (std::isnan(x)) return "NaN";
+  if (std::isinf(x)) return x > 0 ? "Infinity" : "-Infinity";
   std::ostringstream s;
   s.precision(17);
   s << x;

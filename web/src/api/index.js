@@ -9,6 +9,8 @@
 import createAttentionCore from './attention_core.mjs';
 import { basicsApi } from './basics.js';
 // ---- chapter modules: one import per line ----
+import { randomStateApi } from './random_state.js';
+import { additiveApi } from './additive.js';
 import { Matrix } from './matrix.js';
 
 export { Matrix };
@@ -28,6 +30,8 @@ export function loadAttention() {
       memoryBytes: () => core.HEAPF64.buffer.byteLength,
       ...basicsApi(core),
       // ---- chapter APIs: one spread per line ----
+      ...randomStateApi(core),
+      ...additiveApi(core),
     }),
   );
   return loading;
