@@ -38,6 +38,7 @@ await build({
 });
 cpSync(at('web/index.html'), at('dist/site/index.html'));
 cpSync(at('web/styles.css'), at('dist/site/styles.css'));
+cpSync(at('web/favicon.svg'), at('dist/site/favicon.svg'));
 const katexDist = at('node_modules/katex/dist');
 cpSync(join(katexDist, 'katex.min.css'), at('dist/site/vendor/katex/katex.min.css'));
 cpSync(join(katexDist, 'fonts'), at('dist/site/vendor/katex/fonts'), { recursive: true });
