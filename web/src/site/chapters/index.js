@@ -2,8 +2,12 @@
 // { id, title, summary, render(root, { api }) }; see README.md here.
 import basics from './basics.js';
 // ---- chapter imports: one per line ----
+import bahdanau from './bahdanau.js';
+import qkv from './qkv.js';
 
 export const CHAPTERS = [
   basics,
   // ---- chapter entries: one per line ----
+  bahdanau,
+  qkv,
 ];
