@@ -15,8 +15,8 @@ const DEFAULTS = { seed: 42, inputLength: 5, hiddenSize: 16, attentionSize: 10 }
 const LIMITS = {
   seed: [0, 4294967295],
   inputLength: [1, 20],
-  hiddenSize: [1, 64],
-  attentionSize: [1, 64],
+  hiddenSize: [1, 32],
+  attentionSize: [1, 32],
 };
 const HASH_KEYS = { seed: 'seed', inputLength: 'len', hiddenSize: 'hidden', attentionSize: 'att' };
 

@@ -15,10 +15,12 @@ const WEIGHT_NAMES = { WQ: 'W_Q', WK: 'W_K', WV: 'W_V' };
 
 const wordNames = (n) => Array.from({ length: n }, (_, i) => `word_${i + 1}`);
 const dims = (n) => Array.from({ length: n }, (_, i) => `${i + 1}`);
-// NumPy prints integer arrays without decimal points: "array([[2, 0, 2], ..." when every entry is whole.
-const numpyRepr = (data, shape, prefix) => {
+// `prefix = array(...)` as NumPy prints it. Integer inputs give NumPy integer
+// arrays (words, W, Q, K, V, scores): those print without decimal points,
+// "array([[2, 0, 2], ...". Softmax results are always floats.
+const numpyRepr = (data, shape, prefix, { float = false } = {}) => {
   const text = formatNumpy(data, shape, { prefix: `${' '.repeat(prefix.length)}array(` }).trimStart();
-  const whole = Array.from(data).every((x) => Number.isInteger(x) && Math.abs(x) < 1e15);
+  const whole = !float && Array.from(data).every((x) => Number.isInteger(x) && Math.abs(x) < 1e15);
   return `${prefix}${whole ? text.replace(/(\d)\.(?=[,\]\s])/g, '$1') : text}`;
 };
 const matrixOf = (rows) => ({ rows: rows.length, cols: rows[0].length, data: Float64Array.from(rows.flat()) });
@@ -131,31 +133,34 @@ export default {
     function update() {
       guarded(error, () => {
         const n = state.words.length;
+        const whole = (rows) => rows.every((row) => row.every(Number.isInteger));
+        // NumPy's dtype: products of integer arrays stay integer arrays.
+        const intProducts = whole(state.words) && whole(state.WQ) && whole(state.WK) && whole(state.WV);
         const labels = wordNames(n);
         const words = matrixOf(state.words);
         wordsMap.update(words, { rowLabels: labels });
-        wordsOut.textContent = numpyRepr(words.data, [n, 3], 'words = ');
+        wordsOut.textContent = numpyRepr(words.data, [n, 3], 'words = ', { float: !whole(state.words) });
 
         for (const key of ['WQ', 'WK', 'WV']) weightMaps[key].update(matrixOf(state[key]));
         weightsOut.textContent = ['WQ', 'WK', 'WV']
-          .map((key) => numpyRepr(Float64Array.from(state[key].flat()), [3, 3], `${WEIGHT_NAMES[key]} = `))
+          .map((key) => numpyRepr(Float64Array.from(state[key].flat()), [3, 3], `${WEIGHT_NAMES[key]} = `, { float: !whole(state[key]) }))
           .join('\n');
 
         const r = qkvAttention(api, state.words, state.WQ, state.WK, state.WV);
         for (const name of ['Q', 'K', 'V']) projMaps[name].update(r[name], { rowLabels: labels });
-        projOut.textContent = ['Q', 'K', 'V'].map((name) => numpyRepr(r[name].data, [n, 3], `${name} = `)).join('\n');
+        projOut.textContent = ['Q', 'K', 'V'].map((name) => numpyRepr(r[name].data, [n, 3], `${name} = `, { float: !intProducts })).join('\n');
 
         scoresMap.update(r.scores, { rowLabels: labels, colLabels: labels, rotateColLabels: n > 4 });
-        scoresOut.textContent = numpyRepr(r.scores.data, [n, n], 'scores = ');
+        scoresOut.textContent = numpyRepr(r.scores.data, [n, n], 'scores = ', { float: !intProducts });
         const q1 = r.Q.row(0);
         scoresWorked.textContent = `word_1 against word_1: q1 · k1 = ${Array.from(q1, (x, i) => `${formatCell(x)}·${formatCell(r.K.get(0, i))}`).join(' + ')} = ${formatCell(r.scores.get(0, 0))}`;
 
         scaleLine.textContent = `d_k = ${r.dk}, so every score is divided by √${r.dk} ≈ ${Math.sqrt(r.dk).toFixed(4)} before softmax; each row of weights adds up to 1.`;
         weightsMap.update(r.weights, { rowLabels: labels, colLabels: labels, rotateColLabels: n > 4 });
-        attnOut.textContent = numpyRepr(r.weights.data, [n, n], 'weights = ');
+        attnOut.textContent = numpyRepr(r.weights.data, [n, n], 'weights = ', { float: true });
 
         outputMap.update(r.output, { rowLabels: labels });
-        outputOut.textContent = numpyRepr(r.output.data, [n, 3], 'attention = ');
+        outputOut.textContent = numpyRepr(r.output.data, [n, 3], 'attention = ', { float: true });
         outputWorked.textContent = `word_1: ${Array.from(r.weights.row(0), (w, j) => `${formatCell(w)}·v${j + 1}`).join(' + ')} = [${Array.from(r.output.row(0), formatCell).join(', ')}]`;
         save();
       });
