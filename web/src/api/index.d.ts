@@ -103,7 +103,11 @@ export interface RandomStateConstructor {
  * garbage-collected without `delete()` is freed eventually, but do not rely on it.)
  */
 export interface RandomState {
-  /** Standard normal values: `np.random.randn(rows, cols)` (legacy polar Box–Muller, cached second value). */
+  /**
+   * Standard normal values: `np.random.randn(rows, cols)` (legacy polar Box–Muller, cached second value).
+   * The last bit of a few normals in 100,000 can differ from NumPy on Linux, whose `log()` is glibc's
+   * while WebAssembly's is musl's (1 ulp at most); the stream position is always exact.
+   */
   randn(rows: number, cols: number): Matrix;
   /** Uniform values in [0, 1) with 53 random bits: `np.random.rand(rows, cols)`. */
   rand(rows: number, cols: number): Matrix;
