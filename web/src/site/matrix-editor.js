@@ -125,3 +125,9 @@ export class IntegerField {
     this.input.setAttribute('aria-invalid', 'false');
   }
 }
+
+/** Adds a caption under a heatmap's figure (once) and returns the figure. */
+export function captioned(heatmap, text) {
+  heatmap.element.append(el('figcaption', { attrs: { style: 'font-size:0.85rem;color:var(--muted);margin-top:0.2rem;' } }, text));
+  return heatmap.element;
+}

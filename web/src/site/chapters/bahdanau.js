@@ -6,7 +6,7 @@ import { code, el } from '../dom.js';
 import { credit, errorLine, guarded, outputBlock, step } from '../chapter-kit.js';
 import { Heatmap } from '../heatmap.js';
 import { tex } from '../math.js';
-import { IntegerField } from '../matrix-editor.js';
+import { captioned, IntegerField } from '../matrix-editor.js';
 import { formatCell, formatNumpy } from '../numpy-format.js';
 import { readHash, setHashValue } from '../url-state.js';
 import { bahdanauAttention } from './bahdanau-model.js';
@@ -212,7 +212,7 @@ export default {
             '. The decoder state ', tex('s'), ' summarises what has been translated so far. Both have ', code('hidden_size'), ' entries.'),
         ],
         output: encoderOut,
-        figures: [encoderMap.element, decoderMap.element],
+        figures: [captioned(encoderMap, 'encoder_states: row i is h_i'), captioned(decoderMap, 'decoder_state s')],
         after: [decoderOut],
       }),
       step({
@@ -224,7 +224,7 @@ export default {
         ],
         formula: 'x_i = \\begin{bmatrix} h_i \\\\ s \\end{bmatrix} \\in \\mathbb{R}^{2\\,\\mathrm{hidden}}, \\qquad X = \\big[\\, H \\;\\big|\\; \\mathbf{1}\\, s^\\top \\big] \\in \\mathbb{R}^{n \\times 2\\,\\mathrm{hidden}}',
         output: inputsOut,
-        figures: [inputsMap.element],
+        figures: [captioned(inputsMap, 'inputs: [h_i ; s] on row i')],
         after: [shapeLine, 'In the heatmap the right half is striped vertically: every row carries the same decoder state.'],
       }),
       step({
@@ -236,7 +236,7 @@ export default {
         ],
         formula: 'a_i = \\tanh\\!\\big(W_1^\\top x_i\\big) \\in \\mathbb{R}^{\\mathrm{attention}}, \\qquad A = \\tanh(X W_1) \\in \\mathbb{R}^{n \\times \\mathrm{attention}}',
         output: activationsOut,
-        figures: [layer1Map.element, activationsMap.element],
+        figures: [captioned(layer1Map, 'layer_1 (W1)'), captioned(activationsMap, 'activations = tanh(inputs · W1)')],
         after: ['The first heatmap is W1 itself: one row per entry of x_i (the top half multiplies h_i, the bottom half s), one column per attention unit. The second shows the activations, one row per encoder step.'],
       }),
       step({
@@ -247,14 +247,14 @@ export default {
         ],
         formula: 'e_i = w_2^\\top a_i = w_2^\\top \\tanh\\!\\big(W_1^\\top [h_i; s]\\big), \\qquad e = A\\, w_2 \\in \\mathbb{R}^{n \\times 1}',
         output: scoresOut,
-        figures: [layer2Map.element, scoresMap.element],
+        figures: [captioned(layer2Map, 'layer_2 (w2)'), captioned(scoresMap, 'scores e')],
       }),
       step({
         title: '6. Softmax: scores become weights',
         intro: ['Softmax makes the scores positive and scales them to add up to one, so they can serve as proportions of a mix. Larger scores get exponentially more weight.'],
         formula: '\\alpha_i = \\frac{\\exp(e_i)}{\\sum_{j=1}^{n} \\exp(e_j)}',
         output: weightsOut,
-        figures: [weightsMap.element],
+        figures: [captioned(weightsMap, 'weights α')],
         after: [argmaxLine],
       }),
       step({
@@ -262,14 +262,14 @@ export default {
         intro: ['Each encoder state is multiplied by its weight. Rows with small weights fade; the rows the decoder cares about keep most of their size.'],
         formula: '\\alpha_i\\, h_i \\quad \\text{for } i = 1, \\dots, n',
         output: weightedOut,
-        figures: [weightedMap.element],
+        figures: [captioned(weightedMap, 'α_i · h_i on row i')],
       }),
       step({
         title: '8. The context vector',
         intro: ['Summing the weighted rows gives the context vector, a single hidden_size vector that the decoder reads together with its own state to predict the next word. At the next output step the decoder state changes, so the weights, and the context, change too.'],
         formula: 'c = \\sum_{i=1}^{n} \\alpha_i\\, h_i',
         output: contextOut,
-        figures: [contextMap.element],
+        figures: [captioned(contextMap, 'context vector c')],
       }),
       step({
         title: '9. Additive versus dot-product scoring',
@@ -284,7 +284,7 @@ export default {
         ],
         formula: 'e_i^{\\text{additive}} = w_2^\\top \\tanh\\!\\big(W_1^\\top [h_i; s]\\big) \\qquad\\text{vs.}\\qquad e_i^{\\text{dot}} = s^\\top h_i',
         output: compareOut,
-        figures: [compareMap.element],
+        figures: [captioned(compareMap, 'weights from the two scoring functions')],
         after: ['With untrained random weights the two rankings have no reason to agree: the additive network has not learned what “relevant” means yet.'],
       }),
       error,

@@ -5,7 +5,7 @@ import { code, el } from '../dom.js';
 import { credit, errorLine, guarded, outputBlock, step } from '../chapter-kit.js';
 import { Heatmap } from '../heatmap.js';
 import { tex } from '../math.js';
-import { IntegerField, MatrixEditor } from '../matrix-editor.js';
+import { captioned, IntegerField, MatrixEditor } from '../matrix-editor.js';
 import { formatCell, formatNumpy } from '../numpy-format.js';
 import { decodeRows, encodeRows, readHash, setHashValue } from '../url-state.js';
 import { ARTICLE_WORDS, drawWeights, qkvAttention } from './qkv-model.js';
@@ -192,7 +192,7 @@ export default {
         ],
         controls: [wordsEditor.element],
         output: wordsOut,
-        figures: [wordsMap.element],
+        figures: [captioned(wordsMap, 'words: one row per word')],
       }),
       step({
         title: '2. Three projections: W_Q, W_K and W_V',
@@ -203,7 +203,7 @@ export default {
         ],
         controls: [seedField.element, redrawButton],
         output: weightsOut,
-        figures: ['WQ', 'WK', 'WV'].map((key) => labelled(key, el('div', {}, weightEditors[key].element, weightMaps[key].element))),
+        figures: ['WQ', 'WK', 'WV'].map((key) => labelled(key, el('div', {}, weightEditors[key].element, captioned(weightMaps[key], WEIGHT_NAMES[key])))),
       }),
       step({
         title: '3. Queries, keys and values',
@@ -217,14 +217,14 @@ export default {
         ],
         formula: 'Q = X W_Q, \\qquad K = X W_K, \\qquad V = X W_V',
         output: projOut,
-        figures: [projMaps.Q.element, projMaps.K.element, projMaps.V.element],
+        figures: [captioned(projMaps.Q, 'Q: queries'), captioned(projMaps.K, 'K: keys'), captioned(projMaps.V, 'V: values')],
       }),
       step({
         title: '4. Scores: every query against every key',
         intro: ['Entry (i, j) is the dot product of word i’s query with word j’s key: how strongly word i should attend to word j. All pairs at once are one matrix product.'],
         formula: 'S = Q K^\\top, \\qquad S_{ij} = q_i \\cdot k_j',
         output: scoresOut,
-        figures: [scoresMap.element],
+        figures: [captioned(scoresMap, 'scores: row = query word, column = key word')],
         after: [scoresWorked],
       }),
       step({
@@ -235,7 +235,7 @@ export default {
         ],
         formula: '\\alpha_{ij} = \\operatorname{softmax}_j\\!\\left(\\frac{S_{ij}}{\\sqrt{d_k}}\\right) = \\frac{\\exp(S_{ij}/\\sqrt{d_k})}{\\sum_{l} \\exp(S_{il}/\\sqrt{d_k})}',
         output: attnOut,
-        figures: [weightsMap.element],
+        figures: [captioned(weightsMap, 'weights: each row adds up to 1')],
         after: [scaleLine],
       }),
       step({
@@ -243,7 +243,7 @@ export default {
         intro: ['Each word’s output is the weighted sum of all the values, with its own row of weights. A word’s new representation now carries information from the words it attended to.'],
         formula: '\\operatorname{Attention}(Q, K, V) = \\operatorname{softmax}\\!\\left(\\frac{Q K^\\top}{\\sqrt{d_k}}\\right) V, \\qquad o_i = \\sum_j \\alpha_{ij}\\, v_j',
         output: outputOut,
-        figures: [outputMap.element],
+        figures: [captioned(outputMap, 'attention output: one row per word')],
         after: [outputWorked],
       }),
       error,
