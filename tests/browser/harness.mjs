@@ -40,7 +40,7 @@ export async function startBrowser({ headers } = {}) {
  * Opens `url` in a fresh page and records console errors and page errors in
  * `page.errors`. Waits until the app says it is ready.
  */
-export async function openPage(browser, url, { viewport = { width: 1200, height: 900 }, deviceScaleFactor = 1 } = {}) {
+export async function openPage(browser, url, { viewport = { width: 1200, height: 900 }, deviceScaleFactor = 1, waitForReady = true } = {}) {
   const context = await browser.newContext({ viewport, deviceScaleFactor });
   const page = await context.newPage();
   page.errors = [];
@@ -50,7 +50,7 @@ export async function openPage(browser, url, { viewport = { width: 1200, height:
   page.on('pageerror', (error) => page.errors.push(`pageerror: ${error.message}`));
   page.on('requestfailed', (request) => page.errors.push(`requestfailed: ${request.url()}`));
   await page.goto(url);
-  await page.waitForSelector('html[data-ready="true"]', { timeout: 20000 });
+  if (waitForReady) await page.waitForSelector('html[data-ready="true"]', { timeout: 20000 });
   return page;
 }
 

@@ -3,6 +3,7 @@
 import { loadAttention } from 'attention-lab';
 import { CHAPTERS } from './chapters/index.js';
 import { el } from './dom.js';
+import { setPaletteOverride } from './heatmap.js';
 import { readHash, setHashValue } from './url-state.js';
 
 const contents = document.getElementById('contents');
@@ -38,6 +39,7 @@ function renderChapter(chapter) {
   renderContents(chapter.id);
   chapter.render(root, { api });
   current = { id: chapter.id, root, steps: [...root.querySelectorAll('section.step')] };
+  root.append(embedBox(chapter));
   current.steps.forEach((s, i) => {
     s.dataset.step = String(i + 1);
     s.id = `step-${chapter.id}-${i + 1}`;
@@ -118,8 +120,60 @@ window.addEventListener('hashchange', () => {
   else applyStepMode();
 });
 
+// ---- embedding -------------------------------------------------------------
+
+/** A copy-paste snippet that embeds this chapter in another page. */
+function embedBox(chapter) {
+  const base = location.href.split('#')[0];
+  const snippet = `<iframe src="${base}#chapter=${chapter.id}&embed=1" title="attention-lab: ${chapter.title}"
+  style="width:100%;border:0" loading="lazy"></iframe>
+<script>
+  // Grow the iframe to the chapter's height (attention-lab posts it on every change).
+  addEventListener('message', (e) => {
+    if (e.data && e.data.type === 'attention-lab:resize')
+      for (const f of document.querySelectorAll('iframe'))
+        if (f.contentWindow === e.source) f.style.height = e.data.height + 'px';
+  });
+</script>`;
+  return el('details', { className: 'embed-box' },
+    el('summary', {}, 'Embed this chapter in your course page'),
+    el('p', {}, 'Paste this where the lesson should appear (replace the address with where you host dist/site). Inputs typed by your readers stay in the iframe.'),
+    el('textarea', { readOnly: true, rows: 10, value: snippet, attrs: { 'aria-label': 'embed snippet' } }));
+}
+
+const embedded = readHash().get('embed') === '1';
+if (embedded) {
+  document.documentElement.classList.add('embed');
+  let last = 0;
+  const report = () => {
+    const height = Math.ceil(document.documentElement.scrollHeight);
+    if (height === last || window.parent === window) return;
+    last = height;
+    window.parent.postMessage({ type: 'attention-lab:resize', chapter: current?.id ?? null, height }, '*');
+  };
+  new ResizeObserver(report).observe(document.body);
+}
+
+// ---- colour-blind-safe palette ----------------------------------------------
+
+function paletteToggle() {
+  const box = el('input', {
+    type: 'checkbox',
+    checked: readHash().get('palette') === 'viridis',
+    on: {
+      change: () => {
+        setHashValue('palette', box.checked ? 'viridis' : null);
+        setPaletteOverride(box.checked ? 'viridis' : null);
+      },
+    },
+  });
+  return el('label', {}, box, ' Colour-blind-safe colours');
+}
+
 // ---- start ----------------------------------------------------------------
 
+document.querySelector('.site-header')?.append(el('div', { className: 'site-settings' }, paletteToggle()));
+setPaletteOverride(readHash().get('palette') === 'viridis' ? 'viridis' : null);
 renderContents(chapterFromHash().id);
 loadAttention()
   .then((loaded) => {

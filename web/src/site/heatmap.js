@@ -1,7 +1,7 @@
 // Canvas heatmap in the notebooks' style: numbers in the cells, white grid
 // lines, optional row/column labels and a colour bar; crisp on high-DPI screens.
 import { el } from './dom.js';
-import { formatCell } from './numpy-format.js';
+import { formatCell, formatNumpy } from './numpy-format.js';
 import { luminance, PALETTES, rgb } from './palettes.js';
 
 const FONT = '12px system-ui, -apple-system, "Segoe UI", Roboto, sans-serif';
@@ -27,14 +27,127 @@ const COLORBAR_WIDTH = 12;
  * @property {(r: number, c: number) => boolean} [isMasked] cells drawn hatched
  */
 
+// Every live heatmap, so a page-wide palette switch can repaint them all.
+const live = new Set();
+let paletteOverride = null;
+
+/** Switches every heatmap to `name` (e.g. 'viridis'), or back to their own palettes with null. */
+export function setPaletteOverride(name) {
+  paletteOverride = name && PALETTES[name] ? name : null;
+  for (const heatmap of live) {
+    if (heatmap.canvas.isConnected) heatmap.draw();
+    else live.delete(heatmap);
+  }
+}
+
 export class Heatmap {
   /** @param {HeatmapOptions} options */
   constructor(options) {
     this.options = { palette: 'orange', annotate: true, colorbar: true, format: formatCell, ...options };
-    this.canvas = el('canvas', { className: 'heatmap-canvas', attrs: { role: 'img' } });
-    this.element = el('figure', { className: 'heatmap' }, this.canvas);
+    this.canvas = el('canvas', {
+      className: 'heatmap-canvas',
+      tabIndex: 0,
+      attrs: { role: 'img' },
+      on: {
+        mousemove: (e) => this.pointAt(e.offsetX, e.offsetY),
+        mouseleave: () => this.showCell(null),
+        focus: () => this.showCell(this.focusCell ?? [0, 0]),
+        blur: () => this.showCell(null),
+        keydown: (e) => this.keyboard(e),
+      },
+    });
+    this.readout = el('div', { className: 'heatmap-readout', hidden: true, attrs: { 'aria-live': 'polite' } });
+    this.table = el('table', { className: 'heatmap-table' });
+    const tools = el('div', { className: 'heatmap-tools' },
+      el('button', { type: 'button', className: 'small', on: { click: () => this.downloadPng() } }, 'PNG'),
+      el('button', { type: 'button', className: 'small', on: { click: () => this.copyNumpy() } }, 'Copy as NumPy'),
+    );
+    this.element = el('figure', { className: 'heatmap' },
+      el('div', { className: 'heatmap-stage' }, this.canvas, this.readout),
+      tools,
+      el('details', { className: 'heatmap-values' }, el('summary', {}, 'Values as a table'), this.table));
     /** @type {{rows: number, cols: number, data: ArrayLike<number>} | null} */
     this.matrix = null;
+    this.focusCell = null;
+    live.add(this);
+  }
+
+  /** The matrix as a NumPy literal, e.g. np.array([[1., 2.]]). */
+  numpyLiteral() {
+    const { rows, cols, data } = this.matrix;
+    return formatNumpy(data, [rows, cols], { prefix: 'np.array(' });
+  }
+
+  async copyNumpy() {
+    if (!this.matrix) return;
+    const text = this.numpyLiteral();
+    try {
+      await navigator.clipboard.writeText(text);
+      this.readout.textContent = 'Copied as a NumPy array.';
+      this.readout.hidden = false;
+    } catch {
+      // No clipboard (file://, old browser): show the text selected, ready to copy.
+      const area = el('textarea', { className: 'copy-fallback', readOnly: true, value: text, rows: Math.min(8, this.matrix.rows + 1) });
+      this.element.append(area);
+      area.select();
+      this.readout.textContent = 'Press Ctrl+C (⌘C) to copy.';
+      this.readout.hidden = false;
+    }
+    this.element.dataset.copied = text;
+  }
+
+  downloadPng() {
+    if (!this.matrix) return;
+    const link = el('a', { download: `${(this.options.label || 'heatmap').replace(/[^\w-]+/g, '_')}.png`, href: this.canvas.toDataURL('image/png') });
+    link.click();
+  }
+
+  pointAt(x, y) {
+    const l = this.layout;
+    if (!l) return;
+    const c = Math.floor((x - l.left) / l.cellW);
+    const r = Math.floor((y - l.top) / l.cellH);
+    this.showCell(r >= 0 && r < l.rows && c >= 0 && c < l.cols ? [r, c] : null);
+  }
+
+  keyboard(event) {
+    const l = this.layout;
+    if (!l) return;
+    const moves = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
+    const move = moves[event.key];
+    if (!move) return;
+    event.preventDefault();
+    event.stopPropagation();
+    const [r, c] = this.focusCell ?? [0, 0];
+    this.focusCell = [Math.min(l.rows - 1, Math.max(0, r + move[0])), Math.min(l.cols - 1, Math.max(0, c + move[1]))];
+    this.showCell(this.focusCell);
+  }
+
+  /** Shows the value, row and column of a cell under the pointer or keyboard focus. */
+  showCell(cell) {
+    if (!cell || !this.matrix) {
+      this.readout.textContent = '';
+      this.readout.hidden = true;
+      return;
+    }
+    const [r, c] = cell;
+    const o = this.options;
+    const value = this.matrix.data[r * this.matrix.cols + c];
+    const rowName = o.rowLabels?.[r] ?? `row ${r + 1}`;
+    const colName = o.colLabels?.[c] ?? `column ${c + 1}`;
+    this.readout.hidden = false;
+    this.readout.textContent = `${rowName}, ${colName}: ${value}`;
+    if (document.activeElement === this.canvas) this.focusCell = cell;
+  }
+
+  fillTable() {
+    const { rows, cols, data } = this.matrix;
+    const o = this.options;
+    const head = el('tr', {}, el('th', {}, ''), ...Array.from({ length: cols }, (_, c) => el('th', { scope: 'col' }, o.colLabels?.[c] ?? `${c + 1}`)));
+    const body = Array.from({ length: rows }, (_, r) =>
+      el('tr', {}, el('th', { scope: 'row' }, o.rowLabels?.[r] ?? `${r + 1}`),
+        ...Array.from({ length: cols }, (_, c) => el('td', {}, String(data[r * cols + c])))));
+    this.table.replaceChildren(el('caption', {}, o.label), el('thead', {}, head), el('tbody', {}, ...body));
   }
 
   /**
@@ -52,7 +165,7 @@ export class Heatmap {
     if (!matrix) return;
     const { rows, cols, data } = matrix;
     const ctx = canvas.getContext('2d');
-    const palette = PALETTES[o.palette] ?? PALETTES.orange;
+    const palette = PALETTES[paletteOverride ?? o.palette] ?? PALETTES.orange;
     const finite = Array.from(data).filter(Number.isFinite);
     const vmin = o.vmin ?? (finite.length ? Math.min(...finite) : 0);
     const vmax = o.vmax ?? (finite.length ? Math.max(...finite) : 1);
@@ -90,7 +203,7 @@ export class Heatmap {
 
     const colorOf = (x) => palette(vmax === vmin ? 0.5 : Math.min(1, Math.max(0, (x - vmin) / (vmax - vmin))));
     const styles = getComputedStyle(canvas);
-    const ink = styles.getPropertyValue('--heatmap-ink').trim() || '#222';
+    const ink = styles.getPropertyValue('--al-heatmap-ink').trim() || '#222';
 
     // Cells.
     ctx.font = FONT;
@@ -165,6 +278,7 @@ export class Heatmap {
     canvas.setAttribute('aria-label', `${o.label}: heatmap of ${rows} by ${cols} values`);
     canvas.dataset.painted = 'true';
     this.layout = { left, top, cellW, cellH, rows, cols };
+    this.fillTable();
   }
 }
 

@@ -1,15 +1,26 @@
 // All state lives in the URL hash (#chapter=basics&step=3&h=5,1,20), so a link
 // restores the view. Values are strings; helpers below encode numbers.
+// Lessons embedded as custom elements keep the same state in memory instead,
+// so they never touch the host page's URL (see useMemoryState).
 
-export function readHash(hash = globalThis.location?.hash ?? '') {
+let backend = {
+  read: () => globalThis.location?.hash ?? '',
+  // Replaces the hash without adding a history entry for every keystroke.
+  write: (text) => history.replaceState(history.state, '', `${location.pathname}${location.search}#${text}`),
+};
+
+/** Keeps state in memory from now on (for custom elements on someone else's page). */
+export function useMemoryState(initial = '') {
+  let text = initial;
+  backend = { read: () => text, write: (next) => (text = next) };
+}
+
+export function readHash(hash = backend.read()) {
   return new URLSearchParams(hash.replace(/^#/, ''));
 }
 
-/** Replaces the hash without adding a history entry for every keystroke. */
 export function writeHash(params) {
-  const text = params.toString().replace(/%2C/g, ',').replace(/%3B/g, ';');
-  const url = `${location.pathname}${location.search}#${text}`;
-  history.replaceState(history.state, '', url);
+  backend.write(params.toString().replace(/%2C/g, ',').replace(/%3B/g, ';'));
 }
 
 /** Updates one key (null deletes it) and writes the hash. */
