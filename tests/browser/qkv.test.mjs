@@ -2,9 +2,13 @@
 // Expected numbers are NumPy's, read from tests/fixtures/qkv.txt (made by
 // tests/fixtures/make_qkv.py), or worked out by hand in this file.
 import assert from 'node:assert/strict';
+import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, before, test } from 'node:test';
+import { serve } from '../../scripts/serve.mjs';
 import { loadFixture } from '../js/fixtures.js';
-import { canvasHash, FILE_URL, openPage, paintedPixels, startBrowser } from './harness.mjs';
+import { canvasHash, FILE_URL, openPage, paintedPixels, SITE_DIR, startBrowser } from './harness.mjs';
 
 const ref = loadFixture('qkv.txt');
 const CANVASES = 10; // words, W_Q, W_K, W_V, Q, K, V, scores, weights, output
@@ -146,4 +150,44 @@ test('the contents bar lists the chapter', async () => {
   assert.ok(links.includes('Bahdanau additive attention') && links.includes('Q/K/V attention from scratch'));
   assert.equal(await page.$eval('#contents a[aria-current="page"]', (a) => a.textContent), 'Q/K/V attention from scratch');
   await page.context().close();
+});
+
+test('usable at phone width: the chapter does not overflow the page horizontally', async () => {
+  for (const chapter of ['qkv', 'bahdanau']) {
+    const page = await openPage(env.browser, `${env.url}#chapter=${chapter}`, { viewport: { width: 390, height: 844 } });
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    assert.ok(overflow <= 0, `${chapter}: page is ${overflow}px wider than the screen`);
+    await page.context().close();
+  }
+});
+
+test('both chapters work as <attention-lesson> elements on a host page, never touching its URL', async () => {
+  const hostDir = mkdtempSync(join(tmpdir(), 'attention-lab-lessons-'));
+  cpSync(join(SITE_DIR, '..', 'elements'), join(hostDir, 'elements'), { recursive: true });
+  writeFileSync(join(hostDir, 'index.html'), `<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,">
+<link rel="stylesheet" href="elements/attention-lab.css">
+<script type="module" src="elements/attention-lab-elements.js"></script>
+<h1>Course page</h1>
+<attention-lesson chapter="bahdanau"></attention-lesson>
+<attention-lesson chapter="qkv"></attention-lesson>`);
+  const host = await serve({ root: hostDir });
+  try {
+    const page = await openPage(env.browser, host.url, { waitForReady: false });
+    await page.waitForSelector('attention-lesson[chapter="qkv"] article[data-chapter="qkv"]', { timeout: 20000 });
+    await page.waitForSelector('attention-lesson[chapter="bahdanau"] article[data-chapter="bahdanau"]');
+    assert.match(await page.textContent('attention-lesson[chapter="bahdanau"]'), /\[5\.92373433\]/);
+    assert.match(await page.textContent('attention-lesson[chapter="qkv"]'), /0\.98522025, 1\.74174051, 0\.75652026/);
+    await page.getByRole('textbox', { name: 'seed', exact: true }).nth(1).fill('0'); // the Q/K/V lesson's seed
+    const text = await page.textContent('attention-lesson[chapter="qkv"]');
+    for (const x of ref.get('case1.output').data) assert.ok(text.includes(printed(x)), `output ${printed(x)} missing`);
+    assert.equal(await page.evaluate(() => location.hash), '', 'a lesson never writes the host page URL');
+    const painted = await paintedPixels(page, 'attention-lesson canvas');
+    assert.equal(painted.length, CANVASES + 11);
+    painted.forEach((count, i) => assert.ok(count > 100, `canvas ${i} is blank`));
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  } finally {
+    await new Promise((ok) => host.server.close(ok));
+    rmSync(hostDir, { recursive: true, force: true });
+  }
 });

@@ -5,8 +5,15 @@
 import { el } from './dom.js';
 import { parseNumber } from './editors.js';
 
+// Styles are set through the CSSOM (never style attributes), which a strict
+// Content-Security-Policy allows.
+const css = (node, text) => {
+  node.style.cssText = text;
+  return node;
+};
+
 const GRID_STYLE = 'display:inline-grid;gap:0.25rem 0.35rem;align-items:center;';
-const ROW_LABEL_STYLE = 'font:0.85rem ui-monospace,monospace;color:var(--muted);text-align:right;padding-right:0.25rem;';
+const ROW_LABEL_STYLE = 'font:0.85rem ui-monospace,monospace;color:var(--al-muted);text-align:right;padding-right:0.25rem;';
 
 /** A labelled matrix of inputs; `onChange(rows)` fires with every valid edit. */
 export class MatrixEditor {
@@ -28,18 +35,18 @@ export class MatrixEditor {
     this.addButton = el('button', { type: 'button', className: 'small', on: { click: () => this.add() } }, `+ add a ${rowNoun}`);
     this.removeButton = el('button', { type: 'button', className: 'small', on: { click: () => this.removeLast() } }, `− remove the last ${rowNoun}`);
     this.element = el('div', { className: 'matrix-editor' }, this.grid,
-      this.resizable ? el('div', { attrs: { style: 'display:flex;gap:0.5rem;margin-top:0.4rem;' } }, this.addButton, this.removeButton) : null);
+      this.resizable ? css(el('div', {}, this.addButton, this.removeButton), 'display:flex;gap:0.5rem;margin-top:0.4rem;') : null);
     this.render();
   }
 
   render() {
     const cols = this.rows[0]?.length ?? 0;
-    this.grid.setAttribute('style', `${GRID_STYLE}grid-template-columns:auto repeat(${cols}, auto);`);
+    css(this.grid, `${GRID_STYLE}grid-template-columns:auto repeat(${cols}, auto);`);
     this.inputs = [];
     const cells = [];
     this.rows.forEach((row, i) => {
       const name = this.rowLabel(i);
-      cells.push(el('span', { attrs: { style: ROW_LABEL_STYLE } }, name));
+      cells.push(css(el('span', {}, name), ROW_LABEL_STYLE));
       this.inputs.push(row.map((value, j) => {
         const input = el('input', {
           type: 'text',
@@ -47,10 +54,10 @@ export class MatrixEditor {
           value: String(value),
           className: 'num',
           spellcheck: false,
-          attrs: { 'aria-label': `${this.label}, ${name}, column ${j + 1}`, autocomplete: 'off', style: 'width:4.5em;' },
+          attrs: { 'aria-label': `${this.label}, ${name}, column ${j + 1}`, autocomplete: 'off' },
           on: { input: () => this.edited(i, j, input) },
         });
-        cells.push(input);
+        cells.push(css(input, 'width:4.5em;'));
         return input;
       }));
     });
@@ -104,11 +111,12 @@ export class IntegerField {
       value: String(value),
       className: 'num',
       spellcheck: false,
-      attrs: { 'aria-label': label, autocomplete: 'off', style: 'width:7.5em;' },
+      attrs: { 'aria-label': label, autocomplete: 'off' },
       on: { input: () => this.edited() },
     });
-    this.element = el('label', { attrs: { style: 'display:inline-flex;gap:0.4rem;align-items:center;' } },
-      el('span', { className: 'control-label' }, label), this.input);
+    css(this.input, 'width:7.5em;');
+    this.element = css(el('label', {}, el('span', { className: 'control-label' }, label), this.input),
+      'display:inline-flex;gap:0.4rem;align-items:center;');
   }
 
   edited() {
@@ -126,8 +134,9 @@ export class IntegerField {
   }
 }
 
-/** Adds a caption under a heatmap's figure (once) and returns the figure. */
+/** Adds a caption right under a heatmap's picture (call once) and returns its figure. */
 export function captioned(heatmap, text) {
-  heatmap.element.append(el('figcaption', { attrs: { style: 'font-size:0.85rem;color:var(--muted);margin-top:0.2rem;' } }, text));
+  const caption = css(el('figcaption', {}, text), 'font-size:0.85rem;color:var(--al-muted);margin:0.2rem 0;');
+  heatmap.element.insertBefore(caption, heatmap.element.firstElementChild?.nextSibling ?? null);
   return heatmap.element;
 }
