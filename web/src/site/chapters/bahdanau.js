@@ -231,8 +231,8 @@ export default {
         title: '4. The first layer, with tanh',
         intro: [
           el('p', {}, 'A dense layer with weights ', tex('W_1'), ' (', code('layer_1'), ', shape 2·hidden_size × attention_size) mixes the encoder and decoder entries of each row; ',
-            tex('\\tanh'), ' squashes the results into (−1, 1). Because the encoder part and the decoder part are added before the non-linearity, ',
-            'the network can learn interactions that a plain dot product cannot express.'),
+            tex('\\tanh'), ' squashes the results into (−1, 1). The top half of ', tex('W_1'), ' projects ', tex('h_i'), ', the bottom half projects ', tex('s'),
+            ', and the two projections are added — hence “additive” attention. The non-linearity after the sum lets the score depend on the pair in ways a plain dot product cannot.'),
         ],
         formula: 'a_i = \\tanh\\!\\big(W_1^\\top x_i\\big) \\in \\mathbb{R}^{\\mathrm{attention}}, \\qquad A = \\tanh(X W_1) \\in \\mathbb{R}^{n \\times \\mathrm{attention}}',
         output: activationsOut,

@@ -231,7 +231,8 @@ export default {
         title: '5. Scale, then softmax row by row',
         intro: [
           el('p', {}, 'Each row of scores becomes a set of weights with softmax. First the scores are divided by ', tex('\\sqrt{d_k}'),
-            ', the square root of the key length: dot products of longer vectors are larger, and without the scaling softmax would hand almost all the weight to one word.'),
+            ', the square root of the key length: the dot product of two random vectors spreads wider as they get longer (its variance grows with ', tex('d_k'),
+            '), and without the scaling softmax would hand almost all the weight to one word.'),
         ],
         formula: '\\alpha_{ij} = \\operatorname{softmax}_j\\!\\left(\\frac{S_{ij}}{\\sqrt{d_k}}\\right) = \\frac{\\exp(S_{ij}/\\sqrt{d_k})}{\\sum_{l} \\exp(S_{il}/\\sqrt{d_k})}',
         output: attnOut,
