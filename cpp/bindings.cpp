@@ -11,9 +11,12 @@
 #include <string>
 #include <vector>
 
+#include "additive.h"
 #include "basics.h"
 #include "embeddings.h"
 #include "glove_attention.h"
+#include "linalg.h"
+#include "random_state.h"
 #include "status.h"
 #include "tensor.h"
 
@@ -85,7 +88,67 @@ int rawWeightedSum(Ptr weights, int n, Ptr values, int rows, int cols, Ptr out) 
 
 // ---- RandomState (NumPy-exact) ----
 
+int rawValidateSeed(double seed) { return report(validateSeed(seed)); }
+
+// Methods of the bound _RandomState class: out has room for rows * cols doubles.
+int rawRandn(RandomState& rs, int rows, int cols, Ptr out) {
+  Matrix result;
+  const Status s = rs.randn(rows, cols, result);
+  if (s.isOk()) copyOut(result, out);
+  return report(s);
+}
+int rawRand(RandomState& rs, int rows, int cols, Ptr out) {
+  Matrix result;
+  const Status s = rs.rand(rows, cols, result);
+  if (s.isOk()) copyOut(result, out);
+  return report(s);
+}
+int rawRandint(RandomState& rs, double low, double high, int rows, int cols, Ptr out) {
+  Matrix result;
+  const Status s = rs.randint(low, high, rows, cols, result);
+  if (s.isOk()) copyOut(result, out);
+  return report(s);
+}
+
 // ---- Additive (Bahdanau) attention ----
+
+// encoderStates: (n x h), decoderState: (hd), W1: (w1Rows x a), w2: (a2) -> scores: (n)
+int rawAdditiveScores(Ptr enc, int n, int h, Ptr dec, int hd, Ptr W1, int w1Rows, int a, Ptr w2,
+                      int a2, Ptr scoresOut) {
+  Vector scores;
+  const Status s = additiveScores(matrixAt(enc, n, h), vectorAt(dec, hd), matrixAt(W1, w1Rows, a),
+                                  vectorAt(w2, a2), scores);
+  if (s.isOk()) copyOut(scores, scoresOut);
+  return report(s);
+}
+
+// Same inputs; outputs inputs (n x 2h), activations (n x a), scores (n),
+// weights (n), weighted (n x h), context (h).
+int rawAdditiveAttention(Ptr enc, int n, int h, Ptr dec, int hd, Ptr W1, int w1Rows, int a, Ptr w2,
+                         int a2, Ptr inputsOut, Ptr activationsOut, Ptr scoresOut, Ptr weightsOut,
+                         Ptr weightedOut, Ptr contextOut) {
+  AdditiveAttention result;
+  const Status s = additiveAttention(matrixAt(enc, n, h), vectorAt(dec, hd),
+                                     matrixAt(W1, w1Rows, a), vectorAt(w2, a2), result);
+  if (s.isOk()) {
+    copyOut(result.inputs, inputsOut);
+    copyOut(result.activations, activationsOut);
+    copyOut(result.scores, scoresOut);
+    copyOut(result.weights, weightsOut);
+    copyOut(result.weighted, weightedOut);
+    copyOut(result.context, contextOut);
+  }
+  return report(s);
+}
+
+// matmul (cpp/linalg.h), used by the Bahdanau and Q/K/V chapters:
+// a: (m x k), b: (k2 x n) -> out: (m x n)
+int rawMatmul(Ptr a, int m, int k, Ptr b, int k2, int n, Ptr out) {
+  Matrix result;
+  const Status s = matmul(matrixAt(a, m, k), matrixAt(b, k2, n), result);
+  if (s.isOk()) copyOut(result, out);
+  return report(s);
+}
 
 // ---- Transformer attention ----
 
@@ -197,8 +260,17 @@ EMSCRIPTEN_BINDINGS(attention_core) {
   emscripten::function("_weightedSum", &rawWeightedSum);
 
   // ---- RandomState (NumPy-exact) ----
+  emscripten::function("_validateSeed", &rawValidateSeed);
+  emscripten::class_<RandomState>("_RandomState")
+      .constructor<std::uint32_t>()
+      .function("randn", &rawRandn)
+      .function("rand", &rawRand)
+      .function("randint", &rawRandint);
 
   // ---- Additive (Bahdanau) attention ----
+  emscripten::function("_additiveScores", &rawAdditiveScores);
+  emscripten::function("_additiveAttention", &rawAdditiveAttention);
+  emscripten::function("_matmul", &rawMatmul);
 
   // ---- Transformer attention ----
 

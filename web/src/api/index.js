@@ -10,6 +10,8 @@ import createAttentionCore from './attention_core.mjs';
 import { basicsApi } from './basics.js';
 // ---- chapter modules: one import per line ----
 import { embeddingsApi } from './embeddings.js';
+import { randomStateApi } from './random_state.js';
+import { additiveApi } from './additive.js';
 import { Matrix } from './matrix.js';
 
 export { Matrix };
@@ -30,6 +32,8 @@ export function loadAttention() {
       ...basicsApi(core),
       // ---- chapter APIs: one spread per line ----
       ...embeddingsApi(core),
+      ...randomStateApi(core),
+      ...additiveApi(core),
     }),
   );
   return loading;

@@ -3,9 +3,13 @@
 import basics from './basics.js';
 // ---- chapter imports: one per line ----
 import glove from './glove.js';
+import bahdanau from './bahdanau.js';
+import qkv from './qkv.js';
 
 export const CHAPTERS = [
   basics,
   // ---- chapter entries: one per line ----
+  bahdanau,
+  qkv,
   glove,
 ];
