@@ -337,7 +337,7 @@ Status checkAttentionInputs(const MatrixView& q, const MatrixView& k, const Matr
 
 // ---- public kernels -----------------------------------------------------------
 
-Status matmul(const MatrixView& a, const MatrixView& b, MatrixOut c) {
+Status matmulInto(const MatrixView& a, const MatrixView& b, MatrixOut c) {
   RETURN_IF_ERROR(requireNonEmpty("a", a));
   RETURN_IF_ERROR(requireNonEmpty("b", b));
   if (a.cols() != b.rows()) {

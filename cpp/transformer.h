@@ -69,7 +69,7 @@ Status multiHeadAttention(const MatrixView& q, const MatrixView& k, const Matrix
 
 // Dense product c = a b, the blocked kernel behind the functions above.
 // a: (m x p), b: (p x n) -> c: (m x n).
-Status matmul(const MatrixView& a, const MatrixView& b, MatrixOut c);
+Status matmulInto(const MatrixView& a, const MatrixView& b, MatrixOut c);
 
 // The raw scores before the softmax: q: (n_q x d_k), k: (n_k x d_k)
 //   -> scores: (n_q x n_k) = q k^T, divided by sqrt(d_k) if `scaled`.

@@ -47,16 +47,6 @@ export function transformerApi(core) {
   const check = (code, fn) => throwForStatus(code, fn, code === 0 ? '' : core._lastError());
 
   return {
-    matmul(A, B) {
-      const x = toMatrix(A, 'matmul', 'A');
-      const y = toMatrix(B, 'matmul', 'B');
-      return withHeap(core, (heap) => {
-        const out = heap.alloc(x.rows * y.cols);
-        check(core._matmul(heap.input(x.data), x.rows, x.cols, heap.input(y.data), y.rows, y.cols, out), 'matmul');
-        return new Matrix(x.rows, y.cols, heap.read(out, x.rows * y.cols));
-      });
-    },
-
     attentionScores(Q, K, options) {
       const fn = 'attentionScores';
       const { scaled = false } = readOptions(options, ['scaled'], fn);
