@@ -307,6 +307,8 @@ export interface AdditiveAttentionResult {
   readonly weighted: Matrix;
   /** (h): the context vector, the sum of the rows of `weighted`. */
   readonly context: Float64Array;
+}
+
 // ---- Transformer attention types ----
 
 /** Which keys each query may attend to. */

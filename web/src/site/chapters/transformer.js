@@ -356,6 +356,7 @@ export default {
     }));
 
     let lastDemo = '';
+    const memo = {};
     const error = errorLine();
     const timing = el('p', { className: 'timing', attrs: { 'aria-live': 'off' } });
 
@@ -368,22 +369,33 @@ export default {
         const d = state.dModel;
         const labels = n <= 24 ? { rowLabels: toks, colLabels: toks } : { rowLabels: undefined, colLabels: undefined };
         const rowsOnly = n <= 24 ? { rowLabels: toks } : { rowLabels: undefined };
-        const X = state.length === 0 ? embed(toks, d, state.seed) : normalMatrix(n, d, state.seed);
-        const Ws = [1, 2, 3, 4].map((k) => normalMatrix(d, d, state.seed * 7919 + k, 1 / Math.sqrt(d)));
+        // Each part is recomputed only when its inputs changed (an edit of the
+        // mask does not redo the projections, a new seed redoes everything).
+        const keyA = JSON.stringify([toks, d, state.seed]);
+        const freshA = keyA !== memo.keyA;
+        if (freshA) {
+          memo.keyA = keyA;
+          const X0 = state.length === 0 ? embed(toks, d, state.seed) : normalMatrix(n, d, state.seed);
+          const W0 = [1, 2, 3, 4].map((k) => normalMatrix(d, d, state.seed * 7919 + k, 1 / Math.sqrt(d)));
+          memo.A = { X: X0, Ws: W0, Q: api.matmul(X0, W0[0]), K: api.matmul(X0, W0[1]), V: api.matmul(X0, W0[2]) };
+        }
+        const { X, Ws, Q, K, V } = memo.A;
         const [Wq, Wk, Wv, Wo] = Ws;
-        const Q = api.matmul(X, Wq);
-        const K = api.matmul(X, Wk);
-        const V = api.matmul(X, Wv);
-        xFig.update(X, rowsOnly);
-        qFig.update(Q, rowsOnly);
-        kFig.update(K, rowsOnly);
-        vFig.update(V, rowsOnly);
-
-        const raw = api.attentionScores(Q, K);
-        const scaled = api.attentionScores(Q, K, { scaled: true });
-        scoresFig.update(raw, labels);
-        scaledFig.update(scaled, labels);
-        scoresOut.textContent = small(raw) ? formatNumpy(raw.data, [n, n]) : `(${n} × ${n} scores; shown as NumPy up to 12 × 12)`;
+        if (freshA) {
+          xFig.update(X, rowsOnly);
+          qFig.update(Q, rowsOnly);
+          kFig.update(K, rowsOnly);
+          vFig.update(V, rowsOnly);
+          const raw = api.attentionScores(Q, K);
+          const scaled = api.attentionScores(Q, K, { scaled: true });
+          scoresFig.update(raw, labels);
+          scaledFig.update(scaled, labels);
+          scoresOut.textContent = small(raw) ? formatNumpy(raw.data, [n, n]) : `(${n} × ${n} scores; shown as NumPy up to 12 × 12)`;
+          const plain = api.scaledDotProductAttention(Q, K, V);
+          weightsFig.update(plain.weights, labels);
+          outFig.update(plain.output, rowsOnly);
+          weightsOut.textContent = small(plain.weights) ? formatNumpy(plain.weights.data, [n, n]) : `(${n} × ${n} weights; shown as NumPy up to 12 × 12)`;
+        }
 
         // The scaling demo: SAMPLES random q and k per d_k, entries N(0, 1).
         // It depends on the seed and d_k only, so other edits reuse it.
@@ -423,88 +435,98 @@ export default {
           );
         }
 
-        const plain = api.scaledDotProductAttention(Q, K, V);
-        weightsFig.update(plain.weights, labels);
-        outFig.update(plain.output, rowsOnly);
-        weightsOut.textContent = small(plain.weights) ? formatNumpy(plain.weights.data, [n, n]) : `(${n} × ${n} weights; shown as NumPy up to 12 × 12)`;
-
         // Masks: padding keys at the end, optionally causal, plus hand-flipped cells.
-        const pad = Math.min(state.padding, n);
-        const mask = new Float64Array(n * n);
-        for (let i = 0; i < n; i++) {
-          for (let j = 0; j < n; j++) {
-            let m = j < n - pad && (!state.causal || j <= i) ? 1 : 0;
-            mask[i * n + j] = m;
+        const keyB = `${keyA}|${state.padding}|${state.causal}|${[...state.flips].join(',')}`;
+        const freshB = keyB !== memo.keyB;
+        if (freshB) {
+          memo.keyB = keyB;
+          const pad = Math.min(state.padding, n);
+          const mask = new Float64Array(n * n);
+          for (let i = 0; i < n; i++) {
+            for (let j = 0; j < n; j++) {
+              let m = j < n - pad && (!state.causal || j <= i) ? 1 : 0;
+              mask[i * n + j] = m;
+            }
           }
+          for (const key of state.flips) {
+            const [i, j] = key.split('.').map(Number);
+            if (i < n && j < n) mask[i * n + j] = 1 - mask[i * n + j];
+          }
+          const maskMatrix = { rows: n, cols: n, data: mask };
+          const isMasked = (r, c) => mask[r * n + c] === 0;
+          const masked = api.scaledDotProductAttention(Q, K, V, { mask: maskMatrix });
+          maskFig.update(maskMatrix, labels);
+          maskedFig.update(masked.weights, { ...labels, isMasked, maskData: mask });
+          maskedOutFig.update(masked.output, rowsOnly);
+          maskedOut.textContent = small(masked.weights) ? formatNumpy(masked.weights.data, [n, n]) : `(${n} × ${n} weights)`;
+          let empty = 0;
+          for (let i = 0; i < n; i++) if (mask.subarray(i * n, (i + 1) * n).every((m) => m === 0)) empty++;
+          maskNote.textContent = empty
+            ? `${empty} ${empty === 1 ? 'query has' : 'queries have'} no key left to attend to: ${empty === 1 ? 'its' : 'their'} weights and output are all zeros (not NaN).`
+            : 'Every query still has at least one key to attend to; each row of weights sums to 1.';
+          memo.B = { mask, maskMatrix, isMasked };
         }
-        for (const key of state.flips) {
-          const [i, j] = key.split('.').map(Number);
-          if (i < n && j < n) mask[i * n + j] = 1 - mask[i * n + j];
-        }
-        const maskMatrix = { rows: n, cols: n, data: mask };
-        const isMasked = (r, c) => mask[r * n + c] === 0;
-        const masked = api.scaledDotProductAttention(Q, K, V, { mask: maskMatrix });
-        maskFig.update(maskMatrix, labels);
-        maskedFig.update(masked.weights, { ...labels, isMasked, maskData: mask });
-        maskedOutFig.update(masked.output, rowsOnly);
-        maskedOut.textContent = small(masked.weights) ? formatNumpy(masked.weights.data, [n, n]) : `(${n} × ${n} weights)`;
-        let empty = 0;
-        for (let i = 0; i < n; i++) if (mask.subarray(i * n, (i + 1) * n).every((m) => m === 0)) empty++;
-        maskNote.textContent = empty
-          ? `${empty} ${empty === 1 ? 'query has' : 'queries have'} no key left to attend to: ${empty === 1 ? 'its' : 'their'} weights and output are all zeros (not NaN).`
-          : 'Every query still has at least one key to attend to; each row of weights sums to 1.';
+        const { mask, maskMatrix, isMasked } = memo.B;
 
         // Multi-head: by hand (projections sliced per head) and with one API call.
-        const h = state.heads;
-        const dk = d / h;
-        const perHead = Array.from({ length: h }, (_, i) =>
-          api.scaledDotProductAttention(columns(Q, i * dk, dk), columns(K, i * dk, dk), columns(V, i * dk, dk), { mask: maskMatrix }));
-        if (headFigs.length !== h) {
-          headFigs = perHead.map((_, i) => new MatrixFigure(tokenLabels({ palette: 'orange', label: `head ${i + 1} weights (d_k = ${dk})`, vmin: 0, vmax: 1 })));
-          headsRow.replaceChildren(...headFigs.map((f) => f.element));
+        const keyC = `${keyB}|${state.heads}`;
+        if (keyC !== memo.keyC) {
+          memo.keyC = keyC;
+          const h = state.heads;
+          const dk = d / h;
+          const perHead = Array.from({ length: h }, (_, i) =>
+            api.scaledDotProductAttention(columns(Q, i * dk, dk), columns(K, i * dk, dk), columns(V, i * dk, dk), { mask: maskMatrix }));
+          if (headFigs.length !== h) {
+            headFigs = perHead.map((_, i) => new MatrixFigure(tokenLabels({ palette: 'orange', label: `head ${i + 1} weights (d_k = ${dk})`, vmin: 0, vmax: 1 })));
+            headsRow.replaceChildren(...headFigs.map((f) => f.element));
+          }
+          perHead.forEach((r, i) => headFigs[i].update(r.weights, { ...labels, isMasked, maskData: mask, label: `head ${i + 1} weights (d_k = ${dk})` }));
+          const concat = concatColumns(perHead.map((r) => r.output));
+          concatFig.update(concat, rowsOnly);
+          const byHand = api.matmul(concat, Wo);
+          mhaFig.update(byHand, rowsOnly);
+          const mha = api.multiHeadAttention(X, X, X, { heads: h, Wq, Wk, Wv, Wo, mask: maskMatrix });
+          let diff = 0;
+          for (let i = 0; i < byHand.data.length; i++) diff = Math.max(diff, Math.abs(byHand.data[i] - mha.output.data[i]));
+          mhaCheck.replaceChildren(
+            code('multiHeadAttention(X, X, X, { heads: ' + h + ', Wq, Wk, Wv, Wo, mask })'),
+            ` gives the same ${n} × ${d} output as the step-by-step computation above: largest difference ${diff.toExponential(1)}.`,
+          );
         }
-        perHead.forEach((r, i) => headFigs[i].update(r.weights, { ...labels, isMasked, maskData: mask, label: `head ${i + 1} weights (d_k = ${dk})` }));
-        const concat = concatColumns(perHead.map((r) => r.output));
-        concatFig.update(concat, rowsOnly);
-        const byHand = api.matmul(concat, Wo);
-        mhaFig.update(byHand, rowsOnly);
-        const mha = api.multiHeadAttention(X, X, X, { heads: h, Wq, Wk, Wv, Wo, mask: maskMatrix });
-        let diff = 0;
-        for (let i = 0; i < byHand.data.length; i++) diff = Math.max(diff, Math.abs(byHand.data[i] - mha.output.data[i]));
-        mhaCheck.replaceChildren(
-          code('multiHeadAttention(X, X, X, { heads: ' + h + ', Wq, Wk, Wv, Wo, mask })'),
-          ` gives the same ${n} × ${d} output as the step-by-step computation above: largest difference ${diff.toExponential(1)}.`,
-        );
 
         // The three uses, on a small translation example.
-        const src = words(state.source).slice(0, 12);
-        const tgt = words(state.target).slice(0, 12);
-        const dm = 8;
-        const S = embed(src, dm, state.seed);
-        const T = embed(tgt, dm, state.seed + 1);
-        const params = (k) => ({
-          heads: 2,
-          Wq: normalMatrix(dm, dm, state.seed * 13 + k, 1 / Math.sqrt(dm)),
-          Wk: normalMatrix(dm, dm, state.seed * 13 + k + 1, 1 / Math.sqrt(dm)),
-          Wv: normalMatrix(dm, dm, state.seed * 13 + k + 2, 1 / Math.sqrt(dm)),
-          Wo: normalMatrix(dm, dm, state.seed * 13 + k + 3, 1 / Math.sqrt(dm)),
-        });
-        const padMask = (rows) => {
-          const m = new Float64Array(rows * src.length);
-          for (let i = 0; i < rows; i++) src.forEach((w, j) => (m[i * src.length + j] = w === '<pad>' ? 0 : 1));
-          return { rows, cols: src.length, data: m };
-        };
-        const runs = [
-          { q: S, kv: S, opts: { mask: padMask(src.length) }, rows: src, cols: src },
-          { q: T, kv: T, opts: { causal: true }, rows: tgt, cols: tgt },
-          { q: T, kv: S, opts: { mask: padMask(tgt.length) }, rows: tgt, cols: src },
-        ];
-        runs.forEach((run, u) => {
-          const r = api.multiHeadAttention(run.q, run.kv, run.kv, { ...params(u * 10), ...run.opts });
-          const m = run.opts.mask;
-          const hidden = m ? (i, j) => m.data[i * m.cols + j] === 0 : (i, j) => j > i;
-          r.weights.forEach((w, hh) => uses[u].figs[hh].update(w, { rowLabels: run.rows, colLabels: run.cols, isMasked: hidden }));
-        });
+        const keyD = JSON.stringify([state.seed, state.source, state.target]);
+        if (keyD !== memo.keyD) {
+          memo.keyD = keyD;
+          const src = words(state.source).slice(0, 12);
+          const tgt = words(state.target).slice(0, 12);
+          const dm = 8;
+          const S = embed(src, dm, state.seed);
+          const T = embed(tgt, dm, state.seed + 1);
+          const params = (k) => ({
+            heads: 2,
+            Wq: normalMatrix(dm, dm, state.seed * 13 + k, 1 / Math.sqrt(dm)),
+            Wk: normalMatrix(dm, dm, state.seed * 13 + k + 1, 1 / Math.sqrt(dm)),
+            Wv: normalMatrix(dm, dm, state.seed * 13 + k + 2, 1 / Math.sqrt(dm)),
+            Wo: normalMatrix(dm, dm, state.seed * 13 + k + 3, 1 / Math.sqrt(dm)),
+          });
+          const padMask = (rows) => {
+            const m = new Float64Array(rows * src.length);
+            for (let i = 0; i < rows; i++) src.forEach((w, j) => (m[i * src.length + j] = w === '<pad>' ? 0 : 1));
+            return { rows, cols: src.length, data: m };
+          };
+          const runs = [
+            { q: S, kv: S, opts: { mask: padMask(src.length) }, rows: src, cols: src },
+            { q: T, kv: T, opts: { causal: true }, rows: tgt, cols: tgt },
+            { q: T, kv: S, opts: { mask: padMask(tgt.length) }, rows: tgt, cols: src },
+          ];
+          runs.forEach((run, u) => {
+            const r = api.multiHeadAttention(run.q, run.kv, run.kv, { ...params(u * 10), ...run.opts });
+            const m = run.opts.mask;
+            const hidden = m ? (i, j) => m.data[i * m.cols + j] === 0 : (i, j) => j > i;
+            r.weights.forEach((w, hh) => uses[u].figs[hh].update(w, { rowLabels: run.rows, colLabels: run.cols, isMasked: hidden }));
+          });
+        }
         save();
       });
       const ms = performance.now() - t0;
