@@ -244,6 +244,8 @@ export interface AdditiveAttention {
   forward(queries: MatrixInput, keys: MatrixInput, values?: MatrixInput): {
     scores: Matrix; weights: Matrix; output: Matrix; queries: Matrix; keys: Matrix;
   };
+}
+
 // ---- RandomState (NumPy-exact) ----
 
 /** Creates a generator seeded like `np.random.seed(seed)`; `a.RandomState` is one of these. */
