@@ -251,7 +251,8 @@ void softmaxRow(double* s, Index n, Index computed, Index end, double scale, con
     sum[0] += e;
   }
   const double total = (sum[0] + sum[1]) + (sum[2] + sum[3]);  // >= 1: exp(0) is in it
-  for (j = 0; j < end; ++j) s[j] /= total;
+  const double inverse = 1.0 / total;  // one division; the products are within 1 ulp
+  for (j = 0; j < end; ++j) s[j] *= inverse;
 }
 
 // Rows per pass: their scores (kRowBlock x n_k) stay in cache between the

@@ -26,7 +26,7 @@ const DEFAULTS = {
 const LENGTHS = [0, 16, 32, 64, 128];
 const D_MODELS = [2, 4, 8, 16, 32, 64];
 const DK_DEMO = [1, 2, 4, 8, 16, 32, 64, 128, 256, 512];
-const SAMPLES = 64; // random q and k vectors per d_k in the scaling demo
+const SAMPLES = 32; // random q and k vectors per d_k in the scaling demo (32 x 32 pairs each)
 const BIG = 24 * 24; // above this many cells, draw one pixel block per cell, no numbers
 
 // ---- seeded inputs (data generation only; all arithmetic on them is the API's) ----
@@ -256,6 +256,8 @@ export default {
       padding: num('tp', DEFAULTS.padding, (x) => Number.isInteger(x) && x >= 0 && x <= 127),
       causal: hash.get('tc') === '1',
       dk: num('tk', DEFAULTS.dk, (x) => DK_DEMO.includes(x)),
+      demoSeed: num('tds', 1, (x) => Number.isInteger(x) && x >= 0 && x <= 1e6),
+      usesSeed: num('tus', 1, (x) => Number.isInteger(x) && x >= 0 && x <= 1e6),
       // Cells flipped by hand on the mask, as "row.col".
       flips: new Set((hash.get('tm') ?? '').split(',').filter((s) => /^\d+\.\d+$/.test(s))),
       source: hash.get('tsrc') && words(hash.get('tsrc')).length ? hash.get('tsrc') : DEFAULTS.source,
@@ -275,6 +277,8 @@ export default {
       put('tp', state.padding);
       put('tc', state.causal ? '1' : null);
       put('tk', state.dk);
+      put('tds', state.demoSeed === 1 ? null : state.demoSeed);
+      put('tus', state.usesSeed === 1 ? null : state.usesSeed);
       put('tm', state.flips.size ? [...state.flips].join(',') : null);
       put('tsrc', state.source === DEFAULTS.source ? null : state.source);
       put('ttgt', state.target === DEFAULTS.target ? null : state.target);
@@ -398,16 +402,16 @@ export default {
         }
 
         // The scaling demo: SAMPLES random q and k per d_k, entries N(0, 1).
-        // It depends on the seed and d_k only, so other edits reuse it.
-        const demoKey = `${state.seed}/${state.dk}`;
+        // It has its own seed, so edits of the main inputs reuse it.
+        const demoKey = `${state.demoSeed}/${state.dk}`;
         if (demoKey !== lastDemo) {
           lastDemo = demoKey;
           dkVariance.replaceChildren(
           el('caption', {}, `Variance of q · k over ${SAMPLES} × ${SAMPLES} random pairs (entries of q, k drawn from N(0, 1))`),
           el('tr', {}, ...['d_k', 'var(q · k)', 'var(q · k / √d_k)', 'largest softmax weight of 8, unscaled', '… scaled'].map((h) => el('th', { scope: 'col' }, h))),
           ...DK_DEMO.map((dk) => {
-            const qs = normalMatrix(SAMPLES, dk, state.seed * 31 + dk);
-            const ks = normalMatrix(SAMPLES, dk, state.seed * 37 + dk + 1);
+            const qs = normalMatrix(SAMPLES, dk, state.demoSeed * 31 + dk);
+            const ks = normalMatrix(SAMPLES, dk, state.demoSeed * 37 + dk + 1);
             const s = api.attentionScores(qs, ks);
             const ss = api.attentionScores(qs, ks, { scaled: true });
             const variance = (m) => {
@@ -495,20 +499,20 @@ export default {
         }
 
         // The three uses, on a small translation example.
-        const keyD = JSON.stringify([state.seed, state.source, state.target]);
+        const keyD = JSON.stringify([state.usesSeed, state.source, state.target]);
         if (keyD !== memo.keyD) {
           memo.keyD = keyD;
           const src = words(state.source).slice(0, 12);
           const tgt = words(state.target).slice(0, 12);
           const dm = 8;
-          const S = embed(src, dm, state.seed);
-          const T = embed(tgt, dm, state.seed + 1);
+          const S = embed(src, dm, state.usesSeed);
+          const T = embed(tgt, dm, state.usesSeed + 1);
           const params = (k) => ({
             heads: 2,
-            Wq: normalMatrix(dm, dm, state.seed * 13 + k, 1 / Math.sqrt(dm)),
-            Wk: normalMatrix(dm, dm, state.seed * 13 + k + 1, 1 / Math.sqrt(dm)),
-            Wv: normalMatrix(dm, dm, state.seed * 13 + k + 2, 1 / Math.sqrt(dm)),
-            Wo: normalMatrix(dm, dm, state.seed * 13 + k + 3, 1 / Math.sqrt(dm)),
+            Wq: normalMatrix(dm, dm, state.usesSeed * 13 + k, 1 / Math.sqrt(dm)),
+            Wk: normalMatrix(dm, dm, state.usesSeed * 13 + k + 1, 1 / Math.sqrt(dm)),
+            Wv: normalMatrix(dm, dm, state.usesSeed * 13 + k + 2, 1 / Math.sqrt(dm)),
+            Wo: normalMatrix(dm, dm, state.usesSeed * 13 + k + 3, 1 / Math.sqrt(dm)),
           });
           const padMask = (rows) => {
             const m = new Float64Array(rows * src.length);
@@ -574,10 +578,13 @@ export default {
             'Dividing by ', tex('\\sqrt{d_k}'), ' brings the variance back to 1, whatever ', tex('d_k'), '.'),
         ],
         formula: '\\operatorname{Var}(q \\cdot k) = d_k, \\qquad \\operatorname{Var}\\!\\Big(\\frac{q \\cdot k}{\\sqrt{d_k}}\\Big) = 1',
-        controls: [select('d_k', DK_DEMO, state.dk, String, edit((v) => (state.dk = v)))],
+        controls: [
+          select('d_k', DK_DEMO, state.dk, String, edit((v) => (state.dk = v))),
+          numberField('demo seed', state.demoSeed, { min: 0, max: 1e6 }, edit((v) => (state.demoSeed = v))),
+        ],
         output: dkOut,
         figures: [dkVariance, dkWeightsFig.element],
-        after: ['The table measures it: the unscaled variance grows like d_k and the largest of 8 softmax weights heads for 1; scaled, both stay put. Change the seed in step 1 to draw new vectors.'],
+        after: ['The table measures it: the unscaled variance grows like d_k and the largest of 8 softmax weights heads for 1; scaled, both stay put. Change the demo seed to draw new vectors.'],
       }),
       step({
         title: '4. Softmax, then a weighted sum of values',
@@ -618,7 +625,7 @@ export default {
             'In the decoder, every target token attends to the target tokens up to itself (masked self-attention). Between them, every target token queries the encoder’s output: ',
             'queries from the decoder, keys and values from the encoder (encoder–decoder attention). Two heads each, random weights; edit the sentences.'),
         ],
-        controls: [usesSource, usesTarget],
+        controls: [usesSource, usesTarget, numberField('weights seed', state.usesSeed, { min: 0, max: 1e6 }, edit((v) => (state.usesSeed = v)))],
         figures: uses.map((u) => el('div', { className: 'use' }, el('h4', {}, u.name), el('div', { className: 'figures' }, ...u.figs.map((f) => f.element)))),
       }),
       error,
