@@ -4,7 +4,7 @@
 // variance stays near 1), and edits must change downstream numbers and pixels.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { canvasHash, openPage, paintedPixels, startBrowser } from './harness.mjs';
+import { canvasHash, FILE_URL, openPage, paintedPixels, startBrowser } from './harness.mjs';
 
 let env;
 before(async () => {
@@ -40,6 +40,16 @@ test('loads with no console errors, paints its heatmaps, weights rows sum to 1',
   assert.equal(weights.length, 6, 'six tokens: "the cat sat on the mat"');
   for (const row of weights) assert.ok(Math.abs(row.reduce((s, x) => s + x, 0) - 1) < 1e-6, `row sums to ${row}`);
   assert.match(await page.textContent(CH), /Vaswani et al\., “Attention Is All You Need” \(2017\)/);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('loads from file:// with no console errors', async () => {
+  const page = await openPage(env.browser, `${FILE_URL}#chapter=transformer`);
+  const weights = parseRows(await outputOf(page, 4));
+  assert.equal(weights.length, 6);
+  const painted = await paintedPixels(page, `${CH} section.step:nth-of-type(4) .heatmap canvas`);
+  painted.forEach((count, i) => assert.ok(count > 300, `canvas ${i} is blank`));
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
