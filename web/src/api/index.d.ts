@@ -246,8 +246,8 @@ export interface RandomStateConstructor {
 export interface RandomState {
   /**
    * Standard normal values: `np.random.randn(rows, cols)` (legacy polar Box–Muller, cached second value).
-   * The last bit of a few normals in 100,000 can differ from NumPy on Linux, whose `log()` is glibc's
-   * while WebAssembly's is musl's (1 ulp at most); the stream position is always exact.
+   * Bit-for-bit equal to NumPy on x86-64 Linux, last bits included: the logarithm is a port of glibc's
+   * `log()` (the one NumPy calls), not WebAssembly's musl `log()`, which is 1 ulp off for a few inputs.
    */
   randn(rows: number, cols: number): Matrix;
   /** Uniform values in [0, 1) with 53 random bits: `np.random.rand(rows, cols)`. */
