@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -19,6 +20,7 @@
 #include "random_state.h"
 #include "status.h"
 #include "tensor.h"
+#include "transformer.h"
 
 namespace attention {
 namespace {
@@ -152,6 +154,66 @@ int rawMatmul(Ptr a, int m, int k, Ptr b, int k2, int n, Ptr out) {
 
 // ---- Transformer attention ----
 
+MatrixMap outputAt(Ptr p, int rows, int cols) {
+  return MatrixMap(reinterpret_cast<double*>(p), rows, cols);
+}
+
+// 0 / 0 x 0 means "no mask"; otherwise (rows x cols) of 0/1.
+AttentionMask maskAt(Ptr mask, int rows, int cols, bool causal) {
+  AttentionMask m;
+  if (mask != 0) m.mask.emplace(matrixAt(mask, rows, cols));
+  m.causal = causal;
+  return m;
+}
+
+std::optional<VectorView> biasAt(Ptr b, int n) {
+  if (b == 0) return std::nullopt;
+  return VectorView(vectorAt(b, n));
+}
+
+// q: (nq x dq), k: (nk x dk), v: (nv x dv), mask: (maskRows x maskCols) or 0
+//   -> out: (nq x dv) and weights: (nq x nk), written in place (no copy)
+int rawScaledDotProductAttention(Ptr q, int nq, int dq, Ptr k, int nk, int dk, Ptr v, int nv,
+                                 int dv, Ptr mask, int maskRows, int maskCols, bool causal, Ptr out,
+                                 Ptr weights) {
+  return report(scaledDotProductAttention(
+      matrixAt(q, nq, dq), matrixAt(k, nk, dk), matrixAt(v, nv, dv),
+      maskAt(mask, maskRows, maskCols, causal), outputAt(out, nq, dv), outputAt(weights, nq, nk)));
+}
+
+// q: (nq x dq), k: (nk x dk) -> out: (nq x nk)
+int rawAttentionScores(Ptr q, int nq, int dq, Ptr k, int nk, int dk, bool scaled, Ptr out) {
+  return report(
+      attentionScores(matrixAt(q, nq, dq), matrixAt(k, nk, dk), scaled, outputAt(out, nq, nk)));
+}
+
+// Embind passes at most a few dozen arguments comfortably, so multi-head
+// attention reads its shapes from an int32 array `dims` in the heap:
+//   [nq, dq, nk, dk, nv, dv, heads, wqRows, wqCols, wkRows, wkCols, wvRows,
+//    wvCols, woRows, woCols, nbq, nbk, nbv, nbo, maskRows, maskCols, causal]
+// and its pointers from `ptrs`: [q, k, v, wq, wk, wv, wo, bq, bk, bv, bo, mask]
+// (0 for an absent bias or mask).
+// -> out: (nq x dq), weights: (heads * nq x nk), written in place.
+int rawMultiHeadAttention(Ptr dimsPtr, Ptr ptrsPtr, Ptr out, Ptr weights) {
+  const auto* dims = reinterpret_cast<const std::int32_t*>(dimsPtr);
+  const auto* ptrs = reinterpret_cast<const std::uint32_t*>(ptrsPtr);
+  const int nq = dims[0], dq = dims[1], nk = dims[2], heads = dims[6];
+  const MultiHeadParams params{heads,
+                               matrixAt(ptrs[3], dims[7], dims[8]),
+                               matrixAt(ptrs[4], dims[9], dims[10]),
+                               matrixAt(ptrs[5], dims[11], dims[12]),
+                               matrixAt(ptrs[6], dims[13], dims[14]),
+                               biasAt(ptrs[7], dims[15]),
+                               biasAt(ptrs[8], dims[16]),
+                               biasAt(ptrs[9], dims[17]),
+                               biasAt(ptrs[10], dims[18])};
+  const int weightRows = heads > 0 ? heads * nq : 0;
+  return report(multiHeadAttention(matrixAt(ptrs[0], nq, dq), matrixAt(ptrs[1], nk, dims[3]),
+                                   matrixAt(ptrs[2], dims[4], dims[5]), params,
+                                   maskAt(ptrs[11], dims[19], dims[20], dims[21] != 0),
+                                   outputAt(out, nq, dq), outputAt(weights, weightRows, nk)));
+}
+
 // ---- Embeddings ----
 
 const std::uint8_t* bytesAt(Ptr p) { return reinterpret_cast<const std::uint8_t*>(p); }
@@ -273,6 +335,9 @@ EMSCRIPTEN_BINDINGS(attention_core) {
   emscripten::function("_matmul", &rawMatmul);
 
   // ---- Transformer attention ----
+  emscripten::function("_scaledDotProductAttention", &rawScaledDotProductAttention);
+  emscripten::function("_multiHeadAttention", &rawMultiHeadAttention);
+  emscripten::function("_attentionScores", &rawAttentionScores);
 
   // ---- Embeddings ----
   emscripten::class_<GloveParser>("_GloveParser")

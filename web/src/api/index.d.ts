@@ -76,6 +76,29 @@ export interface Attention {
   matmul(a: MatrixInput, b: MatrixInput): Matrix;
 
   // ---- Transformer attention ----
+  /** Raw attention scores `Q Kᵀ` (divided by `√d_k` with `{ scaled: true }`). Q: (n_q × d_k), K: (n_k × d_k) → (n_q × n_k). */
+  attentionScores(Q: MatrixInput, K: MatrixInput, options?: { scaled?: boolean }): Matrix;
+  /**
+   * Scaled dot-product attention, `softmax(Q Kᵀ / √d_k) V`, row by row.
+   * Q: (n_q × d_k), K: (n_k × d_k), V: (n_k × d_v) → output (n_q × d_v), weights (n_q × n_k).
+   * Masked keys get weight exactly 0; a query with no key left gets zero weights and a zero output.
+   * Unknown option names throw a `TypeError`; shapes that disagree and masks with entries other
+   * than 0/1 throw a `RangeError`.
+   */
+  scaledDotProductAttention(
+    Q: MatrixInput,
+    K: MatrixInput,
+    V: MatrixInput,
+    options?: ScaledDotProductAttentionOptions,
+  ): AttentionResult;
+  /**
+   * Multi-head attention: `concat(head_1 … head_h) Wo + bo`, where head i is scaled dot-product
+   * attention on columns `i·d_k … (i+1)·d_k − 1` of `Q Wq + bq`, `K Wk + bk`, `V Wv + bv`
+   * (d_k = d_model / heads). Q: (n_q × d_model), K and V: (n_k × d_model), every W
+   * (d_model × d_model), every b (d_model). Returns the output (n_q × d_model) and one
+   * weights matrix (n_q × n_k) per head. `heads` must divide d_model.
+   */
+  multiHeadAttention(Q: MatrixInput, K: MatrixInput, V: MatrixInput, options: MultiHeadAttentionOptions): MultiHeadAttentionResult;
 
   // ---- Embeddings ----
   /** Splits on white space exactly like Python's `str.split()` (the notebook's tokenizer). */
@@ -286,6 +309,50 @@ export interface AdditiveAttentionResult {
   readonly weighted: Matrix;
   /** (h): the context vector, the sum of the rows of `weighted`. */
   readonly context: Float64Array;
+}
+
+// ---- Transformer attention types ----
+
+/** Which keys each query may attend to. */
+export interface AttentionMaskOptions {
+  /** (n_q × n_k) of 0/1: 0 = query i may not attend to key j (e.g. padding). `null` = no mask. */
+  mask?: MatrixInput | null;
+  /** Query i may not attend to keys j > i (masked decoder self-attention). Default `false`. */
+  causal?: boolean;
+}
+
+export interface ScaledDotProductAttentionOptions extends AttentionMaskOptions {}
+
+export interface MultiHeadAttentionOptions extends AttentionMaskOptions {
+  /** Number of heads; must divide d_model. */
+  heads: number;
+  /** Query projection (d_model × d_model). */
+  Wq: MatrixInput;
+  /** Key projection (d_model × d_model). */
+  Wk: MatrixInput;
+  /** Value projection (d_model × d_model). */
+  Wv: MatrixInput;
+  /** Output projection (d_model × d_model), applied to the concatenated heads. */
+  Wo: MatrixInput;
+  /** Biases (d_model each); omitted or `null` = no bias. */
+  bq?: VectorInput | null;
+  bk?: VectorInput | null;
+  bv?: VectorInput | null;
+  bo?: VectorInput | null;
+}
+
+export interface AttentionResult {
+  /** (n_q × d_v): each row is the weighted sum of the value rows. */
+  output: Matrix;
+  /** (n_q × n_k): row i is query i's softmax distribution over the keys. */
+  weights: Matrix;
+}
+
+export interface MultiHeadAttentionResult {
+  /** (n_q × d_model) */
+  output: Matrix;
+  /** One (n_q × n_k) weights matrix per head, in head order. */
+  weights: Matrix[];
 }
 
 /** Instantiates the WebAssembly core once (later calls share it) and returns the API. */

@@ -12,6 +12,7 @@ import { basicsApi } from './basics.js';
 import { embeddingsApi } from './embeddings.js';
 import { randomStateApi } from './random_state.js';
 import { additiveApi } from './additive.js';
+import { transformerApi } from './transformer.js';
 import { Matrix } from './matrix.js';
 
 export { Matrix };
@@ -34,6 +35,7 @@ export function loadAttention() {
       ...embeddingsApi(core),
       ...randomStateApi(core),
       ...additiveApi(core),
+      ...transformerApi(core),
     }),
   );
   return loading;

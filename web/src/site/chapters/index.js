@@ -5,6 +5,7 @@ import basics from './basics.js';
 import glove from './glove.js';
 import bahdanau from './bahdanau.js';
 import qkv from './qkv.js';
+import transformer from './transformer.js';
 
 export const CHAPTERS = [
   basics,
@@ -12,4 +13,5 @@ export const CHAPTERS = [
   bahdanau,
   qkv,
   glove,
+  transformer,
 ];
