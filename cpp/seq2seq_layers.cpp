@@ -31,32 +31,39 @@ auto sigmoid(const Eigen::ArrayBase<Derived>& x) {
 // ---- GRU ----
 
 void gruForward(const GruWeights& w, const MatrixView& x, const MatrixView& h0, int steps,
-                GruCache& c) {
+                GruCache& c, const std::vector<int>* active) {
   const Index B = h0.rows(), H = h0.cols();
   c.steps = steps;
   c.batch = static_cast<int>(B);
+  if (active) {
+    c.active = *active;
+  } else {
+    c.active.assign(static_cast<std::size_t>(steps), static_cast<int>(B));
+  }
   c.gx.noalias() = x * w.W;  // (T*B x 3H), all steps in one product
   c.gx.rowwise() += w.b.row(0);
-  c.h.resize((steps + 1) * B, H);
+  c.h = Matrix::Zero((steps + 1) * B, H);
   c.h.topRows(B) = h0;
-  c.r.resize(steps * B, H);
-  c.z.resize(steps * B, H);
-  c.n.resize(steps * B, H);
-  c.ghn.resize(steps * B, H);
+  c.r = Matrix::Zero(steps * B, H);
+  c.z = Matrix::Zero(steps * B, H);
+  c.n = Matrix::Zero(steps * B, H);
+  c.ghn = Matrix::Zero(steps * B, H);
   Matrix gh(B, 3 * H);
   for (int t = 0; t < steps; ++t) {
-    const Index row = t * B;
-    gh.noalias() = c.h.middleRows(row, B) * w.U;  // (B x 3H)
-    auto gx = c.gx.middleRows(row, B);
-    auto r = c.r.middleRows(row, B);
-    auto z = c.z.middleRows(row, B);
-    auto n = c.n.middleRows(row, B);
-    r = sigmoid(gx.leftCols(H).array() + gh.leftCols(H).array()).matrix();
-    z = sigmoid(gx.middleCols(H, H).array() + gh.middleCols(H, H).array()).matrix();
-    c.ghn.middleRows(row, B) = gh.rightCols(H);
-    n = (gx.rightCols(H).array() + r.array() * gh.rightCols(H).array()).tanh().matrix();
-    c.h.middleRows(row + B, B) =
-        ((1.0 - z.array()) * n.array() + z.array() * c.h.middleRows(row, B).array()).matrix();
+    const Index row = t * B, k = c.active[t];  // rows [row, row + k) take this step
+    if (k == 0) continue;
+    gh.topRows(k).noalias() = c.h.middleRows(row, k) * w.U;  // (k x 3H)
+    auto gx = c.gx.middleRows(row, k);
+    auto r = c.r.middleRows(row, k);
+    auto z = c.z.middleRows(row, k);
+    auto n = c.n.middleRows(row, k);
+    const auto ghk = gh.topRows(k);
+    r = sigmoid(gx.leftCols(H).array() + ghk.leftCols(H).array()).matrix();
+    z = sigmoid(gx.middleCols(H, H).array() + ghk.middleCols(H, H).array()).matrix();
+    c.ghn.middleRows(row, k) = ghk.rightCols(H);
+    n = (gx.rightCols(H).array() + r.array() * ghk.rightCols(H).array()).tanh().matrix();
+    c.h.middleRows(row + B, k) =
+        ((1.0 - z.array()) * n.array() + z.array() * c.h.middleRows(row, k).array()).matrix();
   }
 }
 
@@ -74,30 +81,36 @@ void gruStep(const GruWeights& w, const MatrixView& x, Matrix& h) {
 void gruBackward(const GruWeights& w, const GruCache& c, const MatrixView& x,
                  const MatrixView& dOut, Matrix& dh0, Matrix& dx, GruWeights& grad) {
   const Index B = c.batch, H = c.h.cols(), T = c.steps;
-  Matrix dgx(T * B, 3 * H), dgh(B, 3 * H);
+  Matrix dgx = Matrix::Zero(T * B, 3 * H);
+  Matrix dgh(B, 3 * H);
   Matrix carry = Matrix::Zero(B, H);  // gradient flowing into h_t from step t+1
   Matrix dh(B, H);
   for (Index t = T - 1; t >= 0; --t) {
-    const Index row = t * B;
-    dh = dOut.middleRows(row, B) + carry;
-    const auto r = c.r.middleRows(row, B).array();
-    const auto z = c.z.middleRows(row, B).array();
-    const auto n = c.n.middleRows(row, B).array();
-    const auto hPrev = c.h.middleRows(row, B).array();
-    const Eigen::ArrayXXd dn = dh.array() * (1.0 - z);
+    const Index row = t * B, k = c.active[t];
+    // Rows that skip step t have a constant (zero) output there: nothing flows back.
+    carry.bottomRows(B - k).setZero();
+    if (k == 0) continue;
+    dh.topRows(k) = dOut.middleRows(row, k) + carry.topRows(k);
+    const auto dhk = dh.topRows(k).array();
+    const auto r = c.r.middleRows(row, k).array();
+    const auto z = c.z.middleRows(row, k).array();
+    const auto n = c.n.middleRows(row, k).array();
+    const auto hPrev = c.h.middleRows(row, k).array();
+    const Eigen::ArrayXXd dn = dhk * (1.0 - z);
     const Eigen::ArrayXXd dan = dn * (1.0 - n * n);
-    const Eigen::ArrayXXd dar = dan * c.ghn.middleRows(row, B).array() * r * (1.0 - r);
-    const Eigen::ArrayXXd daz = dh.array() * (hPrev - n) * z * (1.0 - z);
-    auto gx = dgx.middleRows(row, B);
+    const Eigen::ArrayXXd dar = dan * c.ghn.middleRows(row, k).array() * r * (1.0 - r);
+    const Eigen::ArrayXXd daz = dhk * (hPrev - n) * z * (1.0 - z);
+    auto gx = dgx.middleRows(row, k);
     gx.leftCols(H) = dar.matrix();
     gx.middleCols(H, H) = daz.matrix();
     gx.rightCols(H) = dan.matrix();
-    dgh.leftCols(H) = dar.matrix();
-    dgh.middleCols(H, H) = daz.matrix();
-    dgh.rightCols(H) = (dan * r).matrix();
-    grad.U.noalias() += c.h.middleRows(row, B).transpose() * dgh;
-    carry = (dh.array() * z).matrix();
-    carry.noalias() += dgh * w.U.transpose();
+    auto dghk = dgh.topRows(k);
+    dghk.leftCols(H) = dar.matrix();
+    dghk.middleCols(H, H) = daz.matrix();
+    dghk.rightCols(H) = (dan * r).matrix();
+    grad.U.noalias() += c.h.middleRows(row, k).transpose() * dghk;
+    carry.topRows(k) = (dhk * z).matrix();
+    carry.topRows(k).noalias() += dghk * w.U.transpose();
   }
   dh0 = carry;
   grad.W.noalias() += x.transpose() * dgx;

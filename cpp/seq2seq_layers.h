@@ -37,6 +37,7 @@ struct GruWeights {
 
 struct GruCache {
   int steps = 0, batch = 0;
+  std::vector<int> active;  // (T) examples taking each step
   Matrix gx;        // (T*B x 3H): x W + b
   Matrix h;         // ((T+1)*B x H): block 0 is h0, block t+1 is the output of step t
   Matrix r, z, n;   // (T*B x H) gate values
@@ -49,8 +50,11 @@ struct GruCache {
 };
 
 // x: (T*B x E), h0: (B x H) -> cache (outputs in cache.outputs()).
+// `active` (optional, T entries, non-increasing): only the first active[t] examples
+// take step t (the batch is sorted by length, longest first, as in a packed
+// sequence); the other rows of step t are left at zero and cost nothing.
 void gruForward(const GruWeights& w, const MatrixView& x, const MatrixView& h0, int steps,
-                GruCache& cache);
+                GruCache& cache, const std::vector<int>* active = nullptr);
 
 // One step without caches (for greedy decoding). x: (B x E), h: (B x H) updated in place.
 void gruStep(const GruWeights& w, const MatrixView& x, Matrix& h);

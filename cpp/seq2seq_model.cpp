@@ -30,12 +30,43 @@ void softmaxRows(Matrix& m) {
   }
 }
 
+// Row of the backward GRU's output that belongs to input position j of example b.
+Index backRow(const Seq2SeqBatch& batch, int j, int b) {
+  return static_cast<Index>(batch.sourceLength[b] - 1 - j) * batch.batch + b;
+}
+
+// Bidirectional encoder: fills the encoder caches, encOut (Tin*B x H) and the
+// decoder's start state h0 (B x H).
+void encode(const Seq2SeqConfig& config, const Seq2SeqWeights& w, const Seq2SeqBatch& batch,
+            Seq2SeqCache& c) {
+  const int B = batch.batch, H = config.hidden;
+  c.encInput = gatherRows(w.encEmbed, batch.source);
+  c.encInputBack = gatherRows(w.encEmbed, batch.reversed);
+  const Matrix zero = Matrix::Zero(B, H);
+  gruForward(w.encoder, c.encInput, zero, batch.inSteps, c.encoder, &batch.active);
+  gruForward(w.encoderBack, c.encInputBack, zero, batch.inSteps, c.encoderBack, &batch.active);
+  const auto forward = c.encoder.outputs();
+  const auto backward = c.encoderBack.outputs();
+  c.encOut = Matrix::Zero(static_cast<Index>(batch.inSteps) * B, H);
+  c.h0.resize(B, H);
+  for (int b = 0; b < B; ++b) {
+    const int len = batch.sourceLength[b];
+    for (int j = 0; j < len; ++j) {
+      c.encOut.row(static_cast<Index>(j) * B + b) =
+          forward.row(static_cast<Index>(j) * B + b) + backward.row(backRow(batch, j, b));
+    }
+    const Index last = static_cast<Index>(len - 1) * B + b;
+    c.h0.row(b) = forward.row(last) + backward.row(last);
+  }
+}
+
 }  // namespace
 
 std::vector<ParamSpec> seq2seqLayout(const Seq2SeqConfig& c) {
   const int E = c.embedding, H = c.hidden;
   std::vector<ParamSpec> specs = {
       {"enc.embed", c.inputVocab, E}, {"enc.W", E, 3 * H}, {"enc.U", H, 3 * H}, {"enc.b", 1, 3 * H},
+      {"encb.W", E, 3 * H}, {"encb.U", H, 3 * H}, {"encb.b", 1, 3 * H},
       {"dec.embed", c.outputVocab, E}, {"dec.W", E, 3 * H}, {"dec.U", H, 3 * H}, {"dec.b", 1, 3 * H},
   };
   switch (c.score) {
@@ -73,6 +104,9 @@ Seq2SeqWeights bindSeq2SeqWeights(const Seq2SeqConfig& config, double* data) {
     if (s.name == "enc.W") target = &w.encoder.W;
     if (s.name == "enc.U") target = &w.encoder.U;
     if (s.name == "enc.b") target = &w.encoder.b;
+    if (s.name == "encb.W") target = &w.encoderBack.W;
+    if (s.name == "encb.U") target = &w.encoderBack.U;
+    if (s.name == "encb.b") target = &w.encoderBack.b;
     if (s.name == "dec.embed") target = &w.decEmbed;
     if (s.name == "dec.W") target = &w.decoder.W;
     if (s.name == "dec.U") target = &w.decoder.U;
@@ -92,17 +126,8 @@ Seq2SeqWeights bindSeq2SeqWeights(const Seq2SeqConfig& config, double* data) {
 
 double seq2seqForward(const Seq2SeqConfig& config, const Seq2SeqWeights& w,
                       const Seq2SeqBatch& batch, Seq2SeqCache& c) {
-  const int B = batch.batch, H = config.hidden;
-  // Encoder over the padded inputs (padding steps come after each input's end,
-  // so they never influence the valid outputs).
-  c.encInput = gatherRows(w.encEmbed, batch.source);
-  gruForward(w.encoder, c.encInput, Matrix::Zero(B, H), batch.inSteps, c.encoder);
-  c.encOut = c.encoder.outputs();
-  // Decoder starts from each input's last valid encoder state.
-  c.h0.resize(B, H);
-  for (int b = 0; b < B; ++b) {
-    c.h0.row(b) = c.encOut.row(static_cast<Index>(batch.sourceLength[b] - 1) * B + b);
-  }
+  const int H = config.hidden;
+  encode(config, w, batch, c);
   c.decInput = gatherRows(w.decEmbed, batch.decoderInput);
   gruForward(w.decoder, c.decInput, c.h0, batch.outSteps, c.decoder);
   c.decOut = c.decoder.outputs();
@@ -153,27 +178,31 @@ void seq2seqBackward(const Seq2SeqConfig& config, const Seq2SeqWeights& w,
   Matrix dh0, dDecInput;
   gruBackward(w.decoder, c.decoder, c.decInput, dDecOut, dh0, dDecInput, g.decoder);
   scatterAddRows(g.decEmbed, batch.decoderInput, dDecInput);
-  // The decoder's start state is an encoder output.
+  // s_j = f_j + b_j feeds both directions; h0 = f_n + b_1 too.
+  Matrix dBack = Matrix::Zero(dEncOut.rows(), H);
   for (int b = 0; b < B; ++b) {
-    dEncOut.row(static_cast<Index>(batch.sourceLength[b] - 1) * B + b) += dh0.row(b);
+    const int len = batch.sourceLength[b];
+    for (int j = 0; j < len; ++j) dBack.row(backRow(batch, j, b)) = dEncOut.row(static_cast<Index>(j) * B + b);
+    const Index last = static_cast<Index>(len - 1) * B + b;
+    dEncOut.row(last) += dh0.row(b);
+    dBack.row(last) += dh0.row(b);
   }
   Matrix dEncH0, dEncInput;
   gruBackward(w.encoder, c.encoder, c.encInput, dEncOut, dEncH0, dEncInput, g.encoder);
   scatterAddRows(g.encEmbed, batch.source, dEncInput);
+  gruBackward(w.encoderBack, c.encoderBack, c.encInputBack, dBack, dEncH0, dEncInput,
+              g.encoderBack);
+  scatterAddRows(g.encEmbed, batch.reversed, dEncInput);
 }
 
 std::vector<Seq2SeqDecoded> seq2seqGreedy(const Seq2SeqConfig& config, const Seq2SeqWeights& w,
                                           const Seq2SeqBatch& batch, int maxSteps,
                                           bool keepDetails) {
   const int B = batch.batch, H = config.hidden;
-  const Matrix encInput = gatherRows(w.encEmbed, batch.source);
-  GruCache encoder;
-  gruForward(w.encoder, encInput, Matrix::Zero(B, H), batch.inSteps, encoder);
-  const Matrix encOut = encoder.outputs();
-  Matrix h(B, H);
-  for (int b = 0; b < B; ++b) {
-    h.row(b) = encOut.row(static_cast<Index>(batch.sourceLength[b] - 1) * B + b);
-  }
+  Seq2SeqCache c;
+  encode(config, w, batch, c);
+  const Matrix& encOut = c.encOut;
+  Matrix h = c.h0;
   std::vector<Seq2SeqDecoded> out(static_cast<std::size_t>(B));
   std::vector<int> previous(static_cast<std::size_t>(B), kStartToken);
   std::vector<bool> done(static_cast<std::size_t>(B), false);

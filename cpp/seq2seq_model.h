@@ -2,8 +2,10 @@
 // vector: forward loss with teacher forcing, its hand-written backward pass,
 // and greedy decoding.
 //
-//   encoder:  e_j = embedIn[x_j],  s_j = GRU(e_j, s_{j-1}),  s_0 = 0
-//   decoder:  h_0 = s_n (the encoder's last state), and for each output step t
+//   encoder:  e_j = embedIn[x_j], a bidirectional GRU whose two directions are summed:
+//             f_j = GRU_f(e_j, f_{j-1}), b_j = GRU_b(e_j, b_{j+1}), s_j = f_j + b_j
+//             (f_0 = b_{n+1} = 0), so each s_j knows the characters on both sides of j
+//   decoder:  h_0 = f_n + b_1 (both directions' final states), and for each output step t
 //     1. d_t = embedOut[y_{t-1}]  (y_0 = <start>; teacher forcing in training)
 //     2. h_t = GRU(d_t, h_{t-1})                    the RNN keeps track of the output so far
 //     3. alpha_t = softmax_j score(h_t, s_j),  c_t = sum_j alpha_tj s_j     (context vector)
@@ -42,7 +44,8 @@ struct ParamSpec {
 };
 
 // Every parameter in storage order:
-//   enc.embed (V x E), enc.W (E x 3H), enc.U (H x 3H), enc.b (1 x 3H),
+//   enc.embed (V x E), enc.W (E x 3H), enc.U (H x 3H), enc.b (1 x 3H)   (forward GRU),
+//   encb.W, encb.U, encb.b   (backward GRU),
 //   dec.embed (W x E), dec.W, dec.U, dec.b,
 //   att.W (H x H)                      for luong-general,
 //   att.Wq, att.Wk (H x H), att.v (1 x H)   for luong-concat, plus att.b (1 x H) for bahdanau,
@@ -53,7 +56,7 @@ std::size_t seq2seqParamCount(const Seq2SeqConfig& config);
 
 struct Seq2SeqWeights {
   MatrixMap encEmbed{nullptr, 0, 0}, decEmbed{nullptr, 0, 0};
-  GruWeights encoder, decoder;
+  GruWeights encoder, encoderBack, decoder;
   AttentionWeights attention;
   MatrixMap Wc{nullptr, 0, 0}, Wo{nullptr, 0, 0}, bo{nullptr, 0, 0};
 };
@@ -61,20 +64,24 @@ struct Seq2SeqWeights {
 // Views into `data` (seq2seqParamCount doubles), laid out as seq2seqLayout says.
 Seq2SeqWeights bindSeq2SeqWeights(const Seq2SeqConfig& config, double* data);
 
-// A padded batch of token ids, time-major (index t*B + b).
+// A padded batch of token ids, time-major (index t*B + b), sorted by input
+// length, longest first (so the examples still running at step j are a prefix).
 struct Seq2SeqBatch {
   int batch = 0, inSteps = 0, outSteps = 0;
+  std::vector<int> order;         // (B): slot b holds example order[b] of the caller's list
   std::vector<int> source;        // (Tin*B) input ids, 0 beyond the length
-  std::vector<int> sourceLength;  // (B), each >= 1
+  std::vector<int> reversed;      // (Tin*B) each input reversed, 0 beyond the length
+  std::vector<int> sourceLength;  // (B), each >= 1, non-increasing
+  std::vector<int> active;        // (Tin): examples whose input is longer than j
   std::vector<int> decoderInput;  // (Tout*B): <start>, y_1, ..., y_{m}
   std::vector<int> target;        // (Tout*B): y_1, ..., y_m, <end>
   std::vector<double> mask;       // (Tout*B): 1 for real targets, 0 for padding
 };
 
 struct Seq2SeqCache {
-  Matrix encInput;   // (Tin*B x E)
-  GruCache encoder;  // outputs s_1..s_n: (Tin*B x H)
-  Matrix encOut;     // (Tin*B x H)
+  Matrix encInput, encInputBack;  // (Tin*B x E): embedded inputs, forward and reversed
+  GruCache encoder, encoderBack;  // f_1..f_n and b_n..b_1 (time-major in reading order)
+  Matrix encOut;                  // (Tin*B x H): s_j = f_j + b_j, zero beyond each length
   Matrix decInput;   // (Tout*B x E)
   Matrix h0;         // (B x H) decoder start = last valid encoder state
   GruCache decoder;  // outputs h_1..h_m: (Tout*B x H)
@@ -102,8 +109,8 @@ struct Seq2SeqDecoded {
   Matrix decoderStates;   // (tokens.size() x H): h_1..h_m
 };
 
-// Greedy decoding of every example of `batch` (only source/sourceLength are used),
-// at most `maxSteps` tokens each.
+// Greedy decoding of every example of `batch` (in the batch's slot order; see
+// Seq2SeqBatch::order), at most `maxSteps` tokens each.
 std::vector<Seq2SeqDecoded> seq2seqGreedy(const Seq2SeqConfig& config, const Seq2SeqWeights& w,
                                           const Seq2SeqBatch& batch, int maxSteps,
                                           bool keepDetails);

@@ -167,6 +167,13 @@ Seq2SeqBatch Seq2SeqTrainer::makeBatch(const std::vector<Seq2SeqExample>& exampl
   Seq2SeqBatch batch;
   const int B = static_cast<int>(examples.size());
   batch.batch = B;
+  // Longest input first (stable), so the examples still reading at step j are a prefix.
+  batch.order.resize(static_cast<std::size_t>(B));
+  for (int b = 0; b < B; ++b) batch.order[b] = b;
+  std::stable_sort(batch.order.begin(), batch.order.end(), [&](int x, int y) {
+    return examples[static_cast<std::size_t>(x)].input.size() >
+           examples[static_cast<std::size_t>(y)].input.size();
+  });
   for (const Seq2SeqExample& e : examples) {
     batch.inSteps = std::max(batch.inSteps, static_cast<int>(e.input.size()));
     batch.outSteps = std::max(batch.outSteps, static_cast<int>(e.target.size()) + 1);
@@ -174,17 +181,23 @@ Seq2SeqBatch Seq2SeqTrainer::makeBatch(const std::vector<Seq2SeqExample>& exampl
   const std::size_t inSize = static_cast<std::size_t>(batch.inSteps) * B;
   const std::size_t outSize = static_cast<std::size_t>(batch.outSteps) * B;
   batch.source.assign(inSize, 0);
+  batch.reversed.assign(inSize, 0);
   batch.sourceLength.assign(static_cast<std::size_t>(B), 0);
+  batch.active.assign(static_cast<std::size_t>(batch.inSteps), 0);
   batch.decoderInput.assign(outSize, kEndToken);
   batch.target.assign(outSize, kEndToken);
   batch.mask.assign(outSize, 0.0);
   const std::string& in = task_->inputAlphabet();
   const std::string& out = task_->outputAlphabet();
   for (int b = 0; b < B; ++b) {
-    const Seq2SeqExample& e = examples[static_cast<std::size_t>(b)];
-    batch.sourceLength[b] = static_cast<int>(e.input.size());
-    for (std::size_t t = 0; t < e.input.size(); ++t) {
-      batch.source[t * B + b] = 1 + static_cast<int>(in.find(e.input[t]));
+    const Seq2SeqExample& e = examples[static_cast<std::size_t>(batch.order[b])];
+    const std::size_t n = e.input.size();
+    batch.sourceLength[b] = static_cast<int>(n);
+    for (std::size_t t = 0; t < n; ++t) {
+      const int id = 1 + static_cast<int>(in.find(e.input[t]));
+      batch.source[t * B + b] = id;
+      batch.reversed[(n - 1 - t) * B + b] = id;
+      ++batch.active[t];
     }
     const std::size_t m = e.target.size();
     for (std::size_t t = 0; t <= m; ++t) {
@@ -250,12 +263,12 @@ Status Seq2SeqTrainer::evaluate(int n, double& accuracy) {
   for (int start = 0; start < n; start += kEvalChunk) {
     const int end = std::min(n, start + kEvalChunk);
     const std::vector<Seq2SeqExample> chunk(held.begin() + start, held.begin() + end);
-    const auto decoded =
-        seq2seqGreedy(config_, w, makeBatch(chunk), task_->maxOutputLength(), false);
+    const Seq2SeqBatch batch = makeBatch(chunk);
+    const auto decoded = seq2seqGreedy(config_, w, batch, task_->maxOutputLength(), false);
     for (std::size_t i = 0; i < chunk.size(); ++i) {
       std::string text;
       for (int id : decoded[i].tokens) text += id >= 2 ? alphabet[id - 2] : '?';
-      if (text == chunk[i].target) ++correct;
+      if (text == chunk[static_cast<std::size_t>(batch.order[i])].target) ++correct;
     }
   }
   accuracy = static_cast<double>(correct) / n;

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "fixtures.h"
 #include "seq2seq_layers.h"
 #include "seq2seq_model.h"
 #include "seq2seq_random.h"
@@ -17,6 +18,13 @@
 using namespace attention;
 
 namespace {
+
+// max |a - b| (0 for empty matrices, where Eigen's maxCoeff is undefined).
+double maxAbsDiff(const Matrix& a, const Matrix& b) {
+  REQUIRE(a.rows() == b.rows());
+  REQUIRE(a.cols() == b.cols());
+  return a.size() == 0 ? 0.0 : (a - b).cwiseAbs().maxCoeff();
+}
 
 Matrix randomMatrix(Seq2SeqRandom& rng, Eigen::Index rows, Eigen::Index cols, double scale = 1.0) {
   Matrix m(rows, cols);
@@ -178,7 +186,22 @@ TEST_CASE("seq2seq gradient check: GRU over a sequence", "[seq2seq][gradcheck]")
   CHECK_GRADIENT("GRU W, U, b", loss, params.data(), grads.data(), params.size());
   CHECK_GRADIENT("GRU x", loss, x.data(), dx.data(), x.size());
   CHECK_GRADIENT("GRU h0", loss, h0.data(), dh0.data(), h0.size());
+  // Packed: only the first active[t] examples take step t (lengths 4, 3, 1).
+  const std::vector<int> active = {3, 2, 2, 1};
+  auto packedLoss = [&] {
+    gruForward(w, x, h0, T, cache, &active);
+    return (cache.outputs().array() * probe.array()).sum();
+  };
+  packedLoss();
+  CHECK(cache.output(1).row(2).cwiseAbs().sum() == 0.0);  // example 2 stopped after step 0
+  grads.setZero();
+  gruBackward(w, cache, x, probe, dh0, dx, g);
+  CHECK_GRADIENT("packed GRU W, U, b", packedLoss, params.data(), grads.data(), params.size());
+  CHECK_GRADIENT("packed GRU x", packedLoss, x.data(), dx.data(), x.size());
+  CHECK_GRADIENT("packed GRU h0", packedLoss, h0.data(), dh0.data(), h0.size());
+  CHECK(dx.row(1 * B + 2).cwiseAbs().sum() == 0.0);  // a skipped step gets no gradient
   // gruStep agrees with one step of gruForward.
+  grads.setZero();
   Matrix h = h0;
   gruStep(w, x.topRows(B), h);
   gruForward(w, x, h0, T, cache);
@@ -282,14 +305,27 @@ TEST_CASE("seq2seq model: batching and padding do not change an example's result
     tokens += e.target.size() + 1;
   }
   CHECK(std::abs(together - sum / tokens) < 1e-12);
-  // Greedy decoding in a batch equals decoding one at a time.
+  // Greedy decoding in a batch equals decoding one at a time (after a little
+  // training, so that the outputs are not empty).
+  double trainLoss = 0;
+  REQUIRE(trainer.train(20, trainLoss).isOk());
   const Seq2SeqWeights w = bindSeq2SeqWeights(trainer.config(), trainer.parameters().data());
-  const auto batchDecoded = seq2seqGreedy(trainer.config(), w, trainer.makeBatch(examples), 10, true);
-  for (std::size_t i = 0; i < examples.size(); ++i) {
-    const auto one = seq2seqGreedy(trainer.config(), w, trainer.makeBatch({examples[i]}), 10, true);
-    CHECK(one[0].tokens == batchDecoded[i].tokens);
-    CHECK((one[0].attention - batchDecoded[i].attention).cwiseAbs().maxCoeff() < 1e-12);
-    CHECK(one[0].attention.cols() == static_cast<Eigen::Index>(examples[i].input.size()));
+  const Seq2SeqBatch batch = trainer.makeBatch(examples);
+  CHECK(batch.order == std::vector<int>{0, 2, 1});  // longest input first
+  CHECK(batch.active.front() == 3);
+  CHECK(batch.active.back() == 1);
+  const auto batchDecoded = seq2seqGreedy(trainer.config(), w, batch, 10, true);
+  for (std::size_t slot = 0; slot < examples.size(); ++slot) {
+    const Seq2SeqExample& e = examples[static_cast<std::size_t>(batch.order[slot])];
+    const auto one = seq2seqGreedy(trainer.config(), w, trainer.makeBatch({e}), 10, true);
+    const Seq2SeqDecoded& d = batchDecoded[slot];
+    CHECK(one[0].tokens == d.tokens);
+    CHECK(!d.tokens.empty());
+    CHECK(one[0].attention.rows() == d.attention.rows());
+    CHECK(one[0].attention.cols() == static_cast<Eigen::Index>(e.input.size()));
+    CHECK(maxAbsDiff(one[0].attention, d.attention) < 1e-12);
+    CHECK(maxAbsDiff(one[0].encoderOutputs, d.encoderOutputs) < 1e-12);
+    CHECK(maxAbsDiff(one[0].decoderStates, d.decoderStates) < 1e-12);
   }
 }
 
@@ -382,4 +418,57 @@ TEST_CASE("seq2seq trainer: checkpoint round trip and corruption", "[seq2seq]") 
   // The failed loads left u as it was.
   REQUIRE(u.translate("21 nov 2026", out2, d2).isOk());
   CHECK(out1 == out2);
+}
+
+// ---- the forward pass against an independent NumPy reference ----
+
+TEST_CASE("seq2seq model: forward pass and greedy decoding match NumPy (tests/fixtures/seq2seq.txt)",
+          "[seq2seq][fixtures]") {
+  static const fixtures::File file("seq2seq.txt");
+  const std::vector<Seq2SeqExample> examples = {
+      {"21 November 2026", "2026-11-21"}, {"1/2/99", "1999-02-01"}, {"Sat 3 Jan 1970", "1970-01-03"}};
+  for (const char* name : {"bahdanau", "luong-dot", "luong-general", "luong-concat"}) {
+    const std::string kind = name;
+    Seq2SeqTrainer trainer;
+    Seq2SeqOptions o;
+    o.attention = kind;
+    o.hidden = 4;
+    o.embedding = 3;
+    REQUIRE(trainer.init(o).isOk());
+    for (const ParamSpec& s : seq2seqLayout(trainer.config())) {
+      const Matrix& m = file.matrix(kind + ".param." + s.name);
+      REQUIRE(m.rows() == s.rows);
+      REQUIRE(m.cols() == s.cols);
+      std::copy(m.data(), m.data() + m.size(), trainer.parameters().data() + s.offset);
+    }
+    // Loss of the batch (padded, packed, sorted) vs NumPy's one example at a time.
+    Vector gradient;
+    const double loss = trainer.lossAndGradient(trainer.makeBatch(examples), gradient);
+    Matrix got(1, 1);
+    got(0, 0) = loss;
+    CHECK_RELATIVE(got, file.matrix(kind + ".loss"), 1e-12);
+    // Greedy decoding with details, one example at a time and as a batch.
+    const Seq2SeqWeights w = bindSeq2SeqWeights(trainer.config(), trainer.parameters().data());
+    const Seq2SeqBatch batch = trainer.makeBatch(examples);
+    const auto decoded = seq2seqGreedy(trainer.config(), w, batch, 10, true);
+    for (std::size_t slot = 0; slot < examples.size(); ++slot) {
+      const int i = batch.order[slot];
+      const std::string key = kind + ".example" + std::to_string(i) + ".";
+      const Seq2SeqDecoded& d = decoded[slot];
+      const int length = static_cast<int>(file.scalar(key + "greedy_length"));
+      REQUIRE(static_cast<int>(d.tokens.size()) == length);
+      if (length > 0) {
+        const Matrix& want = file.matrix(key + "greedy");
+        for (int t = 0; t < length; ++t) CHECK(d.tokens[t] == static_cast<int>(want(0, t)));
+      }
+      CHECK_CLOSE(d.encoderOutputs, file.matrix(key + "encoder_outputs"), 1e-12);
+      // Teacher-forced attention weights and decoder states of a one-example batch.
+      Seq2SeqCache cache;
+      const Seq2SeqExample& e = examples[static_cast<std::size_t>(i)];
+      seq2seqForward(trainer.config(), w, trainer.makeBatch({e}), cache);
+      Matrix weights = cache.attention.weights.leftCols(static_cast<Eigen::Index>(e.input.size()));
+      CHECK_CLOSE(weights, file.matrix(key + "attention"), 1e-12);
+      CHECK_CLOSE(cache.decOut, file.matrix(key + "decoder_states"), 1e-12);
+    }
+  }
 }

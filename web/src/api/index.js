@@ -9,6 +9,7 @@
 import createAttentionCore from './attention_core.mjs';
 import { basicsApi } from './basics.js';
 // ---- chapter modules: one import per line ----
+import { seq2seqApi } from './seq2seq.js';
 import { Matrix } from './matrix.js';
 
 export { Matrix };
@@ -28,6 +29,7 @@ export function loadAttention() {
       memoryBytes: () => core.HEAPF64.buffer.byteLength,
       ...basicsApi(core),
       // ---- chapter APIs: one spread per line ----
+      ...seq2seqApi(core),
     }),
   );
   return loading;
