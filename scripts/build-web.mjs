@@ -1,6 +1,6 @@
 // Assembles the npm package files (dist/lib) and the static site (dist/site)
 // from web/ and the wasm module built by CMake (build/wasm).
-import { cpSync, existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
@@ -13,11 +13,47 @@ if (!existsSync(wasmModule)) throw new Error(`missing ${wasmModule}: run the was
 
 // dist/lib: the package. Plain ES modules plus the single-file wasm module.
 rmSync(at('dist/lib'), { recursive: true, force: true });
+rmSync(at('dist/classic'), { recursive: true, force: true });
 mkdirSync(at('dist/lib'), { recursive: true });
 for (const file of readdirSync(at('web/src/api'))) {
   if (/\.(js|d\.ts)$/.test(file)) cpSync(at('web/src/api', file), at('dist/lib', file));
 }
 cpSync(wasmModule, at('dist/lib/attention_core.mjs'));
+
+// dist/classic: the API as one classic script for pages that cannot load
+// modules: <script src="attention-lab.js"> defines window.AttentionLab.
+await build({
+  entryPoints: [at('dist/lib/index.js')],
+  outfile: at('dist/classic/attention-lab.js'),
+  bundle: true,
+  format: 'iife',
+  globalName: 'AttentionLab',
+  target: 'es2020',
+  minify: true,
+  logLevel: 'warning',
+  logOverride: { 'empty-import-meta': 'silent' },
+});
+
+// dist/elements: custom elements for other sites, as one ES module, plus one
+// stylesheet (components + KaTeX) and KaTeX's fonts beside it.
+rmSync(at('dist/elements'), { recursive: true, force: true });
+mkdirSync(at('dist/elements'), { recursive: true });
+await build({
+  entryPoints: [at('web/src/site/elements.js')],
+  outfile: at('dist/elements/attention-lab-elements.js'),
+  bundle: true,
+  format: 'esm',
+  target: 'es2020',
+  minify: true,
+  alias: { 'attention-lab': at('dist/lib/index.js') },
+  logLevel: 'warning',
+});
+writeFileSync(
+  at('dist/elements/attention-lab.css'),
+  `${readFileSync(at('node_modules/katex/dist/katex.min.css'), 'utf8')}\n${readFileSync(at('web/components.css'), 'utf8')}`,
+);
+cpSync(at('node_modules/katex/dist/fonts'), at('dist/elements/fonts'), { recursive: true });
+cpSync(at('web/src/site/elements.d.ts'), at('dist/elements/attention-lab-elements.d.ts'));
 
 // dist/site: one classic script (module scripts do not load from file://),
 // the page, its styles and KaTeX's stylesheet and fonts. Nothing from a CDN.
@@ -38,6 +74,8 @@ await build({
 });
 cpSync(at('web/index.html'), at('dist/site/index.html'));
 cpSync(at('web/styles.css'), at('dist/site/styles.css'));
+cpSync(at('web/components.css'), at('dist/site/components.css'));
+cpSync(at('web/favicon.svg'), at('dist/site/favicon.svg'));
 const katexDist = at('node_modules/katex/dist');
 cpSync(join(katexDist, 'katex.min.css'), at('dist/site/vendor/katex/katex.min.css'));
 cpSync(join(katexDist, 'fonts'), at('dist/site/vendor/katex/fonts'), { recursive: true });

@@ -1,1 +1,188 @@
+// The tutorial page: contents bar, chapter routing from the URL hash, and the
+// "step through" mode (one step at a time, arrow keys or buttons).
+import { loadAttention } from 'attention-lab';
+import { CHAPTERS } from './chapters/index.js';
+import { el } from './dom.js';
+import { setPaletteOverride } from './heatmap.js';
+import { readHash, setHashValue } from './url-state.js';
 
+const contents = document.getElementById('contents');
+const main = document.getElementById('chapter');
+const status = document.getElementById('status');
+
+let api = null;
+let current = null; // { id, root, steps }
+
+function chapterFromHash() {
+  const id = readHash().get('chapter');
+  return CHAPTERS.find((c) => c.id === id) ?? CHAPTERS[0];
+}
+
+function renderContents(activeId) {
+  contents.replaceChildren(
+    el('h2', { className: 'visually-hidden' }, 'Chapters'),
+    el('ol', {},
+      ...CHAPTERS.map((c) =>
+        el('li', {},
+          el('a', {
+            href: `#chapter=${c.id}`,
+            attrs: c.id === activeId ? { 'aria-current': 'page' } : {},
+            title: c.summary,
+          }, c.title)))),
+  );
+}
+
+function renderChapter(chapter) {
+  const root = el('article', { className: 'chapter', id: `chapter-${chapter.id}`, dataset: { chapter: chapter.id } });
+  main.replaceChildren(stepToolbar(), root);
+  document.title = `${chapter.title} · attention-lab`;
+  renderContents(chapter.id);
+  chapter.render(root, { api });
+  current = { id: chapter.id, root, steps: [...root.querySelectorAll('section.step')] };
+  root.append(embedBox(chapter));
+  current.steps.forEach((s, i) => {
+    s.dataset.step = String(i + 1);
+    s.id = `step-${chapter.id}-${i + 1}`;
+  });
+  applyStepMode();
+}
+
+// ---- step-through mode ------------------------------------------------------
+
+const toolbar = {
+  all: null,
+  through: null,
+  prev: null,
+  next: null,
+  position: null,
+};
+
+function stepToolbar() {
+  toolbar.all = el('button', { type: 'button', on: { click: () => setMode('all') } }, 'All steps');
+  toolbar.through = el('button', { type: 'button', on: { click: () => setMode('steps') } }, 'Step through');
+  toolbar.prev = el('button', { type: 'button', on: { click: () => move(-1) }, attrs: { 'aria-label': 'previous step' } }, '← Previous');
+  toolbar.next = el('button', { type: 'button', on: { click: () => move(1) }, attrs: { 'aria-label': 'next step' } }, 'Next →');
+  toolbar.position = el('span', { className: 'position', attrs: { 'aria-live': 'polite' } });
+  return el('div', { className: 'step-toolbar', attrs: { role: 'toolbar', 'aria-label': 'reading mode' } },
+    el('div', { className: 'mode-switch' }, toolbar.all, toolbar.through),
+    el('div', { className: 'step-nav' }, toolbar.prev, toolbar.position, toolbar.next));
+}
+
+function stepState() {
+  const hash = readHash();
+  const mode = hash.get('mode') === 'steps' ? 'steps' : 'all';
+  const count = current?.steps.length ?? 0;
+  const step = Math.min(Math.max(1, Number(hash.get('step')) || 1), Math.max(1, count));
+  return { mode, step, count };
+}
+
+function applyStepMode() {
+  if (!current) return;
+  const { mode, step, count } = stepState();
+  current.steps.forEach((s, i) => {
+    s.hidden = mode === 'steps' && i + 1 !== step;
+  });
+  toolbar.all.setAttribute('aria-pressed', String(mode === 'all'));
+  toolbar.through.setAttribute('aria-pressed', String(mode === 'steps'));
+  toolbar.prev.hidden = toolbar.next.hidden = toolbar.position.hidden = mode !== 'steps';
+  toolbar.prev.disabled = step <= 1;
+  toolbar.next.disabled = step >= count;
+  toolbar.position.textContent = `Step ${step} of ${count}`;
+}
+
+function setMode(mode) {
+  setHashValue('mode', mode === 'steps' ? 'steps' : null);
+  if (mode === 'steps' && !readHash().get('step')) setHashValue('step', '1');
+  applyStepMode();
+}
+
+function move(delta) {
+  const { mode, step, count } = stepState();
+  if (mode !== 'steps') return;
+  const next = Math.min(Math.max(1, step + delta), count);
+  setHashValue('step', String(next));
+  applyStepMode();
+  current.steps[next - 1]?.scrollIntoView({ block: 'start' });
+}
+
+document.addEventListener('keydown', (event) => {
+  const target = /** @type {HTMLElement} */ (event.target);
+  if (target.closest('input, textarea, select, [contenteditable="true"]')) return;
+  if (event.altKey || event.ctrlKey || event.metaKey) return;
+  if (event.key === 'ArrowRight') move(1);
+  else if (event.key === 'ArrowLeft') move(-1);
+});
+
+window.addEventListener('hashchange', () => {
+  if (!api) return;
+  const chapter = chapterFromHash();
+  if (chapter.id !== current?.id) renderChapter(chapter);
+  else applyStepMode();
+});
+
+// ---- embedding -------------------------------------------------------------
+
+/** A copy-paste snippet that embeds this chapter in another page. */
+function embedBox(chapter) {
+  const base = location.href.split('#')[0];
+  const snippet = `<iframe src="${base}#chapter=${chapter.id}&embed=1" title="attention-lab: ${chapter.title}"
+  style="width:100%;border:0" loading="lazy"></iframe>
+<script>
+  // Grow the iframe to the chapter's height (attention-lab posts it on every change).
+  addEventListener('message', (e) => {
+    if (e.data && e.data.type === 'attention-lab:resize')
+      for (const f of document.querySelectorAll('iframe'))
+        if (f.contentWindow === e.source) f.style.height = e.data.height + 'px';
+  });
+</script>`;
+  return el('details', { className: 'embed-box' },
+    el('summary', {}, 'Embed this chapter in your course page'),
+    el('p', {}, 'Paste this where the lesson should appear (replace the address with where you host dist/site). Inputs typed by your readers stay in the iframe.'),
+    el('textarea', { readOnly: true, rows: 10, value: snippet, attrs: { 'aria-label': 'embed snippet' } }));
+}
+
+const embedded = readHash().get('embed') === '1';
+if (embedded) {
+  document.documentElement.classList.add('embed');
+  let last = 0;
+  const report = () => {
+    const height = Math.ceil(document.documentElement.scrollHeight);
+    if (height === last || window.parent === window) return;
+    last = height;
+    window.parent.postMessage({ type: 'attention-lab:resize', chapter: current?.id ?? null, height }, '*');
+  };
+  new ResizeObserver(report).observe(document.body);
+}
+
+// ---- colour-blind-safe palette ----------------------------------------------
+
+function paletteToggle() {
+  const box = el('input', {
+    type: 'checkbox',
+    checked: readHash().get('palette') === 'viridis',
+    on: {
+      change: () => {
+        setHashValue('palette', box.checked ? 'viridis' : null);
+        setPaletteOverride(box.checked ? 'viridis' : null);
+      },
+    },
+  });
+  return el('label', {}, box, ' Colour-blind-safe colours');
+}
+
+// ---- start ----------------------------------------------------------------
+
+document.querySelector('.site-header')?.append(el('div', { className: 'site-settings' }, paletteToggle()));
+setPaletteOverride(readHash().get('palette') === 'viridis' ? 'viridis' : null);
+renderContents(chapterFromHash().id);
+loadAttention()
+  .then((loaded) => {
+    api = loaded;
+    status.hidden = true;
+    renderChapter(chapterFromHash());
+    document.documentElement.dataset.ready = 'true';
+  })
+  .catch((error) => {
+    status.textContent = `Could not start the WebAssembly core: ${error instanceof Error ? error.message : String(error)}`;
+    status.classList.add('error');
+  });

@@ -1,0 +1,126 @@
+// End to end: the "Attention Basics" chapter in Debian's chromium, over http
+// and from file://. Expected numbers are the notebook's, or worked out by hand
+// in this file for edited inputs.
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { canvasHash, FILE_URL, openPage, paintedPixels, startBrowser } from './harness.mjs';
+
+let env;
+before(async () => {
+  env = await startBrowser();
+});
+after(async () => {
+  await env?.close();
+});
+
+const outputs = (page) => page.$$eval('#chapter-basics pre.output', (nodes) => nodes.map((n) => n.textContent));
+const decoderEntry = (page, i) => page.getByRole('textbox', { name: `decoder hidden state h, entry ${i}`, exact: true });
+
+async function checkNotebookNumbers(page) {
+  const text = (await outputs(page)).join('\n');
+  assert.match(text, /array\(\[927\., 397\., 148\., 929\.\]\)/);
+  assert.match(text, /array\(\[1\.19202922e-001, 7\.94715151e-232, 0\.00000000e\+000, 8\.80797078e-001\]\)/);
+  assert.match(text, /array\(\[nan, {2}0\., {2}0\., nan\]\)/); // the naive formula
+  assert.match(text, /array\(\[ 3\.88079708, {2}4\.0728263 , 45\.26423912\]\)/); // the context vector
+  const body = await page.textContent('#chapter-basics');
+  assert.match(body, /α3: float64 gives 0; from log space 5\.766e-340/);
+}
+
+test('loads over http with no console errors, paints every canvas, shows the notebook numbers', async () => {
+  const page = await openPage(env.browser, env.url);
+  await checkNotebookNumbers(page);
+  const painted = await paintedPixels(page, '#chapter-basics canvas');
+  assert.equal(painted.length, 7, 'one heatmap per step except step 3, the single score');
+  painted.forEach((count, i) => assert.ok(count > 500, `canvas ${i} has only ${count} painted pixels`));
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('loads from file:// with no console errors', async () => {
+  const page = await openPage(env.browser, FILE_URL);
+  await checkNotebookNumbers(page);
+  const painted = await paintedPixels(page, '#chapter-basics canvas');
+  painted.forEach((count, i) => assert.ok(count > 500, `canvas ${i} is blank`));
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('high-DPI: canvases are drawn at device resolution', async () => {
+  const page = await openPage(env.browser, env.url, { deviceScaleFactor: 2 });
+  const sizes = await page.$$eval('#chapter-basics canvas', (cs) => cs.map((c) => [c.width, c.getBoundingClientRect().width]));
+  for (const [pixels, css] of sizes) assert.equal(pixels, Math.round(css * 2));
+  await page.context().close();
+});
+
+test('typing into the decoder state recomputes scores, weights and context, repaints, and updates the URL', async () => {
+  const page = await openPage(env.browser, env.url);
+  const scoresCanvas = '#chapter-basics section.step:nth-of-type(5) canvas';
+  const before = await canvasHash(page, scoresCanvas);
+  await decoderEntry(page, 1).fill('6');
+  // h = [6, 1, 20]: 6*3+12+900, 6*59+2+100, 6+43+100, 24+3+906
+  const text = (await outputs(page)).join('\n');
+  assert.match(text, /array\(\[930\., 456\., 149\., 933\.\]\)/);
+  assert.notEqual(await canvasHash(page, scoresCanvas), before, 'scores heatmap was not repainted');
+  // softmax of [930, 456, 149, 933]: 1 / (1 + e^3) = 0.04742587...
+  assert.match(text, /4\.74258732e-002/);
+  assert.match(await page.evaluate(() => location.hash), /h=6,1,20/);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('a permalink restores edited inputs', async () => {
+  const page = await openPage(env.browser, `${env.url}#chapter=basics&h=1,0,0&H=1,2,3;4,5,6`);
+  assert.equal(await decoderEntry(page, 1).inputValue(), '1');
+  const text = (await outputs(page)).join('\n');
+  assert.match(text, /array\(\[1\., 4\.\]\)/); // scores: first entries of each step
+  await page.context().close();
+});
+
+test('encoder steps can be added and removed', async () => {
+  const page = await openPage(env.browser, env.url);
+  await page.getByRole('button', { name: '+ add a step' }).click();
+  let scores = (await outputs(page))[4];
+  assert.equal(scores.split(',').length, 5, scores);
+  await page.getByRole('button', { name: 'remove encoder step 1' }).click();
+  await page.getByRole('button', { name: 'remove encoder step 1' }).click();
+  scores = (await outputs(page))[4];
+  assert.match(scores, /^array\(\[148\., 929\., /);
+  assert.equal(await page.$$eval('#chapter-basics section.step:nth-of-type(5) canvas', (c) => c.length), 1);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('a typo marks the input invalid and keeps the last good numbers', async () => {
+  const page = await openPage(env.browser, env.url);
+  await decoderEntry(page, 2).fill('1x');
+  assert.equal(await decoderEntry(page, 2).getAttribute('aria-invalid'), 'true');
+  await checkNotebookNumbers(page);
+  await decoderEntry(page, 2).fill('1');
+  assert.equal(await decoderEntry(page, 2).getAttribute('aria-invalid'), 'false');
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('step-through mode shows one step at a time, with buttons and arrow keys', async () => {
+  const page = await openPage(env.browser, env.url);
+  await page.getByRole('button', { name: 'Step through' }).click();
+  const visible = () => page.$$eval('#chapter-basics section.step', (s) => s.filter((x) => !x.hidden).map((x) => x.dataset.step));
+  assert.deepEqual(await visible(), ['1']);
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('ArrowRight');
+  assert.deepEqual(await visible(), ['3']);
+  assert.match(await page.textContent('.step-toolbar .position'), /Step 3 of 8/);
+  await page.getByRole('button', { name: 'previous step' }).click();
+  assert.deepEqual(await visible(), ['2']);
+  assert.match(await page.evaluate(() => location.hash), /mode=steps&step=2|step=2.*mode=steps/);
+  await page.getByRole('button', { name: 'All steps' }).click();
+  assert.equal((await visible()).length, 8);
+  await page.context().close();
+});
+
+test('the contents bar lists the chapters and marks the current one', async () => {
+  const page = await openPage(env.browser, env.url);
+  const current = await page.$eval('#contents a[aria-current="page"]', (a) => a.textContent);
+  assert.equal(current, 'Attention Basics');
+  await page.context().close();
+});

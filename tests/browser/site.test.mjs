@@ -1,0 +1,106 @@
+// Site-wide behaviour: strict CSP, embedding in an iframe, heatmap tools,
+// palette switch, phone-width layout.
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import { serve } from '../../scripts/serve.mjs';
+import { canvasHash, openPage, SITE_DIR, startBrowser } from './harness.mjs';
+
+let env;
+before(async () => {
+  env = await startBrowser();
+});
+after(async () => env?.close());
+
+test("works under Content-Security-Policy: script-src 'self' 'wasm-unsafe-eval'", async () => {
+  const csp = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; font-src 'self'";
+  const { server, url } = await serve({ root: SITE_DIR, headers: { 'Content-Security-Policy': csp } });
+  try {
+    const page = await openPage(env.browser, url);
+    const text = await page.textContent('#chapter-basics');
+    assert.match(text, /array\(\[ 3\.88079708, {2}4\.0728263 , 45\.26423912\]\)/);
+    assert.deepEqual(page.errors, [], 'no CSP violations or other console errors');
+    await page.context().close();
+  } finally {
+    await new Promise((ok) => server.close(ok));
+  }
+});
+
+test('embed mode: the chapter alone in a cross-origin iframe, reporting its height to the parent', async () => {
+  const hostDir = mkdtempSync(join(tmpdir(), 'attention-lab-host-'));
+  const host = await serve({ root: hostDir });
+  try {
+    const src = `${env.url}#chapter=basics&embed=1`;
+    writeFileSync(join(hostDir, 'index.html'), `<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,">
+<h1>Course page</h1><iframe src="${src}" style="width:100%;border:0;height:100px"></iframe>
+<script>
+addEventListener('message', (e) => {
+  if (e.data && e.data.type === 'attention-lab:resize')
+    for (const f of document.querySelectorAll('iframe'))
+      if (f.contentWindow === e.source) { f.style.height = e.data.height + 'px'; document.body.dataset.chapter = e.data.chapter; }
+});
+</script>`);
+    const page = await openPage(env.browser, host.url, { waitForReady: false });
+    await page.waitForFunction(() => document.querySelector('iframe').getBoundingClientRect().height > 2000, null, { timeout: 20000 });
+    assert.equal(await page.getAttribute('body', 'data-chapter'), 'basics');
+    const frame = page.frames().find((f) => f.url().startsWith(env.url));
+    assert.equal(await frame.isVisible('.site-header'), false, 'no site chrome in embed mode');
+    assert.equal(await frame.isVisible('#contents'), false);
+    assert.match(await frame.textContent('#chapter-basics'), /array\(\[927\., 397\., 148\., 929\.\]\)/);
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  } finally {
+    await new Promise((ok) => host.server.close(ok));
+    rmSync(hostDir, { recursive: true, force: true });
+  }
+});
+
+test('each chapter offers an embed snippet with its embed URL', async () => {
+  const page = await openPage(env.browser, env.url);
+  const snippet = await page.inputValue('textarea[aria-label="embed snippet"]');
+  assert.match(snippet, /<iframe src="[^"]*#chapter=basics&embed=1"/);
+  assert.match(snippet, /attention-lab:resize/);
+  await page.context().close();
+});
+
+test('heatmaps: keyboard focus shows cell values; copy as NumPy; download PNG; table view', async () => {
+  const page = await openPage(env.browser, env.url);
+  const annotations = page.locator('#chapter-basics section.step:nth-of-type(4) figure.heatmap');
+  await annotations.locator('canvas').focus();
+  await page.keyboard.press('ArrowRight'); // row 1, column 2: 59
+  assert.equal(await annotations.locator('.heatmap-readout').textContent(), '1, h̄2: 59');
+  await page.keyboard.press('ArrowDown'); // row 2, column 2: 2
+  assert.equal(await annotations.locator('.heatmap-readout').textContent(), '2, h̄2: 2');
+
+  await annotations.getByRole('button', { name: 'Copy as NumPy' }).click();
+  await page.waitForFunction((el) => el.dataset.copied, await annotations.elementHandle());
+  const literal = await annotations.getAttribute('data-copied');
+  assert.equal(literal, 'np.array([[ 3. , 59. ,  1. ,  4. ],\n          [12. ,  2. , 43. ,  3. ],\n          [45. ,  5. ,  5. , 45.3]])');
+
+  const [download] = await Promise.all([page.waitForEvent('download'), annotations.getByRole('button', { name: 'PNG' }).click()]);
+  assert.match(download.suggestedFilename(), /\.png$/);
+
+  const cells = await annotations.locator('table td').allTextContents();
+  assert.deepEqual(cells, ['3', '59', '1', '4', '12', '2', '43', '3', '45', '5', '5', '45.3']);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('the colour-blind-safe palette repaints every heatmap and lives in the URL', async () => {
+  const page = await openPage(env.browser, env.url);
+  const canvas = '#chapter-basics section.step:nth-of-type(1) canvas';
+  const before = await canvasHash(page, canvas);
+  await page.getByLabel('Colour-blind-safe colours').check();
+  assert.notEqual(await canvasHash(page, canvas), before);
+  assert.match(await page.evaluate(() => location.hash), /palette=viridis/);
+  await page.context().close();
+});
+
+test('usable at phone width: nothing overflows the page horizontally', async () => {
+  const page = await openPage(env.browser, env.url, { viewport: { width: 390, height: 844 } });
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  assert.ok(overflow <= 0, `page is ${overflow}px wider than the screen`);
+  await page.context().close();
+});

@@ -1,0 +1,59 @@
+// Building blocks shared by chapters: a step is explanation, then formula,
+// then code-like output, then a figure (as in The Annotated Transformer).
+import { el } from './dom.js';
+import { formula as typeset } from './math.js';
+
+/**
+ * @param {{title: string, intro?: (Node|string)[], formula?: string, controls?: Node[],
+ *          output?: Node, figures?: Node[], after?: (Node|string)[]}} parts
+ * @returns {HTMLElement} a <section class="step">
+ */
+export function step({ title, intro = [], formula, controls = [], output, figures = [], after = [] }) {
+  return el(
+    'section',
+    { className: 'step' },
+    el('h3', {}, title),
+    ...intro.map((p) => (typeof p === 'string' ? el('p', {}, p) : p)),
+    formula ? typeset(formula) : null,
+    controls.length ? el('div', { className: 'controls' }, ...controls) : null,
+    output ?? null,
+    figures.length ? el('div', { className: 'figures' }, ...figures) : null,
+    ...after.map((p) => (typeof p === 'string' ? el('p', {}, p) : p)),
+  );
+}
+
+/** A <pre> that shows NumPy-style output; set its text with `.textContent`. */
+export function outputBlock(label) {
+  return el('pre', { className: 'output', attrs: { 'aria-label': label, 'aria-live': 'polite' } });
+}
+
+/** A paragraph for errors reported by the API (text only). */
+export function errorLine() {
+  return el('p', { className: 'error', attrs: { role: 'alert' }, hidden: true });
+}
+
+/** Credits a source notebook or article at the top of a chapter. */
+export function credit({ text, title, url, note }) {
+  return el(
+    'p',
+    { className: 'credit' },
+    `${text} `,
+    el('a', { href: url, rel: 'noopener', target: '_blank' }, title),
+    note ? `. ${note}` : '.',
+  );
+}
+
+/**
+ * Runs `render()` and shows an API Error's message in `errorNode` instead of
+ * throwing, so a bad edit never breaks the page.
+ */
+export function guarded(errorNode, render) {
+  try {
+    render();
+    errorNode.hidden = true;
+    errorNode.textContent = '';
+  } catch (error) {
+    errorNode.hidden = false;
+    errorNode.textContent = error instanceof Error ? error.message : String(error);
+  }
+}

@@ -1,0 +1,9 @@
+// The chapters, in reading order. Each module's default export is
+// { id, title, summary, render(root, { api }) }; see README.md here.
+import basics from './basics.js';
+// ---- chapter imports: one per line ----
+
+export const CHAPTERS = [
+  basics,
+  // ---- chapter entries: one per line ----
+];

@@ -1,0 +1,39 @@
+// DOM helpers. Text always goes through textContent: typed text never reaches innerHTML.
+
+/**
+ * Creates an element. `props` sets properties (className, id, type, value, ...),
+ * `attrs` inside props sets attributes, `on` inside props adds listeners.
+ * Children may be strings (added as text), nodes, or null/false (skipped).
+ * @param {string} tag
+ * @param {Record<string, any>} [props]
+ * @param {...(Node|string|null|false|undefined)} children
+ * @returns {HTMLElement}
+ */
+export function el(tag, props = {}, ...children) {
+  const node = document.createElement(tag);
+  const { attrs, on, dataset, ...rest } = props;
+  Object.assign(node, rest);
+  for (const [name, value] of Object.entries(attrs ?? {})) node.setAttribute(name, String(value));
+  for (const [name, value] of Object.entries(dataset ?? {})) node.dataset[name] = String(value);
+  for (const [type, listener] of Object.entries(on ?? {})) node.addEventListener(type, listener);
+  append(node, ...children);
+  return node;
+}
+
+/** Appends children (strings become text nodes). */
+export function append(parent, ...children) {
+  for (const child of children.flat()) {
+    if (child === null || child === undefined || child === false) continue;
+    parent.append(typeof child === 'string' ? document.createTextNode(child) : child);
+  }
+  return parent;
+}
+
+/** Replaces all children. */
+export function replaceChildren(parent, ...children) {
+  parent.replaceChildren();
+  return append(parent, ...children);
+}
+
+/** Inline code span. */
+export const code = (text) => el('code', {}, text);

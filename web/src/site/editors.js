@@ -1,0 +1,116 @@
+// Editable number inputs for vectors and matrices. An entry that is not a
+// number is marked invalid and the last good values stay in force, so a typo
+// never loses the reader's work.
+import { el } from './dom.js';
+
+function numberInput(value, label, onInput) {
+  const input = el('input', {
+    type: 'text',
+    inputMode: 'decimal',
+    value: String(value),
+    className: 'num',
+    spellcheck: false,
+    attrs: { 'aria-label': label, autocomplete: 'off' },
+    on: { input: () => onInput(input) },
+  });
+  return input;
+}
+
+/** Parses what a reader typed: a finite number or null. */
+export function parseNumber(text) {
+  const trimmed = text.trim();
+  if (trimmed === '' || !/^[-+]?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?$/i.test(trimmed)) return null;
+  const x = Number(trimmed);
+  return Number.isFinite(x) ? x : null;
+}
+
+/**
+ * A column of inputs (one vector). `onChange(values)` fires with every valid edit.
+ */
+export class VectorEditor {
+  constructor({ values, label, entryLabel = (i) => `${label}, entry ${i + 1}`, onChange }) {
+    this.values = [...values];
+    this.onChange = onChange;
+    this.inputs = this.values.map((v, i) => numberInput(v, entryLabel(i), (input) => this.edited(i, input)));
+    this.element = el('div', { className: 'vector-editor', attrs: { role: 'group', 'aria-label': label } }, ...this.inputs);
+  }
+
+  edited(i, input) {
+    const x = parseNumber(input.value);
+    input.setAttribute('aria-invalid', String(x === null));
+    if (x === null) return;
+    this.values[i] = x;
+    this.onChange([...this.values]);
+  }
+}
+
+/**
+ * A matrix edited as columns, one per encoder step (as the notebook draws
+ * annotations), with buttons to add and remove steps.
+ */
+export class ColumnsEditor {
+  /**
+   * @param {{columns: number[][], name: (j: number) => string, onChange: (columns: number[][]) => void,
+   *          minColumns?: number, maxColumns?: number, newColumn?: (columns: number[][]) => number[]}} options
+   */
+  constructor({ columns, name, onChange, minColumns = 1, maxColumns = 12, newColumn }) {
+    this.columns = columns.map((c) => [...c]);
+    this.name = name;
+    this.onChange = onChange;
+    this.minColumns = minColumns;
+    this.maxColumns = maxColumns;
+    this.newColumn = newColumn ?? ((cols) => cols[cols.length - 1].map(() => 1));
+    this.grid = el('div', { className: 'columns-editor-grid' });
+    this.addButton = el('button', { type: 'button', className: 'small', on: { click: () => this.add() } }, '+ add a step');
+    this.element = el('div', { className: 'columns-editor' }, this.grid, this.addButton);
+    this.render();
+  }
+
+  render() {
+    this.grid.replaceChildren(
+      ...this.columns.map((column, j) => {
+        const label = this.name(j);
+        const inputs = column.map((v, i) =>
+          numberInput(v, `${label}, entry ${i + 1}`, (input) => {
+            const x = parseNumber(input.value);
+            input.setAttribute('aria-invalid', String(x === null));
+            if (x === null) return;
+            this.columns[j][i] = x;
+            this.emit();
+          }),
+        );
+        const remove = el(
+          'button',
+          {
+            type: 'button',
+            className: 'small remove',
+            disabled: this.columns.length <= this.minColumns,
+            attrs: { 'aria-label': `remove ${label}` },
+            on: { click: () => this.remove(j) },
+          },
+          '−',
+        );
+        return el('div', { className: 'editor-column', attrs: { role: 'group', 'aria-label': label } },
+          el('div', { className: 'editor-column-name' }, label), ...inputs, remove);
+      }),
+    );
+    this.addButton.disabled = this.columns.length >= this.maxColumns;
+  }
+
+  add() {
+    this.columns.push(this.newColumn(this.columns));
+    this.render();
+    this.emit();
+  }
+
+  remove(j) {
+    if (this.columns.length <= this.minColumns) return;
+    this.columns.splice(j, 1);
+    this.render();
+    this.emit();
+  }
+
+  emit() {
+    this.onChange(this.columns.map((c) => [...c]));
+  }
+}

@@ -1,0 +1,310 @@
+// Canvas heatmap in the notebooks' style: numbers in the cells, white grid
+// lines, optional row/column labels and a colour bar; crisp on high-DPI screens.
+import { el } from './dom.js';
+import { formatCell, formatNumpy } from './numpy-format.js';
+import { luminance, PALETTES, rgb } from './palettes.js';
+
+const FONT = '12px system-ui, -apple-system, "Segoe UI", Roboto, sans-serif';
+const LABEL_FONT = '12px system-ui, -apple-system, "Segoe UI", Roboto, sans-serif';
+const GRID = 1; // white line between cells, like seaborn's linewidths=1
+const COLORBAR_WIDTH = 12;
+
+/**
+ * @typedef {object} HeatmapOptions
+ * @property {string} [palette] key of PALETTES (default 'orange')
+ * @property {string[]} [rowLabels]
+ * @property {string[]} [colLabels]
+ * @property {boolean} [rotateColLabels] draw column labels vertically (long tokens)
+ * @property {boolean} [colLabelsOnTop] matplotlib's matshow puts them on top
+ * @property {boolean} [annotate] numbers in cells (default true)
+ * @property {(x: number) => string} [format] cell text (default formatCell)
+ * @property {boolean} [colorbar] default true
+ * @property {number} [vmin] colour scale (default: finite data min)
+ * @property {number} [vmax] colour scale (default: finite data max)
+ * @property {number} [cellWidth] minimum, CSS px (default 44)
+ * @property {number} [cellHeight] CSS px (default 28)
+ * @property {string} label accessible name, e.g. "decoder hidden state"
+ * @property {(r: number, c: number) => boolean} [isMasked] cells drawn hatched
+ */
+
+// Every live heatmap, so a page-wide palette switch can repaint them all.
+const live = new Set();
+let paletteOverride = null;
+
+/** Switches every heatmap to `name` (e.g. 'viridis'), or back to their own palettes with null. */
+export function setPaletteOverride(name) {
+  paletteOverride = name && PALETTES[name] ? name : null;
+  for (const heatmap of live) {
+    if (heatmap.canvas.isConnected) heatmap.draw();
+    else live.delete(heatmap);
+  }
+}
+
+export class Heatmap {
+  /** @param {HeatmapOptions} options */
+  constructor(options) {
+    this.options = { palette: 'orange', annotate: true, colorbar: true, format: formatCell, ...options };
+    this.canvas = el('canvas', {
+      className: 'heatmap-canvas',
+      tabIndex: 0,
+      attrs: { role: 'img' },
+      on: {
+        mousemove: (e) => this.pointAt(e.offsetX, e.offsetY),
+        mouseleave: () => this.showCell(null),
+        focus: () => this.showCell(this.focusCell ?? [0, 0]),
+        blur: () => this.showCell(null),
+        keydown: (e) => this.keyboard(e),
+      },
+    });
+    this.readout = el('div', { className: 'heatmap-readout', hidden: true, attrs: { 'aria-live': 'polite' } });
+    this.table = el('table', { className: 'heatmap-table' });
+    const tools = el('div', { className: 'heatmap-tools' },
+      el('button', { type: 'button', className: 'small', on: { click: () => this.downloadPng() } }, 'PNG'),
+      el('button', { type: 'button', className: 'small', on: { click: () => this.copyNumpy() } }, 'Copy as NumPy'),
+    );
+    this.element = el('figure', { className: 'heatmap' },
+      el('div', { className: 'heatmap-stage' }, this.canvas, this.readout),
+      tools,
+      el('details', { className: 'heatmap-values' }, el('summary', {}, 'Values as a table'), this.table));
+    /** @type {{rows: number, cols: number, data: ArrayLike<number>} | null} */
+    this.matrix = null;
+    this.focusCell = null;
+    live.add(this);
+  }
+
+  /** The matrix as a NumPy literal, e.g. np.array([[1., 2.]]). */
+  numpyLiteral() {
+    const { rows, cols, data } = this.matrix;
+    return formatNumpy(data, [rows, cols], { prefix: 'np.array(' });
+  }
+
+  async copyNumpy() {
+    if (!this.matrix) return;
+    const text = this.numpyLiteral();
+    try {
+      await navigator.clipboard.writeText(text);
+      this.readout.textContent = 'Copied as a NumPy array.';
+      this.readout.hidden = false;
+    } catch {
+      // No clipboard (file://, old browser): show the text selected, ready to copy.
+      const area = el('textarea', { className: 'copy-fallback', readOnly: true, value: text, rows: Math.min(8, this.matrix.rows + 1) });
+      this.element.append(area);
+      area.select();
+      this.readout.textContent = 'Press Ctrl+C (⌘C) to copy.';
+      this.readout.hidden = false;
+    }
+    this.element.dataset.copied = text;
+  }
+
+  downloadPng() {
+    if (!this.matrix) return;
+    const link = el('a', { download: `${(this.options.label || 'heatmap').replace(/[^\w-]+/g, '_')}.png`, href: this.canvas.toDataURL('image/png') });
+    link.click();
+  }
+
+  pointAt(x, y) {
+    const l = this.layout;
+    if (!l) return;
+    const c = Math.floor((x - l.left) / l.cellW);
+    const r = Math.floor((y - l.top) / l.cellH);
+    this.showCell(r >= 0 && r < l.rows && c >= 0 && c < l.cols ? [r, c] : null);
+  }
+
+  keyboard(event) {
+    const l = this.layout;
+    if (!l) return;
+    const moves = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
+    const move = moves[event.key];
+    if (!move) return;
+    event.preventDefault();
+    event.stopPropagation();
+    const [r, c] = this.focusCell ?? [0, 0];
+    this.focusCell = [Math.min(l.rows - 1, Math.max(0, r + move[0])), Math.min(l.cols - 1, Math.max(0, c + move[1]))];
+    this.showCell(this.focusCell);
+  }
+
+  /** Shows the value, row and column of a cell under the pointer or keyboard focus. */
+  showCell(cell) {
+    if (!cell || !this.matrix) {
+      this.readout.textContent = '';
+      this.readout.hidden = true;
+      return;
+    }
+    const [r, c] = cell;
+    const o = this.options;
+    const value = this.matrix.data[r * this.matrix.cols + c];
+    const rowName = o.rowLabels?.[r] ?? `row ${r + 1}`;
+    const colName = o.colLabels?.[c] ?? `column ${c + 1}`;
+    this.readout.hidden = false;
+    this.readout.textContent = `${rowName}, ${colName}: ${value}`;
+    if (document.activeElement === this.canvas) this.focusCell = cell;
+  }
+
+  fillTable() {
+    const { rows, cols, data } = this.matrix;
+    const o = this.options;
+    const head = el('tr', {}, el('th', {}, ''), ...Array.from({ length: cols }, (_, c) => el('th', { scope: 'col' }, o.colLabels?.[c] ?? `${c + 1}`)));
+    const body = Array.from({ length: rows }, (_, r) =>
+      el('tr', {}, el('th', { scope: 'row' }, o.rowLabels?.[r] ?? `${r + 1}`),
+        ...Array.from({ length: cols }, (_, c) => el('td', {}, String(data[r * cols + c])))));
+    this.table.replaceChildren(el('caption', {}, o.label), el('thead', {}, head), el('tbody', {}, ...body));
+  }
+
+  /**
+   * Draws `matrix` ({rows, cols, data} row-major). Options given here override
+   * the constructor's for this and later draws.
+   */
+  update(matrix, options = {}) {
+    Object.assign(this.options, options);
+    this.matrix = matrix;
+    this.draw();
+  }
+
+  draw() {
+    const { matrix, options: o, canvas } = this;
+    if (!matrix) return;
+    const { rows, cols, data } = matrix;
+    const ctx = canvas.getContext('2d');
+    const palette = PALETTES[paletteOverride ?? o.palette] ?? PALETTES.orange;
+    const finite = Array.from(data).filter(Number.isFinite);
+    const vmin = o.vmin ?? (finite.length ? Math.min(...finite) : 0);
+    const vmax = o.vmax ?? (finite.length ? Math.max(...finite) : 1);
+    const texts = Array.from(data, (x) => o.format(x));
+
+    // Layout in CSS pixels.
+    ctx.font = FONT;
+    const textWidth = o.annotate ? Math.max(0, ...texts.map((t) => ctx.measureText(t).width)) : 0;
+    const cellW = Math.max(o.cellWidth ?? 50, Math.ceil(textWidth) + 12);
+    const cellH = o.cellHeight ?? 32;
+    ctx.font = LABEL_FONT;
+    const rowLabelW = o.rowLabels ? Math.ceil(Math.max(...o.rowLabels.map((l) => ctx.measureText(l).width))) + 8 : 0;
+    const colLabelExtent = o.colLabels
+      ? o.rotateColLabels
+        ? Math.ceil(Math.max(...o.colLabels.map((l) => ctx.measureText(l).width))) + 8
+        : 20
+      : 0;
+    const barH = Math.max(rows * (o.cellHeight ?? 32), 110); // tall enough for readable ticks
+    const ticks = colorbarTicks(vmin, vmax, Math.max(2, Math.floor(barH / 24)));
+    const tickW = o.colorbar ? Math.ceil(Math.max(...ticks.map((t) => ctx.measureText(formatCell(t)).width))) + 8 : 0;
+    const gridW = cols * cellW;
+    const gridH = rows * cellH;
+    const left = rowLabelW + 2;
+    const top = (o.colLabelsOnTop ? colLabelExtent : 0) + 8;
+    const width = left + gridW + (o.colorbar ? 14 + COLORBAR_WIDTH + 4 + tickW : 4);
+    const height = top + Math.max(gridH + (o.colLabelsOnTop ? 0 : colLabelExtent), o.colorbar ? barH : 0) + 8;
+
+    const dpr = globalThis.devicePixelRatio || 1;
+    canvas.width = Math.round(width * dpr);
+    canvas.height = Math.round(height * dpr);
+    canvas.style.width = `${width}px`;
+    canvas.style.height = `${height}px`;
+    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+    ctx.clearRect(0, 0, width, height);
+
+    const colorOf = (x) => palette(vmax === vmin ? 0.5 : Math.min(1, Math.max(0, (x - vmin) / (vmax - vmin))));
+    const styles = getComputedStyle(canvas);
+    const ink = styles.getPropertyValue('--al-heatmap-ink').trim() || '#222';
+
+    // Cells.
+    ctx.font = FONT;
+    ctx.textAlign = 'center';
+    ctx.textBaseline = 'middle';
+    for (let r = 0; r < rows; r++) {
+      for (let c = 0; c < cols; c++) {
+        const x = data[r * cols + c];
+        const px = left + c * cellW;
+        const py = top + r * cellH;
+        const color = Number.isFinite(x) ? colorOf(x) : [200, 200, 200];
+        ctx.fillStyle = rgb(color);
+        ctx.fillRect(px, py, cellW, cellH);
+        if (o.isMasked?.(r, c)) hatch(ctx, px, py, cellW, cellH);
+        if (o.annotate) {
+          ctx.fillStyle = luminance(color) > 0.4 ? '#262626' : '#ffffff';
+          ctx.fillText(texts[r * cols + c], px + cellW / 2, py + cellH / 2 + 0.5);
+        }
+      }
+    }
+    // White grid lines between cells.
+    ctx.fillStyle = '#ffffff';
+    for (let c = 1; c < cols; c++) ctx.fillRect(left + c * cellW - GRID / 2, top, GRID, gridH);
+    for (let r = 1; r < rows; r++) ctx.fillRect(left, top + r * cellH - GRID / 2, gridW, GRID);
+
+    // Labels.
+    ctx.fillStyle = ink;
+    ctx.font = LABEL_FONT;
+    if (o.rowLabels) {
+      ctx.textAlign = 'right';
+      ctx.textBaseline = 'middle';
+      o.rowLabels.forEach((label, r) => ctx.fillText(label, left - 6, top + r * cellH + cellH / 2));
+    }
+    if (o.colLabels) {
+      const y = o.colLabelsOnTop ? top - 6 : top + gridH + 6;
+      o.colLabels.forEach((label, c) => {
+        const x = left + c * cellW + cellW / 2;
+        if (o.rotateColLabels) {
+          ctx.save();
+          ctx.translate(x, y);
+          ctx.rotate(-Math.PI / 2);
+          ctx.textAlign = o.colLabelsOnTop ? 'left' : 'right';
+          ctx.textBaseline = 'middle';
+          ctx.fillText(label, 0, 0);
+          ctx.restore();
+        } else {
+          ctx.textAlign = 'center';
+          ctx.textBaseline = o.colLabelsOnTop ? 'bottom' : 'top';
+          ctx.fillText(label, x, y);
+        }
+      });
+    }
+
+    // Colour bar with ticks.
+    if (o.colorbar) {
+      const bx = left + gridW + 14;
+      for (let i = 0; i < barH; i++) {
+        ctx.fillStyle = rgb(palette(1 - i / Math.max(1, barH - 1)));
+        ctx.fillRect(bx, top + i, COLORBAR_WIDTH, 1);
+      }
+      ctx.fillStyle = ink;
+      ctx.textAlign = 'left';
+      ctx.textBaseline = 'middle';
+      for (const t of ticks) {
+        const frac = vmax === vmin ? 0.5 : (t - vmin) / (vmax - vmin);
+        const y = top + (1 - frac) * (barH - 1);
+        ctx.fillRect(bx + COLORBAR_WIDTH, y, 3, 1);
+        ctx.fillText(formatCell(t), bx + COLORBAR_WIDTH + 5, y);
+      }
+    }
+
+    canvas.setAttribute('aria-label', `${o.label}: heatmap of ${rows} by ${cols} values`);
+    canvas.dataset.painted = 'true';
+    this.layout = { left, top, cellW, cellH, rows, cols };
+    this.fillTable();
+  }
+}
+
+function hatch(ctx, x, y, w, h) {
+  ctx.save();
+  ctx.beginPath();
+  ctx.rect(x, y, w, h);
+  ctx.clip();
+  ctx.strokeStyle = 'rgba(0,0,0,0.35)';
+  ctx.lineWidth = 1;
+  for (let d = -h; d < w; d += 6) {
+    ctx.beginPath();
+    ctx.moveTo(x + d, y + h);
+    ctx.lineTo(x + d + h, y);
+    ctx.stroke();
+  }
+  ctx.restore();
+}
+
+/** Up to `maxTicks` round tick values spanning [vmin, vmax]. */
+export function colorbarTicks(vmin, vmax, maxTicks = 5) {
+  if (!(vmax > vmin)) return [vmin];
+  const span = vmax - vmin;
+  const step0 = 10 ** Math.floor(Math.log10(span / maxTicks));
+  const step = [1, 2, 2.5, 5, 10, 20].map((m) => m * step0).find((s) => span / s <= maxTicks) ?? span;
+  const ticks = [];
+  for (let t = Math.ceil(vmin / step) * step; t <= vmax + step * 1e-9; t += step) ticks.push(Number(t.toPrecision(12)));
+  return ticks.length ? ticks : [vmin, vmax];
+}
