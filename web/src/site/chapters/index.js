@@ -2,8 +2,10 @@
 // { id, title, summary, render(root, { api }) }; see README.md here.
 import basics from './basics.js';
 // ---- chapter imports: one per line ----
+import nmt from './nmt.js';
 
 export const CHAPTERS = [
   basics,
   // ---- chapter entries: one per line ----
+  nmt,
 ];
