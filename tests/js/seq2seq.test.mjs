@@ -3,6 +3,7 @@
 // (Gradient checks and the NumPy forward reference are in tests/cpp/test_seq2seq.cpp;
 // speed is measured by scripts/bench-seq2seq.mjs, never asserted here.)
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { loadAttention } from '../../dist/lib/index.js';
 
@@ -207,4 +208,23 @@ test('a deleted trainer throws; delete() twice is safe; memory does not grow', (
   const before = a.memoryBytes();
   for (let i = 0; i < 40; i++) cycle();
   assert.equal(a.memoryBytes(), before);
+});
+
+test('the shipped checkpoint (web/assets) loads and gets >= 99% exact match on 500 held-out dates', () => {
+  const base64 = readFileSync(new URL('../../web/assets/seq2seq-dates.b64.txt', import.meta.url), 'utf8');
+  const t = a.Seq2SeqTrainer.load(Buffer.from(base64.trim(), 'base64'));
+  try {
+    assert.equal(t.options.task, 'dates');
+    assert.equal(t.options.attention, 'luong-general');
+    const accuracy = t.evaluate(500);
+    assert.ok(accuracy >= 0.99, `held-out exact match ${accuracy}`);
+    const r = t.translate('Saturday 21/11/26');
+    assert.equal(r.output, '2026-11-21');
+    // The alignment is meaningful: the year digits "26" get most weight from the input's "26".
+    const row = r.attention.row(2); // output "2" of "2026"'s "26"
+    const best = row.indexOf(Math.max(...row));
+    assert.ok(best >= 15, `output 3 attends most to input position ${best} of "Saturday 21/11/26"`);
+  } finally {
+    t.delete();
+  }
 });

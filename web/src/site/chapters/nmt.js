@@ -122,6 +122,7 @@ export default {
     });
     const encoderMap = new Heatmap({ palette: 'orange', label: 'encoder outputs s_j: one row per input character, one column per hidden unit', annotate: false, cellWidth: 7, cellHeight: 16, colLabels: [] });
     const decoderMap = new Heatmap({ palette: 'blue', label: 'decoder states h_t: one row per output character, one column per hidden unit', annotate: false, cellWidth: 7, cellHeight: 16 });
+    attentionMap.element.classList.add('nmt-attention');
     curve.draw();
 
     // ---- the worker

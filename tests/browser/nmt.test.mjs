@@ -1,0 +1,99 @@
+// End to end: the "Neural machine translation with attention" chapter in
+// Debian's chromium. The shipped checkpoint loads in the worker and translates;
+// typed input retranslates; bad input shows the API's message; the worker
+// trains (steps advance, loss curve painted) while the page stays responsive.
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { canvasHash, FILE_URL, openPage, paintedPixels, startBrowser } from './harness.mjs';
+
+let env;
+before(async () => {
+  env = await startBrowser();
+});
+after(async () => {
+  await env?.close();
+});
+
+const chapter = '#chapter-nmt';
+const output = (page) => page.$eval(chapter, (root) => root.dataset.nmtOutput ?? null);
+
+async function waitForOutput(page, expected) {
+  await page.waitForFunction(
+    ([selector, want]) => document.querySelector(selector)?.dataset.nmtOutput === want,
+    [chapter, expected],
+    { timeout: 30000 },
+  );
+}
+
+async function typeInput(page, text) {
+  const box = page.getByRole('textbox', { name: 'date to translate' });
+  await box.fill(text);
+}
+
+test('opens with the shipped checkpoint: translates, paints the attention plot and both heatmaps', async () => {
+  const page = await openPage(env.browser, `${env.url}#chapter=nmt`);
+  await page.waitForFunction((s) => document.querySelector(s)?.dataset.nmtReady === 'true', chapter, { timeout: 30000 });
+  await waitForOutput(page, '2026-11-21'); // "Saturday 21/11/26"
+  const painted = await paintedPixels(page, `${chapter} canvas.heatmap-canvas`);
+  assert.equal(painted.length, 3, 'encoder outputs, decoder states, attention');
+  painted.forEach((count, i) => assert.ok(count > 500, `heatmap ${i} has only ${count} painted pixels`));
+  // The attention plot is labelled with the characters (also in its table).
+  const table = await page.$$eval(`${chapter} table.heatmap-table caption`, (nodes) => nodes.map((n) => n.textContent));
+  assert.ok(table.some((t) => t.startsWith('attention weights')));
+  const status = await page.textContent(`${chapter} .nmt-status`);
+  assert.match(status, /shipped checkpoint: luong-general, hidden 64 · step \d+/);
+  assert.match(status, /held-out exact match \d+(\.\d)?%/);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('typed input retranslates and repaints; bad input shows a clear message', async () => {
+  const page = await openPage(env.browser, `${env.url}#chapter=nmt`);
+  await waitForOutput(page, '2026-11-21');
+  const attentionCanvas = `${chapter} .nmt-attention canvas`;
+  const before = await canvasHash(page, attentionCanvas);
+  await typeInput(page, 'nov 5, 1999');
+  await waitForOutput(page, '1999-11-05');
+  assert.notEqual(await canvasHash(page, attentionCanvas), before);
+  await typeInput(page, '2044 Aug 31st');
+  await waitForOutput(page, '2044-08-31');
+  await typeInput(page, '21 nov; 2026');
+  await page.waitForSelector(`${chapter} .nmt-input-error:not([hidden])`);
+  assert.match(await page.textContent(`${chapter} .nmt-input-error`), /input has ";" at position 6, which the dates task does not know/);
+  await typeInput(page, '');
+  await page.waitForFunction((s) => /input is empty/.test(document.querySelector(`${s} .nmt-input-error`).textContent), chapter);
+  await typeInput(page, '1 January 2000');
+  await waitForOutput(page, '2000-01-01');
+  assert.ok(await page.$eval(`${chapter} .nmt-input-error`, (n) => n.hidden));
+  assert.ok(page.url().includes('q=1'), 'the input is kept in the URL');
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('Reset trains from scratch in the worker: steps advance, loss curve painted, page responsive', async () => {
+  const page = await openPage(env.browser, `${env.url}#chapter=nmt`);
+  await page.waitForFunction((s) => document.querySelector(s)?.dataset.nmtReady === 'true', chapter, { timeout: 30000 });
+  await page.selectOption(`${chapter} select`, 'luong-dot');
+  await page.waitForFunction((s) => document.querySelector(s)?.dataset.nmtSteps === '0', chapter, { timeout: 30000 });
+  await page.getByRole('button', { name: 'Start' }).click();
+  await page.waitForFunction((s) => Number(document.querySelector(s)?.dataset.nmtSteps) >= 20, chapter, { timeout: 60000 });
+  // The main thread stays free while the worker trains.
+  const t0 = Date.now();
+  assert.equal(await page.evaluate(() => 1 + 1), 2);
+  assert.ok(Date.now() - t0 < 2000, 'the page answered within 2 s during training');
+  assert.match(await page.textContent(`${chapter} .nmt-status`), /from scratch: luong-dot, hidden 64 · step \d+ · loss \d\.\d{4}.*steps\/s · training…/);
+  await page.getByRole('button', { name: 'Pause' }).click();
+  await page.waitForFunction((s) => /paused/.test(document.querySelector(`${s} .nmt-status`).textContent), chapter);
+  const painted = await paintedPixels(page, `${chapter} canvas.loss-curve`);
+  assert.ok(painted[0] > 300, `loss curve has only ${painted[0]} painted pixels`);
+  assert.ok(page.url().includes('score=luong-dot'));
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('works from file:// (the worker starts from a Blob URL)', async () => {
+  const page = await openPage(env.browser, `${FILE_URL}#chapter=nmt`);
+  await waitForOutput(page, '2026-11-21');
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
