@@ -153,6 +153,7 @@ export default {
       inputError.hidden = true;
       outputText.textContent = r.output === '' ? '(empty)' : r.output;
       root.dataset.nmtOutput = r.output;
+      root.dataset.nmtInput = r.input;
       const inChars = chars(r.input);
       const outChars = chars(r.output);
       if (r.attention.rows > 0) {
