@@ -26,7 +26,7 @@ async function waitForOutput(page, expected) {
 }
 
 async function typeInput(page, text) {
-  const box = page.getByRole('textbox', { name: 'date to translate' });
+  const box = page.getByRole('textbox', { name: 'input to translate' });
   await box.fill(text);
 }
 
@@ -41,7 +41,7 @@ test('opens with the shipped checkpoint: translates, paints the attention plot a
   const table = await page.$$eval(`${chapter} table.heatmap-table caption`, (nodes) => nodes.map((n) => n.textContent));
   assert.ok(table.some((t) => t.startsWith('attention weights')));
   const status = await page.textContent(`${chapter} .nmt-status`);
-  assert.match(status, /shipped checkpoint: luong-general, hidden 64 · step \d+/);
+  assert.match(status, /shipped checkpoint: dates, luong-general, hidden 64 · step \d+/);
   assert.match(status, /held-out exact match \d+(\.\d)?%/);
   assert.deepEqual(page.errors, []);
   await page.context().close();
@@ -73,7 +73,7 @@ test('typed input retranslates and repaints; bad input shows a clear message', a
 test('Reset trains from scratch in the worker: steps advance, loss curve painted, page responsive', async () => {
   const page = await openPage(env.browser, `${env.url}#chapter=nmt`);
   await page.waitForFunction((s) => document.querySelector(s)?.dataset.nmtReady === 'true', chapter, { timeout: 30000 });
-  await page.selectOption(`${chapter} select`, 'luong-dot');
+  await page.selectOption(`${chapter} select[aria-label="score function"]`, 'luong-dot');
   await page.waitForFunction((s) => document.querySelector(s)?.dataset.nmtSteps === '0', chapter, { timeout: 30000 });
   await page.getByRole('button', { name: 'Start' }).click();
   await page.waitForFunction((s) => Number(document.querySelector(s)?.dataset.nmtSteps) >= 20, chapter, { timeout: 60000 });
@@ -83,12 +83,34 @@ test('Reset trains from scratch in the worker: steps advance, loss curve painted
   await page.waitForFunction((s) => document.querySelector(s).dataset.nmtInput === '3 aug 2025', chapter, { timeout: 30000 });
   const stepsBefore = Number(await page.$eval(chapter, (root) => root.dataset.nmtSteps));
   await page.waitForFunction(([s, n]) => Number(document.querySelector(s).dataset.nmtSteps) > n + 10, [chapter, stepsBefore], { timeout: 60000 });
-  assert.match(await page.textContent(`${chapter} .nmt-status`), /from scratch: luong-dot, hidden 64 · step \d+ · loss \d\.\d{4}.*steps\/s · training…/);
+  assert.match(await page.textContent(`${chapter} .nmt-status`), /from scratch: dates, luong-dot, hidden 64 · step \d+ · loss \d\.\d{4}.*steps\/s · training…/);
   await page.getByRole('button', { name: 'Pause' }).click();
   await page.waitForFunction((s) => /paused/.test(document.querySelector(`${s} .nmt-status`).textContent), chapter);
   const painted = await paintedPixels(page, `${chapter} canvas.loss-curve`);
   assert.ok(painted[0] > 300, `loss curve has only ${painted[0]} painted pixels`);
   assert.ok(page.url().includes('score=luong-dot'));
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('the reversal task trains from scratch and shows an anti-diagonal attention', async () => {
+  const page = await openPage(env.browser, `${env.url}#chapter=nmt`);
+  await page.waitForFunction((s) => document.querySelector(s)?.dataset.nmtReady === 'true', chapter, { timeout: 30000 });
+  await page.selectOption(`${chapter} select[aria-label="task"]`, 'reverse');
+  await page.waitForFunction((s) => /from scratch: reverse/.test(document.querySelector(`${s} .nmt-status`).textContent), chapter, { timeout: 30000 });
+  assert.equal(await page.getByRole('textbox', { name: 'input to translate' }).inputValue(), '12345678');
+  await page.getByRole('button', { name: 'Start' }).click();
+  // Training refreshes the translation every few seconds; the model learns the task quickly.
+  await waitForOutput(page, '87654321');
+  await page.getByRole('button', { name: 'Pause' }).click();
+  // Each output digit's largest weight is on the mirrored input position (from the heatmap's table).
+  const peaks = await page.$$eval(`${chapter} .nmt-attention table tbody tr`, (rows) =>
+    rows.map((tr) => {
+      const cells = Array.from(tr.querySelectorAll('td'), (td) => Number(td.textContent));
+      return cells.indexOf(Math.max(...cells));
+    }));
+  assert.deepEqual(peaks, [7, 6, 5, 4, 3, 2, 1, 0]);
+  assert.ok(page.url().includes('task=reverse'));
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });

@@ -9,7 +9,11 @@ import { Heatmap } from '../heatmap.js';
 import { tex } from '../math.js';
 import { readHash, setHashValue } from '../url-state.js';
 
-const DEFAULT_INPUT = 'Saturday 21/11/26';
+const DEFAULT_INPUT = { dates: 'Saturday 21/11/26', reverse: '12345678' };
+const TASKS = [
+  ['dates', 'Dates → ISO yyyy-mm-dd'],
+  ['reverse', 'Reverse a string of digits'],
+];
 const SCORES = [
   ['luong-general', 'Luong general: hₜᵀ W sⱼ'],
   ['luong-dot', 'Luong dot: hₜᵀ sⱼ'],
@@ -99,13 +103,14 @@ export default {
   /** @param {HTMLElement} root */
   render(root) {
     const hash = readHash();
-    let input = hash.get('q') ?? DEFAULT_INPUT;
+    let task = hash.get('task') === 'reverse' ? 'reverse' : 'dates';
+    let input = hash.get('q') ?? DEFAULT_INPUT[task];
     let score = SCORES.some(([id]) => id === hash.get('score')) ? hash.get('score') : 'luong-general';
     const checkpoint = decodeBase64(checkpointBase64);
 
     // ---- widgets
     const errors = errorLine();
-    const inputBox = el('input', { type: 'text', value: input, className: 'nmt-input', attrs: { 'aria-label': 'date to translate', maxlength: 40, spellcheck: 'false' } });
+    const inputBox = el('input', { type: 'text', value: input, className: 'nmt-input', attrs: { 'aria-label': 'input to translate', maxlength: 40, spellcheck: 'false' } });
     const outputText = el('output', { className: 'nmt-output', attrs: { 'aria-live': 'polite' } }, '…');
     const inputError = el('p', { className: 'error nmt-input-error', attrs: { role: 'alert' }, hidden: true });
     const status = el('p', { className: 'nmt-status', attrs: { 'aria-live': 'polite' } }, 'loading the model…');
@@ -115,6 +120,8 @@ export default {
     const shippedButton = el('button', { type: 'button', disabled: true }, 'Load the shipped checkpoint');
     const scoreSelect = el('select', { attrs: { 'aria-label': 'score function' } },
       ...SCORES.map(([id, label]) => el('option', { value: id, selected: id === score }, label)));
+    const taskSelect = el('select', { attrs: { 'aria-label': 'task' } },
+      ...TASKS.map(([id, label]) => el('option', { value: id, selected: id === task }, label)));
     const curve = new LossCurve();
     const attentionMap = new Heatmap({
       palette: 'purple', label: 'attention weights: output characters (rows) over input characters (columns)',
@@ -131,10 +138,10 @@ export default {
     const showStatus = () => {
       const s = state;
       const parts = [
-        `${s.source}: ${s.options ? `${s.options.attention}, hidden ${s.options.hidden}` : ''}`,
+        `${s.source}: ${s.options ? `${s.options.task}, ${s.options.attention}, hidden ${s.options.hidden}` : ''}`,
         `step ${s.steps}`,
         Number.isFinite(s.loss) ? `loss ${s.loss.toFixed(4)}` : null,
-        Number.isFinite(s.accuracy) ? `held-out exact match ${(100 * s.accuracy).toFixed(1)}% (200 dates)` : null,
+        Number.isFinite(s.accuracy) ? `held-out exact match ${(100 * s.accuracy).toFixed(1)}% (200 examples)` : null,
         s.running && Number.isFinite(s.stepsPerSecond) ? `${s.stepsPerSecond.toFixed(1)} steps/s` : null,
         s.running ? 'training…' : 'paused',
       ];
@@ -223,17 +230,35 @@ export default {
       worker.postMessage({ type: 'pause' });
       setRunning(false);
     });
+    const setInput = (text) => {
+      input = text;
+      inputBox.value = text;
+      setHashValue('q', input === DEFAULT_INPUT[task] ? null : input);
+    };
     const fromScratch = () => {
       state.source = 'from scratch';
-      worker.postMessage({ type: 'reset', options: { attention: score, seed: 0 }, input });
+      worker.postMessage({ type: 'reset', options: { task, attention: score, seed: 0 }, input });
       setRunning(false);
     };
+    taskSelect.addEventListener('change', () => {
+      const previousDefault = input === DEFAULT_INPUT[task];
+      task = taskSelect.value;
+      setHashValue('task', task === 'dates' ? null : task);
+      if (previousDefault || task === 'reverse') setInput(DEFAULT_INPUT[task]);
+      fromScratch();
+    });
     resetButton.addEventListener('click', fromScratch);
     shippedButton.addEventListener('click', () => {
       state.source = 'shipped checkpoint';
       score = 'luong-general';
       scoreSelect.value = score;
       setHashValue('score', null);
+      if (task !== 'dates') {
+        task = 'dates';
+        taskSelect.value = task;
+        setHashValue('task', null);
+        setInput(DEFAULT_INPUT.dates);
+      }
       worker.postMessage({ type: 'reset', checkpoint, input });
     });
     scoreSelect.addEventListener('change', () => {
@@ -242,8 +267,7 @@ export default {
       fromScratch();
     });
     inputBox.addEventListener('input', () => {
-      input = inputBox.value;
-      setHashValue('q', input === DEFAULT_INPUT ? null : input);
+      setInput(inputBox.value);
       worker?.postMessage({ type: 'translate', input });
     });
 
@@ -303,8 +327,10 @@ export default {
         title: 'Train it, and watch where it looks',
         intro: [
           'The model below opens with a checkpoint trained by this very code (npm run train-checkpoint). Reset it to train from scratch with any score function: the training runs in a Web Worker, so the page stays responsive, and the attention plot refreshes every few seconds.',
+          'The second task, reversing a string of digits, learns in a few dozen steps and shows the cleanest alignment there is: the first output digit attends to the last input digit, and so on — an anti-diagonal.',
         ],
         controls: [
+          el('label', { className: 'control-label' }, 'Task ', taskSelect),
           el('label', { className: 'control-label' }, 'Score function ', scoreSelect),
           startButton, pauseButton, resetButton, shippedButton,
         ],
@@ -314,7 +340,7 @@ export default {
       }),
       step({
         title: 'The attention plot',
-        intro: ['Type a date in any of the formats above. Each row is an output character; the columns are the input characters; a dark cell means the decoder attended to that input character while writing that output character.'],
+        intro: ['Type a date in any of the formats above (or digits, for the reversal task). Each row is an output character; the columns are the input characters; a dark cell means the decoder attended to that input character while writing that output character.'],
         controls: [el('label', { className: 'control-label' }, 'Input ', inputBox), el('span', {}, ' → '), outputText],
         output: inputError,
         figures: [attentionMap.element],
