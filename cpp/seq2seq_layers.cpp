@@ -137,10 +137,14 @@ bool parseScoreKind(const std::string& name, ScoreKind& kind) {
 
 const char* scoreKindName(ScoreKind kind) {
   switch (kind) {
-    case ScoreKind::kBahdanau: return "bahdanau";
-    case ScoreKind::kDot: return "luong-dot";
-    case ScoreKind::kGeneral: return "luong-general";
-    default: return "luong-concat";
+    case ScoreKind::kBahdanau:
+      return "bahdanau";
+    case ScoreKind::kDot:
+      return "luong-dot";
+    case ScoreKind::kGeneral:
+      return "luong-general";
+    default:
+      return "luong-concat";
   }
 }
 
@@ -213,10 +217,10 @@ void attentionBackward(const AttentionWeights& w, const AttentionCache& c, const
   Matrix dWeights, dScores, dPre;
   for (int b = 0; b < B; ++b) {
     const int len = c.lengths[b];
-    const auto keys = exampleRows(k, b, B, len);                               // (len x H)
-    const auto weights = exampleRows(c.weights, b, B, Tq).leftCols(len);       // (Tq x len)
-    const auto dCtx = exampleRows(dContext, b, B, Tq);                         // (Tq x H)
-    auto dKeys = exampleRows(dk, b, B, len);                                   // (len x H)
+    const auto keys = exampleRows(k, b, B, len);                          // (len x H)
+    const auto weights = exampleRows(c.weights, b, B, Tq).leftCols(len);  // (Tq x len)
+    const auto dCtx = exampleRows(dContext, b, B, Tq);                    // (Tq x H)
+    auto dKeys = exampleRows(dk, b, B, len);                              // (len x H)
     // context = weights keys
     dWeights.noalias() = dCtx * keys.transpose();  // (Tq x len)
     dKeys.noalias() += weights.transpose() * dCtx;

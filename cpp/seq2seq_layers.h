@@ -38,10 +38,10 @@ struct GruWeights {
 struct GruCache {
   int steps = 0, batch = 0;
   std::vector<int> active;  // (T) examples taking each step
-  Matrix gx;        // (T*B x 3H): x W + b
-  Matrix h;         // ((T+1)*B x H): block 0 is h0, block t+1 is the output of step t
-  Matrix r, z, n;   // (T*B x H) gate values
-  Matrix ghn;       // (T*B x H): h Un before the reset gate
+  Matrix gx;                // (T*B x 3H): x W + b
+  Matrix h;                 // ((T+1)*B x H): block 0 is h0, block t+1 is the output of step t
+  Matrix r, z, n;           // (T*B x H) gate values
+  Matrix ghn;               // (T*B x H): h Un before the reset gate
 
   // Output of step t for every example: (B x H).
   auto output(int t) const { return h.middleRows(static_cast<Eigen::Index>(t + 1) * batch, batch); }
@@ -90,8 +90,8 @@ struct AttentionCache {
   std::vector<int> lengths;              // (B): valid keys of each example
   Matrix projectedQuery;                 // general: q W; additive: q Wq (+ b)   (Tq*B x H)
   Matrix projectedKeys;                  // additive: k Wk   (Tk*B x H)
-  Matrix tanhs;                          // additive: ((Tq*B)*Tk x H), block (t*B+b) for query t of b
-  Matrix weights;                        // (Tq*B x Tk): softmax weights; 0 beyond lengths[b]
+  Matrix tanhs;    // additive: ((Tq*B)*Tk x H), block (t*B+b) for query t of b
+  Matrix weights;  // (Tq*B x Tk): softmax weights; 0 beyond lengths[b]
 };
 
 // q: (Tq*B x H) queries, k: (Tk*B x H) keys (= values), lengths: (B), each in [1, Tk].

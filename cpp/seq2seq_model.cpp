@@ -65,19 +65,32 @@ void encode(const Seq2SeqConfig& config, const Seq2SeqWeights& w, const Seq2SeqB
 std::vector<ParamSpec> seq2seqLayout(const Seq2SeqConfig& c) {
   const int E = c.embedding, H = c.hidden;
   std::vector<ParamSpec> specs = {
-      {"enc.embed", c.inputVocab, E}, {"enc.W", E, 3 * H}, {"enc.U", H, 3 * H}, {"enc.b", 1, 3 * H},
-      {"encb.W", E, 3 * H}, {"encb.U", H, 3 * H}, {"encb.b", 1, 3 * H},
-      {"dec.embed", c.outputVocab, E}, {"dec.W", E, 3 * H}, {"dec.U", H, 3 * H}, {"dec.b", 1, 3 * H},
+      {"enc.embed", c.inputVocab, E},
+      {"enc.W", E, 3 * H},
+      {"enc.U", H, 3 * H},
+      {"enc.b", 1, 3 * H},
+      {"encb.W", E, 3 * H},
+      {"encb.U", H, 3 * H},
+      {"encb.b", 1, 3 * H},
+      {"dec.embed", c.outputVocab, E},
+      {"dec.W", E, 3 * H},
+      {"dec.U", H, 3 * H},
+      {"dec.b", 1, 3 * H},
   };
   switch (c.score) {
-    case ScoreKind::kGeneral: specs.push_back({"att.W", H, H}); break;
-    case ScoreKind::kBahdanau: specs.push_back({"att.b", 1, H}); [[fallthrough]];
+    case ScoreKind::kGeneral:
+      specs.push_back({"att.W", H, H});
+      break;
+    case ScoreKind::kBahdanau:
+      specs.push_back({"att.b", 1, H});
+      [[fallthrough]];
     case ScoreKind::kConcat:
       specs.push_back({"att.Wq", H, H});
       specs.push_back({"att.Wk", H, H});
       specs.push_back({"att.v", 1, H});
       break;
-    case ScoreKind::kDot: break;
+    case ScoreKind::kDot:
+      break;
   }
   specs.push_back({"comb.Wc", 2 * H, H});
   specs.push_back({"out.W", H, c.outputVocab});
@@ -182,7 +195,8 @@ void seq2seqBackward(const Seq2SeqConfig& config, const Seq2SeqWeights& w,
   Matrix dBack = Matrix::Zero(dEncOut.rows(), H);
   for (int b = 0; b < B; ++b) {
     const int len = batch.sourceLength[b];
-    for (int j = 0; j < len; ++j) dBack.row(backRow(batch, j, b)) = dEncOut.row(static_cast<Index>(j) * B + b);
+    for (int j = 0; j < len; ++j)
+      dBack.row(backRow(batch, j, b)) = dEncOut.row(static_cast<Index>(j) * B + b);
     const Index last = static_cast<Index>(len - 1) * B + b;
     dEncOut.row(last) += dh0.row(b);
     dBack.row(last) += dh0.row(b);
@@ -243,7 +257,8 @@ std::vector<Seq2SeqDecoded> seq2seqGreedy(const Seq2SeqConfig& config, const Seq
     for (int b = 0; b < B; ++b) {
       const int len = batch.sourceLength[b];
       out[b].encoderOutputs.resize(len, H);
-      for (int j = 0; j < len; ++j) out[b].encoderOutputs.row(j) = encOut.row(static_cast<Index>(j) * B + b);
+      for (int j = 0; j < len; ++j)
+        out[b].encoderOutputs.row(j) = encOut.row(static_cast<Index>(j) * B + b);
       if (out[b].tokens.empty()) {
         out[b].attention.resize(0, len);
         out[b].decoderStates.resize(0, H);

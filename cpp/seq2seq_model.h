@@ -82,14 +82,14 @@ struct Seq2SeqCache {
   Matrix encInput, encInputBack;  // (Tin*B x E): embedded inputs, forward and reversed
   GruCache encoder, encoderBack;  // f_1..f_n and b_n..b_1 (time-major in reading order)
   Matrix encOut;                  // (Tin*B x H): s_j = f_j + b_j, zero beyond each length
-  Matrix decInput;   // (Tout*B x E)
-  Matrix h0;         // (B x H) decoder start = last valid encoder state
-  GruCache decoder;  // outputs h_1..h_m: (Tout*B x H)
-  Matrix decOut;     // (Tout*B x H)
+  Matrix decInput;                // (Tout*B x E)
+  Matrix h0;                      // (B x H) decoder start = last valid encoder state
+  GruCache decoder;               // outputs h_1..h_m: (Tout*B x H)
+  Matrix decOut;                  // (Tout*B x H)
   AttentionCache attention;
-  Matrix context;    // (Tout*B x H)
-  Matrix combined;   // (Tout*B x H): a_t
-  Matrix probs;      // (Tout*B x W)
+  Matrix context;     // (Tout*B x H)
+  Matrix combined;    // (Tout*B x H): a_t
+  Matrix probs;       // (Tout*B x W)
   double tokens = 0;  // number of real target tokens
 };
 

@@ -8,9 +8,10 @@ namespace attention {
 
 namespace {
 
-const char* const kMonths[12] = {"january", "february", "march",     "april",   "may",      "june",
-                                 "july",    "august",   "september", "october", "november", "december"};
-const char* const kDays[7] = {"monday", "tuesday", "wednesday", "thursday",
+const char* const kMonths[12] = {"january",   "february", "march",    "april",
+                                 "may",       "june",     "july",     "august",
+                                 "september", "october",  "november", "december"};
+const char* const kDays[7] = {"monday", "tuesday",  "wednesday", "thursday",
                               "friday", "saturday", "sunday"};
 
 std::string applyCase(std::string word, int letterCase) {
@@ -204,28 +205,50 @@ std::string formatDate(int format, int y, int m, int d, int letterCase, bool pad
   const std::string th = applyCase(ordinal(d), letterCase == 2 ? 2 : 0);
   const std::string the = applyCase("the", letterCase), of = applyCase("of", letterCase);
   switch (format) {
-    case 0: return dd + " " + month + " " + yyyy;                    // 21 November 2026
-    case 1: return dd + " " + mon + " " + yyyy;                      // 21 Nov 2026
-    case 2: return mon + " " + dd + ", " + yyyy;                     // nov 21, 2026
-    case 3: return month + " " + dd + ", " + yyyy;                   // November 21, 2026
-    case 4: return wday + " " + two(d) + "/" + mm + "/" + yy;        // Saturday 21/11/26
-    case 5: return yyyy + " " + mon + " " + th;                      // 2026 Nov 21st
-    case 6: return dd + "/" + mm + "/" + yyyy;                       // 21/11/2026
-    case 7: return dd + "." + mm + "." + yyyy;                       // 21.11.2026
-    case 8: return dd + "-" + mm + "-" + yyyy;                       // 21-11-2026
-    case 9: return yyyy + "-" + mm + "-" + two(d);                   // 2026-11-21
-    case 10: return yyyy + "/" + mm + "/" + two(d);                  // 2026/11/21
-    case 11: return wd + ", " + dd + " " + mon + " " + yyyy;         // Sat, 21 Nov 2026
-    case 12: return wday + ", " + month + " " + dd + ", " + yyyy;    // saturday, november 21, 2026
-    case 13: return the + " " + th + " " + of + " " + month + " " + yyyy;  // the 21st of november 2026
-    case 14: return th + " " + month + " " + yyyy;                   // 21st November 2026
-    case 15: return mon + " " + dd + " " + yyyy;                     // Nov 21 2026
-    case 16: return dd + " " + mon + " " + yy;                       // 21 nov 26
-    case 17: return yyyy + mm + two(d);                              // 20261121
-    case 18: return wd + " " + dd + " " + mon + " " + yyyy;          // Sat 21 Nov 2026
-    case 19: return two(d) + "/" + mm + "/" + yy;                    // 21/11/26
-    case 20: return month + " " + th + ", " + yyyy;                  // November 21st, 2026
-    default: return wday + " " + th + " " + month + " " + yyyy;      // Saturday 21st November 2026
+    case 0:
+      return dd + " " + month + " " + yyyy;  // 21 November 2026
+    case 1:
+      return dd + " " + mon + " " + yyyy;  // 21 Nov 2026
+    case 2:
+      return mon + " " + dd + ", " + yyyy;  // nov 21, 2026
+    case 3:
+      return month + " " + dd + ", " + yyyy;  // November 21, 2026
+    case 4:
+      return wday + " " + two(d) + "/" + mm + "/" + yy;  // Saturday 21/11/26
+    case 5:
+      return yyyy + " " + mon + " " + th;  // 2026 Nov 21st
+    case 6:
+      return dd + "/" + mm + "/" + yyyy;  // 21/11/2026
+    case 7:
+      return dd + "." + mm + "." + yyyy;  // 21.11.2026
+    case 8:
+      return dd + "-" + mm + "-" + yyyy;  // 21-11-2026
+    case 9:
+      return yyyy + "-" + mm + "-" + two(d);  // 2026-11-21
+    case 10:
+      return yyyy + "/" + mm + "/" + two(d);  // 2026/11/21
+    case 11:
+      return wd + ", " + dd + " " + mon + " " + yyyy;  // Sat, 21 Nov 2026
+    case 12:
+      return wday + ", " + month + " " + dd + ", " + yyyy;  // saturday, november 21, 2026
+    case 13:
+      return the + " " + th + " " + of + " " + month + " " + yyyy;  // the 21st of november 2026
+    case 14:
+      return th + " " + month + " " + yyyy;  // 21st November 2026
+    case 15:
+      return mon + " " + dd + " " + yyyy;  // Nov 21 2026
+    case 16:
+      return dd + " " + mon + " " + yy;  // 21 nov 26
+    case 17:
+      return yyyy + mm + two(d);  // 20261121
+    case 18:
+      return wd + " " + dd + " " + mon + " " + yyyy;  // Sat 21 Nov 2026
+    case 19:
+      return two(d) + "/" + mm + "/" + yy;  // 21/11/26
+    case 20:
+      return month + " " + th + ", " + yyyy;  // November 21st, 2026
+    default:
+      return wday + " " + th + " " + month + " " + yyyy;  // Saturday 21st November 2026
   }
 }
 

@@ -227,16 +227,15 @@ void Seq2SeqTrainer::adamStep() {
   adamV_ = kBeta2 * adamV_ + (1 - kBeta2) * grad_.cwiseAbs2();
   const double c1 = 1 - std::pow(kBeta1, static_cast<double>(adamT_));
   const double c2 = 1 - std::pow(kBeta2, static_cast<double>(adamT_));
-  params_.array() -= options_.learningRate * (adamM_.array() / c1) /
-                     ((adamV_.array() / c2).sqrt() + kAdamEps);
+  params_.array() -=
+      options_.learningRate * (adamM_.array() / c1) / ((adamV_.array() / c2).sqrt() + kAdamEps);
 }
 
 Status Seq2SeqTrainer::train(int steps, double& meanLoss) {
   if (!ready()) return Status::invalidArgument("the trainer is not initialised");
   if (steps < 1 || steps > kMaxTrainSteps) {
     return Status::invalidValue("steps must be an integer in [1, " +
-                                std::to_string(kMaxTrainSteps) + "], got " +
-                                std::to_string(steps));
+                                std::to_string(kMaxTrainSteps) + "], got " + std::to_string(steps));
   }
   std::vector<Seq2SeqExample> examples(static_cast<std::size_t>(options_.batch));
   double total = 0;
@@ -327,9 +326,9 @@ Status Seq2SeqTrainer::load(const std::uint8_t* bytes, std::size_t size) {
                    std::to_string(kSeq2SeqCheckpointVersion) + ")");
   }
   const std::uint32_t stored = static_cast<std::uint32_t>(bytes[size - 4]) |
-           static_cast<std::uint32_t>(bytes[size - 3]) << 8 |
-           static_cast<std::uint32_t>(bytes[size - 2]) << 16 |
-           static_cast<std::uint32_t>(bytes[size - 1]) << 24;
+                               static_cast<std::uint32_t>(bytes[size - 3]) << 8 |
+                               static_cast<std::uint32_t>(bytes[size - 2]) << 16 |
+                               static_cast<std::uint32_t>(bytes[size - 1]) << 24;
   if (fnv1a(bytes, size - 4) != stored) return corrupt("checksum mismatch (truncated or altered)");
   Seq2SeqOptions o;
   std::uint64_t steps = 0, count = 0;

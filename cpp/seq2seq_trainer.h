@@ -20,9 +20,9 @@ namespace attention {
 struct Seq2SeqOptions {
   std::string task = "dates";
   std::string attention = "luong-general";
-  int hidden = 64;      // H, 1..256
-  int embedding = 32;   // E, 1..256
-  int batch = 32;       // B, 1..512
+  int hidden = 64;              // H, 1..256
+  int embedding = 32;           // E, 1..256
+  int batch = 32;               // B, 1..512
   double learningRate = 0.005;  // Adam's step size, in (0, 1]
   std::uint32_t seed = 0;
 };

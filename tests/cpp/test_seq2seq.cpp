@@ -34,8 +34,8 @@ Matrix randomMatrix(Seq2SeqRandom& rng, Eigen::Index rows, Eigen::Index cols, do
 
 // Largest |analytic - numeric| / max(1e-3, |analytic| + |numeric|) over `count`
 // entries at `values`, with numeric = (f(x + eps) - f(x - eps)) / (2 eps).
-double worstGradientError(const std::function<double()>& loss, double* values, const double* analytic,
-                          std::size_t count, double eps = 1e-5) {
+double worstGradientError(const std::function<double()>& loss, double* values,
+                          const double* analytic, std::size_t count, double eps = 1e-5) {
   double worst = 0;
   for (std::size_t i = 0; i < count; ++i) {
     const double saved = values[i];
@@ -52,12 +52,12 @@ double worstGradientError(const std::function<double()>& loss, double* values, c
   return worst;
 }
 
-#define CHECK_GRADIENT(label, loss, values, analytic, count)                                  \
-  do {                                                                                        \
-    const double err_ = worstGradientError(loss, values, analytic, count);                    \
-    INFO(label << ": worst relative gradient error " << err_ << " over " << (count)           \
-               << " entries (tolerance 1e-6)");                                               \
-    CHECK(err_ < 1e-6);                                                                       \
+#define CHECK_GRADIENT(label, loss, values, analytic, count)                        \
+  do {                                                                              \
+    const double err_ = worstGradientError(loss, values, analytic, count);          \
+    INFO(label << ": worst relative gradient error " << err_ << " over " << (count) \
+               << " entries (tolerance 1e-6)");                                     \
+    CHECK(err_ < 1e-6);                                                             \
   } while (false)
 
 }  // namespace
@@ -153,8 +153,9 @@ TEST_CASE("seq2seq tasks: input validation messages", "[seq2seq]") {
   const Status s = task->validateInput("21 nov; 2026", "input");
   CHECK(s.code == StatusCode::kInvalidValue);
   CHECK(s.message.find("';' at position 6") != std::string::npos);
-  CHECK(task->validateInput("21 n\xc3\xa9v 2026", "input").message.find("byte 0xC3 at position 4") !=
-        std::string::npos);
+  CHECK(
+      task->validateInput("21 n\xc3\xa9v 2026", "input").message.find("byte 0xC3 at position 4") !=
+      std::string::npos);
 }
 
 // ---- gradient checks: layers ----
@@ -333,8 +334,9 @@ TEST_CASE("seq2seq trainer: options are validated", "[seq2seq]") {
   Seq2SeqTrainer t;
   Seq2SeqOptions o;
   o.attention = "luong";
-  CHECK(t.init(o).message ==
-        "attention must be 'bahdanau', 'luong-dot', 'luong-general' or 'luong-concat', got 'luong'");
+  CHECK(
+      t.init(o).message ==
+      "attention must be 'bahdanau', 'luong-dot', 'luong-general' or 'luong-concat', got 'luong'");
   o = Seq2SeqOptions();
   o.hidden = 0;
   CHECK(t.init(o).code == StatusCode::kInvalidValue);
@@ -422,11 +424,13 @@ TEST_CASE("seq2seq trainer: checkpoint round trip and corruption", "[seq2seq]") 
 
 // ---- the forward pass against an independent NumPy reference ----
 
-TEST_CASE("seq2seq model: forward pass and greedy decoding match NumPy (tests/fixtures/seq2seq.txt)",
-          "[seq2seq][fixtures]") {
+TEST_CASE(
+    "seq2seq model: forward pass and greedy decoding match NumPy (tests/fixtures/seq2seq.txt)",
+    "[seq2seq][fixtures]") {
   static const fixtures::File file("seq2seq.txt");
-  const std::vector<Seq2SeqExample> examples = {
-      {"21 November 2026", "2026-11-21"}, {"1/2/99", "1999-02-01"}, {"Sat 3 Jan 1970", "1970-01-03"}};
+  const std::vector<Seq2SeqExample> examples = {{"21 November 2026", "2026-11-21"},
+                                                {"1/2/99", "1999-02-01"},
+                                                {"Sat 3 Jan 1970", "1970-01-03"}};
   for (const char* name : {"bahdanau", "luong-dot", "luong-general", "luong-concat"}) {
     const std::string kind = name;
     Seq2SeqTrainer trainer;
