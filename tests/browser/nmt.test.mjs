@@ -4,7 +4,8 @@
 // trains (steps advance, loss curve painted) while the page stays responsive.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { canvasHash, FILE_URL, openPage, paintedPixels, startBrowser } from './harness.mjs';
+import { canvasHash, FILE_URL, openPage, paintedPixels, SITE_DIR, startBrowser } from './harness.mjs';
+import { serve } from '../../scripts/serve.mjs';
 
 let env;
 before(async () => {
@@ -43,6 +44,7 @@ test('opens with the shipped checkpoint: translates, paints the attention plot a
   const status = await page.textContent(`${chapter} .nmt-status`);
   assert.match(status, /shipped checkpoint: dates, luong-general, hidden 64 · step \d+/);
   assert.match(status, /held-out exact match \d+(\.\d)?%/);
+  assert.doesNotMatch(status, /main thread/, 'the model runs in the Web Worker');
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
@@ -120,4 +122,26 @@ test('works from file:// (the worker starts from a Blob URL)', async () => {
   await waitForOutput(page, '2026-11-21');
   assert.deepEqual(page.errors, []);
   await page.context().close();
+});
+
+test("under a CSP that forbids blob: workers, the chapter trains on the main thread instead", async () => {
+  const csp = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; font-src 'self'";
+  const { server, url } = await serve({ root: SITE_DIR, headers: { 'Content-Security-Policy': csp } });
+  try {
+    const page = await openPage(env.browser, `${url}#chapter=nmt`);
+    await waitForOutput(page, '2026-11-21');
+    assert.match(await page.textContent(`${chapter} .nmt-status`), /on the main thread/);
+    await typeInput(page, 'nov 5, 1999');
+    await waitForOutput(page, '1999-11-05');
+    await page.getByRole('button', { name: 'Start' }).click();
+    await page.waitForFunction((s) => Number(document.querySelector(s)?.dataset.nmtSteps) >= 1205, chapter, { timeout: 60000 });
+    await page.getByRole('button', { name: 'Pause' }).click();
+    // The only console errors are the browser's reports of the refused worker.
+    const unexpected = page.errors.filter((e) => !/worker|Content Security Policy/i.test(e));
+    console.log(`console errors under CSP (expected: the refused worker): ${JSON.stringify(page.errors)}`);
+    assert.deepEqual(unexpected, []);
+    await page.context().close();
+  } finally {
+    await new Promise((ok) => server.close(ok));
+  }
 });

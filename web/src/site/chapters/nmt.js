@@ -4,6 +4,7 @@
 import checkpointBase64 from '../../../assets/seq2seq-dates.b64.txt';
 import workerSource from '../../../../build/nmt-worker.txt';
 import { credit, errorLine, step } from '../chapter-kit.js';
+import { createEngine } from './nmt-engine.js';
 import { el } from '../dom.js';
 import { Heatmap } from '../heatmap.js';
 import { tex } from '../math.js';
@@ -100,8 +101,11 @@ export default {
   title: 'Neural machine translation with attention',
   summary: 'Train an encoder–decoder with attention to normalise dates, live in a Web Worker, and watch which input characters each output character attends to.',
 
-  /** @param {HTMLElement} root */
-  render(root) {
+  /**
+   * @param {HTMLElement} root
+   * @param {{api: import('attention-lab').Attention}} context
+   */
+  render(root, { api }) {
     const hash = readHash();
     let task = hash.get('task') === 'reverse' ? 'reverse' : 'dates';
     let input = hash.get('q') ?? DEFAULT_INPUT[task];
@@ -132,8 +136,12 @@ export default {
     attentionMap.element.classList.add('nmt-attention');
     curve.draw();
 
-    // ---- the worker
+    // ---- the worker (or, where the page's security policy forbids blob: workers,
+    // the same engine on the main thread in one-step slices)
     let worker;
+    let engine;
+    let ready = false;
+    const send = (message) => (engine ? engine(message) : worker?.postMessage(message));
     let state = { steps: 0, loss: NaN, accuracy: NaN, stepsPerSecond: NaN, running: false, options: null, source: 'shipped checkpoint' };
     const showStatus = () => {
       const s = state;
@@ -144,6 +152,7 @@ export default {
         Number.isFinite(s.accuracy) ? `held-out exact match ${(100 * s.accuracy).toFixed(1)}% (200 examples)` : null,
         s.running && Number.isFinite(s.stepsPerSecond) ? `${s.stepsPerSecond.toFixed(1)} steps/s` : null,
         s.running ? 'training…' : 'paused',
+        engine ? 'on the main thread (this page’s security policy blocks workers)' : null,
       ];
       status.textContent = parts.filter(Boolean).join(' · ');
       root.dataset.nmtSteps = String(s.steps);
@@ -172,10 +181,12 @@ export default {
 
     function onMessage({ data }) {
       if (!root.isConnected) {
-        worker.terminate(); // the reader moved to another chapter
+        worker?.terminate(); // the reader moved to another chapter
+        engine?.({ type: 'stop' });
         return;
       }
       if (data.type === 'ready') {
+        ready = true;
         Object.assign(state, { steps: data.steps, options: data.options, accuracy: data.accuracy, loss: NaN });
         curve.reset();
         for (const b of [startButton, resetButton, shippedButton]) b.disabled = false;
@@ -204,30 +215,44 @@ export default {
       }
     }
 
+    function startOnMainThread() {
+      worker?.terminate();
+      worker = undefined;
+      engine = createEngine(async () => api, (message) => onMessage({ data: message }), { chunk: 1 });
+      send({ type: 'init', checkpoint, input });
+    }
+
     function startWorker() {
+      let url;
       try {
-        const url = URL.createObjectURL(new Blob([workerSource], { type: 'text/javascript' }));
+        url = URL.createObjectURL(new Blob([workerSource], { type: 'text/javascript' }));
         worker = new Worker(url);
-        URL.revokeObjectURL(url);
-        worker.onmessage = onMessage;
-        worker.onerror = (e) => {
-          errors.hidden = false;
-          errors.textContent = `training worker failed: ${e.message}`;
-        };
-        worker.postMessage({ type: 'init', checkpoint, input });
-      } catch (error) {
-        errors.hidden = false;
-        errors.textContent = `cannot start the training worker: ${error.message}`;
+      } catch {
+        startOnMainThread(); // e.g. CSP without worker-src blob:
+        return;
+      } finally {
+        if (url) URL.revokeObjectURL(url);
       }
+      worker.onmessage = onMessage;
+      worker.onerror = (e) => {
+        if (!ready) {
+          e.preventDefault();
+          startOnMainThread();
+          return;
+        }
+        errors.hidden = false;
+        errors.textContent = `training worker failed: ${e.message}`;
+      };
+      worker.postMessage({ type: 'init', checkpoint, input });
     }
 
     // ---- controls
     startButton.addEventListener('click', () => {
-      worker.postMessage({ type: 'start' });
+      send({ type: 'start' });
       setRunning(true);
     });
     pauseButton.addEventListener('click', () => {
-      worker.postMessage({ type: 'pause' });
+      send({ type: 'pause' });
       setRunning(false);
     });
     const setInput = (text) => {
@@ -237,7 +262,7 @@ export default {
     };
     const fromScratch = () => {
       state.source = 'from scratch';
-      worker.postMessage({ type: 'reset', options: { task, attention: score, seed: 0 }, input });
+      send({ type: 'reset', options: { task, attention: score, seed: 0 }, input });
       setRunning(false);
     };
     taskSelect.addEventListener('change', () => {
@@ -259,7 +284,7 @@ export default {
         setHashValue('task', null);
         setInput(DEFAULT_INPUT.dates);
       }
-      worker.postMessage({ type: 'reset', checkpoint, input });
+      send({ type: 'reset', checkpoint, input });
     });
     scoreSelect.addEventListener('change', () => {
       score = scoreSelect.value;
@@ -268,7 +293,7 @@ export default {
     });
     inputBox.addEventListener('input', () => {
       setInput(inputBox.value);
-      worker?.postMessage({ type: 'translate', input });
+      send({ type: 'translate', input });
     });
 
     root.append(
