@@ -117,6 +117,14 @@ test('the reversal task trains from scratch and shows an anti-diagonal attention
   await page.context().close();
 });
 
+test('usable at phone width: the chapter does not overflow the page horizontally', async () => {
+  const page = await openPage(env.browser, `${env.url}#chapter=nmt`, { viewport: { width: 390, height: 844 } });
+  await waitForOutput(page, '2026-11-21');
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  assert.ok(overflow <= 0, `page is ${overflow}px wider than the screen`);
+  await page.context().close();
+});
+
 test('works from file:// (the worker starts from a Blob URL)', async () => {
   const page = await openPage(env.browser, `${FILE_URL}#chapter=nmt`);
   await waitForOutput(page, '2026-11-21');
