@@ -260,4 +260,60 @@ void attentionBackward(const AttentionWeights& w, const AttentionCache& c, const
   }
 }
 
+// ---- combination and output ----
+
+void combineForward(const MatrixView& Wc, const MatrixView& c, const MatrixView& h, Matrix& a) {
+  const Index H = c.cols();
+  a.noalias() = c * Wc.topRows(H);
+  a.noalias() += h * Wc.bottomRows(H);
+  a = a.array().tanh().matrix();
+}
+
+void combineBackward(const MatrixView& Wc, const MatrixView& c, const MatrixView& h,
+                     const MatrixView& a, const MatrixView& da, Matrix& dc, Matrix& dh,
+                     MatrixMap& gradWc) {
+  const Index H = c.cols();
+  const Matrix dPre = (da.array() * (1.0 - a.array().square())).matrix();  // (N x H)
+  gradWc.topRows(H).noalias() += c.transpose() * dPre;
+  gradWc.bottomRows(H).noalias() += h.transpose() * dPre;
+  dc.noalias() = dPre * Wc.topRows(H).transpose();
+  dh.noalias() = dPre * Wc.bottomRows(H).transpose();
+}
+
+double outputForward(const MatrixView& Wo, const MatrixView& bo, const MatrixView& a,
+                     const std::vector<int>& targets, const std::vector<double>& mask,
+                     Matrix& probs) {
+  probs.noalias() = a * Wo;
+  probs.rowwise() += bo.row(0);
+  for (Index r = 0; r < probs.rows(); ++r) {  // row-wise softmax
+    const double max = probs.row(r).maxCoeff();
+    probs.row(r) = (probs.row(r).array() - max).exp().matrix();
+    probs.row(r) /= probs.row(r).sum();
+  }
+  double loss = 0, tokens = 0;
+  for (std::size_t i = 0; i < targets.size(); ++i) {
+    if (mask[i] == 0) continue;
+    loss -= mask[i] * std::log(probs(static_cast<Index>(i), targets[i]));
+    tokens += mask[i];
+  }
+  return tokens > 0 ? loss / tokens : 0.0;
+}
+
+void outputBackward(const MatrixView& Wo, const MatrixView& a, const MatrixView& probs,
+                    const std::vector<int>& targets, const std::vector<double>& mask, Matrix& da,
+                    MatrixMap& gradWo, MatrixMap& gradBo) {
+  double tokens = 0;
+  for (double m : mask) tokens += m;
+  // d logits = (p - onehot(target)) * mask / tokens
+  Matrix dLogits = probs;
+  for (std::size_t i = 0; i < targets.size(); ++i) {
+    const Index r = static_cast<Index>(i);
+    dLogits(r, targets[i]) -= 1.0;
+    dLogits.row(r) *= tokens > 0 ? mask[i] / tokens : 0.0;
+  }
+  gradWo.noalias() += a.transpose() * dLogits;
+  gradBo += dLogits.colwise().sum();
+  da.noalias() = dLogits * Wo.transpose();
+}
+
 }  // namespace attention

@@ -104,4 +104,25 @@ void attentionBackward(const AttentionWeights& w, const AttentionCache& cache, c
                        const MatrixView& k, const MatrixView& dContext, Matrix& dq, Matrix& dk,
                        AttentionWeights& grad);
 
+// ---- Luong's combination: a = tanh([c; h] Wc) ----
+// Wc: (2H x H), rows 0..H-1 multiply c and rows H..2H-1 multiply h; c, h: (N x H) -> a: (N x H).
+void combineForward(const MatrixView& Wc, const MatrixView& c, const MatrixView& h, Matrix& a);
+
+// da: (N x H) -> dc, dh: (N x H); adds dWc into gradWc (2H x H).
+void combineBackward(const MatrixView& Wc, const MatrixView& c, const MatrixView& h,
+                     const MatrixView& a, const MatrixView& da, Matrix& dc, Matrix& dh,
+                     MatrixMap& gradWc);
+
+// ---- output projection and softmax cross-entropy ----
+// a: (N x H), Wo: (H x W), bo: (1 x W), targets/mask: (N) -> probs: (N x W).
+// Returns sum_i mask[i] * -log probs[i][targets[i]] / sum_i mask[i] (0 if the mask is all 0).
+double outputForward(const MatrixView& Wo, const MatrixView& bo, const MatrixView& a,
+                     const std::vector<int>& targets, const std::vector<double>& mask,
+                     Matrix& probs);
+
+// -> da: (N x H); adds dWo, dbo into gradWo, gradBo.
+void outputBackward(const MatrixView& Wo, const MatrixView& a, const MatrixView& probs,
+                    const std::vector<int>& targets, const std::vector<double>& mask, Matrix& da,
+                    MatrixMap& gradWo, MatrixMap& gradBo);
+
 }  // namespace attention

@@ -21,15 +21,6 @@ void scatterAddRows(MatrixMap& table, const std::vector<int>& ids, const Matrix&
   for (std::size_t i = 0; i < ids.size(); ++i) table.row(ids[i]) += rows.row(static_cast<Index>(i));
 }
 
-// Row-wise softmax in place: (N x W).
-void softmaxRows(Matrix& m) {
-  for (Index r = 0; r < m.rows(); ++r) {
-    const double max = m.row(r).maxCoeff();
-    m.row(r) = (m.row(r).array() - max).exp().matrix();
-    m.row(r) /= m.row(r).sum();
-  }
-}
-
 // Row of the backward GRU's output that belongs to input position j of example b.
 Index backRow(const Seq2SeqBatch& batch, int j, int b) {
   return static_cast<Index>(batch.sourceLength[b] - 1 - j) * batch.batch + b;
@@ -139,49 +130,29 @@ Seq2SeqWeights bindSeq2SeqWeights(const Seq2SeqConfig& config, double* data) {
 
 double seq2seqForward(const Seq2SeqConfig& config, const Seq2SeqWeights& w,
                       const Seq2SeqBatch& batch, Seq2SeqCache& c) {
-  const int H = config.hidden;
   encode(config, w, batch, c);
   c.decInput = gatherRows(w.decEmbed, batch.decoderInput);
   gruForward(w.decoder, c.decInput, c.h0, batch.outSteps, c.decoder);
   c.decOut = c.decoder.outputs();
   // Steps 3-5 for every (t, b) at once.
   attentionForward(w.attention, c.decOut, c.encOut, batch.sourceLength, c.attention, c.context);
-  c.combined.noalias() = c.context * w.Wc.topRows(H);
-  c.combined.noalias() += c.decOut * w.Wc.bottomRows(H);
-  c.combined = c.combined.array().tanh().matrix();
-  c.probs.noalias() = c.combined * w.Wo;
-  c.probs.rowwise() += w.bo.row(0);
-  softmaxRows(c.probs);
-  double loss = 0;
+  combineForward(w.Wc, c.context, c.decOut, c.combined);
+  const double loss = outputForward(w.Wo, w.bo, c.combined, batch.target, batch.mask, c.probs);
   c.tokens = 0;
-  for (std::size_t i = 0; i < batch.target.size(); ++i) {
-    if (batch.mask[i] == 0) continue;
-    loss -= batch.mask[i] * std::log(c.probs(static_cast<Index>(i), batch.target[i]));
-    c.tokens += batch.mask[i];
-  }
-  return c.tokens > 0 ? loss / c.tokens : 0.0;
+  for (double m : batch.mask) c.tokens += m;
+  return loss;
 }
 
 void seq2seqBackward(const Seq2SeqConfig& config, const Seq2SeqWeights& w,
                      const Seq2SeqBatch& batch, const Seq2SeqCache& c, Seq2SeqWeights& g) {
   const int B = batch.batch, H = config.hidden;
   if (c.tokens <= 0) return;
-  // 5. cross-entropy of softmax: d logits = (p - onehot) * mask / tokens
-  Matrix dLogits = c.probs;
-  for (std::size_t i = 0; i < batch.target.size(); ++i) {
-    const Index r = static_cast<Index>(i);
-    dLogits(r, batch.target[i]) -= 1.0;
-    dLogits.row(r) *= batch.mask[i] / c.tokens;
-  }
-  g.Wo.noalias() += c.combined.transpose() * dLogits;
-  g.bo += dLogits.colwise().sum();
+  // 5. output projection and cross-entropy
+  Matrix dCombined;
+  outputBackward(w.Wo, c.combined, c.probs, batch.target, batch.mask, dCombined, g.Wo, g.bo);
   // 4. a = tanh([c; h] Wc)
-  Matrix dPre = dLogits * w.Wo.transpose();
-  dPre = (dPre.array() * (1.0 - c.combined.array().square())).matrix();
-  g.Wc.topRows(H).noalias() += c.context.transpose() * dPre;
-  g.Wc.bottomRows(H).noalias() += c.decOut.transpose() * dPre;
-  const Matrix dContext = dPre * w.Wc.topRows(H).transpose();
-  Matrix dDecOut = dPre * w.Wc.bottomRows(H).transpose();
+  Matrix dContext, dDecOut;
+  combineBackward(w.Wc, c.context, c.decOut, c.combined, dCombined, dContext, dDecOut, g.Wc);
   // 3. attention
   Matrix dqAtt, dEncOut;
   attentionBackward(w.attention, c.attention, c.decOut, c.encOut, dContext, dqAtt, dEncOut,
@@ -225,9 +196,7 @@ std::vector<Seq2SeqDecoded> seq2seqGreedy(const Seq2SeqConfig& config, const Seq
   for (int step = 0; step <= maxSteps; ++step) {
     gruStep(w.decoder, gatherRows(w.decEmbed, previous), h);
     attentionForward(w.attention, h, encOut, batch.sourceLength, cache, context);
-    combined.noalias() = context * w.Wc.topRows(H);
-    combined.noalias() += h * w.Wc.bottomRows(H);
-    combined = combined.array().tanh().matrix();
+    combineForward(w.Wc, context, h, combined);
     logits.noalias() = combined * w.Wo;
     logits.rowwise() += w.bo.row(0);
     bool allDone = true;

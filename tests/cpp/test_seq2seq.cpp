@@ -256,6 +256,60 @@ TEST_CASE("seq2seq gradient check: attention, every score function", "[seq2seq][
   }
 }
 
+TEST_CASE("seq2seq gradient check: Luong combination a = tanh([c; h] Wc)", "[seq2seq][gradcheck]") {
+  Seq2SeqRandom rng(31);
+  const int N = 5, H = 4;
+  Matrix Wc = randomMatrix(rng, 2 * H, H), c = randomMatrix(rng, N, H), h = randomMatrix(rng, N, H);
+  const Matrix probe = randomMatrix(rng, N, H);
+  Matrix a;
+  auto loss = [&] {
+    combineForward(Wc, c, h, a);
+    return (a.array() * probe.array()).sum();
+  };
+  loss();
+  // a = tanh(c Wc_top + h Wc_bottom), written out entry by entry.
+  for (int i = 0; i < N; ++i) {
+    for (int k = 0; k < H; ++k) {
+      double pre = 0;
+      for (int j = 0; j < H; ++j) pre += c(i, j) * Wc(j, k) + h(i, j) * Wc(H + j, k);
+      CHECK(std::abs(a(i, k) - std::tanh(pre)) < 1e-14);
+    }
+  }
+  Matrix gradWc = Matrix::Zero(2 * H, H), dc, dh;
+  MatrixMap gradMap(gradWc.data(), 2 * H, H);
+  combineBackward(Wc, c, h, a, probe, dc, dh, gradMap);
+  CHECK_GRADIENT("combination Wc", loss, Wc.data(), gradWc.data(), Wc.size());
+  CHECK_GRADIENT("combination c", loss, c.data(), dc.data(), c.size());
+  CHECK_GRADIENT("combination h", loss, h.data(), dh.data(), h.size());
+}
+
+TEST_CASE("seq2seq gradient check: output projection and masked cross-entropy",
+          "[seq2seq][gradcheck]") {
+  Seq2SeqRandom rng(41);
+  const int N = 6, H = 4, W = 5;
+  Matrix Wo = randomMatrix(rng, H, W), bo = randomMatrix(rng, 1, W), a = randomMatrix(rng, N, H);
+  const std::vector<int> targets = {0, 3, 4, 1, 2, 2};
+  const std::vector<double> mask = {1, 1, 0, 1, 1, 0};  // two padded positions
+  Matrix probs;
+  auto loss = [&] { return outputForward(Wo, bo, a, targets, mask, probs); };
+  const double l = loss();
+  // The mean of -log softmax over the four real positions, computed directly.
+  double want = 0;
+  for (int i = 0; i < N; ++i) {
+    if (mask[i] == 0) continue;
+    const Eigen::RowVectorXd logits = a.row(i) * Wo + bo.row(0);
+    want -= logits(targets[i]) - std::log(logits.array().exp().sum());
+  }
+  CHECK(std::abs(l - want / 4) < 1e-13);
+  Matrix gradWo = Matrix::Zero(H, W), gradBo = Matrix::Zero(1, W), da;
+  MatrixMap gWo(gradWo.data(), H, W), gBo(gradBo.data(), 1, W);
+  outputBackward(Wo, a, probs, targets, mask, da, gWo, gBo);
+  CHECK_GRADIENT("output Wo", loss, Wo.data(), gradWo.data(), Wo.size());
+  CHECK_GRADIENT("output bo", loss, bo.data(), gradBo.data(), bo.size());
+  CHECK_GRADIENT("output a", loss, a.data(), da.data(), a.size());
+  CHECK(da.row(2).cwiseAbs().sum() == 0.0);  // padded positions get no gradient
+}
+
 // ---- gradient check: the whole model ----
 
 TEST_CASE("seq2seq gradient check: whole model, every score function", "[seq2seq][gradcheck]") {
