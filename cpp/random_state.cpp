@@ -4,6 +4,8 @@
 #include <sstream>
 #include <string>
 
+#include "exact_log.h"
+
 namespace attention {
 
 namespace {
@@ -126,7 +128,9 @@ double RandomState::nextGauss() {
     x2 = 2.0 * nextDouble() - 1.0;
     r2 = x1 * x1 + x2 * x2;
   } while (r2 >= 1.0 || r2 == 0.0);
-  const double f = std::sqrt(-2.0 * std::log(r2) / r2);
+  // exactLog is glibc's log() (which NumPy calls) on every platform; musl's
+  // log() in WebAssembly would change the last bit of a few normals in 100,000.
+  const double f = std::sqrt(-2.0 * exactLog(r2) / r2);
   gauss_ = f * x1;  // kept for the next call
   hasGauss_ = true;
   return f * x2;

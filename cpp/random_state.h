@@ -3,14 +3,13 @@
 // Box-Muller normals (with the cached second value) and the same masked
 // rejection sampling for integers. Interleaved calls leave the generator
 // exactly where NumPy leaves it, so the articles' printed numbers come out.
-// Only the standard library is used.
+// Only the standard library and exact_log.h are used.
 //
-// One caveat, inherent in NumPy itself: a normal's last bit depends on the
-// platform's log(). Natively on Linux we call glibc's, as NumPy does, and match
-// bit for bit; in WebAssembly log() is Emscripten's musl, which differs from
-// glibc's by one ulp for a few normals in 100,000 (measured: 81 of 2,084,024
-// values). rand() and randint() use no libm and are identical everywhere, and
-// the stream position never drifts.
+// That includes randn's last bits on every platform: the polar method needs
+// log(), and NumPy (on x86-64 Linux) gets it from glibc, whose result differs
+// in the last bit from other libms' (Emscripten's musl: about 4 inputs in
+// 100,000). nextGauss therefore calls exactLog (exact_log.h), a portable port of
+// glibc's log() that is bit-identical to it, natively and in WebAssembly.
 #pragma once
 
 #include <array>

@@ -20,6 +20,9 @@ for (const file of readdirSync(at('web/src/api'))) {
 }
 cpSync(wasmModule, at('dist/lib/attention_core.mjs'));
 
+// Chapter Web Workers, bundled to text that their chapters import (see each script).
+await (await import('./build-nmt-worker.mjs')).buildNmtWorker();
+
 // dist/classic: the API as one classic script for pages that cannot load
 // modules: <script src="attention-lab.js"> defines window.AttentionLab.
 await build({

@@ -43,3 +43,23 @@ export function assertClose(got, want, tolerance, { floor = 1, label = 'value' }
   assert.ok(diff <= tolerance, `${label}: max difference ${diff} exceeds tolerance ${tolerance}`);
   return diff;
 }
+
+/**
+ * One test per bad-input case: `call` must throw `ErrorClass` with a message
+ * starting `message`, and `stillWorks()` (which asserts a correct answer) must
+ * pass afterwards: the module survives the error.
+ * @param {[string, () => unknown, Function, string][]} cases
+ * @param {() => void} stillWorks
+ */
+export function testBadInputs(test, cases, stillWorks) {
+  for (const [name, call, ErrorClass, message] of cases) {
+    test(`bad input (${name}) throws ${ErrorClass.name} naming the argument, and the module keeps working`, () => {
+      assert.throws(call, (error) => {
+        assert.ok(error instanceof ErrorClass, `expected ${ErrorClass.name}, got ${error.constructor.name}: ${error.message}`);
+        assert.ok(error.message.startsWith(message), `message "${error.message}" should start with "${message}"`);
+        return true;
+      });
+      stillWorks();
+    });
+  }
+}

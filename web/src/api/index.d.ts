@@ -132,6 +132,76 @@ export interface Attention {
   createAdditiveAttention(options?: AdditiveAttentionOptions): AdditiveAttention;
 
   // ---- Seq2seq trainer ----
+  /**
+   * A character-level encoder–decoder with attention (bidirectional GRU encoder,
+   * GRU decoder, Luong combination `tanh(Wc[c; h])`), trained in WebAssembly.
+   * Owns WebAssembly memory: call `delete()` when done.
+   */
+  readonly Seq2SeqTrainer: typeof Seq2SeqTrainer;
+}
+
+/** The translation tasks: `'dates'` (human-written dates → ISO `yyyy-mm-dd`) or `'reverse'` (digit strings reversed). */
+export type Seq2SeqTask = 'dates' | 'reverse';
+/** Attention score functions: additive (with bias), Luong's dot, general (`q Wa kᵀ`) and concat (`v·tanh(Wa[q; k])`). */
+export type Seq2SeqAttention = 'bahdanau' | 'luong-dot' | 'luong-general' | 'luong-concat';
+
+export interface Seq2SeqOptions {
+  /** Default `'dates'`. */
+  task?: Seq2SeqTask;
+  /** Default `'luong-general'`. */
+  attention?: Seq2SeqAttention;
+  /** GRU state size, integer in [1, 256]. Default 64. */
+  hidden?: number;
+  /** Character embedding size, integer in [1, 256]. Default 32. */
+  embedding?: number;
+  /** Examples per mini-batch, integer in [1, 512]. Default 32. */
+  batch?: number;
+  /** Adam step size in (0, 1]. Default 0.005. */
+  learningRate?: number;
+  /** Seed of the trainer's generator (initial weights, training examples), integer in [0, 2³²−1]. Default 0. */
+  seed?: number;
+}
+
+export interface Seq2SeqTranslation {
+  /** The greedy decoding (without the end token). */
+  output: string;
+  /** (output length × input length): the attention weights of each output character; rows sum to 1. */
+  attention: Matrix;
+  /** (input length × hidden): the encoder outputs sⱼ that attention reads. */
+  encoderOutputs: Matrix;
+  /** (output length × hidden): the decoder states hₜ used as queries. */
+  decoderStates: Matrix;
+}
+
+/** See {@link Attention.Seq2SeqTrainer}. Obtain the class from the loaded API object. */
+export declare class Seq2SeqTrainer {
+  /** Throws TypeError/RangeError for unknown options, wrong types or out-of-range values. */
+  constructor(options?: Seq2SeqOptions);
+  /** Rebuilds a trainer from `save()`'s bytes; throws RangeError for corrupt or foreign data. Adam's moments restart. */
+  static load(bytes: Uint8Array | ArrayBuffer): Seq2SeqTrainer;
+  /** The options in use, defaults filled in. */
+  readonly options: Readonly<Required<Seq2SeqOptions>>;
+  /** Mini-batches trained so far. */
+  readonly steps: number;
+  /** Every character an input may contain. */
+  readonly inputAlphabet: string;
+  /** Longest input `translate` accepts. */
+  readonly maxInputLength: number;
+  /** Size of the fixed held-out set. */
+  readonly heldOutSize: number;
+  readonly parameterCount: number;
+  /** Trains `steps` mini-batches (integer in [1, 100000]); returns their mean cross-entropy per output token. */
+  train(steps: number): number;
+  /** Exact-match accuracy on the first `n` held-out examples (default 500), in [0, 1]. */
+  evaluate(n?: number): number;
+  /** A held-out example chosen by the trainer's seeded sampler. */
+  sample(): { input: string; target: string };
+  /** Greedy translation; RangeError for empty, over-long input or unknown characters. */
+  translate(input: string): Seq2SeqTranslation;
+  /** A checkpoint: magic "A2S2", format version, options, step count, float32 weights, checksum. */
+  save(): Uint8Array;
+  /** Frees the trainer's WebAssembly memory; any later call throws. */
+  delete(): void;
 }
 
 // ---- Embeddings ----
@@ -269,8 +339,8 @@ export interface RandomStateConstructor {
 export interface RandomState {
   /**
    * Standard normal values: `np.random.randn(rows, cols)` (legacy polar Box–Muller, cached second value).
-   * The last bit of a few normals in 100,000 can differ from NumPy on Linux, whose `log()` is glibc's
-   * while WebAssembly's is musl's (1 ulp at most); the stream position is always exact.
+   * Bit-for-bit equal to NumPy on x86-64 Linux, last bits included: the logarithm is a port of glibc's
+   * `log()` (the one NumPy calls), not WebAssembly's musl `log()`, which is 1 ulp off for a few inputs.
    */
   randn(rows: number, cols: number): Matrix;
   /** Uniform values in [0, 1) with 53 random bits: `np.random.rand(rows, cols)`. */

@@ -13,6 +13,7 @@ import { embeddingsApi } from './embeddings.js';
 import { randomStateApi } from './random_state.js';
 import { additiveApi } from './additive.js';
 import { transformerApi } from './transformer.js';
+import { seq2seqApi } from './seq2seq.js';
 import { Matrix } from './matrix.js';
 
 export { Matrix };
@@ -36,6 +37,7 @@ export function loadAttention() {
       ...randomStateApi(core),
       ...additiveApi(core),
       ...transformerApi(core),
+      ...seq2seqApi(core),
     }),
   );
   return loading;

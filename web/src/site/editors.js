@@ -3,7 +3,8 @@
 // never loses the reader's work.
 import { el } from './dom.js';
 
-function numberInput(value, label, onInput) {
+/** A text input for one number; `onInput(input)` runs on every keystroke. */
+export function numberInput(value, label, onInput) {
   const input = el('input', {
     type: 'text',
     inputMode: 'decimal',

@@ -3,7 +3,7 @@
 // marked and ignored, like the editors in editors.js; the last good values
 // stay in force.
 import { el } from './dom.js';
-import { parseNumber } from './editors.js';
+import { numberInput, parseNumber } from './editors.js';
 
 // Styles are set through the CSSOM (never style attributes), which a strict
 // Content-Security-Policy allows.
@@ -48,15 +48,7 @@ export class MatrixEditor {
       const name = this.rowLabel(i);
       cells.push(css(el('span', {}, name), ROW_LABEL_STYLE));
       this.inputs.push(row.map((value, j) => {
-        const input = el('input', {
-          type: 'text',
-          inputMode: 'decimal',
-          value: String(value),
-          className: 'num',
-          spellcheck: false,
-          attrs: { 'aria-label': `${this.label}, ${name}, column ${j + 1}`, autocomplete: 'off' },
-          on: { input: () => this.edited(i, j, input) },
-        });
+        const input = numberInput(value, `${this.label}, ${name}, column ${j + 1}`, () => this.edited(i, j, input));
         cells.push(css(input, 'width:4.5em;'));
         return input;
       }));

@@ -6,12 +6,14 @@ import glove from './glove.js';
 import bahdanau from './bahdanau.js';
 import qkv from './qkv.js';
 import transformer from './transformer.js';
+import nmt from './nmt.js';
 
 export const CHAPTERS = [
   basics,
   // ---- chapter entries: one per line ----
   bahdanau,
   qkv,
-  glove,
   transformer,
+  glove,
+  nmt,
 ];

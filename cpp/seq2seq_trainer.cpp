@@ -1,0 +1,364 @@
+#include "seq2seq_trainer.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+
+namespace attention {
+
+namespace {
+
+constexpr char kMagic[4] = {'A', '2', 'S', '2'};
+constexpr double kClipNorm = 5.0;
+constexpr double kBeta1 = 0.9, kBeta2 = 0.999, kAdamEps = 1e-8;
+constexpr int kMaxTrainSteps = 100000;
+constexpr int kEvalChunk = 100;
+
+std::uint32_t fnv1a(const std::uint8_t* data, std::size_t size) {
+  std::uint32_t h = 2166136261u;
+  for (std::size_t i = 0; i < size; ++i) {
+    h ^= data[i];
+    h *= 16777619u;
+  }
+  return h;
+}
+
+class Writer {
+ public:
+  void u32(std::uint32_t x) {
+    for (int i = 0; i < 4; ++i) bytes.push_back(static_cast<std::uint8_t>(x >> (8 * i)));
+  }
+  void u64(std::uint64_t x) {
+    for (int i = 0; i < 8; ++i) bytes.push_back(static_cast<std::uint8_t>(x >> (8 * i)));
+  }
+  void f64(double x) {
+    std::uint64_t bits = 0;
+    std::memcpy(&bits, &x, 8);
+    u64(bits);
+  }
+  void f32(float x) {
+    std::uint32_t bits = 0;
+    std::memcpy(&bits, &x, 4);
+    u32(bits);
+  }
+  void str(const std::string& s) {
+    u32(static_cast<std::uint32_t>(s.size()));
+    bytes.insert(bytes.end(), s.begin(), s.end());
+  }
+  std::vector<std::uint8_t> bytes;
+};
+
+class Reader {
+ public:
+  Reader(const std::uint8_t* data, std::size_t size) : data_(data), size_(size) {}
+  bool u32(std::uint32_t& x) {
+    if (!need(4)) return false;
+    x = 0;
+    for (int i = 0; i < 4; ++i) x |= static_cast<std::uint32_t>(data_[pos_++]) << (8 * i);
+    return true;
+  }
+  bool u64(std::uint64_t& x) {
+    if (!need(8)) return false;
+    x = 0;
+    for (int i = 0; i < 8; ++i) x |= static_cast<std::uint64_t>(data_[pos_++]) << (8 * i);
+    return true;
+  }
+  bool i32(int& x) {
+    std::uint32_t u = 0;
+    if (!u32(u)) return false;
+    std::memcpy(&x, &u, 4);
+    return true;
+  }
+  bool f64(double& x) {
+    std::uint64_t bits = 0;
+    if (!u64(bits)) return false;
+    std::memcpy(&x, &bits, 8);
+    return true;
+  }
+  bool f32(float& x) {
+    std::uint32_t bits = 0;
+    if (!u32(bits)) return false;
+    std::memcpy(&x, &bits, 4);
+    return true;
+  }
+  bool str(std::string& s, std::size_t maxLength) {
+    std::uint32_t n = 0;
+    if (!u32(n) || n > maxLength || !need(n)) return false;
+    s.assign(reinterpret_cast<const char*>(data_ + pos_), n);
+    pos_ += n;
+    return true;
+  }
+  std::size_t position() const { return pos_; }
+
+ private:
+  bool need(std::size_t n) const { return size_ - pos_ >= n; }
+  const std::uint8_t* data_;
+  std::size_t size_, pos_ = 0;
+};
+
+void initialise(const Seq2SeqConfig& config, Vector& params, Seq2SeqRandom& rng) {
+  params = Vector::Zero(static_cast<Eigen::Index>(seq2seqParamCount(config)));
+  for (const ParamSpec& s : seq2seqLayout(config)) {
+    const bool bias = s.rows == 1 && s.name != "att.v";
+    if (bias) continue;  // biases start at 0
+    const bool embedding = s.name == "enc.embed" || s.name == "dec.embed";
+    // Embeddings ~ U(-1, 1); weight matrices ~ U(-1/sqrt(fan_in), 1/sqrt(fan_in)).
+    const double scale = embedding ? 1.0 : 1.0 / std::sqrt(static_cast<double>(s.rows));
+    for (std::size_t i = 0; i < static_cast<std::size_t>(s.rows) * s.cols; ++i) {
+      params[static_cast<Eigen::Index>(s.offset + i)] = rng.uniform(-scale, scale);
+    }
+  }
+}
+
+}  // namespace
+
+Status validateSeq2SeqOptions(const Seq2SeqOptions& o) {
+  ScoreKind kind;
+  if (!parseScoreKind(o.attention, kind)) {
+    return Status::invalidArgument(
+        "attention must be 'bahdanau', 'luong-dot', 'luong-general' or 'luong-concat', got '" +
+        o.attention + "'");
+  }
+  if (o.task != "dates" && o.task != "reverse") {
+    return Status::invalidArgument("task must be 'dates' or 'reverse', got '" + o.task + "'");
+  }
+  if (o.hidden < 1 || o.hidden > 256) {
+    return Status::invalidValue("hidden must be an integer in [1, 256], got " +
+                                std::to_string(o.hidden));
+  }
+  if (o.embedding < 1 || o.embedding > 256) {
+    return Status::invalidValue("embedding must be an integer in [1, 256], got " +
+                                std::to_string(o.embedding));
+  }
+  if (o.batch < 1 || o.batch > 512) {
+    return Status::invalidValue("batch must be an integer in [1, 512], got " +
+                                std::to_string(o.batch));
+  }
+  if (!(o.learningRate > 0 && o.learningRate <= 1)) {
+    return Status::invalidValue("learningRate must be in (0, 1], got " +
+                                std::to_string(o.learningRate));
+  }
+  return Status::ok();
+}
+
+Status Seq2SeqTrainer::init(const Seq2SeqOptions& options) {
+  RETURN_IF_ERROR(validateSeq2SeqOptions(options));
+  std::unique_ptr<Seq2SeqTask> task;
+  RETURN_IF_ERROR(makeSeq2SeqTask(options.task, task));
+  options_ = options;
+  task_ = std::move(task);
+  config_.inputVocab = 1 + static_cast<int>(task_->inputAlphabet().size());
+  config_.outputVocab = 2 + static_cast<int>(task_->outputAlphabet().size());
+  config_.embedding = options.embedding;
+  config_.hidden = options.hidden;
+  parseScoreKind(options.attention, config_.score);
+  rng_ = Seq2SeqRandom(options.seed);
+  sampler_ = Seq2SeqRandom(options.seed ^ 0x9E3779B9u);
+  initialise(config_, params_, rng_);
+  grad_ = Vector::Zero(params_.size());
+  adamM_ = Vector::Zero(params_.size());
+  adamV_ = Vector::Zero(params_.size());
+  adamT_ = 0;
+  steps_ = 0;
+  return Status::ok();
+}
+
+Seq2SeqBatch Seq2SeqTrainer::makeBatch(const std::vector<Seq2SeqExample>& examples) const {
+  Seq2SeqBatch batch;
+  const int B = static_cast<int>(examples.size());
+  batch.batch = B;
+  // Longest input first (stable), so the examples still reading at step j are a prefix.
+  batch.order.resize(static_cast<std::size_t>(B));
+  for (int b = 0; b < B; ++b) batch.order[b] = b;
+  std::stable_sort(batch.order.begin(), batch.order.end(), [&](int x, int y) {
+    return examples[static_cast<std::size_t>(x)].input.size() >
+           examples[static_cast<std::size_t>(y)].input.size();
+  });
+  for (const Seq2SeqExample& e : examples) {
+    batch.inSteps = std::max(batch.inSteps, static_cast<int>(e.input.size()));
+    batch.outSteps = std::max(batch.outSteps, static_cast<int>(e.target.size()) + 1);
+  }
+  const std::size_t inSize = static_cast<std::size_t>(batch.inSteps) * B;
+  const std::size_t outSize = static_cast<std::size_t>(batch.outSteps) * B;
+  batch.source.assign(inSize, 0);
+  batch.reversed.assign(inSize, 0);
+  batch.sourceLength.assign(static_cast<std::size_t>(B), 0);
+  batch.active.assign(static_cast<std::size_t>(batch.inSteps), 0);
+  batch.decoderInput.assign(outSize, kEndToken);
+  batch.target.assign(outSize, kEndToken);
+  batch.mask.assign(outSize, 0.0);
+  const std::string& in = task_->inputAlphabet();
+  const std::string& out = task_->outputAlphabet();
+  for (int b = 0; b < B; ++b) {
+    const Seq2SeqExample& e = examples[static_cast<std::size_t>(batch.order[b])];
+    const std::size_t n = e.input.size();
+    batch.sourceLength[b] = static_cast<int>(n);
+    for (std::size_t t = 0; t < n; ++t) {
+      const int id = 1 + static_cast<int>(in.find(e.input[t]));
+      batch.source[t * B + b] = id;
+      batch.reversed[(n - 1 - t) * B + b] = id;
+      ++batch.active[t];
+    }
+    const std::size_t m = e.target.size();
+    for (std::size_t t = 0; t <= m; ++t) {
+      const int previous = t == 0 ? kStartToken : 2 + static_cast<int>(out.find(e.target[t - 1]));
+      batch.decoderInput[t * B + b] = previous;
+      batch.target[t * B + b] = t == m ? kEndToken : 2 + static_cast<int>(out.find(e.target[t]));
+      batch.mask[t * B + b] = 1.0;
+    }
+  }
+  return batch;
+}
+
+double Seq2SeqTrainer::lossAndGradient(const Seq2SeqBatch& batch, Vector& gradient) {
+  Seq2SeqWeights w = bindSeq2SeqWeights(config_, params_.data());
+  const double loss = seq2seqForward(config_, w, batch, cache_);
+  gradient = Vector::Zero(params_.size());
+  Seq2SeqWeights g = bindSeq2SeqWeights(config_, gradient.data());
+  seq2seqBackward(config_, w, batch, cache_, g);
+  return loss;
+}
+
+void Seq2SeqTrainer::adamStep() {
+  const double norm = grad_.norm();
+  if (norm > kClipNorm) grad_ *= kClipNorm / norm;
+  ++adamT_;
+  adamM_ = kBeta1 * adamM_ + (1 - kBeta1) * grad_;
+  adamV_ = kBeta2 * adamV_ + (1 - kBeta2) * grad_.cwiseAbs2();
+  const double c1 = 1 - std::pow(kBeta1, static_cast<double>(adamT_));
+  const double c2 = 1 - std::pow(kBeta2, static_cast<double>(adamT_));
+  params_.array() -=
+      options_.learningRate * (adamM_.array() / c1) / ((adamV_.array() / c2).sqrt() + kAdamEps);
+}
+
+Status Seq2SeqTrainer::train(int steps, double& meanLoss) {
+  if (!ready()) return Status::invalidArgument("the trainer is not initialised");
+  if (steps < 1 || steps > kMaxTrainSteps) {
+    return Status::invalidValue("steps must be an integer in [1, " +
+                                std::to_string(kMaxTrainSteps) + "], got " + std::to_string(steps));
+  }
+  std::vector<Seq2SeqExample> examples(static_cast<std::size_t>(options_.batch));
+  double total = 0;
+  for (int s = 0; s < steps; ++s) {
+    for (Seq2SeqExample& e : examples) e = task_->draw(rng_);
+    total += lossAndGradient(makeBatch(examples), grad_);
+    adamStep();
+    ++steps_;
+  }
+  meanLoss = total / steps;
+  return Status::ok();
+}
+
+Status Seq2SeqTrainer::evaluate(int n, double& accuracy) {
+  if (!ready()) return Status::invalidArgument("the trainer is not initialised");
+  const auto& held = task_->heldOut();
+  if (n < 1 || n > static_cast<int>(held.size())) {
+    return Status::invalidValue("n must be an integer in [1, " + std::to_string(held.size()) +
+                                "] (the held-out set's size), got " + std::to_string(n));
+  }
+  const Seq2SeqWeights w = bindSeq2SeqWeights(config_, params_.data());
+  const std::string& alphabet = task_->outputAlphabet();
+  int correct = 0;
+  for (int start = 0; start < n; start += kEvalChunk) {
+    const int end = std::min(n, start + kEvalChunk);
+    const std::vector<Seq2SeqExample> chunk(held.begin() + start, held.begin() + end);
+    const Seq2SeqBatch batch = makeBatch(chunk);
+    const auto decoded = seq2seqGreedy(config_, w, batch, task_->maxOutputLength(), false);
+    for (std::size_t i = 0; i < chunk.size(); ++i) {
+      std::string text;
+      for (int id : decoded[i].tokens) text += id >= 2 ? alphabet[id - 2] : '?';
+      if (text == chunk[static_cast<std::size_t>(batch.order[i])].target) ++correct;
+    }
+  }
+  accuracy = static_cast<double>(correct) / n;
+  return Status::ok();
+}
+
+Status Seq2SeqTrainer::translate(const std::string& input, std::string& output,
+                                 Seq2SeqDecoded& details) {
+  if (!ready()) return Status::invalidArgument("the trainer is not initialised");
+  RETURN_IF_ERROR(task_->validateInput(input, "input"));
+  const Seq2SeqWeights w = bindSeq2SeqWeights(config_, params_.data());
+  auto decoded =
+      seq2seqGreedy(config_, w, makeBatch({{input, ""}}), task_->maxOutputLength(), true);
+  details = std::move(decoded[0]);
+  output.clear();
+  for (int id : details.tokens) output += id >= 2 ? task_->outputAlphabet()[id - 2] : '?';
+  return Status::ok();
+}
+
+const Seq2SeqExample& Seq2SeqTrainer::sample() {
+  const auto& held = task_->heldOut();
+  return held[sampler_.below(static_cast<std::uint32_t>(held.size()))];
+}
+
+std::vector<std::uint8_t> Seq2SeqTrainer::save() const {
+  Writer w;
+  for (char c : kMagic) w.bytes.push_back(static_cast<std::uint8_t>(c));
+  w.u32(kSeq2SeqCheckpointVersion);
+  w.str(options_.task);
+  w.str(options_.attention);
+  w.u32(static_cast<std::uint32_t>(options_.hidden));
+  w.u32(static_cast<std::uint32_t>(options_.embedding));
+  w.u32(static_cast<std::uint32_t>(options_.batch));
+  w.f64(options_.learningRate);
+  w.u32(options_.seed);
+  w.u64(steps_);
+  w.str(rng_.state());
+  w.str(sampler_.state());
+  w.u64(static_cast<std::uint64_t>(params_.size()));
+  for (Eigen::Index i = 0; i < params_.size(); ++i) w.f32(static_cast<float>(params_[i]));
+  w.u32(fnv1a(w.bytes.data(), w.bytes.size()));
+  return w.bytes;
+}
+
+Status Seq2SeqTrainer::load(const std::uint8_t* bytes, std::size_t size) {
+  const auto corrupt = [](const std::string& why) {
+    return Status::invalidValue("not a valid seq2seq checkpoint: " + why);
+  };
+  if (size < 12) return corrupt("only " + std::to_string(size) + " bytes");
+  if (std::memcmp(bytes, kMagic, 4) != 0) return corrupt("wrong magic number (expected \"A2S2\")");
+  Reader r(bytes + 4, size - 8);  // between the magic number and the checksum
+  std::uint32_t version = 0;
+  r.u32(version);
+  if (version != kSeq2SeqCheckpointVersion) {
+    return corrupt("version " + std::to_string(version) + " is not supported (this build reads " +
+                   std::to_string(kSeq2SeqCheckpointVersion) + ")");
+  }
+  const std::uint32_t stored = static_cast<std::uint32_t>(bytes[size - 4]) |
+                               static_cast<std::uint32_t>(bytes[size - 3]) << 8 |
+                               static_cast<std::uint32_t>(bytes[size - 2]) << 16 |
+                               static_cast<std::uint32_t>(bytes[size - 1]) << 24;
+  if (fnv1a(bytes, size - 4) != stored) return corrupt("checksum mismatch (truncated or altered)");
+  Seq2SeqOptions o;
+  std::uint64_t steps = 0, count = 0;
+  std::string rngState, samplerState;
+  if (!r.str(o.task, 64) || !r.str(o.attention, 64) || !r.i32(o.hidden) || !r.i32(o.embedding) ||
+      !r.i32(o.batch) || !r.f64(o.learningRate) || !r.u32(o.seed) || !r.u64(steps) ||
+      !r.str(rngState, 1 << 16) || !r.str(samplerState, 1 << 16) || !r.u64(count)) {
+    return corrupt("truncated header");
+  }
+  Status valid = validateSeq2SeqOptions(o);
+  if (!valid.isOk()) return corrupt(valid.message);
+  Seq2SeqTrainer fresh;
+  RETURN_IF_ERROR(fresh.init(o));
+  if (count != static_cast<std::uint64_t>(fresh.params_.size())) {
+    return corrupt("it holds " + std::to_string(count) + " parameters but its options need " +
+                   std::to_string(fresh.params_.size()));
+  }
+  if (size - 8 - r.position() != count * 4) return corrupt("wrong parameter data size");
+  for (Eigen::Index i = 0; i < fresh.params_.size(); ++i) {
+    float x = 0;
+    r.f32(x);
+    if (!std::isfinite(x)) return corrupt("parameter " + std::to_string(i) + " is not finite");
+    fresh.params_[i] = x;
+  }
+  if (!fresh.rng_.setState(rngState) || !fresh.sampler_.setState(samplerState)) {
+    return corrupt("bad generator state");
+  }
+  fresh.steps_ = steps;
+  *this = std::move(fresh);
+  return Status::ok();
+}
+
+}  // namespace attention

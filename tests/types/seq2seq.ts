@@ -1,0 +1,26 @@
+// Compiled by `tsc --strict`: the Seq2SeqTrainer declarations as the chapter uses them.
+import { loadAttention, Matrix, type Seq2SeqOptions, type Seq2SeqTranslation } from '../../dist/lib/index.js';
+
+export async function seq2seqUsage(): Promise<number> {
+  const a = await loadAttention();
+  const options: Seq2SeqOptions = { task: 'reverse', attention: 'bahdanau', hidden: 16, batch: 8, learningRate: 0.01, seed: 1 };
+  const t = new a.Seq2SeqTrainer(options);
+  const loss: number = t.train(2);
+  const accuracy: number = t.evaluate(10);
+  const { input, target } = t.sample();
+  const result: Seq2SeqTranslation = t.translate(input);
+  const weights: Matrix = result.attention;
+  const bytes: Uint8Array = t.save();
+  const copy = a.Seq2SeqTrainer.load(bytes);
+  const steps: number = copy.steps + copy.options.hidden + t.maxInputLength + t.heldOutSize;
+  copy.delete();
+  t.delete();
+  new a.Seq2SeqTrainer().delete();
+  // @ts-expect-error attention must be one of the four score names
+  new a.Seq2SeqTrainer({ attention: 'luong' });
+  // @ts-expect-error translate takes a string
+  t.translate(20261121);
+  // @ts-expect-error load takes bytes, not a string
+  a.Seq2SeqTrainer.load('checkpoint');
+  return loss + accuracy + target.length + result.output.length + weights.rows + steps;
+}
