@@ -4,15 +4,24 @@
 // last failure is read with _lastError(). The JS layer (web/src/api/) owns all
 // allocation, copying and Error construction; users never see these functions.
 #include <emscripten/bind.h>
+#include <emscripten/val.h>
 
 #include <algorithm>
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <vector>
 
+#include "additive.h"
 #include "basics.h"
+#include "embeddings.h"
+#include "glove_attention.h"
+#include "linalg.h"
+#include "random_state.h"
 #include "seq2seq_trainer.h"
 #include "status.h"
 #include "tensor.h"
+#include "transformer.h"
 
 namespace attention {
 namespace {
@@ -82,11 +91,218 @@ int rawWeightedSum(Ptr weights, int n, Ptr values, int rows, int cols, Ptr out) 
 
 // ---- RandomState (NumPy-exact) ----
 
+int rawValidateSeed(double seed) { return report(validateSeed(seed)); }
+
+// Methods of the bound _RandomState class: out has room for rows * cols doubles.
+int rawRandn(RandomState& rs, int rows, int cols, Ptr out) {
+  Matrix result;
+  const Status s = rs.randn(rows, cols, result);
+  if (s.isOk()) copyOut(result, out);
+  return report(s);
+}
+int rawRand(RandomState& rs, int rows, int cols, Ptr out) {
+  Matrix result;
+  const Status s = rs.rand(rows, cols, result);
+  if (s.isOk()) copyOut(result, out);
+  return report(s);
+}
+int rawRandint(RandomState& rs, double low, double high, int rows, int cols, Ptr out) {
+  Matrix result;
+  const Status s = rs.randint(low, high, rows, cols, result);
+  if (s.isOk()) copyOut(result, out);
+  return report(s);
+}
+
 // ---- Additive (Bahdanau) attention ----
+
+// encoderStates: (n x h), decoderState: (hd), W1: (w1Rows x a), w2: (a2) -> scores: (n)
+int rawAdditiveScores(Ptr enc, int n, int h, Ptr dec, int hd, Ptr W1, int w1Rows, int a, Ptr w2,
+                      int a2, Ptr scoresOut) {
+  Vector scores;
+  const Status s = additiveScores(matrixAt(enc, n, h), vectorAt(dec, hd), matrixAt(W1, w1Rows, a),
+                                  vectorAt(w2, a2), scores);
+  if (s.isOk()) copyOut(scores, scoresOut);
+  return report(s);
+}
+
+// Same inputs; outputs inputs (n x 2h), activations (n x a), scores (n),
+// weights (n), weighted (n x h), context (h).
+int rawAdditiveAttention(Ptr enc, int n, int h, Ptr dec, int hd, Ptr W1, int w1Rows, int a, Ptr w2,
+                         int a2, Ptr inputsOut, Ptr activationsOut, Ptr scoresOut, Ptr weightsOut,
+                         Ptr weightedOut, Ptr contextOut) {
+  AdditiveAttention result;
+  const Status s = additiveAttention(matrixAt(enc, n, h), vectorAt(dec, hd),
+                                     matrixAt(W1, w1Rows, a), vectorAt(w2, a2), result);
+  if (s.isOk()) {
+    copyOut(result.inputs, inputsOut);
+    copyOut(result.activations, activationsOut);
+    copyOut(result.scores, scoresOut);
+    copyOut(result.weights, weightsOut);
+    copyOut(result.weighted, weightedOut);
+    copyOut(result.context, contextOut);
+  }
+  return report(s);
+}
+
+// matmul (cpp/linalg.h), used by the Bahdanau and Q/K/V chapters:
+// a: (m x k), b: (k2 x n) -> out: (m x n)
+int rawMatmul(Ptr a, int m, int k, Ptr b, int k2, int n, Ptr out) {
+  Matrix result;
+  const Status s = matmul(matrixAt(a, m, k), matrixAt(b, k2, n), result);
+  if (s.isOk()) copyOut(result, out);
+  return report(s);
+}
 
 // ---- Transformer attention ----
 
+MatrixMap outputAt(Ptr p, int rows, int cols) {
+  return MatrixMap(reinterpret_cast<double*>(p), rows, cols);
+}
+
+// 0 / 0 x 0 means "no mask"; otherwise (rows x cols) of 0/1.
+AttentionMask maskAt(Ptr mask, int rows, int cols, bool causal) {
+  AttentionMask m;
+  if (mask != 0) m.mask.emplace(matrixAt(mask, rows, cols));
+  m.causal = causal;
+  return m;
+}
+
+std::optional<VectorView> biasAt(Ptr b, int n) {
+  if (b == 0) return std::nullopt;
+  return VectorView(vectorAt(b, n));
+}
+
+// q: (nq x dq), k: (nk x dk), v: (nv x dv), mask: (maskRows x maskCols) or 0
+//   -> out: (nq x dv) and weights: (nq x nk), written in place (no copy)
+int rawScaledDotProductAttention(Ptr q, int nq, int dq, Ptr k, int nk, int dk, Ptr v, int nv,
+                                 int dv, Ptr mask, int maskRows, int maskCols, bool causal, Ptr out,
+                                 Ptr weights) {
+  return report(scaledDotProductAttention(
+      matrixAt(q, nq, dq), matrixAt(k, nk, dk), matrixAt(v, nv, dv),
+      maskAt(mask, maskRows, maskCols, causal), outputAt(out, nq, dv), outputAt(weights, nq, nk)));
+}
+
+// q: (nq x dq), k: (nk x dk) -> out: (nq x nk)
+int rawAttentionScores(Ptr q, int nq, int dq, Ptr k, int nk, int dk, bool scaled, Ptr out) {
+  return report(
+      attentionScores(matrixAt(q, nq, dq), matrixAt(k, nk, dk), scaled, outputAt(out, nq, nk)));
+}
+
+// Embind passes at most a few dozen arguments comfortably, so multi-head
+// attention reads its shapes from an int32 array `dims` in the heap:
+//   [nq, dq, nk, dk, nv, dv, heads, wqRows, wqCols, wkRows, wkCols, wvRows,
+//    wvCols, woRows, woCols, nbq, nbk, nbv, nbo, maskRows, maskCols, causal]
+// and its pointers from `ptrs`: [q, k, v, wq, wk, wv, wo, bq, bk, bv, bo, mask]
+// (0 for an absent bias or mask).
+// -> out: (nq x dq), weights: (heads * nq x nk), written in place.
+int rawMultiHeadAttention(Ptr dimsPtr, Ptr ptrsPtr, Ptr out, Ptr weights) {
+  const auto* dims = reinterpret_cast<const std::int32_t*>(dimsPtr);
+  const auto* ptrs = reinterpret_cast<const std::uint32_t*>(ptrsPtr);
+  const int nq = dims[0], dq = dims[1], nk = dims[2], heads = dims[6];
+  const MultiHeadParams params{heads,
+                               matrixAt(ptrs[3], dims[7], dims[8]),
+                               matrixAt(ptrs[4], dims[9], dims[10]),
+                               matrixAt(ptrs[5], dims[11], dims[12]),
+                               matrixAt(ptrs[6], dims[13], dims[14]),
+                               biasAt(ptrs[7], dims[15]),
+                               biasAt(ptrs[8], dims[16]),
+                               biasAt(ptrs[9], dims[17]),
+                               biasAt(ptrs[10], dims[18])};
+  const int weightRows = heads > 0 ? heads * nq : 0;
+  return report(multiHeadAttention(matrixAt(ptrs[0], nq, dq), matrixAt(ptrs[1], nk, dims[3]),
+                                   matrixAt(ptrs[2], dims[4], dims[5]), params,
+                                   maskAt(ptrs[11], dims[19], dims[20], dims[21] != 0),
+                                   outputAt(out, nq, dq), outputAt(weights, weightRows, nk)));
+}
+
 // ---- Embeddings ----
+
+const std::uint8_t* bytesAt(Ptr p) { return reinterpret_cast<const std::uint8_t*>(p); }
+
+// chunk: (size) bytes of GloVe text
+int rawParserFeed(GloveParser& parser, Ptr chunk, int size) {
+  return report(parser.feed(reinterpret_cast<const char*>(chunk), static_cast<std::size_t>(size)));
+}
+int rawParserFinish(GloveParser& parser) { return report(parser.finish()); }
+void rawParserSetLimit(GloveParser& parser, double count) {
+  parser.setLimit(static_cast<long long>(count));
+}
+double rawParserBytes(const GloveParser& parser) { return static_cast<double>(parser.bytesRead()); }
+double rawParserLines(const GloveParser& parser) { return static_cast<double>(parser.linesRead()); }
+int rawParserSize(const GloveParser& parser) { return parser.table().size(); }
+EmbeddingTable rawParserTakeTable(GloveParser& parser) { return parser.takeTable(); }
+
+// out: (dim) doubles
+int rawTableCopyRow(const EmbeddingTable& table, int row, Ptr out) {
+  if (row < 0 || row >= table.size()) {
+    return report(Status::shapeMismatch("row " + std::to_string(row) + " is outside 0.." +
+                                        std::to_string(table.size() - 1)));
+  }
+  const float* v = table.rowData(row);
+  std::copy(v, v + table.dim(), reinterpret_cast<double*>(out));
+  return report(Status::ok());
+}
+std::string rawTableWordAt(const EmbeddingTable& table, int row) {
+  return row >= 0 && row < table.size() ? table.wordAt(row) : std::string();
+}
+// data: (size) bytes of the binary form
+int rawTableLoadBinary(EmbeddingTable& table, Ptr data, int size) {
+  return report(EmbeddingTable::fromBinary(bytesAt(data), static_cast<std::size_t>(size), table));
+}
+// Serialises into a buffer kept by the table wrapper; read with binaryData/binarySize.
+std::vector<std::uint8_t> binaryBuffer;
+int rawTableToBinary(const EmbeddingTable& table, int encoding) {
+  return report(table.toBinary(static_cast<BinaryEncoding>(encoding), binaryBuffer));
+}
+double rawBinaryData() { return static_cast<double>(reinterpret_cast<Ptr>(binaryBuffer.data())); }
+int rawBinarySize() { return static_cast<int>(binaryBuffer.size()); }
+void rawBinaryRelease() { std::vector<std::uint8_t>().swap(binaryBuffer); }
+
+emscripten::val rawTokenize(const std::string& sentence) {
+  emscripten::val tokens = emscripten::val::array();
+  for (const std::string& token : tokenize(sentence)) tokens.call<void>("push", token);
+  return tokens;
+}
+
+// x: (n x in), weight: (out x in), bias: (out) -> y: (n x out)
+int rawGloveLinear(Ptr x, int n, int in, Ptr weight, int out, int weightCols, Ptr bias,
+                   int biasSize, Ptr y) {
+  Matrix result;
+  const Status s = glove::linear(matrixAt(x, n, in), matrixAt(weight, out, weightCols),
+                                 vectorAt(bias, biasSize), result);
+  if (s.isOk()) copyOut(result, y);
+  return report(s);
+}
+
+// queries: (n x d), keys: (m x dk), values: (mv x dv) -> weights: (n x m), output: (n x dv)
+int rawGloveDotAttention(Ptr queries, int n, int d, Ptr keys, int m, int dk, Ptr values, int mv,
+                         int dv, Ptr weightsOut, Ptr outputOut) {
+  Matrix weights, output;
+  const Status s = glove::dotProductAttention(matrixAt(queries, n, d), matrixAt(keys, m, dk),
+                                              matrixAt(values, mv, dv), weights, output);
+  if (s.isOk()) {
+    copyOut(weights, weightsOut);
+    copyOut(output, outputOut);
+  }
+  return report(s);
+}
+
+// qp: (n x h), kp: (m x hk), ws: (hw), values: (mv x dv) ->
+// scores: (n x m), weights: (n x m), output: (n x dv)
+int rawGloveAdditiveAttention(Ptr qp, int n, int h, Ptr kp, int m, int hk, Ptr ws, int hw,
+                              double bs, Ptr values, int mv, int dv, Ptr scoresOut, Ptr weightsOut,
+                              Ptr outputOut) {
+  Matrix scores, weights, output;
+  const Status s =
+      glove::additiveAttention(matrixAt(qp, n, h), matrixAt(kp, m, hk), vectorAt(ws, hw), bs,
+                               matrixAt(values, mv, dv), scores, weights, output);
+  if (s.isOk()) {
+    copyOut(scores, scoresOut);
+    copyOut(weights, weightsOut);
+    copyOut(output, outputOut);
+  }
+  return report(s);
+}
 
 // ---- Seq2seq trainer ----
 
@@ -194,12 +410,55 @@ EMSCRIPTEN_BINDINGS(attention_core) {
   emscripten::function("_weightedSum", &rawWeightedSum);
 
   // ---- RandomState (NumPy-exact) ----
+  emscripten::function("_validateSeed", &rawValidateSeed);
+  emscripten::class_<RandomState>("_RandomState")
+      .constructor<std::uint32_t>()
+      .function("randn", &rawRandn)
+      .function("rand", &rawRand)
+      .function("randint", &rawRandint);
 
   // ---- Additive (Bahdanau) attention ----
+  emscripten::function("_additiveScores", &rawAdditiveScores);
+  emscripten::function("_additiveAttention", &rawAdditiveAttention);
+  emscripten::function("_matmul", &rawMatmul);
 
   // ---- Transformer attention ----
+  emscripten::function("_scaledDotProductAttention", &rawScaledDotProductAttention);
+  emscripten::function("_multiHeadAttention", &rawMultiHeadAttention);
+  emscripten::function("_attentionScores", &rawAttentionScores);
 
   // ---- Embeddings ----
+  emscripten::class_<GloveParser>("_GloveParser")
+      .constructor<>()
+      .function("keepWord", &GloveParser::keepWord)
+      .function("setLimit", &rawParserSetLimit)
+      .function("feed", &rawParserFeed)
+      .function("finish", &rawParserFinish)
+      .function("bytesRead", &rawParserBytes)
+      .function("linesRead", &rawParserLines)
+      .function("dim", &GloveParser::dim)
+      .function("size", &rawParserSize)
+      .function("takeTable", &rawParserTakeTable);
+  emscripten::class_<EmbeddingTable>("_EmbeddingTable")
+      .constructor<>()
+      .function("dim", &EmbeddingTable::dim)
+      .function("size", &EmbeddingTable::size)
+      .function("indexOf", &EmbeddingTable::indexOf)
+      .function("find", &EmbeddingTable::find)
+      .function("wordAt", &rawTableWordAt)
+      .function("info", &EmbeddingTable::info)
+      .function("setInfo", &EmbeddingTable::setInfo)
+      .function("copyRow", &rawTableCopyRow)
+      .function("loadBinary", &rawTableLoadBinary)
+      .function("toBinary", &rawTableToBinary);
+  emscripten::function("_embeddingsBinaryData", &rawBinaryData);
+  emscripten::function("_embeddingsBinarySize", &rawBinarySize);
+  emscripten::function("_embeddingsBinaryRelease", &rawBinaryRelease);
+  emscripten::function("_tokenize", &rawTokenize);
+  emscripten::function("_lowerCase", &lowerCase);
+  emscripten::function("_gloveLinear", &rawGloveLinear);
+  emscripten::function("_gloveDotAttention", &rawGloveDotAttention);
+  emscripten::function("_gloveAdditiveAttention", &rawGloveAdditiveAttention);
 
   // ---- Seq2seq trainer ----
   emscripten::class_<RawSeq2SeqTrainer>("_Seq2SeqTrainer")

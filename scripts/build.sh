@@ -18,3 +18,4 @@ cmake --build build/wasm -j"$jobs"
 
 echo "build: package and site"
 node scripts/build-web.mjs
+node scripts/build-embeddings.mjs  # GloVe chapter: shipped vocabulary (after build-web, which recreates dist/)

@@ -52,12 +52,84 @@ export interface Attention {
   weightedSum(weights: VectorInput, values: MatrixInput): Float64Array;
 
   // ---- RandomState (NumPy-exact) ----
+  /**
+   * NumPy's legacy `RandomState`, bit for bit: `new a.RandomState(42)` is
+   * `np.random.seed(42)`, and its draws equal NumPy's exactly (same MT19937
+   * stream, same normals, same integers), including interleaved calls.
+   * The generator lives in WebAssembly memory: call `delete()` when done.
+   */
+  readonly RandomState: RandomStateConstructor;
 
   // ---- Additive (Bahdanau) attention ----
+  /**
+   * Bahdanau alignment scores `w2ᵀ · tanh(W1ᵀ · [h_i; s])`, one per encoder step.
+   * encoderStates: (n × h), decoderState: (h) or a 1×h matrix, W1: (2h × a),
+   * w2: (a) or an a×1 / 1×a matrix → (n).
+   */
+  additiveScores(encoderStates: MatrixInput, decoderState: VectorOrLineInput, W1: MatrixInput, w2: VectorOrLineInput): Float64Array;
+  /**
+   * The whole additive attention step, with every intermediate result (same
+   * arguments as `additiveScores`); see {@link AdditiveAttentionResult}.
+   */
+  additiveAttention(encoderStates: MatrixInput, decoderState: VectorOrLineInput, W1: MatrixInput, w2: VectorOrLineInput): AdditiveAttentionResult;
+  /** The matrix product `a · b`. a: (m × k), b: (k × n) → (m × n). */
+  matmul(a: MatrixInput, b: MatrixInput): Matrix;
 
   // ---- Transformer attention ----
+  /** Raw attention scores `Q Kᵀ` (divided by `√d_k` with `{ scaled: true }`). Q: (n_q × d_k), K: (n_k × d_k) → (n_q × n_k). */
+  attentionScores(Q: MatrixInput, K: MatrixInput, options?: { scaled?: boolean }): Matrix;
+  /**
+   * Scaled dot-product attention, `softmax(Q Kᵀ / √d_k) V`, row by row.
+   * Q: (n_q × d_k), K: (n_k × d_k), V: (n_k × d_v) → output (n_q × d_v), weights (n_q × n_k).
+   * Masked keys get weight exactly 0; a query with no key left gets zero weights and a zero output.
+   * Unknown option names throw a `TypeError`; shapes that disagree and masks with entries other
+   * than 0/1 throw a `RangeError`.
+   */
+  scaledDotProductAttention(
+    Q: MatrixInput,
+    K: MatrixInput,
+    V: MatrixInput,
+    options?: ScaledDotProductAttentionOptions,
+  ): AttentionResult;
+  /**
+   * Multi-head attention: `concat(head_1 … head_h) Wo + bo`, where head i is scaled dot-product
+   * attention on columns `i·d_k … (i+1)·d_k − 1` of `Q Wq + bq`, `K Wk + bk`, `V Wv + bv`
+   * (d_k = d_model / heads). Q: (n_q × d_model), K and V: (n_k × d_model), every W
+   * (d_model × d_model), every b (d_model). Returns the output (n_q × d_model) and one
+   * weights matrix (n_q × n_k) per head. `heads` must divide d_model.
+   */
+  multiHeadAttention(Q: MatrixInput, K: MatrixInput, V: MatrixInput, options: MultiHeadAttentionOptions): MultiHeadAttentionResult;
 
   // ---- Embeddings ----
+  /** Splits on white space exactly like Python's `str.split()` (the notebook's tokenizer). */
+  tokenize(sentence: string): string[];
+  /**
+   * Streams GloVe text (any release: one word and its values per line) into a
+   * table in the wasm memory, never holding the whole file. Accepts a BOM, CRLF,
+   * trailing spaces, exponents and words containing spaces (the vector is the
+   * last `dim` fields); the first occurrence of a duplicate wins. A malformed
+   * line rejects with a `SyntaxError` naming its line number; an aborted
+   * signal rejects with the signal's reason (an `AbortError`).
+   */
+  loadEmbeddings(source: EmbeddingsSource, options?: LoadEmbeddingsOptions): Promise<Embeddings>;
+  /**
+   * The shipped vocabulary: the 14,000 most frequent words of GloVe 6B 100d
+   * (int16 with one scale per word; "a" and other one-letter words are absent).
+   * Fetched from `embeddings/glove.6B.100d.14k.bin` next to the module (read from
+   * disk in Node; from a base64 `<script>` twin when a page is opened from file://).
+   */
+  loadDefaultEmbeddings(options?: { url?: string | URL; onProgress?: (progress: EmbeddingsProgress) => void; signal?: AbortSignal }): Promise<Embeddings>;
+  /** A table from attention-lab's binary form (`Embeddings.toBinary()`). */
+  embeddingsFromBinary(bytes: ArrayBuffer | Uint8Array): Embeddings;
+  /**
+   * The notebook's dot-product attention: `weights = softmax(queries keysᵀ / √d)` row by row,
+   * `output = weights values`. queries: (n × d), keys: (m × d), values: (m × dv), default keys.
+   */
+  dotProductAttention(queries: MatrixInput, keys: MatrixInput, values?: MatrixInput): { weights: Matrix; output: Matrix };
+  /** Trainable dot-product attention with `nn.Linear`-initialised W_q, W_k, W_v (in → out). */
+  createTrainableAttention(options?: TrainableAttentionOptions): TrainableAttention;
+  /** Additive attention over every query-key pair: `w_sᵀ tanh(W_q q_i + W_k k_j)`. */
+  createAdditiveAttention(options?: AdditiveAttentionOptions): AdditiveAttention;
 
   // ---- Seq2seq trainer ----
   /**
@@ -130,6 +202,227 @@ export declare class Seq2SeqTrainer {
   save(): Uint8Array;
   /** Frees the trainer's WebAssembly memory; any later call throws. */
   delete(): void;
+}
+
+// ---- Embeddings ----
+/** GloVe text: the whole text, its bytes, a file, or a stream / async iterable of chunks. */
+export type EmbeddingsSource =
+  | string
+  | ArrayBuffer
+  | ArrayBufferView
+  | Blob
+  | ReadableStream<Uint8Array | ArrayBuffer | string>
+  | AsyncIterable<Uint8Array | ArrayBuffer | string>;
+
+export interface EmbeddingsProgress {
+  /** Bytes parsed so far. */
+  readonly bytesRead: number;
+  /** Size of the source when known (ArrayBuffer, Blob/File), else undefined. */
+  readonly totalBytes: number | undefined;
+  /** Lines read so far. */
+  readonly lines: number;
+  /** Words kept so far. */
+  readonly words: number;
+}
+
+export interface LoadEmbeddingsOptions {
+  /** Keep only these words (e.g. the tokens and their lower-case forms). */
+  vocabulary?: Iterable<string>;
+  /** Keep the words of the first `limit` lines (GloVe files are sorted by frequency), plus `vocabulary`. */
+  limit?: number;
+  /** Called after every chunk. */
+  onProgress?: (progress: EmbeddingsProgress) => void;
+  /** Aborts the load (the stream is cancelled, the memory freed). */
+  signal?: AbortSignal;
+  /** Bytes handed to the parser at a time (default 1 MiB). */
+  chunkBytes?: number;
+}
+
+/** Word vectors in the wasm memory. Call `delete()` when done. */
+export interface Embeddings {
+  /** Size of every vector. */
+  readonly dim: number;
+  /** Number of words. */
+  readonly size: number;
+  /** Where the vectors come from ('' for parsed files). */
+  readonly info: string;
+  /** True if the word or its lower-case form has a vector. */
+  has(word: string): boolean;
+  /** The word's vector, else its lower-case form's; undefined if neither exists. */
+  vector(word: string): Float64Array | undefined;
+  /** One row per token (tokens × dim); unknown tokens are zero rows, listed once in `missing`. */
+  lookup(tokens: readonly string[]): { matrix: Matrix; missing: string[] };
+  /** attention-lab's binary form: 'float32' (exact, default) or 'int16' (one scale per word). */
+  toBinary(options?: { encoding?: 'float32' | 'int16'; info?: string }): Uint8Array;
+  /** Frees the table; any later use throws. */
+  delete(): void;
+}
+
+/** An `nn.Linear` layer: weight (out × in), bias (out). */
+export interface LinearParams {
+  readonly weight: Matrix;
+  readonly bias: Float64Array;
+}
+export type LinearInput = { readonly weight: MatrixInput; readonly bias: VectorInput };
+
+export interface TrainableAttentionOptions {
+  /** Embedding size (default 100). */
+  inFeatures?: number;
+  /** Projection size d (default 64). */
+  outFeatures?: number;
+  /** Seed of the parameter draw (default 0); ignored when `params` are given. */
+  seed?: number;
+  /** Explicit parameters instead of a random draw. */
+  params?: { Wq: LinearInput; Wk: LinearInput; Wv: LinearInput };
+}
+
+export interface TrainableAttention {
+  readonly inFeatures: number;
+  readonly outFeatures: number;
+  /** undefined when built from explicit params. */
+  readonly seed: number | undefined;
+  readonly params: { readonly Wq: LinearParams; readonly Wk: LinearParams; readonly Wv: LinearParams };
+  /** Draws new parameters, uniform in ±1/√inFeatures (PyTorch's nn.Linear default), from a seeded generator. */
+  reseed(seed: number): this;
+  /** weights = softmax(Q Kᵀ / √out) with Q = W_q queries, K = W_k keys, V = W_v values (values default to keys). */
+  forward(queries: MatrixInput, keys: MatrixInput, values?: MatrixInput): {
+    weights: Matrix; output: Matrix; queries: Matrix; keys: Matrix; values: Matrix;
+  };
+}
+
+export interface AdditiveAttentionOptions {
+  /** Embedding size (default 100). */
+  inFeatures?: number;
+  /** Size of the tanh layer (default 64). */
+  hiddenFeatures?: number;
+  /** Seed of the parameter draw (default 0); ignored when `params` are given. */
+  seed?: number;
+  /** Explicit parameters; Ws maps hidden → 1. */
+  params?: { Wq: LinearInput; Wk: LinearInput; Ws: LinearInput };
+}
+
+export interface AdditiveAttention {
+  readonly inFeatures: number;
+  readonly hiddenFeatures: number;
+  readonly seed: number | undefined;
+  readonly params: { readonly Wq: LinearParams; readonly Wk: LinearParams; readonly Ws: LinearParams };
+  reseed(seed: number): this;
+  /**
+   * scores(i, j) = w_s · tanh(W_q q_i + b_q + W_k k_j + b_k) + b_s for every query i and key j,
+   * weights = row softmax, output = weights values (values default to keys).
+   */
+  forward(queries: MatrixInput, keys: MatrixInput, values?: MatrixInput): {
+    scores: Matrix; weights: Matrix; output: Matrix; queries: Matrix; keys: Matrix;
+  };
+}
+
+// ---- RandomState (NumPy-exact) ----
+
+/** Creates a generator seeded like `np.random.seed(seed)`; `a.RandomState` is one of these. */
+export interface RandomStateConstructor {
+  /**
+   * @param seed an integer in [0, 2^32 - 1]; anything else throws (TypeError
+   * for a non-number, RangeError for a fraction or a value out of range).
+   */
+  new (seed: number): RandomState;
+}
+
+/**
+ * NumPy's legacy RandomState. Every method returns a new `Matrix` filled in
+ * row-major order, exactly like NumPy's `size=(rows, cols)`; rows and cols are
+ * integers >= 0 (at most 2^26 entries). A call that throws draws nothing.
+ *
+ * Memory: the generator lives in WebAssembly memory. Call `delete()` when you
+ * are done; after that every method throws a TypeError. (A generator that is
+ * garbage-collected without `delete()` is freed eventually, but do not rely on it.)
+ */
+export interface RandomState {
+  /**
+   * Standard normal values: `np.random.randn(rows, cols)` (legacy polar Box–Muller, cached second value).
+   * Bit-for-bit equal to NumPy on x86-64 Linux, last bits included: the logarithm is a port of glibc's
+   * `log()` (the one NumPy calls), not WebAssembly's musl `log()`, which is 1 ulp off for a few inputs.
+   */
+  randn(rows: number, cols: number): Matrix;
+  /** Uniform values in [0, 1) with 53 random bits: `np.random.rand(rows, cols)`. */
+  rand(rows: number, cols: number): Matrix;
+  /**
+   * Integers in [low, high): `np.random.randint(low, high, size=(rows, cols))`.
+   * low and high are integers with -2^53 <= low < high <= 2^53; values may
+   * exceed 2^31, so they are returned as (exact) doubles in the Matrix.
+   */
+  randint(low: number, high: number, rows: number, cols: number): Matrix;
+  /** Frees the generator's WebAssembly memory. Calling it twice is harmless. */
+  delete(): void;
+  /** True once `delete()` was called. */
+  readonly deleted: boolean;
+}
+
+// ---- Additive (Bahdanau) attention ----
+
+/** A vector, or a matrix with a single row or column (e.g. `rs.randn(1, h)`, `rs.randn(a, 1)`). */
+export type VectorOrLineInput = VectorInput | MatrixInput;
+
+/**
+ * Every step of additive attention, n = encoder steps, h = hidden size,
+ * a = attention size. All fields are copies owned by JS.
+ */
+export interface AdditiveAttentionResult {
+  /** (n × 2h): row i is `[h_i; s]`, the encoder state followed by the (repeated) decoder state. */
+  readonly inputs: Matrix;
+  /** (n × a): `tanh(inputs · W1)`. */
+  readonly activations: Matrix;
+  /** (n): `activations · w2`, the alignment scores (same as `additiveScores`). */
+  readonly scores: Float64Array;
+  /** (n): `softmax(scores)`. */
+  readonly weights: Float64Array;
+  /** (n × h): row i is `weights[i] · h_i`. */
+  readonly weighted: Matrix;
+  /** (h): the context vector, the sum of the rows of `weighted`. */
+  readonly context: Float64Array;
+}
+
+// ---- Transformer attention types ----
+
+/** Which keys each query may attend to. */
+export interface AttentionMaskOptions {
+  /** (n_q × n_k) of 0/1: 0 = query i may not attend to key j (e.g. padding). `null` = no mask. */
+  mask?: MatrixInput | null;
+  /** Query i may not attend to keys j > i (masked decoder self-attention). Default `false`. */
+  causal?: boolean;
+}
+
+export interface ScaledDotProductAttentionOptions extends AttentionMaskOptions {}
+
+export interface MultiHeadAttentionOptions extends AttentionMaskOptions {
+  /** Number of heads; must divide d_model. */
+  heads: number;
+  /** Query projection (d_model × d_model). */
+  Wq: MatrixInput;
+  /** Key projection (d_model × d_model). */
+  Wk: MatrixInput;
+  /** Value projection (d_model × d_model). */
+  Wv: MatrixInput;
+  /** Output projection (d_model × d_model), applied to the concatenated heads. */
+  Wo: MatrixInput;
+  /** Biases (d_model each); omitted or `null` = no bias. */
+  bq?: VectorInput | null;
+  bk?: VectorInput | null;
+  bv?: VectorInput | null;
+  bo?: VectorInput | null;
+}
+
+export interface AttentionResult {
+  /** (n_q × d_v): each row is the weighted sum of the value rows. */
+  output: Matrix;
+  /** (n_q × n_k): row i is query i's softmax distribution over the keys. */
+  weights: Matrix;
+}
+
+export interface MultiHeadAttentionResult {
+  /** (n_q × d_model) */
+  output: Matrix;
+  /** One (n_q × n_k) weights matrix per head, in head order. */
+  weights: Matrix[];
 }
 
 /** Instantiates the WebAssembly core once (later calls share it) and returns the API. */

@@ -9,6 +9,10 @@
 import createAttentionCore from './attention_core.mjs';
 import { basicsApi } from './basics.js';
 // ---- chapter modules: one import per line ----
+import { embeddingsApi } from './embeddings.js';
+import { randomStateApi } from './random_state.js';
+import { additiveApi } from './additive.js';
+import { transformerApi } from './transformer.js';
 import { seq2seqApi } from './seq2seq.js';
 import { Matrix } from './matrix.js';
 
@@ -29,6 +33,10 @@ export function loadAttention() {
       memoryBytes: () => core.HEAPF64.buffer.byteLength,
       ...basicsApi(core),
       // ---- chapter APIs: one spread per line ----
+      ...embeddingsApi(core),
+      ...randomStateApi(core),
+      ...additiveApi(core),
+      ...transformerApi(core),
       ...seq2seqApi(core),
     }),
   );

@@ -1,0 +1,197 @@
+#include "random_state.h"
+
+#include <cmath>
+#include <sstream>
+#include <string>
+
+#include "exact_log.h"
+
+namespace attention {
+
+namespace {
+
+constexpr int kN = 624;
+constexpr int kM = 397;
+constexpr std::uint32_t kMatrixA = 0x9908b0dfU;
+constexpr std::uint32_t kUpperMask = 0x80000000U;
+constexpr std::uint32_t kLowerMask = 0x7fffffffU;
+constexpr double kTwoTo53 = 9007199254740992.0;
+
+// Smallest 2^k - 1 that is >= range (NumPy's gen_mask).
+std::uint64_t maskFor(std::uint64_t range) {
+  std::uint64_t mask = range;
+  mask |= mask >> 1;
+  mask |= mask >> 2;
+  mask |= mask >> 4;
+  mask |= mask >> 8;
+  mask |= mask >> 16;
+  mask |= mask >> 32;
+  return mask;
+}
+
+// x as a message shows it: "0.5", "1e+20", "NaN", "Infinity".
+std::string number(double x) {
+  if (std::isnan(x)) return "NaN";
+  if (std::isinf(x)) return x > 0 ? "Infinity" : "-Infinity";
+  std::ostringstream s;
+  s.precision(17);
+  s << x;
+  return s.str();
+}
+
+Status checkSize(int rows, int cols) {
+  if (rows < 0 || cols < 0) {
+    return Status::shapeMismatch("size " + std::to_string(rows) + "x" + std::to_string(cols) +
+                                 " is negative; rows and cols must be >= 0");
+  }
+  if (static_cast<std::int64_t>(rows) * cols > kMaxRandomEntries) {
+    return Status::shapeMismatch("size " + std::to_string(rows) + "x" + std::to_string(cols) +
+                                 " has more than " + std::to_string(kMaxRandomEntries) +
+                                 " entries");
+  }
+  return Status::ok();
+}
+
+Status checkBound(const char* name, double x) {
+  if (!std::isfinite(x) || std::floor(x) != x) {
+    return Status::invalidValue(std::string(name) + " is " + number(x) + "; it must be an integer");
+  }
+  if (std::abs(x) > kTwoTo53) {
+    return Status::invalidValue(std::string(name) + " is " + number(x) +
+                                "; it must lie in [-2^53, 2^53] so results are exact doubles");
+  }
+  return Status::ok();
+}
+
+}  // namespace
+
+Status validateSeed(double seed) {
+  if (!std::isfinite(seed) || std::floor(seed) != seed || seed < 0 || seed > 4294967295.0) {
+    return Status::invalidValue("seed is " + number(seed) +
+                                "; it must be an integer in [0, 4294967295] (like np.random.seed)");
+  }
+  return Status::ok();
+}
+
+void RandomState::reseed(std::uint32_t seed) {
+  // init_genrand, which is what NumPy's mt19937_seed does for an integer seed.
+  key_[0] = seed;
+  for (int i = 1; i < kN; ++i) {
+    const std::uint32_t prev = key_[i - 1];
+    key_[i] = 1812433253U * (prev ^ (prev >> 30)) + static_cast<std::uint32_t>(i);
+  }
+  pos_ = kN;
+  hasGauss_ = false;
+  gauss_ = 0.0;
+}
+
+void RandomState::twist() {
+  for (int i = 0; i < kN; ++i) {
+    const std::uint32_t y = (key_[i] & kUpperMask) | (key_[(i + 1) % kN] & kLowerMask);
+    key_[i] = key_[(i + kM) % kN] ^ (y >> 1) ^ ((y & 1U) ? kMatrixA : 0U);
+  }
+  pos_ = 0;
+}
+
+std::uint32_t RandomState::nextUint32() {
+  if (pos_ >= kN) twist();
+  std::uint32_t y = key_[pos_++];
+  y ^= y >> 11;
+  y ^= (y << 7) & 0x9d2c5680U;
+  y ^= (y << 15) & 0xefc60000U;
+  y ^= y >> 18;
+  return y;
+}
+
+std::uint64_t RandomState::nextUint64() {
+  const std::uint64_t high = nextUint32();
+  const std::uint64_t low = nextUint32();
+  return (high << 32) | low;
+}
+
+double RandomState::nextDouble() {
+  const std::uint32_t a = nextUint32() >> 5;  // 27 bits
+  const std::uint32_t b = nextUint32() >> 6;  // 26 bits
+  return (a * 67108864.0 + b) / kTwoTo53;
+}
+
+double RandomState::nextGauss() {
+  if (hasGauss_) {
+    hasGauss_ = false;
+    const double cached = gauss_;
+    gauss_ = 0.0;
+    return cached;
+  }
+  double x1, x2, r2;
+  do {
+    x1 = 2.0 * nextDouble() - 1.0;
+    x2 = 2.0 * nextDouble() - 1.0;
+    r2 = x1 * x1 + x2 * x2;
+  } while (r2 >= 1.0 || r2 == 0.0);
+  // exactLog is glibc's log() (which NumPy calls) on every platform; musl's
+  // log() in WebAssembly would change the last bit of a few normals in 100,000.
+  const double f = std::sqrt(-2.0 * exactLog(r2) / r2);
+  gauss_ = f * x1;  // kept for the next call
+  hasGauss_ = true;
+  return f * x2;
+}
+
+std::int64_t RandomState::nextInt(std::int64_t low, std::int64_t highInclusive) {
+  const std::uint64_t range =
+      static_cast<std::uint64_t>(highInclusive) - static_cast<std::uint64_t>(low);
+  const std::uint64_t off = static_cast<std::uint64_t>(low);
+  std::uint64_t value = 0;
+  if (range == 0) {
+    value = 0;  // NumPy draws nothing
+  } else if (range <= 0xFFFFFFFFULL) {
+    if (range == 0xFFFFFFFFULL) {
+      value = nextUint32();
+    } else {
+      const std::uint32_t mask = static_cast<std::uint32_t>(maskFor(range));
+      std::uint32_t v;
+      while ((v = nextUint32() & mask) > range) {
+      }
+      value = v;
+    }
+  } else if (range == 0xFFFFFFFFFFFFFFFFULL) {
+    value = nextUint64();
+  } else {
+    const std::uint64_t mask = maskFor(range);
+    while ((value = nextUint64() & mask) > range) {
+    }
+  }
+  return static_cast<std::int64_t>(off + value);  // wraps like NumPy's uint64 arithmetic
+}
+
+Status RandomState::randn(int rows, int cols, Matrix& out) {
+  RETURN_IF_ERROR(checkSize(rows, cols));
+  out.resize(rows, cols);
+  for (Eigen::Index i = 0; i < out.size(); ++i) out.data()[i] = nextGauss();
+  return Status::ok();
+}
+
+Status RandomState::rand(int rows, int cols, Matrix& out) {
+  RETURN_IF_ERROR(checkSize(rows, cols));
+  out.resize(rows, cols);
+  for (Eigen::Index i = 0; i < out.size(); ++i) out.data()[i] = nextDouble();
+  return Status::ok();
+}
+
+Status RandomState::randint(double low, double high, int rows, int cols, Matrix& out) {
+  RETURN_IF_ERROR(checkBound("low", low));
+  RETURN_IF_ERROR(checkBound("high", high));
+  if (!(low < high)) {
+    return Status::invalidValue("low is " + number(low) + " and high is " + number(high) +
+                                "; high must be greater than low (the range [low, high) is empty)");
+  }
+  RETURN_IF_ERROR(checkSize(rows, cols));
+  const auto lo = static_cast<std::int64_t>(low);
+  const auto hiInclusive = static_cast<std::int64_t>(high) - 1;
+  out.resize(rows, cols);
+  for (Eigen::Index i = 0; i < out.size(); ++i) {
+    out.data()[i] = static_cast<double>(nextInt(lo, hiInclusive));
+  }
+  return Status::ok();
+}
+
+}  // namespace attention

@@ -1,0 +1,134 @@
+// End to end: the "Bahdanau additive attention" chapter in Debian's chromium.
+// Expected numbers are the article's printed ones (seed 42) or NumPy's, read
+// from tests/fixtures/additive.txt (made by tests/fixtures/make_additive.py).
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { loadFixture } from '../js/fixtures.js';
+import { canvasHash, FILE_URL, openPage, paintedPixels, startBrowser } from './harness.mjs';
+
+const ref = loadFixture('additive.txt');
+const CANVASES = 11; // steps 2-9: encoder + decoder, inputs, W1 + activations, w2 + scores, weights, weighted, context, comparison
+
+let env;
+before(async () => {
+  env = await startBrowser();
+});
+after(async () => {
+  await env?.close();
+});
+
+const outputs = (page) => page.$$eval('#chapter-bahdanau pre.output', (nodes) => nodes.map((n) => n.textContent));
+const field = (page, name) => page.getByRole('textbox', { name, exact: true });
+/** NumPy's 8-decimal rendering of x, as it appears inside a printed array. */
+const printed = (x) => x.toFixed(8).replace(/0+$/, '');
+
+async function checkArticleNumbers(page) {
+  const text = (await outputs(page)).join('\n');
+  // The article's print(scores) and print(context_vector), in repr form.
+  assert.match(text, /array\(\[\[4\.35790943\],\n {7}\[5\.92373433\],\n {7}\[4\.18673175\],\n {7}\[2\.11437202\],\n {7}\[0\.95767155\]\]\)/);
+  for (const x of ['-0.63514569', '0.04917298', '-0.43930867', '-0.9268003 ', '1.01903919', '-0.43181409', '0.13365099', '-0.84746874',
+    '-0.37572203', '0.18279832', '-0.90452701', '0.17872958', '-0.58015282', '-0.58294027', '-0.75457577', '1.32985756']) {
+    assert.ok(text.includes(x), `context entry ${x} is missing`);
+  }
+  assert.match(text, /array\(\[-0\.63514569, {2}0\.04917298, -0\.43930867, -0\.9268003 , {2}1\.01903919,/);
+  // np.random.seed(42); np.random.randn(5, 16) starts 0.49671415, -0.1382643
+  assert.match(text, /array\(\[\[ 0\.49671415, -0\.1382643 , {2}0\.64768854/);
+}
+
+async function checkFixtureCase(page, i) {
+  const text = (await outputs(page)).join('\n');
+  for (const x of ref.get(`case${i}.scores`).data) assert.ok(text.includes(printed(x)), `score ${printed(x)} of case${i} is missing`);
+  for (const x of ref.get(`case${i}.context`).data) assert.ok(text.includes(printed(x)), `context ${printed(x)} of case${i} is missing`);
+}
+
+test('loads over http with no console errors, paints every canvas, shows the article\'s numbers', async () => {
+  const page = await openPage(env.browser, `${env.url}#chapter=bahdanau`);
+  await checkArticleNumbers(page);
+  const painted = await paintedPixels(page, '#chapter-bahdanau canvas');
+  assert.equal(painted.length, CANVASES);
+  painted.forEach((count, i) => assert.ok(count > 300, `canvas ${i} has only ${count} painted pixels`));
+  assert.match(await page.textContent('#chapter-bahdanau'), /inputs\.shape == \(5, 32\) == \(input_length, 2\*hidden_size\)/);
+  const credits = await page.$$eval('#chapter-bahdanau .credit a', (links) => links.map((a) => a.href));
+  assert.ok(credits.includes('https://arxiv.org/abs/1409.0473'));
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('loads from file:// with no console errors', async () => {
+  const page = await openPage(env.browser, `${FILE_URL}#chapter=bahdanau`);
+  await checkArticleNumbers(page);
+  const painted = await paintedPixels(page, '#chapter-bahdanau canvas');
+  painted.forEach((count, i) => assert.ok(count > 300, `canvas ${i} is blank`));
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('editing seed and sizes redraws, recomputes (NumPy fixture values), repaints and updates the URL', async () => {
+  const page = await openPage(env.browser, `${env.url}#chapter=bahdanau`);
+  const scoresCanvas = '#chapter-bahdanau section.step:nth-of-type(5) canvas:nth-of-type(1)';
+  const before = await canvasHash(page, '#chapter-bahdanau section.step:nth-of-type(5) figure:nth-of-type(2) canvas');
+  // Fixture case 1: seed 0, input_length 3, hidden_size 4, attention_size 2.
+  assert.deepEqual(Array.from(ref.get('case1.config').data), [0, 3, 4, 2]);
+  await field(page, 'seed').fill('0');
+  await field(page, 'input_length').fill('3');
+  await field(page, 'hidden_size').fill('4');
+  await field(page, 'attention_size').fill('2');
+  await checkFixtureCase(page, 1);
+  assert.match((await outputs(page))[0], /encoder_states = np\.random\.randn\(3, 4\)/);
+  assert.notEqual(await canvasHash(page, '#chapter-bahdanau section.step:nth-of-type(5) figure:nth-of-type(2) canvas'), before, 'scores heatmap was not repainted');
+  assert.ok((await paintedPixels(page, scoresCanvas))[0] > 100);
+  const hash = await page.evaluate(() => location.hash);
+  for (const part of ['seed=0', 'len=3', 'hidden=4', 'att=2']) assert.ok(hash.includes(part), `${part} missing from ${hash}`);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('a permalink restores seed and sizes; the reset button returns to the article', async () => {
+  // Fixture case 4: seed 123, input_length 12, hidden_size 8, attention_size 6.
+  assert.deepEqual(Array.from(ref.get('case4.config').data), [123, 12, 8, 6]);
+  const page = await openPage(env.browser, `${env.url}#chapter=bahdanau&seed=123&len=12&hidden=8&att=6`);
+  assert.equal(await field(page, 'seed').inputValue(), '123');
+  await checkFixtureCase(page, 4);
+  await page.getByRole('button', { name: 'back to the article (42, 5, 16, 10)' }).click();
+  await checkArticleNumbers(page);
+  assert.equal(await field(page, 'hidden_size').inputValue(), '16');
+  assert.doesNotMatch(await page.evaluate(() => location.hash), /seed=|len=/);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('big sizes still paint every heatmap (drawn without cell labels)', async () => {
+  const page = await openPage(env.browser, `${env.url}#chapter=bahdanau`);
+  await field(page, 'hidden_size').fill('32');
+  await field(page, 'attention_size').fill('32');
+  await field(page, 'input_length').fill('20');
+  const painted = await paintedPixels(page, '#chapter-bahdanau canvas');
+  assert.equal(painted.length, CANVASES);
+  painted.forEach((count, i) => assert.ok(count > 300, `canvas ${i} has only ${count} painted pixels`));
+  const widths = await page.$$eval('#chapter-bahdanau canvas', (cs) => cs.map((c) => c.getBoundingClientRect().width));
+  widths.forEach((w, i) => assert.ok(w < 900, `canvas ${i} is ${w}px wide`));
+  assert.match((await outputs(page))[0], /layer_1 {8}= np\.random\.randn\(64, 32\)/);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('invalid entries are marked and ignored: the last good numbers stay', async () => {
+  const page = await openPage(env.browser, `${env.url}#chapter=bahdanau`);
+  for (const [name, text] of [['input_length', '0'], ['hidden_size', 'x'], ['seed', '4294967296'], ['attention_size', '2.5']]) {
+    await field(page, name).fill(text);
+    assert.equal(await field(page, name).getAttribute('aria-invalid'), 'true', `${name} = ${text}`);
+  }
+  await checkArticleNumbers(page);
+  await field(page, 'seed').fill('4294967295'); // the largest seed is fine
+  assert.equal(await field(page, 'seed').getAttribute('aria-invalid'), 'false');
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('the contents bar lists the chapter', async () => {
+  const page = await openPage(env.browser, `${env.url}#chapter=bahdanau`);
+  const current = await page.$eval('#contents a[aria-current="page"]', (a) => a.textContent);
+  assert.equal(current, 'Bahdanau additive attention');
+  assert.equal(await page.title(), 'Bahdanau additive attention · attention-lab');
+  await page.context().close();
+});

@@ -1,0 +1,162 @@
+// End to end: the "Attention is all you need, hands on" chapter in Debian's
+// chromium. Numbers are checked for properties that hold whatever the random
+// inputs (rows of weights sum to 1, masked weights are exactly 0, the scaled
+// variance stays near 1), and edits must change downstream numbers and pixels.
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { canvasHash, openPage, paintedPixels, startBrowser } from './harness.mjs';
+
+let env;
+before(async () => {
+  env = await startBrowser();
+});
+after(async () => {
+  await env?.close();
+});
+
+const CH = '#chapter-transformer';
+const open = (hash = '') => openPage(env.browser, `${env.url}#chapter=transformer${hash}`);
+const stepText = (page, n) => page.textContent(`${CH} section.step:nth-of-type(${n})`);
+const outputOf = (page, n) => page.textContent(`${CH} section.step:nth-of-type(${n}) pre.output`);
+
+/** Parses the rows of a NumPy-printed 2-D array. */
+function parseRows(text) {
+  return text
+    .replace(/^array\(/, '')
+    .replace(/\)$/, '')
+    .split(/\],\s*\[/)
+    .map((row) => row.replace(/[[\]]/g, '').split(',').map((x) => Number(x.trim())).filter((x) => !Number.isNaN(x)));
+}
+
+test('loads with no console errors, paints its heatmaps, weights rows sum to 1', async () => {
+  const page = await open();
+  const painted = await paintedPixels(page, `${CH} .heatmap canvas`);
+  assert.ok(painted.length >= 20, `only ${painted.length} heatmaps`);
+  const visible = await page.$$eval(`${CH} .heatmap canvas`, (cs) => cs.map((c) => c.closest('.matrix-figure > figure, .heatmap')?.hidden !== true && c.offsetParent !== null));
+  painted.forEach((count, i) => {
+    if (visible[i]) assert.ok(count > 300, `heatmap ${i} has only ${count} painted pixels`);
+  });
+  const weights = parseRows(await outputOf(page, 4));
+  assert.equal(weights.length, 6, 'six tokens: "the cat sat on the mat"');
+  for (const row of weights) assert.ok(Math.abs(row.reduce((s, x) => s + x, 0) - 1) < 1e-6, `row sums to ${row}`);
+  assert.match(await page.textContent(CH), /Vaswani et al\., “Attention Is All You Need” \(2017\)/);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('the scaling demo: unscaled variance grows with d_k, scaled stays near 1', async () => {
+  const page = await open();
+  const rows = await page.$$eval(`${CH} table.dk-table tr`, (trs) =>
+    trs.slice(1).map((tr) => Array.from(tr.children, (c) => Number(c.textContent))));
+  const byDk = new Map(rows.map((r) => [r[0], r]));
+  assert.ok(byDk.get(1)[1] < 3, `var at d_k = 1 is ${byDk.get(1)[1]}`);
+  assert.ok(byDk.get(512)[1] > 300 && byDk.get(512)[1] < 800, `var at d_k = 512 is ${byDk.get(512)[1]}`);
+  for (const [, row] of byDk) assert.ok(row[2] > 0.6 && row[2] < 1.5, `scaled variance ${row[2]} at d_k = ${row[0]}`);
+  assert.ok(byDk.get(512)[3] > 0.9, 'unscaled softmax saturates at d_k = 512');
+  assert.ok(byDk.get(512)[4] < byDk.get(512)[3], 'scaling softens it');
+  const before = await outputOf(page, 3);
+  await page.getByLabel('d_k', { exact: true }).selectOption('512');
+  assert.notEqual(await outputOf(page, 3), before);
+  assert.match(await outputOf(page, 3), /^d_k = 512/);
+  await page.context().close();
+});
+
+test('causal mask: weights above the diagonal are exactly 0, first query attends only to itself', async () => {
+  const page = await open('&tp=0');
+  const before = await canvasHash(page, `${CH} section.step:nth-of-type(5) .matrix-figure:nth-child(2) .heatmap canvas`);
+  await page.getByLabel('causal (no looking ahead)').check();
+  const w = parseRows(await outputOf(page, 5));
+  assert.deepEqual(w[0], [1, 0, 0, 0, 0, 0]);
+  w.forEach((row, i) => row.forEach((x, j) => j > i && assert.equal(x, 0, `w[${i}][${j}]`)));
+  assert.notEqual(await canvasHash(page, `${CH} section.step:nth-of-type(5) .matrix-figure:nth-child(2) .heatmap canvas`), before);
+  assert.match(await page.evaluate(() => location.hash), /tc=1/);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('padding, and flipped mask cells: a fully masked row gives zeros, not NaN', async () => {
+  let page = await open('&tp=1');
+  let w = parseRows(await outputOf(page, 5));
+  for (const row of w) assert.equal(row[5], 0, 'the padded last token gets no attention');
+  await page.context().close();
+  // Flip the five remaining cells of the first row (a permalink): that query has nothing left.
+  page = await open('&tp=1&tm=0.0,0.1,0.2,0.3,0.4');
+  w = parseRows(await outputOf(page, 5));
+  assert.deepEqual(w[0], [0, 0, 0, 0, 0, 0]);
+  assert.match(await stepText(page, 5), /1 query has no key left to attend to: its weights and output are all zeros \(not NaN\)/);
+  assert.doesNotMatch(await outputOf(page, 5), /nan/i);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('a click on a mask cell flips it and recomputes', async () => {
+  const page = await open('&tp=0');
+  const figure = page.locator(`${CH} section.step:nth-of-type(5) .matrix-figure:nth-child(1) .heatmap canvas`);
+  // Cell (0, 1): the canvas layout is exposed to the page through the heatmap's hit testing;
+  // click inside the grid at the second column of the first row.
+  await figure.scrollIntoViewIfNeeded();
+  const target = await figure.evaluate((canvas) => {
+    const box = canvas.getBoundingClientRect();
+    return { x: box.left, y: box.top, w: box.width, h: box.height };
+  });
+  assert.ok(target.w > 100);
+  const before = parseRows(await outputOf(page, 5))[0];
+  // Find the cell by probing: move until the readout names row "the", column "cat".
+  let clicked = false;
+  for (let x = 5; x < target.w && !clicked; x += 8) {
+    for (let y = 5; y < Math.min(target.h, 200) && !clicked; y += 8) {
+      await page.mouse.move(target.x + x, target.y + y);
+      const readout = await page.textContent(`${CH} section.step:nth-of-type(5) .matrix-figure:nth-child(1) .heatmap-readout`);
+      if (/^the, cat:/.test(readout ?? '')) {
+        await page.mouse.click(target.x + x, target.y + y);
+        clicked = true;
+      }
+    }
+  }
+  assert.ok(clicked, 'found the (the, cat) cell');
+  const afterRow = parseRows(await outputOf(page, 5))[0];
+  assert.equal(afterRow[1], 0, 'flipped cell is masked');
+  assert.notDeepEqual(afterRow, before);
+  assert.match(await page.evaluate(() => location.hash), /tm=0\.1/);
+  await page.context().close();
+});
+
+test('multi-head: one heatmap per head, matches the single API call', async () => {
+  const page = await open('&td=8&th=4');
+  const heads = await page.$$eval(`${CH} .figures.heads > .matrix-figure`, (f) => f.length);
+  assert.equal(heads, 4);
+  assert.match(await stepText(page, 6), /largest difference (0\.0e\+0|[0-9.]+e-1[5-9])/);
+  await page.getByLabel('heads', { exact: true }).selectOption('8');
+  assert.equal(await page.$$eval(`${CH} .figures.heads > .matrix-figure`, (f) => f.length), 8);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('three uses: token labels, padding and causal masks', async () => {
+  const page = await open();
+  const labels = await page.$$eval(`${CH} section.step:nth-of-type(7) canvas`, (cs) => cs.map((c) => c.getAttribute('aria-label')));
+  assert.equal(labels.length, 6);
+  assert.match(labels[0], /encoder self-attention, head 1: heatmap of 5 by 5/);
+  assert.match(labels[2], /masked decoder self-attention, head 1: heatmap of 5 by 5/);
+  assert.match(labels[4], /encoder–decoder attention, head 1: heatmap of 5 by 5/);
+  const table = await page.$$eval(`${CH} section.step:nth-of-type(7) table.heatmap-table`, (ts) => ts.map((t) => t.textContent));
+  assert.match(table[0], /le.*chat.*est.*noir.*<pad>/s);
+  const before = await canvasHash(page, `${CH} section.step:nth-of-type(7) canvas >> nth=4`);
+  await page.getByLabel('target sentence (decoder)').fill('<s> the black cat');
+  assert.match(await page.$eval(`${CH} section.step:nth-of-type(7) canvas >> nth=4`, (c) => c.getAttribute('aria-label')), /4 by 5/);
+  assert.notEqual(await canvasHash(page, `${CH} section.step:nth-of-type(7) canvas >> nth=4`), before);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('sequence length 128 and d_model 64 render as pixel maps without errors', async () => {
+  const page = await open('&tn=128&td=64&th=8');
+  const painted = await paintedPixels(page, `${CH} canvas.pixel-map`);
+  assert.ok(painted.length >= 10);
+  // One canvas pixel per cell; the mask is mostly white (1 = may attend), so a low bar.
+  painted.forEach((count, i) => assert.ok(count >= 100, `pixel map ${i} is blank`));
+  const ms = Number(await page.getAttribute(CH, 'data-update-ms'));
+  assert.ok(ms > 0);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});

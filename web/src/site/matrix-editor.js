@@ -1,0 +1,142 @@
+// A small grid of number inputs for a whole matrix (one line of inputs per
+// row, each row labelled), plus a labelled integer field. Invalid text is
+// marked and ignored, like the editors in editors.js; the last good values
+// stay in force.
+import { el } from './dom.js';
+import { parseNumber } from './editors.js';
+
+// Styles are set through the CSSOM (never style attributes), which a strict
+// Content-Security-Policy allows.
+const css = (node, text) => {
+  node.style.cssText = text;
+  return node;
+};
+
+const GRID_STYLE = 'display:inline-grid;gap:0.25rem 0.35rem;align-items:center;';
+const ROW_LABEL_STYLE = 'font:0.85rem ui-monospace,monospace;color:var(--al-muted);text-align:right;padding-right:0.25rem;';
+
+/** A labelled matrix of inputs; `onChange(rows)` fires with every valid edit. */
+export class MatrixEditor {
+  /**
+   * @param {{rows: number[][], label: string, rowLabel: (i: number) => string,
+   *          onChange: (rows: number[][]) => void, minRows?: number, maxRows?: number,
+   *          newRow?: (rows: number[][]) => number[], rowNoun?: string}} options
+   */
+  constructor({ rows, label, rowLabel, onChange, minRows, maxRows, newRow, rowNoun = 'row' }) {
+    this.rows = rows.map((r) => [...r]);
+    this.label = label;
+    this.rowLabel = rowLabel;
+    this.onChange = onChange;
+    this.resizable = minRows !== undefined && maxRows !== undefined;
+    this.minRows = minRows ?? rows.length;
+    this.maxRows = maxRows ?? rows.length;
+    this.newRow = newRow ?? ((rs) => rs[rs.length - 1].map(() => 0));
+    this.grid = el('div', { className: 'matrix-editor-grid', attrs: { role: 'group', 'aria-label': label } });
+    this.addButton = el('button', { type: 'button', className: 'small', on: { click: () => this.add() } }, `+ add a ${rowNoun}`);
+    this.removeButton = el('button', { type: 'button', className: 'small', on: { click: () => this.removeLast() } }, `− remove the last ${rowNoun}`);
+    this.element = el('div', { className: 'matrix-editor' }, this.grid,
+      this.resizable ? css(el('div', {}, this.addButton, this.removeButton), 'display:flex;gap:0.5rem;margin-top:0.4rem;') : null);
+    this.render();
+  }
+
+  render() {
+    const cols = this.rows[0]?.length ?? 0;
+    css(this.grid, `${GRID_STYLE}grid-template-columns:auto repeat(${cols}, auto);`);
+    this.inputs = [];
+    const cells = [];
+    this.rows.forEach((row, i) => {
+      const name = this.rowLabel(i);
+      cells.push(css(el('span', {}, name), ROW_LABEL_STYLE));
+      this.inputs.push(row.map((value, j) => {
+        const input = el('input', {
+          type: 'text',
+          inputMode: 'decimal',
+          value: String(value),
+          className: 'num',
+          spellcheck: false,
+          attrs: { 'aria-label': `${this.label}, ${name}, column ${j + 1}`, autocomplete: 'off' },
+          on: { input: () => this.edited(i, j, input) },
+        });
+        cells.push(css(input, 'width:4.5em;'));
+        return input;
+      }));
+    });
+    this.grid.replaceChildren(...cells);
+    this.addButton.disabled = this.rows.length >= this.maxRows;
+    this.removeButton.disabled = this.rows.length <= this.minRows;
+  }
+
+  edited(i, j, input) {
+    const x = parseNumber(input.value);
+    input.setAttribute('aria-invalid', String(x === null));
+    if (x === null) return;
+    this.rows[i][j] = x;
+    this.emit();
+  }
+
+  /** Shows new values (e.g. a fresh random draw) without firing onChange. */
+  setRows(rows) {
+    this.rows = rows.map((r) => [...r]);
+    this.render();
+  }
+
+  add() {
+    if (this.rows.length >= this.maxRows) return;
+    this.rows.push(this.newRow(this.rows));
+    this.render();
+    this.emit();
+  }
+
+  removeLast() {
+    if (this.rows.length <= this.minRows) return;
+    this.rows.pop();
+    this.render();
+    this.emit();
+  }
+
+  emit() {
+    this.onChange(this.rows.map((r) => [...r]));
+  }
+}
+
+/** A labelled integer input in [min, max]; `onChange(value)` fires with every valid edit. */
+export class IntegerField {
+  constructor({ label, value, min, max, onChange }) {
+    this.min = min;
+    this.max = max;
+    this.onChange = onChange;
+    this.input = el('input', {
+      type: 'text',
+      inputMode: 'numeric',
+      value: String(value),
+      className: 'num',
+      spellcheck: false,
+      attrs: { 'aria-label': label, autocomplete: 'off' },
+      on: { input: () => this.edited() },
+    });
+    css(this.input, 'width:7.5em;');
+    this.element = css(el('label', {}, el('span', { className: 'control-label' }, label), this.input),
+      'display:inline-flex;gap:0.4rem;align-items:center;');
+  }
+
+  edited() {
+    const text = this.input.value.trim();
+    const x = /^\d+$/.test(text) ? Number(text) : NaN;
+    const ok = Number.isSafeInteger(x) && x >= this.min && x <= this.max;
+    this.input.setAttribute('aria-invalid', String(!ok));
+    this.input.title = ok ? '' : `an integer from ${this.min} to ${this.max}`;
+    if (ok) this.onChange(x);
+  }
+
+  set(value) {
+    this.input.value = String(value);
+    this.input.setAttribute('aria-invalid', 'false');
+  }
+}
+
+/** Adds a caption right under a heatmap's picture (call once) and returns its figure. */
+export function captioned(heatmap, text) {
+  const caption = css(el('figcaption', {}, text), 'font-size:0.85rem;color:var(--al-muted);margin:0.2rem 0;');
+  heatmap.element.insertBefore(caption, heatmap.element.firstElementChild?.nextSibling ?? null);
+  return heatmap.element;
+}
