@@ -309,14 +309,14 @@ export default {
         '“21 November 2026”, “nov 21, 2026”, “Saturday 21/11/26”, “2026 Nov 21st” — and the translation is the ISO form 2026-11-21. ',
         'The task is small enough to train in your browser in about a minute, yet it needs attention: to write the day, the decoder must find the day in the input, wherever the format put it.'),
       step({
-        title: '1. The encoder reads the input',
+        title: '1. The encoder reads the input; the decoder receives all of its outputs',
         intro: [
           el('p', {}, 'Each input character becomes a learned vector (an embedding). A recurrent network (a GRU) reads them left to right and another right to left; ',
             'their states are added, so the output ', tex('s_j'), ' at character ', tex('j'), ' knows what surrounds it on both sides (is this “3” a day, or the start of “31”?).'),
         ],
         formula: 's_j = \\overrightarrow{\\mathrm{GRU}}(e_j, \\overrightarrow{s}_{j-1}) + \\overleftarrow{\\mathrm{GRU}}(e_j, \\overleftarrow{s}_{j+1})',
         figures: [encoderMap.element],
-        after: ['The heatmap shows the encoder outputs for the input typed below: one row per character, one column per hidden unit.'],
+        after: ['The decoder receives every one of these vectors, not just the last. The heatmap shows them for the input typed below: one row per character, one column per hidden unit.'],
       }),
       step({
         title: '2. The decoder keeps track of what it wrote',
