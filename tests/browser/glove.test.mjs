@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { serve } from '../../scripts/serve.mjs';
 import { loadFixture } from '../js/fixtures.js';
-import { canvasHash, FILE_URL, openPage, paintedPixels, SITE_DIR, startBrowser } from './harness.mjs';
+import { canvasHash, FILE_URL, openPage, paintedPixels, SITE_DIR, startBrowser, tableValues } from './harness.mjs';
 
 const ref = loadFixture('embeddings.txt');
 let env;
@@ -31,7 +31,7 @@ async function openChapter(url = `${env.url}#chapter=glove`) {
 
 /** The values of a step's heatmap, from its "Values as a table" view. */
 async function heatmapValues(page, n, which = 0) {
-  const cells = await page.locator(`${stepSel(n)} figure.heatmap`).nth(which).locator('table td').allTextContents();
+  const cells = await tableValues(page.locator(`${stepSel(n)} figure.heatmap`).nth(which));
   return cells.map(Number);
 }
 
@@ -252,7 +252,7 @@ test('<attention-lesson chapter="glove"> from a copied dist/elements folder: vec
     const workers = [];
     page.on('worker', (w) => workers.push(w.url().replace(url, '')));
     await page.waitForSelector('attention-lesson article[data-loaded="true"]', { timeout: 20000 });
-    const cells = await page.locator('attention-lesson section.step:nth-of-type(4) figure.heatmap table td').allTextContents();
+    const cells = await tableValues(page.locator('attention-lesson section.step:nth-of-type(4) figure.heatmap').first());
     assert.ok(maxDiff(cells.map(Number), Array.from(ref.get('sentences.dot.weights').data)) < 1e-3);
     await page.getByLabel('your GloVe text file').setInputFiles({ name: 'tiny.txt', mimeType: 'text/plain', buffer: Buffer.from(gloveFile(10)) });
     await page.waitForFunction(() => document.querySelector('.progress-text')?.textContent.startsWith('Loaded'));

@@ -76,3 +76,14 @@ export function canvasHash(page, selector) {
     return `${canvas.width}x${canvas.height}:${h >>> 0}`;
   });
 }
+
+/**
+ * The cell texts of a heatmap's "Values as a table" view, opening it first as
+ * a reader would. `figure` is a playwright Locator of the heatmap's <figure>.
+ */
+export async function tableValues(figure) {
+  const details = figure.locator('details.heatmap-values');
+  if (!(await details.evaluate((d) => d.open))) await details.locator('summary').click();
+  await figure.locator('table td').first().waitFor();
+  return figure.locator('table td').allTextContents();
+}

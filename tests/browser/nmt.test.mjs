@@ -4,7 +4,7 @@
 // trains (steps advance, loss curve painted) while the page stays responsive.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { canvasHash, FILE_URL, openPage, paintedPixels, SITE_DIR, startBrowser } from './harness.mjs';
+import { canvasHash, FILE_URL, openPage, paintedPixels, SITE_DIR, startBrowser, tableValues } from './harness.mjs';
 import { serve } from '../../scripts/serve.mjs';
 
 let env;
@@ -106,6 +106,7 @@ test('the reversal task trains from scratch and shows an anti-diagonal attention
   await waitForOutput(page, '87654321');
   await page.getByRole('button', { name: 'Pause' }).click();
   // Each output digit's largest weight is on the mirrored input position (from the heatmap's table).
+  await tableValues(page.locator(`${chapter} figure.nmt-attention`));
   const peaks = await page.$$eval(`${chapter} .nmt-attention table tbody tr`, (rows) =>
     rows.map((tr) => {
       const cells = Array.from(tr.querySelectorAll('td'), (td) => Number(td.textContent));

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { serve } from '../../scripts/serve.mjs';
-import { canvasHash, openPage, SITE_DIR, startBrowser } from './harness.mjs';
+import { canvasHash, openPage, SITE_DIR, startBrowser, tableValues } from './harness.mjs';
 
 let env;
 before(async () => {
@@ -82,7 +82,7 @@ test('heatmaps: keyboard focus shows cell values; copy as NumPy; download PNG; t
   const [download] = await Promise.all([page.waitForEvent('download'), annotations.getByRole('button', { name: 'PNG' }).click()]);
   assert.match(download.suggestedFilename(), /\.png$/);
 
-  const cells = await annotations.locator('table td').allTextContents();
+  const cells = await tableValues(annotations);
   assert.deepEqual(cells, ['3', '59', '1', '4', '12', '2', '43', '3', '45', '5', '5', '45.3']);
   assert.deepEqual(page.errors, []);
   await page.context().close();

@@ -4,7 +4,7 @@
 // variance stays near 1), and edits must change downstream numbers and pixels.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { canvasHash, FILE_URL, openPage, paintedPixels, startBrowser } from './harness.mjs';
+import { canvasHash, FILE_URL, openPage, paintedPixels, startBrowser, tableValues } from './harness.mjs';
 
 let env;
 before(async () => {
@@ -149,6 +149,7 @@ test('three uses: token labels, padding and causal masks', async () => {
   assert.match(labels[0], /encoder self-attention, head 1: heatmap of 5 by 5/);
   assert.match(labels[2], /masked decoder self-attention, head 1: heatmap of 5 by 5/);
   assert.match(labels[4], /encoder–decoder attention, head 1: heatmap of 5 by 5/);
+  await tableValues(page.locator(`${CH} section.step:nth-of-type(7) figure.heatmap`).first());
   const table = await page.$$eval(`${CH} section.step:nth-of-type(7) table.heatmap-table`, (ts) => ts.map((t) => t.textContent));
   assert.match(table[0], /le.*chat.*est.*noir.*<pad>/s);
   const before = await canvasHash(page, `${CH} section.step:nth-of-type(7) canvas >> nth=4`);

@@ -58,6 +58,10 @@ export class Heatmap {
     });
     this.readout = el('div', { className: 'heatmap-readout', hidden: true, attrs: { 'aria-live': 'polite' } });
     this.table = el('table', { className: 'heatmap-table' });
+    // The value table is built only while open: rebuilding thousands of cells
+    // on every repaint would cost more than the drawing itself.
+    this.details = el('details', { className: 'heatmap-values', on: { toggle: () => this.details.open && this.fillTable() } },
+      el('summary', {}, 'Values as a table'), this.table);
     const tools = el('div', { className: 'heatmap-tools' },
       el('button', { type: 'button', className: 'small', on: { click: () => this.downloadPng() } }, 'PNG'),
       el('button', { type: 'button', className: 'small', on: { click: () => this.copyNumpy() } }, 'Copy as NumPy'),
@@ -65,7 +69,7 @@ export class Heatmap {
     this.element = el('figure', { className: 'heatmap' },
       el('div', { className: 'heatmap-stage' }, this.canvas, this.readout),
       tools,
-      el('details', { className: 'heatmap-values' }, el('summary', {}, 'Values as a table'), this.table));
+      this.details);
     /** @type {{rows: number, cols: number, data: ArrayLike<number>} | null} */
     this.matrix = null;
     this.focusCell = null;
@@ -278,7 +282,8 @@ export class Heatmap {
     canvas.setAttribute('aria-label', `${o.label}: heatmap of ${rows} by ${cols} values`);
     canvas.dataset.painted = 'true';
     this.layout = { left, top, cellW, cellH, rows, cols };
-    this.fillTable();
+    if (this.details.open) this.fillTable();
+    else this.table.replaceChildren(el('caption', {}, o.label));
   }
 }
 
