@@ -6,38 +6,7 @@ import { toMatrix, toVector } from './convert.js';
 import { throwForStatus } from './errors.js';
 import { withHeap } from './heap.js';
 import { Matrix } from './matrix.js';
-
-/**
- * A small seeded generator of uniform doubles in [0, 1): xoshiro128** seeded
- * through splitmix32, 53 random bits per double. It stands in until the
- * NumPy-exact RandomState is available; its stream is NOT NumPy's or PyTorch's.
- * @param {number} seed integer in [0, 2^32)
- */
-export function seededUniform(seed) {
-  let x = seed >>> 0;
-  const splitmix32 = () => {
-    x = (x + 0x9e3779b9) >>> 0;
-    let z = x;
-    z = Math.imul(z ^ (z >>> 16), 0x85ebca6b) >>> 0;
-    z = Math.imul(z ^ (z >>> 13), 0xc2b2ae35) >>> 0;
-    return (z ^ (z >>> 16)) >>> 0;
-  };
-  const s = [splitmix32(), splitmix32(), splitmix32(), splitmix32()];
-  const rotl = (v, k) => ((v << k) | (v >>> (32 - k))) >>> 0;
-  const next32 = () => {
-    const result = Math.imul(rotl(Math.imul(s[1], 5) >>> 0, 7), 9) >>> 0;
-    const t = (s[1] << 9) >>> 0;
-    s[2] ^= s[0];
-    s[3] ^= s[1];
-    s[1] ^= s[2];
-    s[0] ^= s[3];
-    s[2] ^= t;
-    s[3] = rotl(s[3], 11);
-    for (let i = 0; i < 4; i++) s[i] >>>= 0;
-    return result;
-  };
-  return () => ((next32() >>> 5) * 67108864 + (next32() >>> 6)) / 9007199254740992;
-}
+import { randomStateApi } from './random_state.js';
 
 function checkSeed(fn, seed) {
   if (!Number.isInteger(seed) || seed < 0 || seed > 0xffffffff) {
@@ -55,11 +24,15 @@ function checkFeatures(fn, name, value) {
 
 /**
  * PyTorch nn.Linear's default initialisation: weight (out × in) and bias (out)
- * uniform in [-1/sqrt(in), 1/sqrt(in)], drawn weight first, row by row.
+ * uniform in [-1/sqrt(in), 1/sqrt(in)], drawn weight first, row by row, from a
+ * NumPy-exact RandomState: the same numbers as
+ * `rs.uniform(-b, b, (out, in)); rs.uniform(-b, b, out)` with
+ * `rs = np.random.RandomState(seed)`, since NumPy computes uniform(low, high)
+ * as low + (high - low) * random_sample().
  */
-function initLinear(uniform, inFeatures, outFeatures) {
+function initLinear(rs, inFeatures, outFeatures) {
   const bound = 1 / Math.sqrt(inFeatures);
-  const draw = (count) => Float64Array.from({ length: count }, () => (2 * uniform() - 1) * bound);
+  const draw = (count) => rs.rand(1, count).data.map((u) => -bound + (bound - -bound) * u);
   return { weight: new Matrix(outFeatures, inFeatures, draw(outFeatures * inFeatures)), bias: draw(outFeatures) };
 }
 
@@ -78,6 +51,16 @@ function checkLinear(fn, name, layer, inFeatures, outFeatures) {
 
 /** @param {any} core the instantiated Emscripten module */
 export function gloveAttentionApi(core) {
+  const { RandomState } = randomStateApi(core);
+  /** Runs `draw(rs)` with a RandomState seeded like np.random.seed(seed), freed afterwards. */
+  const withRandomState = (seed, draw) => {
+    const rs = new RandomState(seed);
+    try {
+      return draw(rs);
+    } finally {
+      rs.delete();
+    }
+  };
   const check = (code, fn) => throwForStatus(code, fn, code === 0 ? '' : core._lastError());
 
   // x: (n × in), layer.weight: (out × in), layer.bias: (out) -> (n × out)
@@ -137,13 +120,13 @@ export function gloveAttentionApi(core) {
 
     /** Draws new W_q, W_k, W_v (in that order) from `seed`. */
     reseed(seed) {
-      const uniform = seededUniform(checkSeed('TrainableAttention.reseed', seed));
+      checkSeed('TrainableAttention.reseed', seed);
       this.seed = seed;
-      this.params = Object.freeze({
-        Wq: initLinear(uniform, this.inFeatures, this.outFeatures),
-        Wk: initLinear(uniform, this.inFeatures, this.outFeatures),
-        Wv: initLinear(uniform, this.inFeatures, this.outFeatures),
-      });
+      this.params = withRandomState(seed, (rs) => Object.freeze({
+        Wq: initLinear(rs, this.inFeatures, this.outFeatures),
+        Wk: initLinear(rs, this.inFeatures, this.outFeatures),
+        Wv: initLinear(rs, this.inFeatures, this.outFeatures),
+      }));
       return this;
     }
 
@@ -181,13 +164,13 @@ export function gloveAttentionApi(core) {
 
     /** Draws new W_q, W_k (in → hidden) and w_s (hidden → 1), in that order, from `seed`. */
     reseed(seed) {
-      const uniform = seededUniform(checkSeed('AdditiveAttention.reseed', seed));
+      checkSeed('AdditiveAttention.reseed', seed);
       this.seed = seed;
-      this.params = Object.freeze({
-        Wq: initLinear(uniform, this.inFeatures, this.hiddenFeatures),
-        Wk: initLinear(uniform, this.inFeatures, this.hiddenFeatures),
-        Ws: initLinear(uniform, this.hiddenFeatures, 1),
-      });
+      this.params = withRandomState(seed, (rs) => Object.freeze({
+        Wq: initLinear(rs, this.inFeatures, this.hiddenFeatures),
+        Wk: initLinear(rs, this.inFeatures, this.hiddenFeatures),
+        Ws: initLinear(rs, this.hiddenFeatures, 1),
+      }));
       return this;
     }
 
