@@ -19,18 +19,6 @@ namespace attention {
 
 namespace {
 
-std::uint64_t bitsOf(double x) {
-  std::uint64_t u;
-  std::memcpy(&u, &x, sizeof u);
-  return u;
-}
-
-double fromBits(std::uint64_t u) {
-  double x;
-  std::memcpy(&x, &u, sizeof x);
-  return x;
-}
-
 // ---- Constants of ARM optimized-routines math/log_data.c (LOG_TABLE_BITS 7,
 // LOG_POLY_ORDER 6, LOG_POLY1_ORDER 12), unchanged. ----
 

@@ -39,7 +39,23 @@
 //   SOFTWARE.
 #pragma once
 
+#include <cstdint>
+#include <cstring>
+
 namespace attention {
+
+// The IEEE-754 bits of a double, and back (exactLog works on them; tests compare with them).
+inline std::uint64_t bitsOf(double x) {
+  std::uint64_t u;
+  std::memcpy(&u, &x, sizeof u);
+  return u;
+}
+
+inline double fromBits(std::uint64_t u) {
+  double x;
+  std::memcpy(&x, &u, sizeof x);
+  return x;
+}
 
 // Natural logarithm in round-to-nearest, as glibc's FMA log():
 // exactLog(1) = +0, exactLog(+-0) = -Infinity, exactLog(+Infinity) = +Infinity,

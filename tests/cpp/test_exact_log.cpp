@@ -11,21 +11,11 @@
 
 #include "exact_log.h"
 
+using attention::bitsOf;
 using attention::exactLog;
+using attention::fromBits;
 
 namespace {
-
-std::uint64_t bitsOf(double x) {
-  std::uint64_t u;
-  std::memcpy(&u, &x, sizeof u);
-  return u;
-}
-
-double fromBits(std::uint64_t u) {
-  double x;
-  std::memcpy(&x, &u, sizeof x);
-  return x;
-}
 
 // The reference is glibc's FMA variant of log(): only meaningful with glibc on
 // an x86-64 CPU with FMA and AVX2 (glibc's ifunc picks its SSE2 build otherwise).
