@@ -20,7 +20,7 @@ if [ ${#missing[@]} -gt 0 ]; then
     SUDO="sudo"
   fi
   $SUDO apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
 
 # npm ci only when node_modules is missing or older than the lock file.
