@@ -131,6 +131,23 @@ test('a click on a mask cell flips it and recomputes', async () => {
   await page.context().close();
 });
 
+test('keyboard: focus the mask, move to a cell with the arrow keys, Enter flips it', async () => {
+  const page = await open('&tp=0');
+  const canvas = page.locator(`${CH} section.step:nth-of-type(5) .matrix-figure:nth-child(1) .heatmap canvas`);
+  const readout = page.locator(`${CH} section.step:nth-of-type(5) .matrix-figure:nth-child(1) .heatmap-readout`);
+  await canvas.focus();
+  await page.keyboard.press('ArrowRight'); // row "the", column "cat"
+  assert.match(await readout.textContent(), /^the, cat: 1$/);
+  await page.keyboard.press('Enter');
+  assert.equal(parseRows(await outputOf(page, 5))[0][1], 0, 'flipped cell is masked');
+  assert.match(await page.evaluate(() => location.hash), /tm=0\.1/);
+  await canvas.focus();
+  await page.keyboard.press(' '); // the focused cell is still (the, cat): flip it back
+  assert.ok(parseRows(await outputOf(page, 5))[0][1] > 0, 'flipped back');
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
 test('multi-head: one heatmap per head, matches the single API call', async () => {
   const page = await open('&td=8&th=4');
   const heads = await page.$$eval(`${CH} .figures.heads > .matrix-figure`, (f) => f.length);

@@ -25,6 +25,10 @@ const COLORBAR_WIDTH = 12;
  * @property {number} [cellHeight] CSS px (default 28)
  * @property {string} label accessible name, e.g. "decoder hidden state"
  * @property {(r: number, c: number) => boolean} [isMasked] cells drawn hatched
+ *
+ * Keyboard: Tab focuses the canvas, arrow keys move between cells (the readout
+ * names the value, row and column), Enter or Space dispatches a 'cellactivate'
+ * event ({ detail: { row, col } }) that chapters can treat like a click.
  */
 
 // Every live heatmap, so a page-wide palette switch can repaint them all.
@@ -117,6 +121,13 @@ export class Heatmap {
   keyboard(event) {
     const l = this.layout;
     if (!l) return;
+    if ((event.key === 'Enter' || event.key === ' ') && this.focusCell) {
+      // Lets chapters make cells actionable from the keyboard, like a click.
+      event.preventDefault();
+      const [row, col] = this.focusCell;
+      this.canvas.dispatchEvent(new CustomEvent('cellactivate', { bubbles: true, detail: { row, col } }));
+      return;
+    }
     const moves = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
     const move = moves[event.key];
     if (!move) return;

@@ -173,6 +173,8 @@ class MatrixFigure {
       });
       canvas.style.cursor = 'pointer';
     }
+    // Keyboard: focus the heatmap, move with the arrow keys, press Enter or Space.
+    this.heatmap.canvas.addEventListener('cellactivate', (event) => handler(event.detail.row, event.detail.col));
   }
 }
 
@@ -331,7 +333,7 @@ export default {
     const outFig = new MatrixFigure({ palette: 'green', label: 'output = weights · V' });
     const weightsOut = outputBlock('attention weights as NumPy prints them');
 
-    const maskFig = new MatrixFigure(tokenLabels({ palette: 'bone', label: 'mask (1 = may attend, 0 = masked; click a cell to flip it)', vmin: 0, vmax: 1 }));
+    const maskFig = new MatrixFigure(tokenLabels({ palette: 'bone', label: 'mask (1 = may attend, 0 = masked; click a cell, or focus it and press Enter, to flip it)', vmin: 0, vmax: 1 }));
     const maskedFig = new MatrixFigure(tokenLabels({ palette: 'orange', label: 'masked attention weights (hatched = masked)', vmin: 0, vmax: 1 }));
     const maskedOutFig = new MatrixFigure({ palette: 'green', label: 'masked output' });
     const maskedOut = outputBlock('masked attention weights as NumPy prints them');
