@@ -282,7 +282,10 @@ export interface TrainableAttention {
   /** undefined when built from explicit params. */
   readonly seed: number | undefined;
   readonly params: { readonly Wq: LinearParams; readonly Wk: LinearParams; readonly Wv: LinearParams };
-  /** Draws new parameters, uniform in ±1/√inFeatures (PyTorch's nn.Linear default), from a seeded generator. */
+  /**
+   * Draws new parameters, uniform in ±1/√inFeatures (PyTorch's nn.Linear default), from the NumPy-exact
+   * RandomState: the same numbers as `np.random.RandomState(seed).uniform(-b, b, ...)`, weight then bias per layer.
+   */
   reseed(seed: number): this;
   /** weights = softmax(Q Kᵀ / √out) with Q = W_q queries, K = W_k keys, V = W_v values (values default to keys). */
   forward(queries: MatrixInput, keys: MatrixInput, values?: MatrixInput): {
@@ -306,6 +309,7 @@ export interface AdditiveAttention {
   readonly hiddenFeatures: number;
   readonly seed: number | undefined;
   readonly params: { readonly Wq: LinearParams; readonly Wk: LinearParams; readonly Ws: LinearParams };
+  /** Draws new W_q, W_k, w_s like TrainableAttention.reseed (NumPy-exact RandomState). */
   reseed(seed: number): this;
   /**
    * scores(i, j) = w_s · tanh(W_q q_i + b_q + W_k k_j + b_k) + b_s for every query i and key j,
