@@ -19,16 +19,29 @@ export function readHash(hash = backend.read()) {
   return new URLSearchParams(hash.replace(/^#/, ''));
 }
 
+/** Writes the hash; no history write when it is unchanged. */
 export function writeHash(params) {
-  backend.write(params.toString().replace(/%2C/g, ',').replace(/%3B/g, ';'));
+  const text = params.toString().replace(/%2C/g, ',').replace(/%3B/g, ';');
+  if (text !== backend.read().replace(/^#/, '')) backend.write(text);
+}
+
+/**
+ * Updates several keys at once (null or undefined deletes one; other values are
+ * stringified) with a single write, so one edit is one history.replaceState.
+ * @param {Record<string, unknown>} entries
+ */
+export function setHashValues(entries) {
+  const params = readHash();
+  for (const [key, value] of Object.entries(entries)) {
+    if (value === null || value === undefined) params.delete(key);
+    else params.set(key, String(value));
+  }
+  writeHash(params);
 }
 
 /** Updates one key (null deletes it) and writes the hash. */
 export function setHashValue(key, value) {
-  const params = readHash();
-  if (value === null || value === undefined) params.delete(key);
-  else params.set(key, value);
-  writeHash(params);
+  setHashValues({ [key]: value });
 }
 
 export const encodeVector = (v) => v.map((x) => String(x)).join(',');

@@ -8,7 +8,7 @@ import { Heatmap } from '../heatmap.js';
 import { tex } from '../math.js';
 import { captioned, IntegerField } from '../matrix-editor.js';
 import { formatCell, formatNumpy } from '../numpy-format.js';
-import { readHash, setHashValue } from '../url-state.js';
+import { readHash, setHashValues } from '../url-state.js';
 import { bahdanauAttention } from './bahdanau-model.js';
 
 const DEFAULTS = { seed: 42, inputLength: 5, hiddenSize: 16, attentionSize: 10 };
@@ -62,11 +62,10 @@ export default {
   render(root, { api }) {
     const hash = readHash();
     const state = Object.fromEntries(Object.keys(DEFAULTS).map((k) => [k, fromHash(hash, k)]));
-    const save = () => {
-      for (const [key, hashKey] of Object.entries(HASH_KEYS)) {
-        setHashValue(hashKey, state[key] === DEFAULTS[key] ? null : String(state[key]));
-      }
-    };
+    const save = () =>
+      setHashValues(
+        Object.fromEntries(Object.entries(HASH_KEYS).map(([key, hashKey]) => [hashKey, state[key] === DEFAULTS[key] ? null : state[key]])),
+      );
     const field = (key, label) =>
       new IntegerField({
         label,

@@ -6,7 +6,7 @@ import { credit, errorLine, guarded, outputBlock, step } from '../chapter-kit.js
 import { Heatmap } from '../heatmap.js';
 import { tex } from '../math.js';
 import { formatCell, formatFromLog, formatNumpy } from '../numpy-format.js';
-import { decodeRows, decodeVector, encodeRows, encodeVector, readHash, setHashValue } from '../url-state.js';
+import { decodeRows, decodeVector, encodeRows, encodeVector, readHash, setHashValues } from '../url-state.js';
 
 const DEFAULTS = {
   decoder: [5, 1, 20],
@@ -44,11 +44,12 @@ export default {
       annotations: decodeRows(hash.get('H'), 3) ?? DEFAULTS.annotations,
     };
 
-    const save = () => {
-      setHashValue('h', encodeVector(state.decoder));
-      setHashValue('a', encodeVector(state.annotation));
-      setHashValue('H', encodeRows(state.annotations));
-    };
+    const save = () =>
+      setHashValues({
+        h: encodeVector(state.decoder),
+        a: encodeVector(state.annotation),
+        H: encodeRows(state.annotations),
+      });
 
     // ---- Step 1: the decoder hidden state
     const decoderMap = new Heatmap({ palette: 'purple', label: 'decoder hidden state h', rowLabels: unitNames(3) });

@@ -7,7 +7,7 @@ import { credit, errorLine, guarded, outputBlock, step } from '../chapter-kit.js
 import { Heatmap } from '../heatmap.js';
 import { tex } from '../math.js';
 import { formatNumpy } from '../numpy-format.js';
-import { readHash, setHashValue } from '../url-state.js';
+import { readHash, setHashValues } from '../url-state.js';
 
 const DEFAULTS = {
   query: 'The teacher praised a student because she improved',
@@ -88,13 +88,14 @@ export default {
     let trainable = null;
     let additive = null;
 
-    const save = () => {
-      setHashValue('q', state.query === DEFAULTS.query ? null : state.query);
-      setHashValue('k', state.key === DEFAULTS.key ? null : state.key);
-      setHashValue('d', state.dim === DEFAULTS.dim ? null : String(state.dim));
-      setHashValue('ts', state.trainableSeed === DEFAULTS.trainableSeed ? null : String(state.trainableSeed));
-      setHashValue('as', state.additiveSeed === DEFAULTS.additiveSeed ? null : String(state.additiveSeed));
-    };
+    const save = () =>
+      setHashValues({
+        q: state.query === DEFAULTS.query ? null : state.query,
+        k: state.key === DEFAULTS.key ? null : state.key,
+        d: state.dim === DEFAULTS.dim ? null : state.dim,
+        ts: state.trainableSeed === DEFAULTS.trainableSeed ? null : state.trainableSeed,
+        as: state.additiveSeed === DEFAULTS.additiveSeed ? null : state.additiveSeed,
+      });
     const table = () => (state.useOwn && ownTable ? ownTable.E : state.shipped);
 
     // ---- Step 1: sentences and tokens

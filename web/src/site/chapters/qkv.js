@@ -7,7 +7,7 @@ import { Heatmap } from '../heatmap.js';
 import { tex } from '../math.js';
 import { captioned, IntegerField, MatrixEditor } from '../matrix-editor.js';
 import { formatCell, formatNumpy } from '../numpy-format.js';
-import { decodeRows, encodeRows, readHash, setHashValue } from '../url-state.js';
+import { decodeRows, encodeRows, readHash, setHashValues } from '../url-state.js';
 import { ARTICLE_WORDS, drawWeights, qkvAttention } from './qkv-model.js';
 
 const DEFAULT_SEED = 42;
@@ -51,11 +51,12 @@ export default {
     // Weights typed by the reader go into the URL; drawn ones follow from the seed.
     let customWeights = ['WQ', 'WK', 'WV'].some((k) => fromHash(k)?.length === 3);
 
-    const save = () => {
-      setHashValue('seed', state.seed === DEFAULT_SEED ? null : String(state.seed));
-      setHashValue('X', JSON.stringify(state.words) === JSON.stringify(ARTICLE_WORDS) ? null : encodeRows(state.words));
-      for (const key of ['WQ', 'WK', 'WV']) setHashValue(key, customWeights ? encodeRows(state[key]) : null);
-    };
+    const save = () =>
+      setHashValues({
+        seed: state.seed === DEFAULT_SEED ? null : state.seed,
+        X: JSON.stringify(state.words) === JSON.stringify(ARTICLE_WORDS) ? null : encodeRows(state.words),
+        ...Object.fromEntries(['WQ', 'WK', 'WV'].map((key) => [key, customWeights ? encodeRows(state[key]) : null])),
+      });
 
     // ---- Step 1: words
     const wordsEditor = new MatrixEditor({

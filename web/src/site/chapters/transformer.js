@@ -9,7 +9,7 @@ import { Heatmap } from '../heatmap.js';
 import { tex } from '../math.js';
 import { formatCell, formatNumpy } from '../numpy-format.js';
 import { PALETTES } from '../palettes.js';
-import { readHash, writeHash } from '../url-state.js';
+import { readHash, setHashValues } from '../url-state.js';
 
 const DEFAULTS = {
   tokens: 'the cat sat on the mat',
@@ -268,24 +268,22 @@ export default {
     if (state.dModel % state.heads !== 0) state.heads = 1;
 
     // One hash write per update (each write is a history.replaceState).
-    const save = () => {
-      const params = readHash();
-      const put = (key, value) => (value === null ? params.delete(key) : params.set(key, String(value)));
-      put('tt', state.tokens === DEFAULTS.tokens ? null : state.tokens);
-      put('tn', state.length || null);
-      put('td', state.dModel);
-      put('th', state.heads);
-      put('ts', state.seed);
-      put('tp', state.padding);
-      put('tc', state.causal ? '1' : null);
-      put('tk', state.dk);
-      put('tds', state.demoSeed === 1 ? null : state.demoSeed);
-      put('tus', state.usesSeed === 1 ? null : state.usesSeed);
-      put('tm', state.flips.size ? [...state.flips].join(',') : null);
-      put('tsrc', state.source === DEFAULTS.source ? null : state.source);
-      put('ttgt', state.target === DEFAULTS.target ? null : state.target);
-      writeHash(params);
-    };
+    const save = () =>
+      setHashValues({
+        tt: state.tokens === DEFAULTS.tokens ? null : state.tokens,
+        tn: state.length || null,
+        td: state.dModel,
+        th: state.heads,
+        ts: state.seed,
+        tp: state.padding,
+        tc: state.causal ? '1' : null,
+        tk: state.dk,
+        tds: state.demoSeed === 1 ? null : state.demoSeed,
+        tus: state.usesSeed === 1 ? null : state.usesSeed,
+        tm: state.flips.size ? [...state.flips].join(',') : null,
+        tsrc: state.source === DEFAULTS.source ? null : state.source,
+        ttgt: state.target === DEFAULTS.target ? null : state.target,
+      });
     const edit = (change) => (value) => {
       change(value);
       update();
