@@ -36,6 +36,35 @@ function initLinear(rs, inFeatures, outFeatures) {
   return { weight: new Matrix(outFeatures, inFeatures, draw(outFeatures * inFeatures)), bias: draw(outFeatures) };
 }
 
+/** TrainableAttention's projections W_q, W_k, W_v (in → out), in draw order. */
+const trainableShapes = ({ inFeatures, outFeatures }) => ({
+  Wq: [inFeatures, outFeatures],
+  Wk: [inFeatures, outFeatures],
+  Wv: [inFeatures, outFeatures],
+});
+
+/** AdditiveAttention's W_q, W_k (in → hidden) and w_s (hidden → 1), in draw order. */
+const additiveShapes = ({ inFeatures, hiddenFeatures }) => ({
+  Wq: [inFeatures, hiddenFeatures],
+  Wk: [inFeatures, hiddenFeatures],
+  Ws: [hiddenFeatures, 1],
+});
+
+/** Draws every layer of `shapes` ({ name: [in, out] }, in draw order) from `rs`. */
+function drawLayers(rs, shapes) {
+  return Object.freeze(Object.fromEntries(Object.entries(shapes).map(([name, [i, o]]) => [name, initLinear(rs, i, o)])));
+}
+
+/** Validates explicit parameters against `shapes` ({ name: [in, out] }). */
+function checkLayers(fn, params, shapes) {
+  if (params === null || typeof params !== 'object') {
+    throw new TypeError(`${fn}: params must be { ${Object.keys(shapes).join(', ')} }`);
+  }
+  return Object.freeze(
+    Object.fromEntries(Object.entries(shapes).map(([name, [i, o]]) => [name, checkLinear(fn, name, params[name], i, o)])),
+  );
+}
+
 function checkLinear(fn, name, layer, inFeatures, outFeatures) {
   if (layer === null || typeof layer !== 'object') throw new TypeError(`${fn}: params.${name} must be { weight, bias }`);
   const weight = toMatrix(layer.weight, fn, `params.${name}.weight`);
@@ -106,13 +135,8 @@ export function gloveAttentionApi(core) {
       this.inFeatures = checkFeatures(fn, 'inFeatures', inFeatures);
       this.outFeatures = checkFeatures(fn, 'outFeatures', outFeatures);
       if (params !== undefined) {
-        if (params === null || typeof params !== 'object') throw new TypeError(`${fn}: params must be { Wq, Wk, Wv }`);
         this.seed = undefined;
-        this.params = Object.freeze({
-          Wq: checkLinear(fn, 'Wq', params.Wq, inFeatures, outFeatures),
-          Wk: checkLinear(fn, 'Wk', params.Wk, inFeatures, outFeatures),
-          Wv: checkLinear(fn, 'Wv', params.Wv, inFeatures, outFeatures),
-        });
+        this.params = checkLayers(fn, params, trainableShapes(this));
       } else {
         this.reseed(seed);
       }
@@ -122,11 +146,7 @@ export function gloveAttentionApi(core) {
     reseed(seed) {
       checkSeed('TrainableAttention.reseed', seed);
       this.seed = seed;
-      this.params = withRandomState(seed, (rs) => Object.freeze({
-        Wq: initLinear(rs, this.inFeatures, this.outFeatures),
-        Wk: initLinear(rs, this.inFeatures, this.outFeatures),
-        Wv: initLinear(rs, this.inFeatures, this.outFeatures),
-      }));
+      this.params = withRandomState(seed, (rs) => drawLayers(rs, trainableShapes(this)));
       return this;
     }
 
@@ -150,27 +170,18 @@ export function gloveAttentionApi(core) {
       this.inFeatures = checkFeatures(fn, 'inFeatures', inFeatures);
       this.hiddenFeatures = checkFeatures(fn, 'hiddenFeatures', hiddenFeatures);
       if (params !== undefined) {
-        if (params === null || typeof params !== 'object') throw new TypeError(`${fn}: params must be { Wq, Wk, Ws }`);
         this.seed = undefined;
-        this.params = Object.freeze({
-          Wq: checkLinear(fn, 'Wq', params.Wq, inFeatures, hiddenFeatures),
-          Wk: checkLinear(fn, 'Wk', params.Wk, inFeatures, hiddenFeatures),
-          Ws: checkLinear(fn, 'Ws', params.Ws, hiddenFeatures, 1),
-        });
+        this.params = checkLayers(fn, params, additiveShapes(this));
       } else {
         this.reseed(seed);
       }
     }
 
-    /** Draws new W_q, W_k (in → hidden) and w_s (hidden → 1), in that order, from `seed`. */
+    /** Draws new W_q, W_k and w_s (in that order) from `seed`. */
     reseed(seed) {
       checkSeed('AdditiveAttention.reseed', seed);
       this.seed = seed;
-      this.params = withRandomState(seed, (rs) => Object.freeze({
-        Wq: initLinear(rs, this.inFeatures, this.hiddenFeatures),
-        Wk: initLinear(rs, this.inFeatures, this.hiddenFeatures),
-        Ws: initLinear(rs, this.hiddenFeatures, 1),
-      }));
+      this.params = withRandomState(seed, (rs) => drawLayers(rs, additiveShapes(this)));
       return this;
     }
 
