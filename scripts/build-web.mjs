@@ -1,5 +1,5 @@
-// Assembles the npm package files (dist/lib) and the static site (dist/site)
-// from web/ and the wasm module built by CMake (build/wasm).
+// Assembles the npm package files (dist/lib, dist/classic, dist/elements) and
+// the static site (dist/site) from web/ and the wasm module built by CMake (build/wasm).
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -7,6 +7,22 @@ import { build } from 'esbuild';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const at = (...parts) => join(root, ...parts);
+
+/**
+ * esbuild with the options every output shares. The wasm glue reads
+ * import.meta.url, which classic (iife) scripts lack; it is unused there
+ * because the wasm is embedded, so that warning is silenced.
+ */
+const bundle = (options) =>
+  build({
+    bundle: true,
+    target: 'es2020',
+    minify: true,
+    alias: { 'attention-lab': at('dist/lib/index.js') },
+    logLevel: 'warning',
+    logOverride: { 'empty-import-meta': 'silent' },
+    ...options,
+  });
 
 const wasmModule = at('build/wasm/attention_core.mjs');
 if (!existsSync(wasmModule)) throw new Error(`missing ${wasmModule}: run the wasm build first (scripts/build.sh)`);
@@ -25,31 +41,21 @@ await (await import('./build-nmt-worker.mjs')).buildNmtWorker();
 
 // dist/classic: the API as one classic script for pages that cannot load
 // modules: <script src="attention-lab.js"> defines window.AttentionLab.
-await build({
+await bundle({
   entryPoints: [at('dist/lib/index.js')],
   outfile: at('dist/classic/attention-lab.js'),
-  bundle: true,
   format: 'iife',
   globalName: 'AttentionLab',
-  target: 'es2020',
-  minify: true,
-  logLevel: 'warning',
-  logOverride: { 'empty-import-meta': 'silent' },
 });
 
 // dist/elements: custom elements for other sites, as one ES module, plus one
 // stylesheet (components + KaTeX) and KaTeX's fonts beside it.
 rmSync(at('dist/elements'), { recursive: true, force: true });
 mkdirSync(at('dist/elements'), { recursive: true });
-await build({
+await bundle({
   entryPoints: [at('web/src/site/elements.js')],
   outfile: at('dist/elements/attention-lab-elements.js'),
-  bundle: true,
   format: 'esm',
-  target: 'es2020',
-  minify: true,
-  alias: { 'attention-lab': at('dist/lib/index.js') },
-  logLevel: 'warning',
 });
 writeFileSync(
   at('dist/elements/attention-lab.css'),
@@ -62,18 +68,12 @@ cpSync(at('web/src/site/elements.d.ts'), at('dist/elements/attention-lab-element
 // the page, its styles and KaTeX's stylesheet and fonts. Nothing from a CDN.
 rmSync(at('dist/site'), { recursive: true, force: true });
 mkdirSync(at('dist/site/vendor/katex'), { recursive: true });
-await build({
+await bundle({
   entryPoints: [at('web/src/site/app.js')],
   outfile: at('dist/site/app.js'),
-  bundle: true,
   format: 'iife',
-  target: 'es2020',
-  minify: true,
   sourcemap: true,
   legalComments: 'linked',
-  alias: { 'attention-lab': at('dist/lib/index.js') },
-  logLevel: 'warning',
-  logOverride: { 'empty-import-meta': 'silent' },
 });
 cpSync(at('web/index.html'), at('dist/site/index.html'));
 cpSync(at('web/styles.css'), at('dist/site/styles.css'));
@@ -82,4 +82,4 @@ cpSync(at('web/favicon.svg'), at('dist/site/favicon.svg'));
 const katexDist = at('node_modules/katex/dist');
 cpSync(join(katexDist, 'katex.min.css'), at('dist/site/vendor/katex/katex.min.css'));
 cpSync(join(katexDist, 'fonts'), at('dist/site/vendor/katex/fonts'), { recursive: true });
-console.log('build-web: dist/lib and dist/site written');
+console.log('build-web: dist/lib, dist/classic, dist/elements and dist/site written');
