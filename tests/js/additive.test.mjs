@@ -27,7 +27,7 @@ const PRINTED_CONTEXT = [
 
 test('article: seed 42 scores [4.35790943 5.92373433 4.18673175 2.11437202 0.95767155] to the printed digits', () => {
   const d = articleDraws(42, 5, 16, 10);
-  const scores = a.additiveScores(d.enc, d.dec, d.W1, d.w2);
+  const scores = a.concatScores(d.enc, d.dec, d.W1, d.w2);
   assert.ok(scores instanceof Float64Array);
   assert.deepEqual(Array.from(scores, (x) => Number(x.toFixed(8))), PRINTED_SCORES);
   assertClose(scores, PRINTED_SCORES, 5e-9, { label: 'scores vs printed' });
@@ -35,7 +35,7 @@ test('article: seed 42 scores [4.35790943 5.92373433 4.18673175 2.11437202 0.957
 
 test('article: seed 42 context vector equals the 16 printed numbers', () => {
   const d = articleDraws(42, 5, 16, 10);
-  const r = a.additiveAttention(d.enc, d.dec, d.W1, d.w2);
+  const r = a.concatAttention(d.enc, d.dec, d.W1, d.w2);
   assert.deepEqual(Array.from(r.context, (x) => Number(x.toFixed(8))), PRINTED_CONTEXT);
   assertClose(r.context, PRINTED_CONTEXT, 5e-9, { label: 'context vs printed' });
   // The steps the chapter shows, with the article's asserted shapes.
@@ -59,14 +59,14 @@ test('RandomState draws exactly the fixture inputs, and every step matches NumPy
     assert.deepEqual(d.W1.data, get('W1').data, `case${i} W1`);
     assert.deepEqual(d.w2.data, get('w2').data, `case${i} w2`);
     // Inputs from the fixture, passed in every accepted form.
-    const r = a.additiveAttention(get('encoder_states'), get('decoder_state').data, get('W1'), Array.from(get('w2').data));
+    const r = a.concatAttention(get('encoder_states'), get('decoder_state').data, get('W1'), Array.from(get('w2').data));
     assert.deepEqual(r.inputs.data, get('inputs').data, `case${i} inputs (a copy: exact)`);
     assertClose(r.activations.data, get('activations').data, 1e-13, { label: `case${i} activations` });
     assertClose(r.scores, get('scores').data, 1e-12, { label: `case${i} scores` });
     assertClose(r.weights, get('weights').data, 1e-11, { floor: STRICT_RELATIVE, label: `case${i} weights` });
     assertClose(r.weighted.data, get('weighted').data, 1e-12, { label: `case${i} weighted` });
     assertClose(r.context, get('context').data, 1e-12, { label: `case${i} context` });
-    assert.deepEqual(a.additiveScores(d.enc, d.dec.row(0), d.W1, d.w2.transpose()), r.scores);
+    assert.deepEqual(a.concatScores(d.enc, d.dec.row(0), d.W1, d.w2.transpose()), r.scores);
   }
 });
 
@@ -84,26 +84,26 @@ test('matmul matches NumPy longdouble references', () => {
 
 const d = articleDraws(42, 5, 16, 10);
 const badInputs = [
-  ['decoder size', () => a.additiveScores(d.enc, d.dec.data.slice(0, 15), d.W1, d.w2), RangeError,
-    'additiveScores: decoderState has 15 entries but encoderStates has 16 columns (encoderStates is 5x16)'],
-  ['W1 rows', () => a.additiveAttention(d.enc, d.dec, d.enc, d.w2), RangeError,
-    'additiveAttention: W1 has 5 rows but needs 2 x hidden = 32 (W1 is 5x16, encoderStates is 5x16)'],
-  ['w2 length', () => a.additiveScores(d.enc, d.dec, d.W1, [1, 2, 3]), RangeError,
-    'additiveScores: w2 has 3 entries but W1 has 10 columns (W1 is 32x10)'],
-  ['w2 not a line', () => a.additiveScores(d.enc, d.dec, d.W1, d.W1), RangeError,
-    'additiveScores: w2 is 32x10 but must be a vector (one row or one column)'],
-  ['NaN in W1', () => a.additiveScores(d.enc, d.dec, { rows: 32, cols: 10, data: d.W1.data.map((x, i) => (i === 13 ? NaN : x)) }, d.w2),
-    RangeError, 'additiveScores: W1[1][3] is NaN'],
-  ['string encoder states', () => a.additiveScores('enc', d.dec, d.W1, d.w2), TypeError,
-    'additiveScores: encoderStates must be a number[][] or {rows, cols, data}, got a string'],
-  ['missing w2', () => a.additiveAttention(d.enc, d.dec, d.W1), TypeError, 'additiveAttention: w2 must be a number[]'],
+  ['decoder size', () => a.concatScores(d.enc, d.dec.data.slice(0, 15), d.W1, d.w2), RangeError,
+    'concatScores: decoderState has 15 entries but encoderStates has 16 columns (encoderStates is 5x16)'],
+  ['W1 rows', () => a.concatAttention(d.enc, d.dec, d.enc, d.w2), RangeError,
+    'concatAttention: W1 has 5 rows but needs 2 x hidden = 32 (W1 is 5x16, encoderStates is 5x16)'],
+  ['w2 length', () => a.concatScores(d.enc, d.dec, d.W1, [1, 2, 3]), RangeError,
+    'concatScores: w2 has 3 entries but W1 has 10 columns (W1 is 32x10)'],
+  ['w2 not a line', () => a.concatScores(d.enc, d.dec, d.W1, d.W1), RangeError,
+    'concatScores: w2 is 32x10 but must be a vector (one row or one column)'],
+  ['NaN in W1', () => a.concatScores(d.enc, d.dec, { rows: 32, cols: 10, data: d.W1.data.map((x, i) => (i === 13 ? NaN : x)) }, d.w2),
+    RangeError, 'concatScores: W1[1][3] is NaN'],
+  ['string encoder states', () => a.concatScores('enc', d.dec, d.W1, d.w2), TypeError,
+    'concatScores: encoderStates must be a number[][] or {rows, cols, data}, got a string'],
+  ['missing w2', () => a.concatAttention(d.enc, d.dec, d.W1), TypeError, 'concatAttention: w2 must be a number[]'],
   ['matmul shapes', () => a.matmul([[1, 2, 3]], [[1, 2, 3]]), RangeError,
     "matmul: a is 1x3 and b is 1x3; a's columns (3) must equal b's rows (1)"],
   ['matmul empty', () => a.matmul([], [[1]]), RangeError, 'matmul: a is empty (0 rows)'],
   ['matmul Infinity', () => a.matmul([[1]], [[Infinity]]), RangeError, 'matmul: b[0][0] is Infinity'],
 ];
 
-testBadInputs(test, badInputs, () => assertClose(a.additiveScores(d.enc, d.dec, d.W1, d.w2), PRINTED_SCORES, 5e-9));
+testBadInputs(test, badInputs, () => assertClose(a.concatScores(d.enc, d.dec, d.W1, d.w2), PRINTED_SCORES, 5e-9));
 
 test('failing calls free their inputs: 300 rejected 8 MB calls do not grow memory', () => {
   const big = { rows: 500, cols: 2000, data: new Float64Array(1e6) }; // 8 MB per copy

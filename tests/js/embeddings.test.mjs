@@ -330,7 +330,7 @@ test('default embeddings: every attention weight of the sentences within 1e-3 of
   const Q = D.lookup(a.tokenize(QUERY)).matrix;
   const K = D.lookup(a.tokenize(KEY)).matrix;
   assertClose(Q.data, fx('sentences.queries').data, 1e-4, { label: "query embeddings (int16)" });
-  const dot = a.dotProductAttention(Q, K, K);
+  const dot = a.scaledDotProductAttention(Q, K, K);
   const dotDiff = assertClose(dot.weights.data, fx('sentences.dot.weights').data, 1e-3, { label: 'dot weights' });
   const trainable = a.createTrainableAttention({ params: linearParams('sentences.trainable', ['Wq', 'Wk', 'Wv']), outFeatures: 64 });
   const tDiff = assertClose(trainable.forward(Q, K, K).weights.data, fx('sentences.trainable.weights').data, 1e-3, { label: 'trainable weights' });
@@ -349,7 +349,7 @@ test('precision choice: int8 per-word scaling would break the 1e-3 promise (so w
     }
     return { rows: m.rows, cols: m.cols, data: out };
   };
-  const dot = a.dotProductAttention(int8(fx('sentences.queries')), int8(fx('sentences.keys')));
+  const dot = a.scaledDotProductAttention(int8(fx('sentences.queries')), int8(fx('sentences.keys')), int8(fx('sentences.keys')));
   const diff = Math.max(...dot.weights.data.map((x, i) => Math.abs(x - fx('sentences.dot.weights').data[i])));
   console.log(`int8 would give a max weight difference of ${diff.toExponential(2)}`);
   assert.ok(diff > 1e-3);
@@ -361,8 +361,8 @@ function linearParams(prefix, names) {
   return Object.fromEntries(names.map((n) => [n, { weight: fx(`${prefix}.${n}.weight`), bias: fx(`${prefix}.${n}.bias`).data }]));
 }
 
-test('dotProductAttention: the notebook sentences (fixture embeddings) to 1e-12', () => {
-  const r = a.dotProductAttention(fx('sentences.queries'), fx('sentences.keys'));
+test('scaledDotProductAttention: the notebook sentences (fixture embeddings) to 1e-12', () => {
+  const r = a.scaledDotProductAttention(fx('sentences.queries'), fx('sentences.keys'), fx('sentences.keys'));
   assert.equal(r.weights.rows, 8);
   assert.equal(r.weights.cols, 9);
   assertClose(r.weights.data, fx('sentences.dot.weights').data, 1e-12, { label: 'weights' });
@@ -387,7 +387,7 @@ test('trainable and additive attention with given weights match NumPy to 1e-12',
   assertClose(ar.output.data, fx('sentences.additive.output').data, 1e-12, { label: 'additive output' });
   for (let i = 0; i < 3; i++) {
     const p = `random${i}`;
-    const r = a.dotProductAttention(fx(`${p}.queries`), fx(`${p}.keys`), fx(`${p}.values`));
+    const r = a.scaledDotProductAttention(fx(`${p}.queries`), fx(`${p}.keys`), fx(`${p}.values`));
     assertClose(r.weights.data, fx(`${p}.dot.weights`).data, 1e-12, { label: `${p} weights` });
     assertClose(r.output.data, fx(`${p}.dot.output`).data, 1e-12, { label: `${p} output` });
   }
@@ -421,15 +421,15 @@ test('createTrainableAttention / createAdditiveAttention: seeded nn.Linear initi
 });
 
 test('attention: bad input names the function, argument and shapes', () => {
-  assert.throws(() => a.dotProductAttention([[1, 2]], [[1, 2, 3]]), {
+  assert.throws(() => a.scaledDotProductAttention([[1, 2]], [[1, 2, 3]], [[1, 2, 3]]), {
     name: 'RangeError',
-    message: 'dotProductAttention: queries have 2 columns but keys have 3 columns (queries is 1x2, keys is 1x3)',
+    message: 'scaledDotProductAttention: Q has 2 columns but K has 3 (Q is 1x2, K is 1x3); queries and keys need the same size d_k',
   });
-  assert.throws(() => a.dotProductAttention([[1, 2]], [[1, 2]], [[1], [2]]), {
+  assert.throws(() => a.scaledDotProductAttention([[1, 2]], [[1, 2]], [[1], [2]]), {
     name: 'RangeError',
-    message: 'dotProductAttention: values has 2 rows but keys has 1 rows (values is 2x1, keys is 1x2)',
+    message: 'scaledDotProductAttention: K has 1 rows but V has 2 (K is 1x2, V is 2x1); every key needs one value',
   });
-  assert.throws(() => a.dotProductAttention([[NaN, 2]], [[1, 2]]), { name: 'RangeError', message: /queries\[0\]\[0\] is NaN/ });
+  assert.throws(() => a.scaledDotProductAttention([[NaN, 2]], [[1, 2]], [[1, 2]]), { name: 'RangeError', message: /Q\[0\]\[0\] is NaN/ });
   const t = a.createTrainableAttention({ inFeatures: 3, outFeatures: 2 });
   assert.throws(() => t.forward([[1, 2]], [[1, 2]]), {
     name: 'RangeError',

@@ -18,7 +18,7 @@ export async function embeddingsUsage(file: Blob, stream: ReadableStream<Uint8Ar
   const v: Float64Array | undefined = D.vector('teacher');
   const has: boolean = D.has('a');
   const copy = a.embeddingsFromBinary(D.toBinary({ encoding: 'int16' }));
-  const dot = a.dotProductAttention(matrix, matrix);
+  const dot = a.scaledDotProductAttention(matrix, matrix, matrix);
   const trainable = a.createTrainableAttention({ inFeatures: D.dim, outFeatures: 64, seed: 1 }).reseed(2);
   const t = trainable.forward(matrix, matrix, matrix);
   const additive = a.createAdditiveAttention({ hiddenFeatures: 32 });

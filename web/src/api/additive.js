@@ -36,22 +36,22 @@ export function additiveApi(core) {
   }
 
   return {
-    additiveScores(encoderStates, decoderState, W1, w2) {
+    concatScores(encoderStates, decoderState, W1, w2) {
       return withHeap(core, (heap) => {
-        const { n, args } = inputs('additiveScores', encoderStates, decoderState, W1, w2, heap);
+        const { n, args } = inputs('concatScores', encoderStates, decoderState, W1, w2, heap);
         const out = heap.alloc(n);
-        check(core._additiveScores(...args, out), 'additiveScores');
+        check(core._additiveScores(...args, out), 'concatScores');
         return heap.read(out, n);
       });
     },
 
-    additiveAttention(encoderStates, decoderState, W1, w2) {
+    concatAttention(encoderStates, decoderState, W1, w2) {
       return withHeap(core, (heap) => {
-        const { n, h, a, args } = inputs('additiveAttention', encoderStates, decoderState, W1, w2, heap);
+        const { n, h, a, args } = inputs('concatAttention', encoderStates, decoderState, W1, w2, heap);
         const sizes = { inputs: n * 2 * h, activations: n * a, scores: n, weights: n, weighted: n * h, context: h };
         const out = Object.fromEntries(Object.entries(sizes).map(([k, size]) => [k, heap.alloc(size)]));
         check(core._additiveAttention(...args, out.inputs, out.activations, out.scores, out.weights,
-          out.weighted, out.context), 'additiveAttention');
+          out.weighted, out.context), 'concatAttention');
         return {
           inputs: new Matrix(n, 2 * h, heap.read(out.inputs, sizes.inputs)),
           activations: new Matrix(n, a, heap.read(out.activations, sizes.activations)),

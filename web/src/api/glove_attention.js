@@ -218,16 +218,6 @@ export function gloveAttentionApi(core) {
   }
 
   return {
-    /**
-     * The notebook's DotProductAttention: weights = softmax(queries keysᵀ / sqrt(d))
-     * row by row, output = weights values (values default to keys).
-     */
-    dotProductAttention(queries, keys, values) {
-      const fn = 'dotProductAttention';
-      const { q, k, v } = inputs(fn, queries, keys, values);
-      return dotAttention(fn, q, k, v);
-    },
-
     /** Trainable dot-product attention with nn.Linear-initialised W_q, W_k, W_v. */
     createTrainableAttention(options = {}) {
       return new TrainableAttention(options);

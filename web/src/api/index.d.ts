@@ -66,12 +66,12 @@ export interface Attention {
    * encoderStates: (n × h), decoderState: (h) or a 1×h matrix, W1: (2h × a),
    * w2: (a) or an a×1 / 1×a matrix → (n).
    */
-  additiveScores(encoderStates: MatrixInput, decoderState: VectorOrLineInput, W1: MatrixInput, w2: VectorOrLineInput): Float64Array;
+  concatScores(encoderStates: MatrixInput, decoderState: VectorOrLineInput, W1: MatrixInput, w2: VectorOrLineInput): Float64Array;
   /**
    * The whole additive attention step, with every intermediate result (same
-   * arguments as `additiveScores`); see {@link AdditiveAttentionResult}.
+   * arguments as `concatScores`); see {@link AdditiveAttentionResult}.
    */
-  additiveAttention(encoderStates: MatrixInput, decoderState: VectorOrLineInput, W1: MatrixInput, w2: VectorOrLineInput): AdditiveAttentionResult;
+  concatAttention(encoderStates: MatrixInput, decoderState: VectorOrLineInput, W1: MatrixInput, w2: VectorOrLineInput): AdditiveAttentionResult;
   /** The matrix product `a · b`. a: (m × k), b: (k × n) → (m × n). */
   matmul(a: MatrixInput, b: MatrixInput): Matrix;
 
@@ -121,11 +121,6 @@ export interface Attention {
   loadDefaultEmbeddings(options?: { url?: string | URL; onProgress?: (progress: EmbeddingsProgress) => void; signal?: AbortSignal }): Promise<Embeddings>;
   /** A table from attention-lab's binary form (`Embeddings.toBinary()`). */
   embeddingsFromBinary(bytes: ArrayBuffer | Uint8Array): Embeddings;
-  /**
-   * The notebook's dot-product attention: `weights = softmax(queries keysᵀ / √d)` row by row,
-   * `output = weights values`. queries: (n × d), keys: (m × d), values: (m × dv), default keys.
-   */
-  dotProductAttention(queries: MatrixInput, keys: MatrixInput, values?: MatrixInput): { weights: Matrix; output: Matrix };
   /** Trainable dot-product attention with `nn.Linear`-initialised W_q, W_k, W_v (in → out). */
   createTrainableAttention(options?: TrainableAttentionOptions): TrainableAttention;
   /** Additive attention over every query-key pair: `w_sᵀ tanh(W_q q_i + W_k k_j)`. */
@@ -375,7 +370,7 @@ export interface AdditiveAttentionResult {
   readonly inputs: Matrix;
   /** (n × a): `tanh(inputs · W1)`. */
   readonly activations: Matrix;
-  /** (n): `activations · w2`, the alignment scores (same as `additiveScores`). */
+  /** (n): `activations · w2`, the alignment scores (same as `concatScores`). */
   readonly scores: Float64Array;
   /** (n): `softmax(scores)`. */
   readonly weights: Float64Array;

@@ -23,7 +23,7 @@ export function articleDraws(api, { seed, inputLength, hiddenSize, attentionSize
 /** The article's draws and every step of additive attention. */
 export function bahdanauAttention(api, sizes) {
   const draws = articleDraws(api, sizes);
-  const steps = api.additiveAttention(draws.encoderStates, draws.decoderState, draws.layer1, draws.layer2);
+  const steps = api.concatAttention(draws.encoderStates, draws.decoderState, draws.layer1, draws.layer2);
   // For comparison: plain dot-product scores of the same states, s . h_i.
   const dotScores = api.dotScores(draws.decoderState.data, draws.encoderStates);
   return { ...draws, ...steps, dotScores, dotWeights: api.softmax(dotScores) };

@@ -244,7 +244,7 @@ export default {
         }
 
         // Dot-product attention.
-        const dot = api.dotProductAttention(q.matrix, k.matrix, k.matrix);
+        const dot = api.scaledDotProductAttention(q.matrix, k.matrix, k.matrix);
         const shape = [qTokens.length, kTokens.length];
         dotMap.update(dot.weights, { rowLabels: qTokens, colLabels: kTokens });
         dotOut.textContent = formatNumpy(dot.weights.data, shape);
