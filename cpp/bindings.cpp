@@ -1,13 +1,25 @@
-// The only file that knows about Emscripten. Every raw binding takes pointers
-// into the wasm heap (as integers) plus explicit sizes, writes its result into a
-// caller-allocated output buffer, and returns a StatusCode; the message of the
-// last failure is read with _lastError(). The JS layer (web/src/api/) owns all
-// allocation, copying and Error construction; users never see these functions.
+// The only file that knows about Emscripten.
+//
+// Convention (the JS layer in web/src/api/ owns allocation, copying and Error
+// construction; users never see these functions):
+//   * every array crosses as a `Tensor` value object { data, rows, cols }:
+//     `data` is a byte address in the wasm heap (0 = argument absent), the
+//     array is row-major; a vector of n entries is 1 x n;
+//   * each operation takes ONE value object naming its arguments (`PairArgs`,
+//     `AttentionArgs`, ...) instead of a positional list;
+//   * results are written into output Tensors the caller allocated;
+//   * every call returns a `StatusCode` (bound below from cpp/status.h); the
+//     message of the last failure is `_lastError()` and the JS Error class for a
+//     code is `_errorClass(code)`;
+//   * no C++ exception crosses this file: `guarded` turns std::bad_alloc (and
+//     anything else thrown) into a status, so the module keeps working.
 #include <emscripten/bind.h>
 #include <emscripten/val.h>
 
 #include <algorithm>
 #include <cstdint>
+#include <exception>
+#include <new>
 #include <optional>
 #include <string>
 #include <vector>
@@ -26,347 +38,432 @@
 namespace attention {
 namespace {
 
-using Ptr = std::uintptr_t;
+using Ptr = std::uint32_t;
+
+// ---- the argument convention -------------------------------------------------
+
+struct Tensor {
+  Ptr data = 0;  // byte address of row-major doubles; 0 = absent
+  int rows = 0;
+  int cols = 0;
+
+  bool present() const { return data != 0; }
+  double* doubles() const { return reinterpret_cast<double*>(static_cast<std::uintptr_t>(data)); }
+  ConstMatrixMap matrix() const { return ConstMatrixMap(doubles(), rows, cols); }
+  ConstVectorMap vector() const { return ConstVectorMap(doubles(), Eigen::Index{rows} * cols); }
+  MatrixMap output() const { return MatrixMap(doubles(), rows, cols); }
+  std::optional<VectorView> optionalVector() const {
+    if (!present()) return std::nullopt;
+    return VectorView(vector());
+  }
+};
+
+// One input and one output (softmax and friends).
+struct UnaryArgs {
+  Tensor x, out;
+};
+// Two inputs and one output (dot, dotScores, scaleRows, weightedSum, matmul).
+struct PairArgs {
+  Tensor a, b, out;
+};
+// Bahdanau's concat score. Outputs other than `scores` may be absent.
+struct ConcatArgs {
+  Tensor encoderStates, decoderState, W1, w2;
+  Tensor inputs, activations, scores, weights, weighted, context;
+};
+// Scores, or scaled dot-product attention when `v` and `output` are present.
+struct AttentionArgs {
+  Tensor q, k, v, mask;
+  bool causal = false;
+  bool scaled = true;
+  Tensor output, weights;
+};
+struct MultiHeadArgs {
+  Tensor q, k, v;
+  int heads = 0;
+  Tensor wq, wk, wv, wo, bq, bk, bv, bo, mask;
+  bool causal = false;
+  Tensor output, weights;
+};
+// PyTorch's nn.Linear: y = x weightᵀ + bias.
+struct LinearArgs {
+  Tensor x, weight, bias, y;
+};
+// scores(i, j) = ws · tanh(queries[i] + keys[j]) + bs over every pair.
+struct PairwiseAdditiveArgs {
+  Tensor queries, keys, ws;
+  double bs = 0;
+  Tensor values, scores, weights, output;
+};
 
 std::string lastError;
 
-int report(const Status& status) {
+StatusCode report(const Status& status) {
   lastError = status.message;
-  return static_cast<int>(status.code);
+  return status.code;
 }
 
-ConstVectorMap vectorAt(Ptr p, int n) {
-  return ConstVectorMap(reinterpret_cast<const double*>(p), n);
+// Runs `body` (which returns a Status) and reports it; a thrown exception
+// becomes a status instead of reaching JS as a bare number.
+template <typename Body>
+StatusCode guarded(Body&& body) {
+  try {
+    return report(body());
+  } catch (const std::bad_alloc&) {
+    return report(Status::outOfMemory("the result does not fit in the wasm memory"));
+  } catch (const std::exception& e) {
+    return report(Status::invalidArgument(e.what()));
+  }
 }
-ConstMatrixMap matrixAt(Ptr p, int rows, int cols) {
-  return ConstMatrixMap(reinterpret_cast<const double*>(p), rows, cols);
-}
+
 template <typename Dense>
-void copyOut(const Dense& result, Ptr out) {
-  std::copy(result.data(), result.data() + result.size(), reinterpret_cast<double*>(out));
+void copyOut(const Dense& result, const Tensor& out) {
+  std::copy(result.data(), result.data() + result.size(), out.doubles());
 }
 
 std::string lastErrorMessage() { return lastError; }
+std::string errorClass(StatusCode code) { return errorClassOf(code); }
 
-// ---- Attention Basics -------------------------------------------------------
+// ---- scores, softmax and the context vector -------------------------------------
 
-int rawDot(Ptr a, int na, Ptr b, int nb, Ptr out) {
-  double result = 0;
-  const Status s = dot(vectorAt(a, na), vectorAt(b, nb), result);
-  if (s.isOk()) *reinterpret_cast<double*>(out) = result;
-  return report(s);
+StatusCode rawDot(const PairArgs& x) {
+  return guarded([&] {
+    double result = 0;
+    const Status s = dot(x.a.vector(), x.b.vector(), result);
+    if (s.isOk()) *x.out.doubles() = result;
+    return s;
+  });
 }
 
-// query: (d), keys: (n x d) -> out: (n)
-int rawDotScores(Ptr query, int d, Ptr keys, int n, int keyCols, Ptr out) {
-  Vector scores;
-  const Status s = dotScores(vectorAt(query, d), matrixAt(keys, n, keyCols), scores);
-  if (s.isOk()) copyOut(scores, out);
-  return report(s);
+// a: query (d), b: keys (n x d) -> out: (n)
+StatusCode rawDotScores(const PairArgs& x) {
+  return guarded([&] {
+    Vector scores;
+    const Status s = dotScores(x.a.vector(), x.b.matrix(), scores);
+    if (s.isOk()) copyOut(scores, x.out);
+    return s;
+  });
 }
 
 template <Status (*Kernel)(const VectorView&, Vector&)>
-int rawVectorToVector(Ptr x, int n, Ptr out) {
-  Vector result;
-  const Status s = Kernel(vectorAt(x, n), result);
-  if (s.isOk()) copyOut(result, out);
-  return report(s);
+StatusCode rawVectorToVector(const UnaryArgs& x) {
+  return guarded([&] {
+    Vector result;
+    const Status s = Kernel(x.x.vector(), result);
+    if (s.isOk()) copyOut(result, x.out);
+    return s;
+  });
 }
 
-// weights: (n), values: (rows x cols) -> out: (rows x cols)
-int rawScaleRows(Ptr weights, int n, Ptr values, int rows, int cols, Ptr out) {
-  Matrix result;
-  const Status s = scaleRows(vectorAt(weights, n), matrixAt(values, rows, cols), result);
-  if (s.isOk()) copyOut(result, out);
-  return report(s);
+// a: weights (n), b: values (n x d) -> out: (n x d)
+StatusCode rawScaleRows(const PairArgs& x) {
+  return guarded([&] {
+    Matrix result;
+    const Status s = scaleRows(x.a.vector(), x.b.matrix(), result);
+    if (s.isOk()) copyOut(result, x.out);
+    return s;
+  });
 }
 
-// weights: (n), values: (rows x cols) -> out: (cols)
-int rawWeightedSum(Ptr weights, int n, Ptr values, int rows, int cols, Ptr out) {
-  Vector result;
-  const Status s = weightedSum(vectorAt(weights, n), matrixAt(values, rows, cols), result);
-  if (s.isOk()) copyOut(result, out);
-  return report(s);
+// a: weights (n), b: values (n x d) -> out: (d)
+StatusCode rawWeightedSum(const PairArgs& x) {
+  return guarded([&] {
+    Vector result;
+    const Status s = weightedSum(x.a.vector(), x.b.matrix(), result);
+    if (s.isOk()) copyOut(result, x.out);
+    return s;
+  });
 }
 
-// ---- RandomState (NumPy-exact) ----
-
-int rawValidateSeed(double seed) { return report(validateSeed(seed)); }
-
-// Methods of the bound _RandomState class: out has room for rows * cols doubles.
-int rawRandn(RandomState& rs, int rows, int cols, Ptr out) {
-  Matrix result;
-  const Status s = rs.randn(rows, cols, result);
-  if (s.isOk()) copyOut(result, out);
-  return report(s);
-}
-int rawRand(RandomState& rs, int rows, int cols, Ptr out) {
-  Matrix result;
-  const Status s = rs.rand(rows, cols, result);
-  if (s.isOk()) copyOut(result, out);
-  return report(s);
-}
-int rawRandint(RandomState& rs, double low, double high, int rows, int cols, Ptr out) {
-  Matrix result;
-  const Status s = rs.randint(low, high, rows, cols, result);
-  if (s.isOk()) copyOut(result, out);
-  return report(s);
+// a: (m x k), b: (k x n) -> out: (m x n), through the packed gemm kernel
+StatusCode rawMatmul(const PairArgs& x) {
+  return guarded([&] {
+    Matrix result;
+    const Status s = matmul(x.a.matrix(), x.b.matrix(), result);
+    if (s.isOk()) copyOut(result, x.out);
+    return s;
+  });
 }
 
-// ---- Additive (Bahdanau) attention ----
+// ---- RandomState (NumPy-exact) ----------------------------------------------------
 
-// encoderStates: (n x h), decoderState: (hd), W1: (w1Rows x a), w2: (a2) -> scores: (n)
-int rawAdditiveScores(Ptr enc, int n, int h, Ptr dec, int hd, Ptr W1, int w1Rows, int a, Ptr w2,
-                      int a2, Ptr scoresOut) {
-  Vector scores;
-  const Status s = additiveScores(matrixAt(enc, n, h), vectorAt(dec, hd), matrixAt(W1, w1Rows, a),
-                                  vectorAt(w2, a2), scores);
-  if (s.isOk()) copyOut(scores, scoresOut);
-  return report(s);
+
+StatusCode rawRandn(RandomState& rs, const Tensor& out) {
+  return guarded([&] {
+    Matrix result;
+    const Status s = rs.randn(out.rows, out.cols, result);
+    if (s.isOk()) copyOut(result, out);
+    return s;
+  });
+}
+StatusCode rawRand(RandomState& rs, const Tensor& out) {
+  return guarded([&] {
+    Matrix result;
+    const Status s = rs.rand(out.rows, out.cols, result);
+    if (s.isOk()) copyOut(result, out);
+    return s;
+  });
+}
+StatusCode rawRandint(RandomState& rs, double low, double high, const Tensor& out) {
+  return guarded([&] {
+    Matrix result;
+    const Status s = rs.randint(low, high, out.rows, out.cols, result);
+    if (s.isOk()) copyOut(result, out);
+    return s;
+  });
 }
 
-// Same inputs; outputs inputs (n x 2h), activations (n x a), scores (n),
-// weights (n), weighted (n x h), context (h).
-int rawAdditiveAttention(Ptr enc, int n, int h, Ptr dec, int hd, Ptr W1, int w1Rows, int a, Ptr w2,
-                         int a2, Ptr inputsOut, Ptr activationsOut, Ptr scoresOut, Ptr weightsOut,
-                         Ptr weightedOut, Ptr contextOut) {
-  AdditiveAttention result;
-  const Status s = additiveAttention(matrixAt(enc, n, h), vectorAt(dec, hd),
-                                     matrixAt(W1, w1Rows, a), vectorAt(w2, a2), result);
-  if (s.isOk()) {
-    copyOut(result.inputs, inputsOut);
-    copyOut(result.activations, activationsOut);
-    copyOut(result.scores, scoresOut);
-    copyOut(result.weights, weightsOut);
-    copyOut(result.weighted, weightedOut);
-    copyOut(result.context, contextOut);
-  }
-  return report(s);
+// ---- concat (Bahdanau) scores ------------------------------------------------------
+
+StatusCode rawConcatAttention(const ConcatArgs& x) {
+  return guarded([&] {
+    if (!x.inputs.present()) {
+      Vector scores;
+      const Status s = additiveScores(x.encoderStates.matrix(), x.decoderState.vector(),
+                                      x.W1.matrix(), x.w2.vector(), scores);
+      if (s.isOk()) copyOut(scores, x.scores);
+      return s;
+    }
+    AdditiveAttention result;
+    const Status s = additiveAttention(x.encoderStates.matrix(), x.decoderState.vector(),
+                                       x.W1.matrix(), x.w2.vector(), result);
+    if (s.isOk()) {
+      copyOut(result.inputs, x.inputs);
+      copyOut(result.activations, x.activations);
+      copyOut(result.scores, x.scores);
+      copyOut(result.weights, x.weights);
+      copyOut(result.weighted, x.weighted);
+      copyOut(result.context, x.context);
+    }
+    return s;
+  });
 }
 
-// matmul (cpp/linalg.h), used by the Bahdanau and Q/K/V chapters:
-// a: (m x k), b: (k2 x n) -> out: (m x n)
-int rawMatmul(Ptr a, int m, int k, Ptr b, int k2, int n, Ptr out) {
-  Matrix result;
-  const Status s = matmul(matrixAt(a, m, k), matrixAt(b, k2, n), result);
-  if (s.isOk()) copyOut(result, out);
-  return report(s);
-}
+// ---- scaled dot-product and multi-head attention -------------------------------------
 
-// ---- Transformer attention ----
-
-MatrixMap outputAt(Ptr p, int rows, int cols) {
-  return MatrixMap(reinterpret_cast<double*>(p), rows, cols);
-}
-
-// 0 / 0 x 0 means "no mask"; otherwise (rows x cols) of 0/1.
-AttentionMask maskAt(Ptr mask, int rows, int cols, bool causal) {
+AttentionMask maskOf(const Tensor& mask, bool causal) {
   AttentionMask m;
-  if (mask != 0) m.mask.emplace(matrixAt(mask, rows, cols));
+  if (mask.present()) m.mask.emplace(mask.matrix());
   m.causal = causal;
   return m;
 }
 
-std::optional<VectorView> biasAt(Ptr b, int n) {
-  if (b == 0) return std::nullopt;
-  return VectorView(vectorAt(b, n));
+// Without `v`: the raw scores q kᵀ (scaled by 1/sqrt(d_k) if `scaled`) into `weights`.
+// With `v`: weights = softmax(q kᵀ / sqrt(d_k)) with the masks, output = weights v.
+StatusCode rawAttention(const AttentionArgs& x) {
+  return guarded([&] {
+    if (!x.v.present()) {
+      return attentionScores(x.q.matrix(), x.k.matrix(), x.scaled, x.weights.output());
+    }
+    return scaledDotProductAttention(x.q.matrix(), x.k.matrix(), x.v.matrix(),
+                                     maskOf(x.mask, x.causal), x.output.output(),
+                                     x.weights.output());
+  });
 }
 
-// q: (nq x dq), k: (nk x dk), v: (nv x dv), mask: (maskRows x maskCols) or 0
-//   -> out: (nq x dv) and weights: (nq x nk), written in place (no copy)
-int rawScaledDotProductAttention(Ptr q, int nq, int dq, Ptr k, int nk, int dk, Ptr v, int nv,
-                                 int dv, Ptr mask, int maskRows, int maskCols, bool causal, Ptr out,
-                                 Ptr weights) {
-  return report(scaledDotProductAttention(
-      matrixAt(q, nq, dq), matrixAt(k, nk, dk), matrixAt(v, nv, dv),
-      maskAt(mask, maskRows, maskCols, causal), outputAt(out, nq, dv), outputAt(weights, nq, nk)));
+// weights: heads blocks of (n_q x n_k) stacked as (heads * n_q x n_k).
+StatusCode rawMultiHeadAttention(const MultiHeadArgs& x) {
+  return guarded([&] {
+    const MultiHeadParams params{x.heads,
+                                 x.wq.matrix(),
+                                 x.wk.matrix(),
+                                 x.wv.matrix(),
+                                 x.wo.matrix(),
+                                 x.bq.optionalVector(),
+                                 x.bk.optionalVector(),
+                                 x.bv.optionalVector(),
+                                 x.bo.optionalVector()};
+    return multiHeadAttention(x.q.matrix(), x.k.matrix(), x.v.matrix(), params,
+                              maskOf(x.mask, x.causal), x.output.output(), x.weights.output());
+  });
 }
 
-// q: (nq x dq), k: (nk x dk) -> out: (nq x nk)
-int rawAttentionScores(Ptr q, int nq, int dq, Ptr k, int nk, int dk, bool scaled, Ptr out) {
-  return report(
-      attentionScores(matrixAt(q, nq, dq), matrixAt(k, nk, dk), scaled, outputAt(out, nq, nk)));
+// ---- linear layer and pairwise additive attention -------------------------------------
+
+StatusCode rawLinear(const LinearArgs& x) {
+  return guarded([&] {
+    Matrix result;
+    const Status s = glove::linear(x.x.matrix(), x.weight.matrix(), x.bias.vector(), result);
+    if (s.isOk()) copyOut(result, x.y);
+    return s;
+  });
 }
 
-// Embind passes at most a few dozen arguments comfortably, so multi-head
-// attention reads its shapes from an int32 array `dims` in the heap:
-//   [nq, dq, nk, dk, nv, dv, heads, wqRows, wqCols, wkRows, wkCols, wvRows,
-//    wvCols, woRows, woCols, nbq, nbk, nbv, nbo, maskRows, maskCols, causal]
-// and its pointers from `ptrs`: [q, k, v, wq, wk, wv, wo, bq, bk, bv, bo, mask]
-// (0 for an absent bias or mask).
-// -> out: (nq x dq), weights: (heads * nq x nk), written in place.
-int rawMultiHeadAttention(Ptr dimsPtr, Ptr ptrsPtr, Ptr out, Ptr weights) {
-  const auto* dims = reinterpret_cast<const std::int32_t*>(dimsPtr);
-  const auto* ptrs = reinterpret_cast<const std::uint32_t*>(ptrsPtr);
-  const int nq = dims[0], dq = dims[1], nk = dims[2], heads = dims[6];
-  const MultiHeadParams params{heads,
-                               matrixAt(ptrs[3], dims[7], dims[8]),
-                               matrixAt(ptrs[4], dims[9], dims[10]),
-                               matrixAt(ptrs[5], dims[11], dims[12]),
-                               matrixAt(ptrs[6], dims[13], dims[14]),
-                               biasAt(ptrs[7], dims[15]),
-                               biasAt(ptrs[8], dims[16]),
-                               biasAt(ptrs[9], dims[17]),
-                               biasAt(ptrs[10], dims[18])};
-  const int weightRows = heads > 0 ? heads * nq : 0;
-  return report(multiHeadAttention(matrixAt(ptrs[0], nq, dq), matrixAt(ptrs[1], nk, dims[3]),
-                                   matrixAt(ptrs[2], dims[4], dims[5]), params,
-                                   maskAt(ptrs[11], dims[19], dims[20], dims[21] != 0),
-                                   outputAt(out, nq, dq), outputAt(weights, weightRows, nk)));
+StatusCode rawPairwiseAdditiveAttention(const PairwiseAdditiveArgs& x) {
+  return guarded([&] {
+    Matrix scores, weights, output;
+    const Status s =
+        glove::additiveAttention(x.queries.matrix(), x.keys.matrix(), x.ws.vector(), x.bs,
+                                 x.values.matrix(), scores, weights, output);
+    if (s.isOk()) {
+      copyOut(scores, x.scores);
+      copyOut(weights, x.weights);
+      copyOut(output, x.output);
+    }
+    return s;
+  });
 }
 
-// ---- Embeddings ----
+// ---- embeddings -----------------------------------------------------------------------
 
-const std::uint8_t* bytesAt(Ptr p) { return reinterpret_cast<const std::uint8_t*>(p); }
-
-// chunk: (size) bytes of GloVe text
-int rawParserFeed(GloveParser& parser, Ptr chunk, int size) {
-  return report(parser.feed(reinterpret_cast<const char*>(chunk), static_cast<std::size_t>(size)));
+const char* charsAt(Ptr p) { return reinterpret_cast<const char*>(static_cast<std::uintptr_t>(p)); }
+const std::uint8_t* bytesAt(Ptr p) {
+  return reinterpret_cast<const std::uint8_t*>(static_cast<std::uintptr_t>(p));
 }
-int rawParserFinish(GloveParser& parser) { return report(parser.finish()); }
+
+// chunk: `size` bytes of GloVe text
+StatusCode rawParserFeed(GloveParser& parser, Ptr chunk, double size) {
+  return guarded([&] { return parser.feed(charsAt(chunk), static_cast<std::size_t>(size)); });
+}
+StatusCode rawParserFinish(GloveParser& parser) {
+  return guarded([&] { return parser.finish(); });
+}
+StatusCode rawParserKeepWord(GloveParser& parser, const std::string& word) {
+  return guarded([&] {
+    parser.keepWord(word);
+    return Status::ok();
+  });
+}
 void rawParserSetLimit(GloveParser& parser, double count) {
   parser.setLimit(static_cast<long long>(count));
 }
 double rawParserBytes(const GloveParser& parser) { return static_cast<double>(parser.bytesRead()); }
 double rawParserLines(const GloveParser& parser) { return static_cast<double>(parser.linesRead()); }
 int rawParserSize(const GloveParser& parser) { return parser.table().size(); }
-EmbeddingTable rawParserTakeTable(GloveParser& parser) { return parser.takeTable(); }
+// Moves the parsed table into `table`.
+StatusCode rawParserTakeTable(GloveParser& parser, EmbeddingTable& table) {
+  return guarded([&] {
+    table = parser.takeTable();
+    return Status::ok();
+  });
+}
 
-// out: (dim) doubles
-int rawTableCopyRow(const EmbeddingTable& table, int row, Ptr out) {
+// out: (1 x dim)
+StatusCode rawTableCopyRow(const EmbeddingTable& table, int row, const Tensor& out) {
   if (row < 0 || row >= table.size()) {
     return report(Status::shapeMismatch("row " + std::to_string(row) + " is outside 0.." +
                                         std::to_string(table.size() - 1)));
   }
   const float* v = table.rowData(row);
-  std::copy(v, v + table.dim(), reinterpret_cast<double*>(out));
+  std::copy(v, v + table.dim(), out.doubles());
   return report(Status::ok());
 }
 std::string rawTableWordAt(const EmbeddingTable& table, int row) {
   return row >= 0 && row < table.size() ? table.wordAt(row) : std::string();
 }
-// data: (size) bytes of the binary form
-int rawTableLoadBinary(EmbeddingTable& table, Ptr data, int size) {
-  return report(EmbeddingTable::fromBinary(bytesAt(data), static_cast<std::size_t>(size), table));
+// data: `size` bytes of the binary form
+StatusCode rawTableLoadBinary(EmbeddingTable& table, Ptr data, double size) {
+  return guarded([&] {
+    return EmbeddingTable::fromBinary(bytesAt(data), static_cast<std::size_t>(size), table);
+  });
 }
-// Serialises into a buffer kept by the table wrapper; read with binaryData/binarySize.
+// Serialises into a buffer read with _binaryData/_binarySize and freed by _binaryRelease.
 std::vector<std::uint8_t> binaryBuffer;
-int rawTableToBinary(const EmbeddingTable& table, int encoding) {
-  return report(table.toBinary(static_cast<BinaryEncoding>(encoding), binaryBuffer));
+StatusCode rawTableToBinary(const EmbeddingTable& table, int encoding) {
+  return guarded(
+      [&] { return table.toBinary(static_cast<BinaryEncoding>(encoding), binaryBuffer); });
 }
-double rawBinaryData() { return static_cast<double>(reinterpret_cast<Ptr>(binaryBuffer.data())); }
-int rawBinarySize() { return static_cast<int>(binaryBuffer.size()); }
+double rawBinaryData() { return static_cast<double>(reinterpret_cast<std::uintptr_t>(binaryBuffer.data())); }
+double rawBinarySize() { return static_cast<double>(binaryBuffer.size()); }
 void rawBinaryRelease() { std::vector<std::uint8_t>().swap(binaryBuffer); }
 
-emscripten::val rawTokenize(const std::string& sentence) {
+// Tokens of the last _tokenize call, read with _tokens(); the call itself may
+// fail with kOutOfMemory instead of aborting.
+std::vector<std::string> lastTokens;
+StatusCode rawTokenize(const std::string& sentence) {
+  return guarded([&] {
+    lastTokens = tokenize(sentence);
+    return Status::ok();
+  });
+}
+emscripten::val rawTokens() {
   emscripten::val tokens = emscripten::val::array();
-  for (const std::string& token : tokenize(sentence)) tokens.call<void>("push", token);
+  for (const std::string& token : lastTokens) tokens.call<void>("push", token);
+  std::vector<std::string>().swap(lastTokens);
   return tokens;
 }
 
-// x: (n x in), weight: (out x in), bias: (out) -> y: (n x out)
-int rawGloveLinear(Ptr x, int n, int in, Ptr weight, int out, int weightCols, Ptr bias,
-                   int biasSize, Ptr y) {
-  Matrix result;
-  const Status s = glove::linear(matrixAt(x, n, in), matrixAt(weight, out, weightCols),
-                                 vectorAt(bias, biasSize), result);
-  if (s.isOk()) copyOut(result, y);
-  return report(s);
-}
+// ---- seq2seq trainer --------------------------------------------------------------------
 
-// queries: (n x d), keys: (m x dk), values: (mv x dv) -> weights: (n x m), output: (n x dv)
-int rawGloveDotAttention(Ptr queries, int n, int d, Ptr keys, int m, int dk, Ptr values, int mv,
-                         int dv, Ptr weightsOut, Ptr outputOut) {
-  Matrix weights, output;
-  const Status s = glove::dotProductAttention(matrixAt(queries, n, d), matrixAt(keys, m, dk),
-                                              matrixAt(values, mv, dv), weights, output);
-  if (s.isOk()) {
-    copyOut(weights, weightsOut);
-    copyOut(output, outputOut);
-  }
-  return report(s);
-}
+// Options of a new trainer, as one value object.
+struct Seq2SeqInit {
+  std::string task, attention;
+  int hidden = 0, embedding = 0, batch = 0;
+  double learningRate = 0, seed = 0;
+};
 
-// qp: (n x h), kp: (m x hk), ws: (hw), values: (mv x dv) ->
-// scores: (n x m), weights: (n x m), output: (n x dv)
-int rawGloveAdditiveAttention(Ptr qp, int n, int h, Ptr kp, int m, int hk, Ptr ws, int hw,
-                              double bs, Ptr values, int mv, int dv, Ptr scoresOut, Ptr weightsOut,
-                              Ptr outputOut) {
-  Matrix scores, weights, output;
-  const Status s =
-      glove::additiveAttention(matrixAt(qp, n, h), matrixAt(kp, m, hk), vectorAt(ws, hw), bs,
-                               matrixAt(values, mv, dv), scores, weights, output);
-  if (s.isOk()) {
-    copyOut(scores, scoresOut);
-    copyOut(weights, weightsOut);
-    copyOut(output, outputOut);
-  }
-  return report(s);
-}
-
-// ---- Seq2seq trainer ----
-
-// The trainer behind web/src/api/seq2seq.js's Seq2SeqTrainer. Every method
-// returns a StatusCode (message in _lastError()) and writes numbers into
+// The trainer behind web/src/api/seq2seq.js's Seq2SeqTrainer. Methods that can
+// fail return a StatusCode (message in _lastError()) and write numbers into
 // caller-allocated heap buffers; strings come back as std::string.
 class RawSeq2SeqTrainer {
  public:
-  int init(std::string task, std::string attention, int hidden, int embedding, int batch,
-           double learningRate, double seed) {
-    Seq2SeqOptions o;
-    o.task = std::move(task);
-    o.attention = std::move(attention);
-    o.hidden = hidden;
-    o.embedding = embedding;
-    o.batch = batch;
-    o.learningRate = learningRate;
-    o.seed = static_cast<std::uint32_t>(seed);
-    return report(trainer_.init(o));
+  StatusCode init(const Seq2SeqInit& init) {
+    return guarded([&] {
+      Seq2SeqOptions o;
+      o.task = init.task;
+      o.attention = init.attention;
+      o.hidden = init.hidden;
+      o.embedding = init.embedding;
+      o.batch = init.batch;
+      o.learningRate = init.learningRate;
+      o.seed = static_cast<std::uint32_t>(init.seed);
+      return trainer_.init(o);
+    });
   }
-  int train(int steps, Ptr out) {
-    double loss = 0;
-    const Status s = trainer_.train(steps, loss);
-    if (s.isOk()) *reinterpret_cast<double*>(out) = loss;
-    return report(s);
+  // out: (1 x 1), the mean loss
+  StatusCode train(int steps, const Tensor& out) {
+    return guarded([&] {
+      double loss = 0;
+      const Status s = trainer_.train(steps, loss);
+      if (s.isOk()) *out.doubles() = loss;
+      return s;
+    });
   }
-  int evaluate(int n, Ptr out) {
-    double accuracy = 0;
-    const Status s = trainer_.evaluate(n, accuracy);
-    if (s.isOk()) *reinterpret_cast<double*>(out) = accuracy;
-    return report(s);
+  // out: (1 x 1), the exact-match accuracy
+  StatusCode evaluate(int n, const Tensor& out) {
+    return guarded([&] {
+      double accuracy = 0;
+      const Status s = trainer_.evaluate(n, accuracy);
+      if (s.isOk()) *out.doubles() = accuracy;
+      return s;
+    });
   }
   // Picks a held-out example; read it with sampleInput()/sampleTarget().
   void sample() { sample_ = trainer_.sample(); }
   std::string sampleInput() const { return sample_.input; }
   std::string sampleTarget() const { return sample_.target; }
   // Translates; read the result with output() and the shapes/copy functions.
-  int translate(std::string input) {
-    std::string output;
-    Seq2SeqDecoded details;
-    const Status s = trainer_.translate(input, output, details);
-    if (s.isOk()) {
-      output_ = output;
-      details_ = std::move(details);
-    }
-    return report(s);
+  StatusCode translate(const std::string& input) {
+    return guarded([&] {
+      std::string output;
+      Seq2SeqDecoded details;
+      const Status s = trainer_.translate(input, output, details);
+      if (s.isOk()) {
+        output_ = output;
+        details_ = std::move(details);
+      }
+      return s;
+    });
   }
   std::string output() const { return output_; }
   // which: 0 = attention (m x n), 1 = encoder outputs (n x H), 2 = decoder states (m x H)
   int detailRows(int which) const { return static_cast<int>(detail(which).rows()); }
   int detailCols(int which) const { return static_cast<int>(detail(which).cols()); }
-  void copyDetail(int which, Ptr out) const { copyOut(detail(which), out); }
-  // save(): serialises into an internal buffer and returns its size; copySaved() copies it.
-  int save() {
-    saved_ = trainer_.save();
-    return static_cast<int>(saved_.size());
+  void copyDetail(int which, const Tensor& out) const { copyOut(detail(which), out); }
+  // save(): serialises into an internal buffer (read with savedData/savedSize).
+  StatusCode save() {
+    return guarded([&] {
+      saved_ = trainer_.save();
+      return Status::ok();
+    });
   }
-  void copySaved(Ptr out) const {
-    std::copy(saved_.begin(), saved_.end(), reinterpret_cast<std::uint8_t*>(out));
+  double savedData() const {
+    return static_cast<double>(reinterpret_cast<std::uintptr_t>(saved_.data()));
   }
+  double savedSize() const { return static_cast<double>(saved_.size()); }
   void releaseSaved() { std::vector<std::uint8_t>().swap(saved_); }
-  int load(Ptr bytes, int size) {
-    return report(trainer_.load(reinterpret_cast<const std::uint8_t*>(bytes),
-                                static_cast<std::size_t>(size)));
+  StatusCode load(Ptr bytes, double size) {
+    return guarded([&] { return trainer_.load(bytesAt(bytes), static_cast<std::size_t>(size)); });
   }
   double steps() const { return static_cast<double>(trainer_.steps()); }
   std::string task() const { return trainer_.options().task; }
@@ -398,39 +495,114 @@ class RawSeq2SeqTrainer {
 
 EMSCRIPTEN_BINDINGS(attention_core) {
   using namespace attention;
-  emscripten::function("_lastError", &lastErrorMessage);
+  using emscripten::class_;
+  using emscripten::function;
+  using emscripten::value_object;
 
-  // ---- Attention Basics ----
-  emscripten::function("_dot", &rawDot);
-  emscripten::function("_dotScores", &rawDotScores);
-  emscripten::function("_softmax", &rawVectorToVector<softmax>);
-  emscripten::function("_logSoftmax", &rawVectorToVector<logSoftmax>);
-  emscripten::function("_naiveSoftmax", &rawVectorToVector<naiveSoftmax>);
-  emscripten::function("_scaleRows", &rawScaleRows);
-  emscripten::function("_weightedSum", &rawWeightedSum);
+  emscripten::enum_<StatusCode>("StatusCode")
+      .value("Ok", StatusCode::kOk)
+      .value("ShapeMismatch", StatusCode::kShapeMismatch)
+      .value("InvalidValue", StatusCode::kInvalidValue)
+      .value("InvalidArgument", StatusCode::kInvalidArgument)
+      .value("OutOfMemory", StatusCode::kOutOfMemory);
+  function("_lastError", &lastErrorMessage);
+  function("_errorClass", &errorClass);
+
+  value_object<Tensor>("Tensor")
+      .field("data", &Tensor::data)
+      .field("rows", &Tensor::rows)
+      .field("cols", &Tensor::cols);
+  value_object<UnaryArgs>("UnaryArgs").field("x", &UnaryArgs::x).field("out", &UnaryArgs::out);
+  value_object<PairArgs>("PairArgs")
+      .field("a", &PairArgs::a)
+      .field("b", &PairArgs::b)
+      .field("out", &PairArgs::out);
+  value_object<ConcatArgs>("ConcatArgs")
+      .field("encoderStates", &ConcatArgs::encoderStates)
+      .field("decoderState", &ConcatArgs::decoderState)
+      .field("W1", &ConcatArgs::W1)
+      .field("w2", &ConcatArgs::w2)
+      .field("inputs", &ConcatArgs::inputs)
+      .field("activations", &ConcatArgs::activations)
+      .field("scores", &ConcatArgs::scores)
+      .field("weights", &ConcatArgs::weights)
+      .field("weighted", &ConcatArgs::weighted)
+      .field("context", &ConcatArgs::context);
+  value_object<AttentionArgs>("AttentionArgs")
+      .field("q", &AttentionArgs::q)
+      .field("k", &AttentionArgs::k)
+      .field("v", &AttentionArgs::v)
+      .field("mask", &AttentionArgs::mask)
+      .field("causal", &AttentionArgs::causal)
+      .field("scaled", &AttentionArgs::scaled)
+      .field("output", &AttentionArgs::output)
+      .field("weights", &AttentionArgs::weights);
+  value_object<MultiHeadArgs>("MultiHeadArgs")
+      .field("q", &MultiHeadArgs::q)
+      .field("k", &MultiHeadArgs::k)
+      .field("v", &MultiHeadArgs::v)
+      .field("heads", &MultiHeadArgs::heads)
+      .field("wq", &MultiHeadArgs::wq)
+      .field("wk", &MultiHeadArgs::wk)
+      .field("wv", &MultiHeadArgs::wv)
+      .field("wo", &MultiHeadArgs::wo)
+      .field("bq", &MultiHeadArgs::bq)
+      .field("bk", &MultiHeadArgs::bk)
+      .field("bv", &MultiHeadArgs::bv)
+      .field("bo", &MultiHeadArgs::bo)
+      .field("mask", &MultiHeadArgs::mask)
+      .field("causal", &MultiHeadArgs::causal)
+      .field("output", &MultiHeadArgs::output)
+      .field("weights", &MultiHeadArgs::weights);
+  value_object<LinearArgs>("LinearArgs")
+      .field("x", &LinearArgs::x)
+      .field("weight", &LinearArgs::weight)
+      .field("bias", &LinearArgs::bias)
+      .field("y", &LinearArgs::y);
+  value_object<PairwiseAdditiveArgs>("PairwiseAdditiveArgs")
+      .field("queries", &PairwiseAdditiveArgs::queries)
+      .field("keys", &PairwiseAdditiveArgs::keys)
+      .field("ws", &PairwiseAdditiveArgs::ws)
+      .field("bs", &PairwiseAdditiveArgs::bs)
+      .field("values", &PairwiseAdditiveArgs::values)
+      .field("scores", &PairwiseAdditiveArgs::scores)
+      .field("weights", &PairwiseAdditiveArgs::weights)
+      .field("output", &PairwiseAdditiveArgs::output);
+  value_object<Seq2SeqInit>("Seq2SeqInit")
+      .field("task", &Seq2SeqInit::task)
+      .field("attention", &Seq2SeqInit::attention)
+      .field("hidden", &Seq2SeqInit::hidden)
+      .field("embedding", &Seq2SeqInit::embedding)
+      .field("batch", &Seq2SeqInit::batch)
+      .field("learningRate", &Seq2SeqInit::learningRate)
+      .field("seed", &Seq2SeqInit::seed);
+
+  // ---- scores, softmax, context, products ----
+  function("_dot", &rawDot);
+  function("_dotScores", &rawDotScores);
+  function("_softmax", &rawVectorToVector<softmax>);
+  function("_logSoftmax", &rawVectorToVector<logSoftmax>);
+  function("_naiveSoftmax", &rawVectorToVector<naiveSoftmax>);
+  function("_scaleRows", &rawScaleRows);
+  function("_weightedSum", &rawWeightedSum);
+  function("_matmul", &rawMatmul);
+  function("_concatAttention", &rawConcatAttention);
+  function("_attention", &rawAttention);
+  function("_multiHeadAttention", &rawMultiHeadAttention);
+  function("_linear", &rawLinear);
+  function("_pairwiseAdditiveAttention", &rawPairwiseAdditiveAttention);
 
   // ---- RandomState (NumPy-exact) ----
-  emscripten::function("_validateSeed", &rawValidateSeed);
-  emscripten::class_<RandomState>("_RandomState")
+  class_<RandomState>("_RandomState")
       .constructor<std::uint32_t>()
       .function("randn", &rawRandn)
       .function("rand", &rawRand)
       .function("randint", &rawRandint);
 
-  // ---- Additive (Bahdanau) attention ----
-  emscripten::function("_additiveScores", &rawAdditiveScores);
-  emscripten::function("_additiveAttention", &rawAdditiveAttention);
-  emscripten::function("_matmul", &rawMatmul);
-
-  // ---- Transformer attention ----
-  emscripten::function("_scaledDotProductAttention", &rawScaledDotProductAttention);
-  emscripten::function("_multiHeadAttention", &rawMultiHeadAttention);
-  emscripten::function("_attentionScores", &rawAttentionScores);
-
-  // ---- Embeddings ----
-  emscripten::class_<GloveParser>("_GloveParser")
+  // ---- embeddings ----
+  class_<GloveParser>("_GloveParser")
       .constructor<>()
-      .function("keepWord", &GloveParser::keepWord)
+      .function("keepWord", &rawParserKeepWord)
       .function("setLimit", &rawParserSetLimit)
       .function("feed", &rawParserFeed)
       .function("finish", &rawParserFinish)
@@ -439,7 +611,7 @@ EMSCRIPTEN_BINDINGS(attention_core) {
       .function("dim", &GloveParser::dim)
       .function("size", &rawParserSize)
       .function("takeTable", &rawParserTakeTable);
-  emscripten::class_<EmbeddingTable>("_EmbeddingTable")
+  class_<EmbeddingTable>("_EmbeddingTable")
       .constructor<>()
       .function("dim", &EmbeddingTable::dim)
       .function("size", &EmbeddingTable::size)
@@ -451,17 +623,15 @@ EMSCRIPTEN_BINDINGS(attention_core) {
       .function("copyRow", &rawTableCopyRow)
       .function("loadBinary", &rawTableLoadBinary)
       .function("toBinary", &rawTableToBinary);
-  emscripten::function("_embeddingsBinaryData", &rawBinaryData);
-  emscripten::function("_embeddingsBinarySize", &rawBinarySize);
-  emscripten::function("_embeddingsBinaryRelease", &rawBinaryRelease);
-  emscripten::function("_tokenize", &rawTokenize);
-  emscripten::function("_lowerCase", &lowerCase);
-  emscripten::function("_gloveLinear", &rawGloveLinear);
-  emscripten::function("_gloveDotAttention", &rawGloveDotAttention);
-  emscripten::function("_gloveAdditiveAttention", &rawGloveAdditiveAttention);
+  function("_binaryData", &rawBinaryData);
+  function("_binarySize", &rawBinarySize);
+  function("_binaryRelease", &rawBinaryRelease);
+  function("_tokenize", &rawTokenize);
+  function("_tokens", &rawTokens);
+  function("_lowerCase", &lowerCase);
 
-  // ---- Seq2seq trainer ----
-  emscripten::class_<RawSeq2SeqTrainer>("_Seq2SeqTrainer")
+  // ---- seq2seq trainer ----
+  class_<RawSeq2SeqTrainer>("_Seq2SeqTrainer")
       .constructor<>()
       .function("init", &RawSeq2SeqTrainer::init)
       .function("train", &RawSeq2SeqTrainer::train)
@@ -475,7 +645,8 @@ EMSCRIPTEN_BINDINGS(attention_core) {
       .function("detailCols", &RawSeq2SeqTrainer::detailCols)
       .function("copyDetail", &RawSeq2SeqTrainer::copyDetail)
       .function("save", &RawSeq2SeqTrainer::save)
-      .function("copySaved", &RawSeq2SeqTrainer::copySaved)
+      .function("savedData", &RawSeq2SeqTrainer::savedData)
+      .function("savedSize", &RawSeq2SeqTrainer::savedSize)
       .function("releaseSaved", &RawSeq2SeqTrainer::releaseSaved)
       .function("load", &RawSeq2SeqTrainer::load)
       .function("steps", &RawSeq2SeqTrainer::steps)

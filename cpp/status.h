@@ -11,8 +11,15 @@ enum class StatusCode : int {
   kOk = 0,
   kShapeMismatch = 1,   // sizes that disagree or are empty     -> RangeError
   kInvalidValue = 2,    // NaN, +/-Infinity where not allowed    -> RangeError
-  kInvalidArgument = 3  // anything else the caller got wrong    -> TypeError
+  kInvalidArgument = 3,  // anything else the caller got wrong    -> TypeError
+  kOutOfMemory = 4       // the result does not fit in memory     -> RangeError
 };
+
+// The JS Error class each code becomes (the binding layer exports this, so the
+// JS side copies no table by hand).
+inline const char* errorClassOf(StatusCode code) {
+  return code == StatusCode::kInvalidArgument ? "TypeError" : "RangeError";
+}
 
 struct Status {
   StatusCode code = StatusCode::kOk;
@@ -24,6 +31,7 @@ struct Status {
   static Status invalidArgument(std::string m) {
     return {StatusCode::kInvalidArgument, std::move(m)};
   }
+  static Status outOfMemory(std::string m) { return {StatusCode::kOutOfMemory, std::move(m)}; }
   bool isOk() const { return code == StatusCode::kOk; }
 };
 

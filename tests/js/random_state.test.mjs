@@ -149,7 +149,7 @@ test('delete() frees the generator; later calls throw, delete() twice is harmles
   rs.delete();
   assert.equal(rs.deleted, true);
   rs.delete();
-  assert.throws(() => rs.randn(1, 1), { name: 'TypeError', message: 'randn: this RandomState was deleted' });
+  assert.throws(() => rs.randn(1, 1), { name: 'TypeError', message: 'RandomState.randn: this RandomState was deleted' });
 });
 
 test('creating and deleting 20000 generators does not grow memory', () => {
@@ -172,21 +172,21 @@ test('empty sizes give empty matrices and draw nothing', () => {
 
 const rs = new a.RandomState(0);
 const badInputs = [
-  ['negative seed', () => new a.RandomState(-1), RangeError, 'RandomState: seed is -1; it must be an integer in [0, 4294967295]'],
-  ['seed 2^32', () => new a.RandomState(2 ** 32), RangeError, 'RandomState: seed is 4294967296; it must be an integer'],
-  ['fractional seed', () => new a.RandomState(0.5), RangeError, 'RandomState: seed is 0.5'],
-  ['NaN seed', () => new a.RandomState(NaN), RangeError, 'RandomState: seed is NaN'],
-  ['infinite seed', () => new a.RandomState(Infinity), RangeError, 'RandomState: seed is Infinity'],
+  ['negative seed', () => new a.RandomState(-1), RangeError, 'RandomState: seed must be an integer in [0, 4294967295], got -1'],
+  ['seed 2^32', () => new a.RandomState(2 ** 32), RangeError, 'RandomState: seed must be an integer in [0, 4294967295], got 4294967296'],
+  ['fractional seed', () => new a.RandomState(0.5), RangeError, 'RandomState: seed must be an integer in [0, 4294967295], got 0.5'],
+  ['NaN seed', () => new a.RandomState(NaN), RangeError, 'RandomState: seed must be an integer in [0, 4294967295], got NaN'],
+  ['infinite seed', () => new a.RandomState(Infinity), RangeError, 'RandomState: seed must be an integer in [0, 4294967295], got Infinity'],
   ['string seed', () => new a.RandomState('42'), TypeError, 'RandomState: seed must be a number, got a string'],
   ['missing seed', () => new a.RandomState(), TypeError, 'RandomState: seed must be a number, got undefined'],
-  ['fractional rows', () => rs.randn(1.5, 2), RangeError, 'randn: rows is 1.5; it must be an integer'],
-  ['negative cols', () => rs.rand(2, -1), RangeError, 'rand: cols is -1; it must be in [0, 2147483647]'],
-  ['missing cols', () => rs.randn(2), TypeError, 'randn: cols must be a number, got undefined'],
-  ['huge size', () => rs.randn(100000, 100000), RangeError, 'randn: size 100000x100000 has more than 67108864 entries'],
-  ['empty range', () => rs.randint(3, 3, 1, 1), RangeError, 'randint: low is 3 and high is 3; high must be greater than low'],
-  ['fractional low', () => rs.randint(0.5, 3, 1, 1), RangeError, 'randint: low is 0.5; it must be an integer'],
-  ['high beyond 2^53', () => rs.randint(0, 2 ** 60, 1, 1), RangeError, 'randint: high is 1.152921504606847e+18; it must lie in [-2^53, 2^53]'],
-  ['string high', () => rs.randint(0, '3', 1, 1), TypeError, 'randint: high must be a number, got a string'],
+  ['fractional rows', () => rs.randn(1.5, 2), RangeError, 'RandomState.randn: rows must be an integer in [0, 2147483647], got 1.5'],
+  ['negative cols', () => rs.rand(2, -1), RangeError, 'RandomState.rand: cols must be an integer in [0, 2147483647], got -1'],
+  ['missing cols', () => rs.randn(2), TypeError, 'RandomState.randn: cols must be a number, got undefined'],
+  ['huge size', () => rs.randn(100000, 100000), RangeError, 'RandomState.randn: result (100000x100000) needs 74.5 GiB, more than the 1.0 GiB one call may use'],
+  ['empty range', () => rs.randint(3, 3, 1, 1), RangeError, 'RandomState.randint: low is 3 and high is 3; high must be greater than low'],
+  ['fractional low', () => rs.randint(0.5, 3, 1, 1), RangeError, 'RandomState.randint: low is 0.5; it must be an integer'],
+  ['high beyond 2^53', () => rs.randint(0, 2 ** 60, 1, 1), RangeError, 'RandomState.randint: high is 1.152921504606847e+18; it must lie in [-2^53, 2^53]'],
+  ['string high', () => rs.randint(0, '3', 1, 1), TypeError, 'RandomState.randint: high must be a number, got a string'],
 ];
 
 testBadInputs(test, badInputs, () => withRandomState(0, (fresh) => assert.equal(fresh.rand(1, 1).data[0], 0.5488135039273248)));

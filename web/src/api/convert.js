@@ -1,21 +1,20 @@
-// Turns what users pass (number[], typed arrays, number[][], {rows, cols, data})
-// into Float64Array-backed values, throwing TypeError for wrong types and
-// RangeError for wrong shapes. Numeric checks (NaN, Infinity) and shape
-// agreement between arguments are the C++ core's job; see errors.js.
+// Turns what users pass (number[], typed arrays, number[][], {rows, cols, data},
+// Matrix) into Float64Array-backed values, throwing TypeError for wrong types
+// and RangeError for wrong shapes. Numeric checks (NaN, Infinity) and shape
+// agreement between arguments are the C++ core's job (see errors.js).
+import { describe } from './errors.js';
+import { MAX_MATRIX_ENTRIES } from './matrix.js';
 
-function describeType(value) {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'an array';
-  if (ArrayBuffer.isView(value)) return `a ${value.constructor.name}`;
-  return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
-}
+const tag = (value) => Object.prototype.toString.call(value);
+/** Float64Array or Float32Array, from this realm or another (iframe, worker, vm). */
+const isFloatArray = (value) => tag(value) === '[object Float64Array]' || tag(value) === '[object Float32Array]';
 
 function copyNumbers(source, where, fn, arg) {
   const out = new Float64Array(source.length);
   for (let i = 0; i < source.length; i++) {
     const x = source[i];
     if (typeof x !== 'number') {
-      throw new TypeError(`${fn}: ${arg}${where(i)} is ${describeType(x)}, expected a number`);
+      throw new TypeError(`${fn}: ${arg}${where(i)} is ${i in source ? describe(x) : 'a hole'}, expected a number`);
     }
     out[i] = x;
   }
@@ -29,12 +28,12 @@ function copyNumbers(source, where, fn, arg) {
  * @returns {Float64Array} a fresh copy
  */
 export function toVector(value, fn, arg) {
-  if (value instanceof Float64Array || value instanceof Float32Array) {
+  if (isFloatArray(value)) {
     if (value.length === 0) throw new RangeError(`${fn}: ${arg} is empty`);
     return Float64Array.from(value);
   }
   if (!Array.isArray(value)) {
-    throw new TypeError(`${fn}: ${arg} must be a number[], Float64Array or Float32Array, got ${describeType(value)}`);
+    throw new TypeError(`${fn}: ${arg} must be a number[], Float64Array or Float32Array, got ${describe(value)}`);
   }
   if (value.length === 0) throw new RangeError(`${fn}: ${arg} is empty`);
   return copyNumbers(value, (i) => `[${i}]`, fn, arg);
@@ -50,15 +49,16 @@ export function toMatrix(value, fn, arg) {
     const rows = value.length;
     const first = value[0];
     if (!Array.isArray(first) && !ArrayBuffer.isView(first)) {
-      throw new TypeError(`${fn}: ${arg} must be an array of rows (number[][]), but ${arg}[0] is ${describeType(first)}`);
+      throw new TypeError(`${fn}: ${arg} must be an array of rows (number[][]), but ${arg}[0] is ${describe(first)}`);
     }
     const cols = first.length;
     if (cols === 0) throw new RangeError(`${fn}: ${arg} is empty (${rows}x0)`);
+    if (rows * cols > MAX_MATRIX_ENTRIES) throw new RangeError(`${fn}: ${arg} is ${rows}x${cols}, more than ${MAX_MATRIX_ENTRIES} entries`);
     const data = new Float64Array(rows * cols);
     for (let r = 0; r < rows; r++) {
       const row = value[r];
       if (!Array.isArray(row) && !ArrayBuffer.isView(row)) {
-        throw new TypeError(`${fn}: ${arg}[${r}] is ${describeType(row)}, expected a row of numbers`);
+        throw new TypeError(`${fn}: ${arg}[${r}] is ${describe(row)}, expected a row of numbers`);
       }
       if (row.length !== cols) {
         throw new RangeError(`${fn}: ${arg} is ragged: row 0 has ${cols} entries but row ${r} has ${row.length}`);
@@ -69,12 +69,15 @@ export function toMatrix(value, fn, arg) {
   }
   if (value !== null && typeof value === 'object' && 'rows' in value && 'cols' in value && 'data' in value) {
     const { rows, cols, data } = /** @type {{rows: unknown, cols: unknown, data: unknown}} */ (value);
-    if (!Number.isInteger(rows) || !Number.isInteger(cols) || rows < 0 || cols < 0) {
-      throw new TypeError(`${fn}: ${arg}.rows and ${arg}.cols must be non-negative integers`);
+    if (typeof rows !== 'number' || typeof cols !== 'number') {
+      throw new TypeError(`${fn}: ${arg}.rows and ${arg}.cols must be numbers, got ${describe(rows)} and ${describe(cols)}`);
+    }
+    if (!Number.isSafeInteger(rows) || !Number.isSafeInteger(cols) || rows < 0 || cols < 0) {
+      throw new RangeError(`${fn}: ${arg}.rows and ${arg}.cols must be non-negative integers, got ${rows} and ${cols}`);
     }
     if (rows === 0 || cols === 0) throw new RangeError(`${fn}: ${arg} is empty (${rows}x${cols})`);
-    if (!Array.isArray(data) && !(data instanceof Float64Array) && !(data instanceof Float32Array)) {
-      throw new TypeError(`${fn}: ${arg}.data must be a number[], Float64Array or Float32Array, got ${describeType(data)}`);
+    if (!Array.isArray(data) && !isFloatArray(data)) {
+      throw new TypeError(`${fn}: ${arg}.data must be a number[], Float64Array or Float32Array, got ${describe(data)}`);
     }
     if (data.length !== rows * cols) {
       throw new RangeError(`${fn}: ${arg}.data has ${data.length} entries but ${arg} is ${rows}x${cols} (${rows * cols} entries)`);
@@ -82,5 +85,22 @@ export function toMatrix(value, fn, arg) {
     const copy = Array.isArray(data) ? copyNumbers(data, (i) => `.data[${i}]`, fn, arg) : Float64Array.from(data);
     return { rows, cols, data: copy };
   }
-  throw new TypeError(`${fn}: ${arg} must be a number[][] or {rows, cols, data}, got ${describeType(value)}`);
+  throw new TypeError(`${fn}: ${arg} must be a number[][] or {rows, cols, data}, got ${describe(value)}`);
+}
+
+const isMatrixLike = (value) =>
+  (Array.isArray(value) && value.length > 0 && (Array.isArray(value[0]) || ArrayBuffer.isView(value[0]))) ||
+  (value !== null && typeof value === 'object' && !ArrayBuffer.isView(value) && !Array.isArray(value) && 'rows' in value);
+
+/**
+ * A vector, or a matrix with one row or one column (what randn(1, h) and
+ * randn(a, 1) return), as a Float64Array.
+ */
+export function toVectorOrLine(value, fn, arg) {
+  if (!isMatrixLike(value)) return toVector(value, fn, arg);
+  const m = toMatrix(value, fn, arg);
+  if (m.rows !== 1 && m.cols !== 1) {
+    throw new RangeError(`${fn}: ${arg} is ${m.rows}x${m.cols} but must be a vector (one row or one column)`);
+  }
+  return m.data;
 }

@@ -1,24 +1,18 @@
-// Public API of the GloVe chapter: a streaming loader for GloVe text files of
-// any release, the shipped vocabulary, the notebook's tokenizer and word
-// lookup, plus the chapter's attention functions (glove_attention.js).
+// Word embeddings: a streaming loader for GloVe text files of any release, the
+// shipped vocabulary, the notebook's tokenizer and word lookup.
 //
 // The vectors live in the wasm core (cpp/embeddings.h) inside an
-// `_EmbeddingTable`; the `Embeddings` class below owns one and frees it in
-// delete(). Every result handed out is a JS copy.
+// `_EmbeddingTable`; the `Embeddings` class below owns one (OwnedHandle) and
+// frees it in delete() or when dropped. Every result handed out is a JS copy.
+import { describe, readOptions, requireInteger, requireOneOf, requireString, throwForStatus } from './errors.js';
+import { OwnedHandle } from './handle.js';
+import { readBytes, withHeap } from './heap.js';
 import { Matrix } from './matrix.js';
-import { gloveAttentionApi } from './glove_attention.js';
 
 /** The shipped vocabulary (built by scripts/build-embeddings.mjs). */
 export const DEFAULT_EMBEDDINGS_FILE = 'glove.6B.100d.14k.bin';
 
 const DEFAULT_CHUNK_BYTES = 1 << 20;
-
-function describe(value) {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'an array';
-  if (ArrayBuffer.isView(value)) return `a ${value.constructor.name}`;
-  return typeof value === 'object' ? `a ${value.constructor?.name ?? 'object'}` : `a ${typeof value}`;
-}
 
 function abortError(signal) {
   if (signal.reason !== undefined) return signal.reason;
@@ -98,19 +92,13 @@ function totalBytesOf(source) {
  * Word vectors held by the wasm core. Create with `loadEmbeddings`,
  * `loadDefaultEmbeddings` or `embeddingsFromBinary`; call `delete()` when done.
  */
-export class Embeddings {
+export class Embeddings extends OwnedHandle {
   #core;
-  #table;
 
   /** @internal */
   constructor(core, table) {
+    super(table, 'Embeddings');
     this.#core = core;
-    this.#table = table;
-  }
-
-  #live(fn) {
-    if (this.#table === null) throw new Error(`Embeddings.${fn}: this table was deleted`);
-    return this.#table;
   }
 
   #word(fn, word) {
@@ -120,28 +108,27 @@ export class Embeddings {
 
   /** Size of every vector. */
   get dim() {
-    return this.#live('dim').dim();
+    return this.raw('dim').dim();
   }
 
   /** Number of words. */
   get size() {
-    return this.#live('size').size();
+    return this.raw('size').size();
   }
 
   /** Where the vectors come from ('' for files parsed with loadEmbeddings). */
   get info() {
-    return this.#live('info').info();
+    return this.raw('info').info();
   }
 
   /** True if the word, or its lower-case form, has a vector. */
   has(word) {
-    return this.#live('has').indexOf(this.#word('has', word)) >= 0;
+    return this.raw('has').indexOf(this.#word('has', word)) >= 0;
   }
 
   /** The vector of the word itself, else of its lower-case form; undefined if neither is known. */
   vector(word) {
-    const table = this.#live('vector');
-    const row = table.indexOf(this.#word('vector', word));
+    const row = this.raw('vector').indexOf(this.#word('vector', word));
     if (row < 0) return undefined;
     return this.#copyRows([row], 'vector').data;
   }
@@ -152,10 +139,11 @@ export class Embeddings {
    * @param {readonly string[]} tokens
    */
   lookup(tokens) {
-    const table = this.#live('lookup');
+    const table = this.raw('lookup');
     if (!Array.isArray(tokens)) throw new TypeError(`Embeddings.lookup: tokens must be a string[], got ${describe(tokens)}`);
-    const rows = tokens.map((t, i) => {
-      if (typeof t !== 'string') throw new TypeError(`Embeddings.lookup: tokens[${i}] is ${describe(t)}, expected a string`);
+    const rows = Array.from({ length: tokens.length }, (_, i) => {
+      const t = tokens[i];
+      if (typeof t !== 'string') throw new TypeError(`Embeddings.lookup: tokens[${i}] is ${i in tokens ? describe(t) : 'a hole'}, expected a string`);
       return table.indexOf(t);
     });
     const missing = [];
@@ -170,48 +158,34 @@ export class Embeddings {
    * 'int16' with one scale per word: |error| <= max|v| / 65534).
    * @param {{encoding?: 'float32' | 'int16', info?: string}} [options]
    */
-  toBinary({ encoding = 'float32', info } = {}) {
-    const table = this.#live('toBinary');
-    const code = { float32: 0, int16: 1 }[encoding];
-    if (code === undefined) throw new TypeError(`Embeddings.toBinary: encoding must be 'float32' or 'int16', got ${String(encoding)}`);
-    if (info !== undefined) {
-      if (typeof info !== 'string') throw new TypeError(`Embeddings.toBinary: info must be a string, got ${describe(info)}`);
-      table.setInfo(info);
-    }
+  toBinary(options) {
+    const fn = 'Embeddings.toBinary';
+    const table = this.raw('toBinary');
+    const { encoding = 'float32', info } = readOptions(options, ['encoding', 'info'], fn);
+    const code = ['float32', 'int16'].indexOf(requireOneOf(encoding, ['float32', 'int16'], fn, 'options.encoding'));
+    if (info !== undefined) table.setInfo(requireString(info, fn, 'options.info'));
     const core = this.#core;
     try {
-      const status = table.toBinary(code);
-      if (status !== 0) throw new RangeError(`Embeddings.toBinary: ${core._lastError()}`);
-      const ptr = core._embeddingsBinaryData();
-      return new Uint8Array(core.HEAPF64.buffer, ptr, core._embeddingsBinarySize()).slice();
+      throwForStatus(core, table.toBinary(code), fn);
+      return readBytes(core, core._binaryData(), core._binarySize());
     } finally {
-      core._embeddingsBinaryRelease();
-    }
-  }
-
-  /** Frees the vectors in the wasm memory. The object is unusable afterwards. */
-  delete() {
-    if (this.#table !== null) {
-      this.#table.delete();
-      this.#table = null;
+      core._binaryRelease();
     }
   }
 
   #copyRows(rows, fn) {
     const core = this.#core;
-    const dim = this.#table.dim();
+    const table = this.raw(fn);
+    const dim = table.dim();
     const out = new Float64Array(rows.length * dim);
-    const ptr = core._malloc(Math.max(1, dim) * 8);
-    if (ptr === 0) throw new RangeError(`Embeddings.${fn}: out of wasm memory`);
-    try {
-      rows.forEach((row, i) => {
-        if (row < 0) return; // a missing word: zero row
-        if (this.#table.copyRow(row, ptr) !== 0) throw new RangeError(`Embeddings.${fn}: ${core._lastError()}`);
-        out.set(core.HEAPF64.subarray(ptr / 8, ptr / 8 + dim), i * dim);
+    withHeap(core, `Embeddings.${fn}`, (heap) => {
+      const row = heap.output(1, dim, 'row');
+      rows.forEach((r, i) => {
+        if (r < 0) return; // a missing word: zero row
+        throwForStatus(core, table.copyRow(r, row), `Embeddings.${fn}`);
+        out.set(heap.read(row), i * dim);
       });
-    } finally {
-      core._free(ptr);
-    }
+    });
     return new Matrix(rows.length, dim, out);
   }
 }
@@ -280,20 +254,22 @@ function defaultUrl() {
   return new URL(`./embeddings/${DEFAULT_EMBEDDINGS_FILE}`, base).href;
 }
 
+/** Longest sentence tokenize() takes, in UTF-16 code units (a few books' worth). */
+export const MAX_SENTENCE_LENGTH = 2 ** 24;
+/** Largest loader buffer, options.chunkBytes. */
+export const MAX_CHUNK_BYTES = 2 ** 26;
+
 /** @param {any} core the instantiated Emscripten module */
 export function embeddingsApi(core) {
+  const ok = core.StatusCode.Ok;
+
   function fromBinary(bytes, fn) {
     const table = new core._EmbeddingTable();
-    const ptr = core._malloc(Math.max(1, bytes.length));
     try {
-      if (ptr === 0) throw new RangeError(`${fn}: out of wasm memory for ${bytes.length} bytes`);
-      new Uint8Array(core.HEAPF64.buffer, ptr, bytes.length).set(bytes);
-      if (table.loadBinary(ptr, bytes.length) !== 0) throw new RangeError(`${fn}: ${core._lastError()}`);
+      withHeap(core, fn, (heap) => throwForStatus(core, table.loadBinary(heap.bytes(bytes, 'bytes'), bytes.length), fn));
     } catch (error) {
       table.delete();
       throw error;
-    } finally {
-      if (ptr !== 0) core._free(ptr);
     }
     return new Embeddings(core, table);
   }
@@ -301,23 +277,26 @@ export function embeddingsApi(core) {
   return {
     /** Splits on white space exactly like Python's str.split(). */
     tokenize(sentence) {
-      if (typeof sentence !== 'string') throw new TypeError(`tokenize: sentence must be a string, got ${describe(sentence)}`);
-      return core._tokenize(sentence);
+      const fn = 'tokenize';
+      requireString(sentence, fn, 'sentence');
+      if (sentence.length > MAX_SENTENCE_LENGTH) {
+        throw new RangeError(`${fn}: sentence has ${sentence.length} characters, more than the ${MAX_SENTENCE_LENGTH} allowed`);
+      }
+      throwForStatus(core, core._tokenize(sentence), fn);
+      return core._tokens();
     },
 
-    async loadEmbeddings(source, options = {}) {
+    async loadEmbeddings(source, options) {
       const fn = 'loadEmbeddings';
-      if (options === null || typeof options !== 'object') throw new TypeError(`${fn}: options must be an object, got ${describe(options)}`);
-      const { vocabulary, limit, onProgress, signal, chunkBytes = DEFAULT_CHUNK_BYTES } = options;
+      const o = readOptions(options, ['vocabulary', 'limit', 'onProgress', 'signal', 'chunkBytes'], fn);
+      const { vocabulary, limit, onProgress, signal, chunkBytes = DEFAULT_CHUNK_BYTES } = o;
       if (vocabulary !== undefined && (vocabulary === null || typeof vocabulary[Symbol.iterator] !== 'function' || typeof vocabulary === 'string')) {
         throw new TypeError(`${fn}: options.vocabulary must be an iterable of strings (string[] or Set), got ${describe(vocabulary)}`);
       }
-      if (limit !== undefined && (!Number.isInteger(limit) || limit < 0)) {
-        throw new RangeError(`${fn}: options.limit must be a non-negative integer, got ${String(limit)}`);
-      }
-      if (onProgress !== undefined && typeof onProgress !== 'function') throw new TypeError(`${fn}: options.onProgress must be a function`);
-      if (signal !== undefined && (signal === null || typeof signal.aborted !== 'boolean')) throw new TypeError(`${fn}: options.signal must be an AbortSignal`);
-      if (!Number.isInteger(chunkBytes) || chunkBytes < 1) throw new RangeError(`${fn}: options.chunkBytes must be a positive integer, got ${String(chunkBytes)}`);
+      if (limit !== undefined) requireInteger(limit, fn, 'options.limit', 0, Number.MAX_SAFE_INTEGER);
+      if (onProgress !== undefined && typeof onProgress !== 'function') throw new TypeError(`${fn}: options.onProgress must be a function, got ${describe(onProgress)}`);
+      if (signal !== undefined && (signal === null || typeof signal.aborted !== 'boolean')) throw new TypeError(`${fn}: options.signal must be an AbortSignal, got ${describe(signal)}`);
+      requireInteger(chunkBytes, fn, 'options.chunkBytes', 1, MAX_CHUNK_BYTES);
       if (signal?.aborted) throw abortError(signal);
 
       const parser = new core._GloveParser();
@@ -327,7 +306,7 @@ export function embeddingsApi(core) {
           let i = 0;
           for (const word of vocabulary) {
             if (typeof word !== 'string') throw new TypeError(`${fn}: options.vocabulary[${i}] is ${describe(word)}, expected a string`);
-            parser.keepWord(word);
+            throwForStatus(core, parser.keepWord(word), fn);
             i++;
           }
         }
@@ -337,32 +316,39 @@ export function embeddingsApi(core) {
           bytesRead: parser.bytesRead(), totalBytes, lines: parser.linesRead(), words: parser.size(),
         });
         buffer = core._malloc(chunkBytes);
-        if (buffer === 0) throw new RangeError(`${fn}: out of wasm memory for a ${chunkBytes}-byte buffer`);
+        if (buffer === 0) throw new RangeError(`${fn}: a ${chunkBytes}-byte buffer (options.chunkBytes) does not fit in the wasm memory`);
         const synchronous = typeof source === 'string' || source instanceof ArrayBuffer || ArrayBuffer.isView(source);
         for await (const chunk of chunksOf(source, chunkBytes, fn)) {
           if (signal?.aborted) throw abortError(signal);
           for (let at = 0; at < chunk.length; at += chunkBytes) {
             const piece = chunk.subarray(at, at + chunkBytes);
             new Uint8Array(core.HEAPF64.buffer, buffer, piece.length).set(piece);
-            if (parser.feed(buffer, piece.length) !== 0) throw new SyntaxError(`${fn}: ${core._lastError()}`);
+            const status = parser.feed(buffer, piece.length);
+            if (status !== ok) throw new (status === core.StatusCode.OutOfMemory ? RangeError : SyntaxError)(`${fn}: ${core._lastError()}`);
           }
           report();
           if (synchronous) await nextTask(); // let the page breathe and abort signals arrive
         }
         if (signal?.aborted) throw abortError(signal);
-        if (parser.finish() !== 0) throw new SyntaxError(`${fn}: ${core._lastError()}`);
+        if (parser.finish() !== ok) throw new SyntaxError(`${fn}: ${core._lastError()}`);
         report();
-        return new Embeddings(core, parser.takeTable());
+        const table = new core._EmbeddingTable();
+        try {
+          throwForStatus(core, parser.takeTable(table), fn);
+        } catch (error) {
+          table.delete();
+          throw error;
+        }
+        return new Embeddings(core, table);
       } finally {
         if (buffer !== 0) core._free(buffer);
         parser.delete();
       }
     },
 
-    async loadDefaultEmbeddings(options = {}) {
+    async loadDefaultEmbeddings(options) {
       const fn = 'loadDefaultEmbeddings';
-      if (options === null || typeof options !== 'object') throw new TypeError(`${fn}: options must be an object, got ${describe(options)}`);
-      const { url, onProgress, signal } = options;
+      const { url, onProgress, signal } = readOptions(options, ['url', 'onProgress', 'signal'], fn);
       if (url !== undefined && typeof url !== 'string' && !(url instanceof URL)) throw new TypeError(`${fn}: options.url must be a string or URL, got ${describe(url)}`);
       if (signal?.aborted) throw abortError(signal);
       const href = url === undefined
@@ -384,7 +370,5 @@ export function embeddingsApi(core) {
       }
       return fromBinary(bytes instanceof ArrayBuffer ? new Uint8Array(bytes) : bytes, fn);
     },
-
-    ...gloveAttentionApi(core),
   };
 }

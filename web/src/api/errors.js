@@ -1,16 +1,89 @@
-// Maps the core's StatusCode (cpp/status.h) to JS Error classes.
-const SHAPE_MISMATCH = 1;
-const INVALID_VALUE = 2;
+// The one place that turns what went wrong into an Error.
+//
+// Convention, for every public function and class:
+//   TypeError  - a JS value of the wrong type (a string where a matrix goes, an
+//                unknown option, a deleted object);
+//   RangeError - a value or shape the maths cannot take (NaN, ragged rows,
+//                sizes that disagree, results too large for the wasm memory).
+// The message always starts with the public function's name and names the
+// argument and its shape. The JS layer checks JS types and the sizes it must
+// know before allocating; the C++ core checks values and shapes, once, and
+// reports a StatusCode whose Error class it also names (cpp/status.h).
+
+/** A short description of a value's type for messages ("a string", "null", "a Float32Array"). */
+export function describe(value) {
+  if (value === null) return 'null';
+  if (value === undefined) return 'undefined';
+  if (Array.isArray(value)) return 'an array';
+  if (ArrayBuffer.isView(value)) return `a ${value.constructor?.name ?? 'typed array'}`;
+  if (typeof value === 'object') return 'an object';
+  return `a ${typeof value}`;
+}
 
 /**
- * Throws the Error for a non-zero status; the message names the function.
- * @param {number} code
- * @param {string} fn
- * @param {string} message from the core
+ * Throws the Error for a status the core returned; does nothing for Ok.
+ * @param {any} core the Emscripten module
+ * @param {{value: number}} code a bound StatusCode
+ * @param {string} fn public function name
  */
-export function throwForStatus(code, fn, message) {
-  if (code === 0) return;
-  const text = `${fn}: ${message}`;
-  if (code === SHAPE_MISMATCH || code === INVALID_VALUE) throw new RangeError(text);
-  throw new TypeError(text);
+export function throwForStatus(core, code, fn) {
+  if (code === core.StatusCode.Ok) return;
+  const ErrorClass = core._errorClass(code) === 'TypeError' ? TypeError : RangeError;
+  throw new ErrorClass(`${fn}: ${core._lastError()}`);
+}
+
+/** A number, else TypeError. */
+export function requireNumber(value, fn, name) {
+  if (typeof value !== 'number') throw new TypeError(`${fn}: ${name} must be a number, got ${describe(value)}`);
+  return value;
+}
+
+/**
+ * A safe integer in [min, max]: TypeError if not a number, RangeError otherwise.
+ * Every integer that crosses into the core passes here first, so none wraps.
+ */
+export function requireInteger(value, fn, name, min, max) {
+  requireNumber(value, fn, name);
+  if (!Number.isSafeInteger(value) || value < min || value > max) {
+    throw new RangeError(`${fn}: ${name} must be an integer in [${min}, ${max}], got ${value}`);
+  }
+  return value;
+}
+
+export function requireBoolean(value, fn, name) {
+  if (typeof value !== 'boolean') throw new TypeError(`${fn}: ${name} must be true or false, got ${describe(value)}`);
+  return value;
+}
+
+export function requireString(value, fn, name) {
+  if (typeof value !== 'string') throw new TypeError(`${fn}: ${name} must be a string, got ${describe(value)}`);
+  return value;
+}
+
+/** One of `allowed` (strings): TypeError for a non-string, RangeError for another string. */
+export function requireOneOf(value, allowed, fn, name) {
+  requireString(value, fn, name);
+  if (!allowed.includes(value)) {
+    throw new RangeError(`${fn}: ${name} must be one of ${allowed.map((x) => `'${x}'`).join(', ')}, got '${value}'`);
+  }
+  return value;
+}
+
+/**
+ * An options object whose keys are all in `known` (undefined reads as {}).
+ * Unknown keys are a TypeError naming them, so typos never pass silently.
+ * @returns {Record<string, any>}
+ */
+export function readOptions(options, known, fn, name = 'options') {
+  if (options === undefined) return {};
+  if (options === null || typeof options !== 'object' || Array.isArray(options)) {
+    throw new TypeError(`${fn}: ${name} must be an object, got ${describe(options)}`);
+  }
+  const unknown = Object.keys(options).filter((key) => !known.includes(key));
+  if (unknown.length > 0) {
+    throw new TypeError(
+      `${fn}: unknown ${unknown.length === 1 ? 'option' : 'options'} ${unknown.map((k) => `'${k}'`).join(', ')} (known: ${known.join(', ')})`,
+    );
+  }
+  return options;
 }

@@ -1,15 +1,37 @@
-// Moves arrays in and out of the wasm heap for one call. Every allocation made
-// through the scope is freed when the call ends, even if it throws. Results are
-// copied out, never returned as views: memory growth would invalidate them.
+// Moves arrays in and out of the wasm heap for one call, in the binding
+// convention of cpp/bindings.cpp: every array crosses as a Tensor
+// { data: byte address, rows, cols }. Every allocation made through a scope is
+// freed when the call ends, even if it throws. Results are copied out, never
+// returned as views: memory growth would invalidate them.
+//
+// Size policy: the wasm memory can grow to 2 GiB (cpp: -sMAXIMUM_MEMORY). One
+// call may allocate at most MAX_CALL_BYTES; a request above that is refused
+// with a RangeError naming the function, the argument and its shape BEFORE
+// anything is allocated, and sizes are computed in doubles, so nothing wraps.
+import { Matrix } from './matrix.js';
+
+/** Most bytes one call may allocate in the wasm heap (inputs and outputs together). */
+export const MAX_CALL_BYTES = 2 ** 30;
+
+/** An absent optional argument (no mask, no bias, no output). */
+export const ABSENT = Object.freeze({ data: 0, rows: 0, cols: 0 });
+
+function formatBytes(bytes) {
+  if (bytes >= 2 ** 30) return `${(bytes / 2 ** 30).toFixed(1)} GiB`;
+  if (bytes >= 2 ** 20) return `${(bytes / 2 ** 20).toFixed(1)} MiB`;
+  return `${bytes} bytes`;
+}
 
 /**
+ * Runs `body` with a scope for `fn`'s heap buffers and frees them afterwards.
  * @template T
  * @param {any} core the Emscripten module
+ * @param {string} fn public function name, for messages
  * @param {(scope: HeapScope) => T} body
  * @returns {T}
  */
-export function withHeap(core, body) {
-  const scope = new HeapScope(core);
+export function withHeap(core, fn, body) {
+  const scope = new HeapScope(core, fn);
   try {
     return body(scope);
   } finally {
@@ -18,34 +40,75 @@ export function withHeap(core, body) {
 }
 
 export class HeapScope {
-  constructor(core) {
+  /** @type {number[]} */
+  #pointers = [];
+  #bytes = 0;
+
+  constructor(core, fn) {
     this.core = core;
-    /** @type {number[]} */
-    this.pointers = [];
+    this.fn = fn;
   }
 
-  /** Allocates room for `count` doubles (at least one) and returns the byte address. */
-  alloc(count) {
-    const ptr = this.core._malloc(Math.max(1, count) * 8);
-    if (ptr === 0) throw new RangeError(`out of wasm memory allocating ${count} doubles`);
-    this.pointers.push(ptr);
+  /**
+   * Allocates `bytes` (at least 1) and returns the address.
+   * @param {number} bytes
+   * @param {string} what the argument and its shape, e.g. "weights (4x4)"
+   */
+  allocBytes(bytes, what) {
+    if (!(bytes <= MAX_CALL_BYTES - this.#bytes)) {
+      throw new RangeError(
+        `${this.fn}: ${what} needs ${formatBytes(bytes)}, more than the ${formatBytes(MAX_CALL_BYTES)} one call may use`,
+      );
+    }
+    const ptr = this.core._malloc(Math.max(1, bytes));
+    if (ptr === 0) throw new RangeError(`${this.fn}: ${what} (${formatBytes(bytes)}) does not fit in the wasm memory`);
+    this.#pointers.push(ptr);
+    this.#bytes += bytes;
     return ptr;
   }
 
-  /** Copies a Float64Array into the heap and returns its address. */
-  input(values) {
-    const ptr = this.alloc(values.length);
-    this.core.HEAPF64.set(values, ptr / 8);
+  /** An output Tensor of rows x cols doubles. */
+  output(rows, cols, name) {
+    return { data: this.allocBytes(rows * cols * 8, `${name} (${rows}x${cols})`), rows, cols };
+  }
+
+  /** A matrix {rows, cols, data: Float64Array} copied in as a Tensor. */
+  matrix(m, name) {
+    const t = this.output(m.rows, m.cols, name);
+    this.core.HEAPF64.set(m.data, t.data / 8);
+    return t;
+  }
+
+  /** A Float64Array copied in as a 1 x n Tensor. */
+  vector(v, name) {
+    return this.matrix({ rows: 1, cols: v.length, data: v }, name);
+  }
+
+  /** Bytes (Uint8Array) copied in; returns the address. */
+  bytes(u8, name) {
+    const ptr = this.allocBytes(u8.length, `${name} (${u8.length} bytes)`);
+    new Uint8Array(this.core.HEAPF64.buffer, ptr, u8.length).set(u8);
     return ptr;
   }
 
-  /** Copies `count` doubles at `ptr` out of the heap. */
-  read(ptr, count) {
-    return this.core.HEAPF64.slice(ptr / 8, ptr / 8 + count);
+  /** A copy of an output Tensor's doubles. */
+  read(t) {
+    return this.core.HEAPF64.slice(t.data / 8, t.data / 8 + t.rows * t.cols);
+  }
+
+  /** A copy of an output Tensor as a Matrix. */
+  readMatrix(t) {
+    return new Matrix(t.rows, t.cols, this.read(t));
   }
 
   freeAll() {
-    for (const ptr of this.pointers) this.core._free(ptr);
-    this.pointers.length = 0;
+    for (const ptr of this.#pointers) this.core._free(ptr);
+    this.#pointers.length = 0;
+    this.#bytes = 0;
   }
+}
+
+/** A copy of `size` bytes at `ptr` (outside any scope: buffers the core owns). */
+export function readBytes(core, ptr, size) {
+  return new Uint8Array(core.HEAPF64.buffer, ptr, size).slice();
 }

@@ -4,17 +4,18 @@
 //   const a = await loadAttention();
 //   a.softmax([927, 397, 148, 929]);
 //
-// Each chapter's functions live in their own module (basics.js, ...); this
-// file instantiates the wasm core once and assembles the public object.
+// One module per operation of the core (softmax, gemm, attention, random
+// state) and per model built from them (projections, embeddings, seq2seq);
+// this file instantiates the wasm core once and assembles the public object.
 import createAttentionCore from './attention_core.mjs';
-import { basicsApi } from './basics.js';
-// ---- chapter modules: one import per line ----
+import { attentionApi } from './attention.js';
 import { embeddingsApi } from './embeddings.js';
-import { randomStateApi } from './random_state.js';
-import { additiveApi } from './additive.js';
-import { transformerApi } from './transformer.js';
-import { seq2seqApi } from './seq2seq.js';
+import { gemmApi } from './gemm.js';
 import { Matrix } from './matrix.js';
+import { projectionsApi } from './projections.js';
+import { randomStateApi } from './random_state.js';
+import { seq2seqApi } from './seq2seq.js';
+import { softmaxApi } from './softmax.js';
 
 export { Matrix };
 
@@ -26,19 +27,20 @@ let loading;
  * the API object.
  */
 export function loadAttention() {
-  loading ??= createAttentionCore().then((core) =>
-    Object.freeze({
+  loading ??= createAttentionCore().then((core) => {
+    const { RandomState } = randomStateApi(core);
+    return Object.freeze({
       Matrix,
       /** Current size of the wasm memory in bytes (it grows, never shrinks). */
       memoryBytes: () => core.HEAPF64.buffer.byteLength,
-      ...basicsApi(core),
-      // ---- chapter APIs: one spread per line ----
+      ...softmaxApi(core),
+      ...gemmApi(core),
+      ...attentionApi(core),
+      RandomState,
+      ...projectionsApi(core),
       ...embeddingsApi(core),
-      ...randomStateApi(core),
-      ...additiveApi(core),
-      ...transformerApi(core),
       ...seq2seqApi(core),
-    }),
-  );
+    });
+  });
   return loading;
 }

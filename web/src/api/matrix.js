@@ -1,14 +1,39 @@
-/**
- * A dense row-major matrix of float64 values. Every matrix the API returns is
- * one of these; its `data` is a copy owned by JS, safe to keep.
- */
+// A dense row-major matrix of float64 values. Every matrix the API returns is
+// one of these; its `data` is a copy owned by JS, safe to keep.
+import { describe } from './errors.js';
+
+/** Largest rows * cols a Matrix may hold (2 GiB of doubles, the wasm memory's maximum). */
+export const MAX_MATRIX_ENTRIES = 2 ** 28;
+
+/** True for a Float64Array of this or another realm (an iframe, a worker, a vm context). */
+export const isFloat64Array = (value) => Object.prototype.toString.call(value) === '[object Float64Array]';
+
+function checkIndex(value, size, fn, name) {
+  if (typeof value !== 'number') throw new TypeError(`${fn}: ${name} must be a number, got ${describe(value)}`);
+  if (!Number.isInteger(value) || value < 0 || value >= size) {
+    throw new RangeError(`${fn}: ${name} is ${value} but must be an integer in [0, ${size - 1}]`);
+  }
+}
+
+function checkSize(value, fn, name) {
+  if (typeof value !== 'number') throw new TypeError(`${fn}: ${name} must be a number, got ${describe(value)}`);
+  if (!Number.isSafeInteger(value) || value < 0) throw new RangeError(`${fn}: ${name} must be a non-negative integer, got ${value}`);
+}
+
 export class Matrix {
   /**
    * @param {number} rows
    * @param {number} cols
    * @param {Float64Array} [data] row-major, length rows * cols (zeros if omitted)
    */
-  constructor(rows, cols, data = new Float64Array(rows * cols)) {
+  constructor(rows, cols, data) {
+    checkSize(rows, 'Matrix', 'rows');
+    checkSize(cols, 'Matrix', 'cols');
+    if (rows * cols > MAX_MATRIX_ENTRIES) {
+      throw new RangeError(`Matrix: ${rows}x${cols} has more than ${MAX_MATRIX_ENTRIES} entries`);
+    }
+    if (data === undefined) data = new Float64Array(rows * cols);
+    else if (!isFloat64Array(data)) throw new TypeError(`Matrix: data must be a Float64Array, got ${describe(data)}`);
     if (data.length !== rows * cols) {
       throw new RangeError(`Matrix: data has ${data.length} entries but ${rows}x${cols} needs ${rows * cols}`);
     }
@@ -19,11 +44,14 @@ export class Matrix {
 
   /** Entry at row `r`, column `c`. */
   get(r, c) {
+    checkIndex(r, this.rows, 'Matrix.get', 'r');
+    checkIndex(c, this.cols, 'Matrix.get', 'c');
     return this.data[r * this.cols + c];
   }
 
   /** Row `r` as a new Float64Array. */
   row(r) {
+    checkIndex(r, this.rows, 'Matrix.row', 'r');
     return this.data.slice(r * this.cols, (r + 1) * this.cols);
   }
 

@@ -1,0 +1,207 @@
+// Attention, by operation: score functions (dot, scaled dot, concat), the
+// context vector, scaled dot-product attention with padding/causal masks and
+// multi-head attention built from it (cpp: one masked softmax, one weights·V).
+//
+// Shapes: n = keys (encoder steps), d = query/key size, n_q = queries,
+// d_v = value size, d_model = model size, h = heads.
+import { toMatrix, toVector, toVectorOrLine } from './convert.js';
+import { describe, readOptions, requireBoolean, requireInteger, throwForStatus } from './errors.js';
+import { ABSENT, withHeap } from './heap.js';
+import { Matrix } from './matrix.js';
+
+const SDPA = 'scaledDotProductAttention';
+const MHA = 'multiHeadAttention';
+const MAX_HEADS = 4096;
+
+/** { mask, causal } -> { mask: matrix | null, causal: boolean } */
+function readMask(options, fn) {
+  const { mask, causal = false } = options;
+  requireBoolean(causal, fn, 'options.causal');
+  return { mask: mask === undefined || mask === null ? null : toMatrix(mask, fn, 'mask'), causal };
+}
+
+/** @param {any} core the instantiated Emscripten module */
+export function attentionApi(core) {
+  const check = (code, fn) => throwForStatus(core, code, fn);
+
+  // Converts Bahdanau's four arguments into Tensors.
+  function concatInputs(fn, heap, encoderStates, decoderState, W1, w2) {
+    const enc = toMatrix(encoderStates, fn, 'encoderStates');
+    const dec = toVectorOrLine(decoderState, fn, 'decoderState');
+    const w1 = toMatrix(W1, fn, 'W1');
+    const v2 = toVectorOrLine(w2, fn, 'w2');
+    return {
+      n: enc.rows,
+      h: enc.cols,
+      a: w1.cols,
+      args: {
+        encoderStates: heap.matrix(enc, 'encoderStates'),
+        decoderState: heap.vector(dec, 'decoderState'),
+        W1: heap.matrix(w1, 'W1'),
+        w2: heap.vector(v2, 'w2'),
+      },
+    };
+  }
+
+  return {
+    /** a · b for two vectors of the same size. */
+    dot(a, b) {
+      const fn = 'dot';
+      const va = toVector(a, fn, 'a');
+      const vb = toVector(b, fn, 'b');
+      return withHeap(core, fn, (heap) => {
+        const out = heap.output(1, 1, 'result');
+        check(core._dot({ a: heap.vector(va, 'a'), b: heap.vector(vb, 'b'), out }), fn);
+        return heap.read(out)[0];
+      });
+    },
+
+    /** query: (d), keys: (n x d) -> scores: (n), score_i = query · keys[i]. */
+    dotScores(query, keys) {
+      const fn = 'dotScores';
+      const q = toVector(query, fn, 'query');
+      const k = toMatrix(keys, fn, 'keys');
+      return withHeap(core, fn, (heap) => {
+        const out = heap.output(1, k.rows, 'scores');
+        check(core._dotScores({ a: heap.vector(q, 'query'), b: heap.matrix(k, 'keys'), out }), fn);
+        return heap.read(out);
+      });
+    },
+
+    /** weights: (n), values: (n x d) -> (n x d), row i scaled by weights[i]. */
+    scaleRows(weights, values) {
+      const fn = 'scaleRows';
+      const w = toVector(weights, fn, 'weights');
+      const m = toMatrix(values, fn, 'values');
+      return withHeap(core, fn, (heap) => {
+        const out = heap.output(m.rows, m.cols, 'result');
+        check(core._scaleRows({ a: heap.vector(w, 'weights'), b: heap.matrix(m, 'values'), out }), fn);
+        return heap.readMatrix(out);
+      });
+    },
+
+    /** weights: (n), values: (n x d) -> the context vector (d) = Σ weights[i] values[i]. */
+    weightedSum(weights, values) {
+      const fn = 'weightedSum';
+      const w = toVector(weights, fn, 'weights');
+      const m = toMatrix(values, fn, 'values');
+      return withHeap(core, fn, (heap) => {
+        const out = heap.output(1, m.cols, 'result');
+        check(core._weightedSum({ a: heap.vector(w, 'weights'), b: heap.matrix(m, 'values'), out }), fn);
+        return heap.read(out);
+      });
+    },
+
+    /** Bahdanau's concat scores: score_i = w2ᵀ tanh(W1ᵀ [h_i; s]) -> (n). */
+    concatScores(encoderStates, decoderState, W1, w2) {
+      const fn = 'concatScores';
+      return withHeap(core, fn, (heap) => {
+        const { n, args } = concatInputs(fn, heap, encoderStates, decoderState, W1, w2);
+        const scores = heap.output(1, n, 'scores');
+        check(core._concatAttention({ ...args, inputs: ABSENT, activations: ABSENT, scores, weights: ABSENT, weighted: ABSENT, context: ABSENT }), fn);
+        return heap.read(scores);
+      });
+    },
+
+    /** Every step of Bahdanau's concat attention: inputs, activations, scores, weights, weighted, context. */
+    concatAttention(encoderStates, decoderState, W1, w2) {
+      const fn = 'concatAttention';
+      return withHeap(core, fn, (heap) => {
+        const { n, h, a, args } = concatInputs(fn, heap, encoderStates, decoderState, W1, w2);
+        const out = {
+          inputs: heap.output(n, 2 * h, 'inputs'),
+          activations: heap.output(n, a, 'activations'),
+          scores: heap.output(1, n, 'scores'),
+          weights: heap.output(1, n, 'weights'),
+          weighted: heap.output(n, h, 'weighted'),
+          context: heap.output(1, h, 'context'),
+        };
+        check(core._concatAttention({ ...args, ...out }), fn);
+        return {
+          inputs: heap.readMatrix(out.inputs),
+          activations: heap.readMatrix(out.activations),
+          scores: heap.read(out.scores),
+          weights: heap.read(out.weights),
+          weighted: heap.readMatrix(out.weighted),
+          context: heap.read(out.context),
+        };
+      });
+    },
+
+    /** Q: (n_q x d), K: (n x d) -> Q Kᵀ (n_q x n), divided by sqrt(d) with { scaled: true }. */
+    attentionScores(Q, K, options) {
+      const fn = 'attentionScores';
+      const { scaled = false } = readOptions(options, ['scaled'], fn);
+      requireBoolean(scaled, fn, 'options.scaled');
+      const q = toMatrix(Q, fn, 'Q');
+      const k = toMatrix(K, fn, 'K');
+      return withHeap(core, fn, (heap) => {
+        const weights = heap.output(q.rows, k.rows, 'scores');
+        check(core._attention({ q: heap.matrix(q, 'Q'), k: heap.matrix(k, 'K'), v: ABSENT, mask: ABSENT, causal: false, scaled, output: ABSENT, weights }), fn);
+        return heap.readMatrix(weights);
+      });
+    },
+
+    /**
+     * weights = softmax(Q Kᵀ / sqrt(d_k)) with masked keys at exactly 0, output = weights V.
+     * Q: (n_q x d_k), K: (n x d_k), V: (n x d_v), options { mask: (n_q x n) of 0/1, causal }.
+     */
+    scaledDotProductAttention(Q, K, V, options) {
+      const opts = readOptions(options, ['mask', 'causal'], SDPA);
+      const q = toMatrix(Q, SDPA, 'Q');
+      const k = toMatrix(K, SDPA, 'K');
+      const v = toMatrix(V, SDPA, 'V');
+      const { mask, causal } = readMask(opts, SDPA);
+      return withHeap(core, SDPA, (heap) => {
+        const output = heap.output(q.rows, v.cols, 'output');
+        const weights = heap.output(q.rows, k.rows, 'weights');
+        check(core._attention({
+          q: heap.matrix(q, 'Q'), k: heap.matrix(k, 'K'), v: heap.matrix(v, 'V'),
+          mask: mask ? heap.matrix(mask, 'mask') : ABSENT, causal, scaled: true, output, weights,
+        }), SDPA);
+        return { output: heap.readMatrix(output), weights: heap.readMatrix(weights) };
+      });
+    },
+
+    /**
+     * Multi-head attention: h heads of scaled dot-product attention over column
+     * blocks of Q Wq + bq, K Wk + bk, V Wv + bv, concatenated and projected by Wo (+ bo).
+     */
+    multiHeadAttention(Q, K, V, options) {
+      if (options === undefined) throw new TypeError(`${MHA}: options { heads, Wq, Wk, Wv, Wo } are required`);
+      const opts = readOptions(options, ['heads', 'Wq', 'Wk', 'Wv', 'Wo', 'bq', 'bk', 'bv', 'bo', 'mask', 'causal'], MHA);
+      const { heads } = opts;
+      if (typeof heads !== 'number') {
+        throw new TypeError(`${MHA}: options.heads must be an integer, got ${heads === undefined ? 'nothing' : describe(heads)}`);
+      }
+      requireInteger(heads, MHA, 'options.heads', 1, MAX_HEADS);
+      const q = toMatrix(Q, MHA, 'Q');
+      const k = toMatrix(K, MHA, 'K');
+      const v = toMatrix(V, MHA, 'V');
+      const matrix = (name) => {
+        if (opts[name] === undefined) throw new TypeError(`${MHA}: options.${name} is required (a d_model x d_model matrix)`);
+        return toMatrix(opts[name], MHA, name);
+      };
+      const bias = (name) => (opts[name] === undefined || opts[name] === null ? null : toVector(opts[name], MHA, name));
+      const W = { wq: matrix('Wq'), wk: matrix('Wk'), wv: matrix('Wv'), wo: matrix('Wo') };
+      const b = { bq: bias('bq'), bk: bias('bk'), bv: bias('bv'), bo: bias('bo') };
+      const { mask, causal } = readMask(opts, MHA);
+      return withHeap(core, MHA, (heap) => {
+        const args = { q: heap.matrix(q, 'Q'), k: heap.matrix(k, 'K'), v: heap.matrix(v, 'V'), heads, causal };
+        for (const [key, w] of Object.entries(W)) args[key] = heap.matrix(w, `W${key[1]}`);
+        for (const [key, x] of Object.entries(b)) args[key] = x ? heap.vector(x, key) : ABSENT;
+        args.mask = mask ? heap.matrix(mask, 'mask') : ABSENT;
+        args.output = heap.output(q.rows, q.cols, 'output');
+        // If heads does not divide d_model the core reports it; allocate nothing big.
+        args.weights = q.cols % heads === 0 ? heap.output(heads * q.rows, k.rows, 'weights') : heap.output(0, 0, 'weights');
+        check(core._multiHeadAttention(args), MHA);
+        const all = heap.read(args.weights);
+        const headSize = q.rows * k.rows;
+        return {
+          output: heap.readMatrix(args.output),
+          weights: Array.from({ length: heads }, (_, h) => new Matrix(q.rows, k.rows, all.slice(h * headSize, (h + 1) * headSize))),
+        };
+      });
+    },
+  };
+}
