@@ -89,10 +89,3 @@ export class MatrixEditor {
     this.onChange(this.rows.map((r) => [...r]));
   }
 }
-
-/** Adds a caption right under a heatmap's picture (call once) and returns its figure. */
-export function captioned(heatmap, text) {
-  const caption = css(el('figcaption', {}, text), 'font-size:0.85rem;color:var(--al-muted);margin:0.2rem 0;');
-  heatmap.element.insertBefore(caption, heatmap.element.firstElementChild?.nextSibling ?? null);
-  return heatmap.element;
-}

@@ -260,3 +260,6 @@ export const usesNumpyLines = (seed) =>
     `for use in range(3):`,
     `    Wq, Wk, Wv, Wo = (rs.randn(${USES_D_MODEL}, ${USES_D_MODEL}) / np.sqrt(${USES_D_MODEL}) for _ in range(4))`,
   ].join('\n');
+
+/** Step 5: attention with the mask. */
+export const maskedAttention = (api, { Q, K, V }, mask) => api.scaledDotProductAttention(Q, K, V, { mask });
