@@ -124,3 +124,12 @@ test('the contents bar lists the chapters and marks the current one', async () =
   assert.equal(current, 'Attention Basics');
   await page.context().close();
 });
+
+test('a malformed or oversized permalink falls back to the notebook inputs and still renders', async () => {
+  const page = await openPage(env.browser, `${env.url}#chapter=basics&h=1,abc,3&H=${Array(50).fill('1,2,3').join(';')}`);
+  await checkNotebookNumbers(page);
+  const painted = await paintedPixels(page, '#chapter-basics canvas');
+  painted.forEach((count, i) => assert.ok(count > 500, `canvas ${i} is blank`));
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});

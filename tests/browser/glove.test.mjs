@@ -3,7 +3,7 @@
 // the package's float32 vectors); the page uses the shipped int16 vocabulary,
 // which the chapter promises to keep within 1e-3 of them.
 import assert from 'node:assert/strict';
-import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
@@ -264,4 +264,21 @@ test('<attention-lesson chapter="glove"> from a copied dist/elements folder: vec
     await new Promise((ok) => server.close(ok));
     rmSync(host, { recursive: true, force: true });
   }
+});
+
+test('sentence inputs and token chips have a visible border, on the site and in dist/elements', async () => {
+  const borders = (page) => page.evaluate(() => ['input.sentence', 'ol.tokens .token'].map((s) => {
+    const style = getComputedStyle(document.querySelector(s));
+    return { width: style.borderTopWidth, style: style.borderTopStyle, color: style.borderTopColor };
+  }));
+  const page = await openChapter();
+  for (const b of await borders(page)) {
+    assert.equal(b.width, '1px');
+    assert.equal(b.style, 'solid');
+    assert.notEqual(b.color, 'rgba(0, 0, 0, 0)');
+  }
+  await page.context().close();
+  const css = readFileSync(join(SITE_DIR, '..', 'elements', 'attention-lab.css'), 'utf8');
+  assert.match(css, /\.attention-lab input\.sentence \{[^}]*border: 1px solid var\(--al-border\)/);
+  assert.doesNotMatch(css, /var\(--(border|bg|fg|muted|panel|error|accent)\)/);
 });

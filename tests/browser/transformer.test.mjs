@@ -73,12 +73,12 @@ test('the scaling demo: unscaled variance grows with d_k, scaled stays near 1', 
 
 test('causal mask: weights above the diagonal are exactly 0, first query attends only to itself', async () => {
   const page = await open('&tp=0');
-  const before = await canvasHash(page, `${CH} section.step:nth-of-type(5) .matrix-figure:nth-child(2) .heatmap canvas`);
+  const before = await canvasHash(page, `${CH} section.step:nth-of-type(5) figure.heatmap:nth-child(2) canvas`);
   await page.getByLabel('causal (no looking ahead)').check();
   const w = parseRows(await outputOf(page, 5));
   assert.deepEqual(w[0], [1, 0, 0, 0, 0, 0]);
   w.forEach((row, i) => row.forEach((x, j) => j > i && assert.equal(x, 0, `w[${i}][${j}]`)));
-  assert.notEqual(await canvasHash(page, `${CH} section.step:nth-of-type(5) .matrix-figure:nth-child(2) .heatmap canvas`), before);
+  assert.notEqual(await canvasHash(page, `${CH} section.step:nth-of-type(5) figure.heatmap:nth-child(2) canvas`), before);
   assert.match(await page.evaluate(() => location.hash), /tc=1/);
   assert.deepEqual(page.errors, []);
   await page.context().close();
@@ -101,7 +101,7 @@ test('padding, and flipped mask cells: a fully masked row gives zeros, not NaN',
 
 test('a click on a mask cell flips it and recomputes', async () => {
   const page = await open('&tp=0');
-  const figure = page.locator(`${CH} section.step:nth-of-type(5) .matrix-figure:nth-child(1) .heatmap canvas`);
+  const figure = page.locator(`${CH} section.step:nth-of-type(5) figure.heatmap:nth-child(1) canvas`);
   // Cell (0, 1): the canvas layout is exposed to the page through the heatmap's hit testing;
   // click inside the grid at the second column of the first row.
   await figure.scrollIntoViewIfNeeded();
@@ -116,7 +116,7 @@ test('a click on a mask cell flips it and recomputes', async () => {
   for (let x = 5; x < target.w && !clicked; x += 8) {
     for (let y = 5; y < Math.min(target.h, 200) && !clicked; y += 8) {
       await page.mouse.move(target.x + x, target.y + y);
-      const readout = await page.textContent(`${CH} section.step:nth-of-type(5) .matrix-figure:nth-child(1) .heatmap-readout`);
+      const readout = await page.textContent(`${CH} section.step:nth-of-type(5) figure.heatmap:nth-child(1) .heatmap-readout`);
       if (/^the, cat:/.test(readout ?? '')) {
         await page.mouse.click(target.x + x, target.y + y);
         clicked = true;
@@ -133,8 +133,8 @@ test('a click on a mask cell flips it and recomputes', async () => {
 
 test('keyboard: focus the mask, move to a cell with the arrow keys, Enter flips it', async () => {
   const page = await open('&tp=0');
-  const canvas = page.locator(`${CH} section.step:nth-of-type(5) .matrix-figure:nth-child(1) .heatmap canvas`);
-  const readout = page.locator(`${CH} section.step:nth-of-type(5) .matrix-figure:nth-child(1) .heatmap-readout`);
+  const canvas = page.locator(`${CH} section.step:nth-of-type(5) figure.heatmap:nth-child(1) canvas`);
+  const readout = page.locator(`${CH} section.step:nth-of-type(5) figure.heatmap:nth-child(1) .heatmap-readout`);
   await canvas.focus();
   await page.keyboard.press('ArrowRight'); // row "the", column "cat"
   assert.match(await readout.textContent(), /^the, cat: 1$/);
@@ -150,11 +150,11 @@ test('keyboard: focus the mask, move to a cell with the arrow keys, Enter flips 
 
 test('multi-head: one heatmap per head, matches the single API call', async () => {
   const page = await open('&td=8&th=4');
-  const heads = await page.$$eval(`${CH} .figures.heads > .matrix-figure`, (f) => f.length);
+  const heads = await page.$$eval(`${CH} .figures.heads > figure.heatmap`, (f) => f.length);
   assert.equal(heads, 4);
   assert.match(await stepText(page, 6), /largest difference (0\.0e\+0|[0-9.]+e-1[5-9])/);
   await page.getByLabel('heads', { exact: true }).selectOption('8');
-  assert.equal(await page.$$eval(`${CH} .figures.heads > .matrix-figure`, (f) => f.length), 8);
+  assert.equal(await page.$$eval(`${CH} .figures.heads > figure.heatmap`, (f) => f.length), 8);
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
@@ -185,6 +185,33 @@ test('sequence length 128 and d_model 64 render as pixel maps without errors', a
   painted.forEach((count, i) => assert.ok(count >= 100, `pixel map ${i} is blank`));
   const ms = Number(await page.getAttribute(CH, 'data-update-ms'));
   assert.ok(ms > 0);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('NumPy lines next to the figures reproduce the RandomState draws', async () => {
+  const page = await open('&ts=7');
+  const lines = await page.textContent(`${CH} section.step:nth-of-type(1) pre.numpy-lines`);
+  assert.match(lines, /rs = np\.random\.RandomState\(7\)\nvocab = \['the', 'cat', 'sat', 'on', 'mat'\]\nE = rs\.randn\(5, 8\)/);
+  assert.match(lines, /ids = \[0, 1, 2, 3, 0, 4\]/);
+  assert.match(lines, /Wq, Wk, Wv, Wo = \(rs\.randn\(8, 8\) \/ np\.sqrt\(8\) for _ in range\(4\)\)/);
+  assert.match(await page.textContent(`${CH} section.step:nth-of-type(3) pre.numpy-lines`), /RandomState\(1\)/);
+  assert.match(await page.textContent(`${CH} section.step:nth-of-type(7) pre.numpy-lines`), /RandomState\(1\)/);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('malformed and oversized permalink values fall back to defaults or are clamped; the page renders', async () => {
+  const page = await open(`&tn=100000&td=7&th=abc&ts=-5&tp=99999&tc=maybe&tk=3&tt=%20&tm=${'9.9,'.repeat(2000)}&tsrc=${'x%20'.repeat(3000)}`);
+  const weights = parseRows(await outputOf(page, 4));
+  assert.equal(weights.length, 6, 'default tokens, one position per token');
+  assert.equal(weights[0].length, 6);
+  assert.equal(await page.$eval(`${CH} select[aria-label="d_model"]`, (s) => s.value), '8');
+  assert.equal(await page.$eval(`${CH} select[aria-label="d_k"]`, (s) => s.value), '64');
+  // Padding is clamped to 127 >= n: every key is padding, every row of weights is zero.
+  for (const row of parseRows(await outputOf(page, 5))) assert.deepEqual(row, [0, 0, 0, 0, 0, 0]);
+  const labels = await page.$$eval(`${CH} section.step:nth-of-type(7) canvas`, (cs) => cs.map((c) => c.getAttribute('aria-label')));
+  assert.match(labels[0], /heatmap of 12 by 12/, 'the source sentence is cut to 12 tokens');
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });

@@ -3,7 +3,7 @@
 import { loadAttention } from 'attention-lab';
 import { CHAPTERS } from './chapters/index.js';
 import { el } from './dom.js';
-import { setPaletteOverride } from './heatmap.js';
+import { setPaletteOverride } from './figures/heatmap.js';
 import { readHash, setHashValue } from './url-state.js';
 
 const contents = document.getElementById('contents');

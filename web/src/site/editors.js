@@ -2,28 +2,7 @@
 // number is marked invalid and the last good values stay in force, so a typo
 // never loses the reader's work.
 import { el } from './dom.js';
-
-/** A text input for one number; `onInput(input)` runs on every keystroke. */
-export function numberInput(value, label, onInput) {
-  const input = el('input', {
-    type: 'text',
-    inputMode: 'decimal',
-    value: String(value),
-    className: 'num',
-    spellcheck: false,
-    attrs: { 'aria-label': label, autocomplete: 'off' },
-    on: { input: () => onInput(input) },
-  });
-  return input;
-}
-
-/** Parses what a reader typed: a finite number or null. */
-export function parseNumber(text) {
-  const trimmed = text.trim();
-  if (trimmed === '' || !/^[-+]?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?$/i.test(trimmed)) return null;
-  const x = Number(trimmed);
-  return Number.isFinite(x) ? x : null;
-}
+import { NumberInput } from './number-input.js';
 
 /**
  * A column of inputs (one vector). `onChange(values)` fires with every valid edit.
@@ -32,14 +11,11 @@ export class VectorEditor {
   constructor({ values, label, entryLabel = (i) => `${label}, entry ${i + 1}`, onChange }) {
     this.values = [...values];
     this.onChange = onChange;
-    this.inputs = this.values.map((v, i) => numberInput(v, entryLabel(i), (input) => this.edited(i, input)));
+    this.inputs = this.values.map((v, i) => new NumberInput({ value: v, label: entryLabel(i), onChange: (x) => this.edited(i, x) }).element);
     this.element = el('div', { className: 'vector-editor', attrs: { role: 'group', 'aria-label': label } }, ...this.inputs);
   }
 
-  edited(i, input) {
-    const x = parseNumber(input.value);
-    input.setAttribute('aria-invalid', String(x === null));
-    if (x === null) return;
+  edited(i, x) {
     this.values[i] = x;
     this.onChange([...this.values]);
   }
@@ -72,13 +48,14 @@ export class ColumnsEditor {
       ...this.columns.map((column, j) => {
         const label = this.name(j);
         const inputs = column.map((v, i) =>
-          numberInput(v, `${label}, entry ${i + 1}`, (input) => {
-            const x = parseNumber(input.value);
-            input.setAttribute('aria-invalid', String(x === null));
-            if (x === null) return;
-            this.columns[j][i] = x;
-            this.emit();
-          }),
+          new NumberInput({
+            value: v,
+            label: `${label}, entry ${i + 1}`,
+            onChange: (x) => {
+              this.columns[j][i] = x;
+              this.emit();
+            },
+          }).element,
         );
         const remove = el(
           'button',

@@ -6,7 +6,7 @@
 import { loadAttention } from 'attention-lab';
 import { CHAPTERS } from './chapters/index.js';
 import { el } from './dom.js';
-import { Heatmap } from './heatmap.js';
+import { Heatmap } from './figures/heatmap.js';
 import { useMemoryState } from './url-state.js';
 
 useMemoryState();

@@ -3,7 +3,7 @@
 // marked and ignored, like the editors in editors.js; the last good values
 // stay in force.
 import { el } from './dom.js';
-import { numberInput, parseNumber } from './editors.js';
+import { NumberInput } from './number-input.js';
 
 // Styles are set through the CSSOM (never style attributes), which a strict
 // Content-Security-Policy allows.
@@ -48,8 +48,10 @@ export class MatrixEditor {
       const name = this.rowLabel(i);
       cells.push(css(el('span', {}, name), ROW_LABEL_STYLE));
       this.inputs.push(row.map((value, j) => {
-        const input = numberInput(value, `${this.label}, ${name}, column ${j + 1}`, () => this.edited(i, j, input));
-        cells.push(css(input, 'width:4.5em;'));
+        const input = new NumberInput({
+          value, label: `${this.label}, ${name}, column ${j + 1}`, width: '4.5em', onChange: (x) => this.edited(i, j, x),
+        }).element;
+        cells.push(input);
         return input;
       }));
     });
@@ -58,10 +60,7 @@ export class MatrixEditor {
     this.removeButton.disabled = this.rows.length <= this.minRows;
   }
 
-  edited(i, j, input) {
-    const x = parseNumber(input.value);
-    input.setAttribute('aria-invalid', String(x === null));
-    if (x === null) return;
+  edited(i, j, x) {
     this.rows[i][j] = x;
     this.emit();
   }
@@ -89,46 +88,4 @@ export class MatrixEditor {
   emit() {
     this.onChange(this.rows.map((r) => [...r]));
   }
-}
-
-/** A labelled integer input in [min, max]; `onChange(value)` fires with every valid edit. */
-export class IntegerField {
-  constructor({ label, value, min, max, onChange }) {
-    this.min = min;
-    this.max = max;
-    this.onChange = onChange;
-    this.input = el('input', {
-      type: 'text',
-      inputMode: 'numeric',
-      value: String(value),
-      className: 'num',
-      spellcheck: false,
-      attrs: { 'aria-label': label, autocomplete: 'off' },
-      on: { input: () => this.edited() },
-    });
-    css(this.input, 'width:7.5em;');
-    this.element = css(el('label', {}, el('span', { className: 'control-label' }, label), this.input),
-      'display:inline-flex;gap:0.4rem;align-items:center;');
-  }
-
-  edited() {
-    const text = this.input.value.trim();
-    const x = /^\d+$/.test(text) ? Number(text) : NaN;
-    const ok = Number.isSafeInteger(x) && x >= this.min && x <= this.max;
-    this.input.setAttribute('aria-invalid', String(!ok));
-    this.input.title = ok ? '' : `an integer from ${this.min} to ${this.max}`;
-    if (ok) this.onChange(x);
-  }
-
-  set(value) {
-    this.input.value = String(value);
-    this.input.setAttribute('aria-invalid', 'false');
-  }
-}
-
-/** Adds a caption right under a heatmap's picture (call once) and returns its figure. */
-export function captioned(heatmap, text) {
-  const caption = css(el('figcaption', {}, text), 'font-size:0.85rem;color:var(--al-muted);margin:0.2rem 0;');
-  heatmap.element.insertBefore(caption, heatmap.element.firstElementChild?.nextSibling ?? null);
-  return heatmap.element;
 }

@@ -28,3 +28,22 @@ export function bahdanauAttention(api, sizes) {
   const dotScores = api.dotScores(draws.decoderState.data, draws.encoderStates);
   return { ...draws, ...steps, dotScores, dotWeights: api.softmax(dotScores) };
 }
+
+/** The permalink state of the chapter (url-state.js); sizes bounded like its fields. */
+export const SCHEMA = [
+  { key: 'seed', name: 'seed', type: 'int', min: 0, max: 4294967295, default: 42 },
+  { key: 'len', name: 'inputLength', type: 'int', min: 1, max: 20, default: 5 },
+  { key: 'hidden', name: 'hiddenSize', type: 'int', min: 1, max: 32, default: 16 },
+  { key: 'att', name: 'attentionSize', type: 'int', min: 1, max: 32, default: 10 },
+];
+
+/** The NumPy lines of the article's draws, with their shapes. */
+export function setupLines({ seed, inputLength: n, hiddenSize: h, attentionSize: a }) {
+  return [
+    `np.random.seed(${seed})`,
+    `encoder_states = np.random.randn(${n}, ${h})       # shape (${n}, ${h})`,
+    `decoder_state  = np.random.randn(1, ${h})       # shape (1, ${h})`,
+    `layer_1        = np.random.randn(${2 * h}, ${a})      # shape (${2 * h}, ${a}) = (2*hidden_size, attention_size)`,
+    `layer_2        = np.random.randn(${a}, 1)       # shape (${a}, 1)`,
+  ].join('\n');
+}

@@ -4,28 +4,16 @@
 // attention size 10).
 import { code, el } from '../dom.js';
 import { credit, errorLine, guarded, outputBlock, step } from '../chapter-kit.js';
-import { Heatmap } from '../heatmap.js';
+import { captioned, Heatmap } from '../figures/heatmap.js';
 import { tex } from '../math.js';
-import { captioned, IntegerField } from '../matrix-editor.js';
+
 import { formatCell, formatNumpy } from '../numpy-format.js';
-import { readHash, setHashValues } from '../url-state.js';
-import { bahdanauAttention } from './bahdanau-model.js';
+import { readState, writeState } from '../url-state.js';
+import { NumberInput } from '../number-input.js';
+import { bahdanauAttention, SCHEMA, setupLines } from './bahdanau-model.js';
 
-const DEFAULTS = { seed: 42, inputLength: 5, hiddenSize: 16, attentionSize: 10 };
-const LIMITS = {
-  seed: [0, 4294967295],
-  inputLength: [1, 20],
-  hiddenSize: [1, 32],
-  attentionSize: [1, 32],
-};
-const HASH_KEYS = { seed: 'seed', inputLength: 'len', hiddenSize: 'hidden', attentionSize: 'att' };
-
-function fromHash(hash, key) {
-  const text = hash.get(HASH_KEYS[key]);
-  const x = text !== null && /^\d+$/.test(text) ? Number(text) : NaN;
-  const [min, max] = LIMITS[key];
-  return Number.isSafeInteger(x) && x >= min && x <= max ? x : DEFAULTS[key];
-}
+const DEFAULTS = Object.fromEntries(SCHEMA.map((p) => [p.name, p.default]));
+const LIMITS = Object.fromEntries(SCHEMA.map((p) => [p.name, [p.min, p.max]]));
 
 // Wide matrices get two-decimal cell labels, big ones no labels and smaller
 // cells, so every heatmap fits the page.
@@ -60,15 +48,14 @@ export default {
    * @param {{api: import('attention-lab').Attention}} context
    */
   render(root, { api }) {
-    const hash = readHash();
-    const state = Object.fromEntries(Object.keys(DEFAULTS).map((k) => [k, fromHash(hash, k)]));
-    const save = () =>
-      setHashValues(
-        Object.fromEntries(Object.entries(HASH_KEYS).map(([key, hashKey]) => [hashKey, state[key] === DEFAULTS[key] ? null : state[key]])),
-      );
+    const state = readState(SCHEMA);
+    const save = () => writeState(SCHEMA, state);
     const field = (key, label) =>
-      new IntegerField({
+      new NumberInput({
+        caption: label,
         label,
+        integer: true,
+        width: '7.5em',
         value: state[key],
         min: LIMITS[key][0],
         max: LIMITS[key][1],
@@ -127,13 +114,7 @@ export default {
         const r = bahdanauAttention(api, state);
         const steps = names('h', n);
 
-        setupOut.textContent = [
-          `np.random.seed(${seed})`,
-          `encoder_states = np.random.randn(${n}, ${h})       # shape (${n}, ${h})`,
-          `decoder_state  = np.random.randn(1, ${h})       # shape (1, ${h})`,
-          `layer_1        = np.random.randn(${2 * h}, ${a})      # shape (${2 * h}, ${a}) = (2*hidden_size, attention_size)`,
-          `layer_2        = np.random.randn(${a}, 1)       # shape (${a}, 1)`,
-        ].join('\n');
+        setupOut.textContent = setupLines(state);
 
         encoderMap.update(r.encoderStates, { rowLabels: steps, colLabels: h <= 16 ? units(h) : undefined, ...layout(n, h) });
         encoderOut.textContent = formatNumpy(r.encoderStates.data, [n, h]);

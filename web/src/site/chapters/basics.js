@@ -3,27 +3,14 @@
 import { code, el } from '../dom.js';
 import { ColumnsEditor, VectorEditor } from '../editors.js';
 import { credit, errorLine, guarded, outputBlock, step } from '../chapter-kit.js';
-import { Heatmap } from '../heatmap.js';
+import { Heatmap } from '../figures/heatmap.js';
 import { tex } from '../math.js';
 import { formatCell, formatFromLog, formatNumpy } from '../numpy-format.js';
-import { decodeRows, decodeVector, encodeRows, encodeVector, readHash, setHashValues } from '../url-state.js';
-
-const DEFAULTS = {
-  decoder: [5, 1, 20],
-  annotation: [3, 12, 45],
-  annotations: [[3, 12, 45], [59, 2, 5], [1, 43, 5], [4, 3, 45.3]], // one row per encoder step
-};
+import { readState, writeState } from '../url-state.js';
+import { basicsAttention, MAX_STEPS, SCHEMA } from './basics-model.js';
 
 const column = (v) => ({ rows: v.length, cols: 1, data: Float64Array.from(v) });
 const row = (v) => ({ rows: 1, cols: v.length, data: Float64Array.from(v) });
-/** rows (n x d) -> the notebook's layout (d x n): one column per encoder step. */
-function asColumns(rows) {
-  const n = rows.length;
-  const d = rows[0].length;
-  const data = new Float64Array(n * d);
-  rows.forEach((r, j) => r.forEach((x, i) => (data[i * n + j] = x)));
-  return { rows: d, cols: n, data };
-}
 const stepNames = (n) => Array.from({ length: n }, (_, j) => `h̄${j + 1}`);
 const unitNames = (d) => Array.from({ length: d }, (_, i) => `${i + 1}`);
 
@@ -37,19 +24,8 @@ export default {
    * @param {{api: import('attention-lab').Attention}} context
    */
   render(root, { api }) {
-    const hash = readHash();
-    const state = {
-      decoder: decodeVector(hash.get('h'), 3) ?? DEFAULTS.decoder,
-      annotation: decodeVector(hash.get('a'), 3) ?? DEFAULTS.annotation,
-      annotations: decodeRows(hash.get('H'), 3) ?? DEFAULTS.annotations,
-    };
-
-    const save = () =>
-      setHashValues({
-        h: encodeVector(state.decoder),
-        a: encodeVector(state.annotation),
-        H: encodeRows(state.annotations),
-      });
+    const state = readState(SCHEMA);
+    const save = () => writeState(SCHEMA, state);
 
     // ---- Step 1: the decoder hidden state
     const decoderMap = new Heatmap({ palette: 'purple', label: 'decoder hidden state h', rowLabels: unitNames(3) });
@@ -85,7 +61,7 @@ export default {
     const annotationsEditor = new ColumnsEditor({
       columns: state.annotations,
       name: (j) => `encoder step ${j + 1}`,
-      maxColumns: 10,
+      maxColumns: MAX_STEPS,
       newColumn: (cols) => cols[cols.length - 1].map((x) => Math.round(x * 0.5 + 1)),
       onChange: (cols) => {
         state.annotations = cols;
@@ -123,38 +99,29 @@ export default {
         annotationMap.update(column(annotation));
         annotationOut.textContent = formatNumpy(annotation, [3]);
 
-        const single = api.dot(decoder, annotation);
-        singleOut.textContent = `${formatNumpy([single], [])}`;
-        singleSum.textContent = `${decoder.map((h, i) => `${formatCell(h)}·${formatCell(annotation[i])}`).join(' + ')} = ${formatCell(single)}`;
+        const r = basicsAttention(api, state);
+        singleOut.textContent = formatNumpy([r.single], []);
+        singleSum.textContent = `${decoder.map((h, i) => `${formatCell(h)}·${formatCell(annotation[i])}`).join(' + ')} = ${formatCell(r.single)}`;
 
-        const H = asColumns(annotations);
-        annotationsMap.update(H, { colLabels: stepNames(n), rowLabels: unitNames(3) });
-        annotationsOut.textContent = formatNumpy(H.data, [3, n]);
+        annotationsMap.update(r.H, { colLabels: stepNames(n), rowLabels: unitNames(3) });
+        annotationsOut.textContent = formatNumpy(r.H.data, [3, n]);
+        scoresMap.update(row(r.scores), { colLabels: stepNames(n) });
+        scoresOut.textContent = formatNumpy(r.scores, [n]);
 
-        const scores = api.dotScores(decoder, annotations);
-        scoresMap.update(row(scores), { colLabels: stepNames(n) });
-        scoresOut.textContent = formatNumpy(scores, [n]);
-
-        const weights = api.softmax(scores);
-        weightsMap.update(row(weights), { colLabels: stepNames(n) });
-        weightsOut.textContent = formatNumpy(weights, [n]);
-        naiveOut.textContent = formatNumpy(api.naiveSoftmax(scores), [n]);
-        const logWeights = api.logSoftmax(scores);
-        logOut.textContent = formatNumpy(logWeights, [n]);
+        weightsMap.update(row(r.weights), { colLabels: stepNames(n) });
+        weightsOut.textContent = formatNumpy(r.weights, [n]);
+        naiveOut.textContent = formatNumpy(r.naive, [n]);
+        logOut.textContent = formatNumpy(r.logWeights, [n]);
         tinyList.replaceChildren(
-          ...Array.from(weights, (w, j) =>
-            el('li', {}, `α${j + 1}: float64 gives ${formatCell(w)}; from log space ${formatFromLog(logWeights[j])}`),
+          ...Array.from(r.weights, (w, j) =>
+            el('li', {}, `α${j + 1}: float64 gives ${formatCell(w)}; from log space ${formatFromLog(r.logWeights[j])}`),
           ),
         );
 
-        const applied = api.scaleRows(weights, annotations); // n x 3, one row per step
-        const appliedColumns = applied.transpose();
-        appliedMap.update(appliedColumns, { colLabels: stepNames(n), rowLabels: unitNames(3) });
-        appliedOut.textContent = formatNumpy(appliedColumns.data, [3, n]);
-
-        const context = api.weightedSum(weights, annotations);
-        contextMap.update(column(context));
-        contextOut.textContent = formatNumpy(context, [3]);
+        appliedMap.update(r.applied, { colLabels: stepNames(n), rowLabels: unitNames(3) });
+        appliedOut.textContent = formatNumpy(r.applied.data, [3, n]);
+        contextMap.update(column(r.context));
+        contextOut.textContent = formatNumpy(r.context, [3]);
         save();
       });
     }

@@ -4,19 +4,12 @@
 // Every number comes from the attention-lab API (wasm); this file lays out and draws.
 import { code, el } from '../dom.js';
 import { credit, errorLine, guarded, outputBlock, step } from '../chapter-kit.js';
-import { Heatmap } from '../heatmap.js';
+import { Heatmap } from '../figures/heatmap.js';
 import { tex } from '../math.js';
 import { formatNumpy } from '../numpy-format.js';
-import { readHash, setHashValues } from '../url-state.js';
+import { readState, writeState } from '../url-state.js';
+import { columnsOf, embeddingSummary, PROJECTION_SIZES, pyList, SCHEMA, sentencesAttention, strongest } from './glove-model.js';
 
-const DEFAULTS = {
-  query: 'The teacher praised a student because she improved',
-  key: 'A student asked the teacher to help her improving',
-  dim: 64,
-  trainableSeed: 0,
-  additiveSeed: 0,
-};
-const PROJECTION_SIZES = [8, 16, 32, 64, 128, 256];
 const OWN_FILE_LIMIT = 50_000; // words kept from the reader's own file, plus the sentences' words
 
 // Tables outlive a render of the chapter (the reader may come back): one shipped
@@ -25,40 +18,12 @@ const OWN_FILE_LIMIT = 50_000; // words kept from the reader's own file, plus th
 const shippedTables = new WeakMap();
 let ownTable = null; // { E, name, lines }
 
-/** Python's repr() of a str, enough for tokens: quotes and backslashes escaped. */
-export function pyRepr(s) {
-  const quote = s.includes("'") && !s.includes('"') ? '"' : "'";
-  const body = s
-    .replace(/\\/g, '\\\\')
-    .replace(quote === "'" ? /'/g : /"/g, `\\${quote}`)
-    .replace(/[\u0000-\u001f\u007f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
-  return `${quote}${body}${quote}`;
-}
 
-const pyList = (tokens) => `[${tokens.map(pyRepr).join(', ')}]`;
 const bytesText = (n) => (n >= 1e9 ? `${(n / 1e9).toFixed(2)} GB` : n >= 1e6 ? `${(n / 1e6).toFixed(1)} MB` : `${Math.round(n / 1e3)} kB`);
 const count = (n) => n.toLocaleString('en-US');
 const fixed = (x) => (Math.abs(x) < 0.005 && x !== 0 ? x.toExponential(0) : x.toFixed(2));
 
-/** rows (n × d) → (d × n): one column per token, for the tall embedding heatmaps. */
-function columnsOf(m) {
-  const out = new Float64Array(m.rows * m.cols);
-  for (let r = 0; r < m.rows; r++) for (let c = 0; c < m.cols; c++) out[c * m.rows + r] = m.data[r * m.cols + c];
-  return { rows: m.cols, cols: m.rows, data: out };
-}
 
-/** A few numbers of each row, like a summarised print, with missing rows named. */
-function embeddingSummary(name, tokens, matrix, missingRows) {
-  const width = Math.max(...tokens.map((t) => t.length), 4);
-  const head = `${name}: ${matrix.rows} × ${matrix.cols} (float32 values)`;
-  const lines = tokens.map((t, r) => {
-    if (missingRows[r]) return `${t.padEnd(width)}  missing: zero row`;
-    const row = matrix.row(r);
-    const shown = [...row.slice(0, 3), ...row.slice(-3)].map((x) => (x < 0 ? '' : ' ') + x.toFixed(4));
-    return `${t.padEnd(width)}  [${shown.slice(0, 3).join(', ')}, ..., ${shown.slice(3).join(', ')}]`;
-  });
-  return [head, ...lines].join('\n');
-}
 
 export default {
   id: 'glove',
@@ -70,32 +35,15 @@ export default {
    * @param {{api: import('attention-lab').Attention}} context
    */
   render(root, { api }) {
-    const hash = readHash();
-    const seedOf = (key, fallback) => {
-      const s = Number(hash.get(key));
-      return Number.isInteger(s) && s >= 0 && s <= 0xffffffff ? s : fallback;
-    };
-    const dimFromHash = Number(hash.get('d'));
     const state = {
-      query: hash.get('q') ?? DEFAULTS.query,
-      key: hash.get('k') ?? DEFAULTS.key,
-      dim: PROJECTION_SIZES.includes(dimFromHash) ? dimFromHash : DEFAULTS.dim,
-      trainableSeed: seedOf('ts', DEFAULTS.trainableSeed),
-      additiveSeed: seedOf('as', DEFAULTS.additiveSeed),
+      ...readState(SCHEMA),
       shipped: null, // the shipped Embeddings once loaded
       useOwn: ownTable !== null,
     };
     let trainable = null;
     let additive = null;
 
-    const save = () =>
-      setHashValues({
-        q: state.query === DEFAULTS.query ? null : state.query,
-        k: state.key === DEFAULTS.key ? null : state.key,
-        d: state.dim === DEFAULTS.dim ? null : state.dim,
-        ts: state.trainableSeed === DEFAULTS.trainableSeed ? null : state.trainableSeed,
-        as: state.additiveSeed === DEFAULTS.additiveSeed ? null : state.additiveSeed,
-      });
+    const save = () => writeState(SCHEMA, state);
     const table = () => (state.useOwn && ownTable ? ownTable.E : state.shipped);
 
     // ---- Step 1: sentences and tokens
@@ -225,17 +173,13 @@ export default {
         if (!E) return;
         if (qTokens.length === 0 || kTokens.length === 0) throw new Error('Type at least one word in each sentence.');
 
-        // Embeddings.
-        const q = E.lookup(qTokens);
-        const k = E.lookup(kTokens);
-        const qMissing = qTokens.map((t) => !E.has(t));
-        const kMissing = kTokens.map((t) => !E.has(t));
-        const label = (tokens, missing) => tokens.map((t, i) => (missing[i] ? `${t} ✗` : t));
+        // Embeddings and dot-product attention.
+        const { q, k, qMissing, kMissing, missing, dot } = sentencesAttention(api, E, state.query, state.key);
+        const label = (tokens, flags) => tokens.map((t, i) => (flags[i] ? `${t} ✗` : t));
         const cellHeight = E.dim > 150 ? 2 : 4; // a strip of dim cells per token
         queryEmbedMap.update(columnsOf(q.matrix), { colLabels: label(qTokens, qMissing), isMasked: (r, c) => qMissing[c], cellHeight });
         keyEmbedMap.update(columnsOf(k.matrix), { colLabels: label(kTokens, kMissing), isMasked: (r, c) => kMissing[c], cellHeight });
         embedOut.textContent = `${embeddingSummary('query_embeddings', qTokens, q.matrix, qMissing)}\n\n${embeddingSummary('key_embeddings', kTokens, k.matrix, kMissing)}`;
-        const missing = [...new Set([...q.missing, ...k.missing])];
         missingNote.textContent = missing.length
           ? `No vector for ${missing.map((w) => `“${w}”`).join(', ')} in these embeddings: ${missing.length === 1 ? 'it is' : 'they are'} shown as hatched zero columns, exactly what the notebook’s lookup does with a word it cannot find.`
           : 'Every token has a vector.';
@@ -243,16 +187,10 @@ export default {
           missingNote.textContent += ` From your file we kept its ${count(OWN_FILE_LIMIT)} most frequent words and the words of the sentences when you loaded it; load it again to pick up new words.`;
         }
 
-        // Dot-product attention.
-        const dot = api.scaledDotProductAttention(q.matrix, k.matrix, k.matrix);
         const shape = [qTokens.length, kTokens.length];
         dotMap.update(dot.weights, { rowLabels: qTokens, colLabels: kTokens });
         dotOut.textContent = formatNumpy(dot.weights.data, shape);
-        const best = qTokens.map((t, i) => {
-          const row = dot.weights.row(i);
-          const j = row.indexOf(Math.max(...row));
-          return { t, to: kTokens[j], w: row[j], flat: qMissing[i] };
-        });
+        const best = strongest(dot.weights, qTokens, kTokens, qMissing);
         const strong = best.filter((b) => !b.flat).sort((x, y) => y.w - x.w).slice(0, 3);
         const flat = best.filter((b) => b.flat).map((b) => `“${b.t}”`);
         dotNote.textContent =

@@ -6,95 +6,11 @@ import workerSource from '../../../../build/nmt-worker.txt';
 import { credit, errorLine, step } from '../chapter-kit.js';
 import { createEngine } from './nmt-engine.js';
 import { el } from '../dom.js';
-import { Heatmap } from '../heatmap.js';
+import { Heatmap } from '../figures/heatmap.js';
 import { tex } from '../math.js';
-import { readHash, setHashValue } from '../url-state.js';
-
-const DEFAULT_INPUT = { dates: 'Saturday 21/11/26', reverse: '12345678' };
-const TASKS = [
-  ['dates', 'Dates → ISO yyyy-mm-dd'],
-  ['reverse', 'Reverse a string of digits'],
-];
-const SCORES = [
-  ['luong-general', 'Luong general: hₜᵀ W sⱼ'],
-  ['luong-dot', 'Luong dot: hₜᵀ sⱼ'],
-  ['luong-concat', 'Luong concat: vᵀ tanh(W[hₜ; sⱼ])'],
-  ['bahdanau', 'Bahdanau additive: vᵀ tanh(W₁hₜ + W₂sⱼ + b)'],
-];
-
-function decodeBase64(text) {
-  const binary = atob(text.trim());
-  const bytes = new Uint8Array(binary.length);
-  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
-  return bytes;
-}
-
-const chars = (s) => Array.from(s, (c) => (c === ' ' ? '␣' : c));
-const units = (n) => Array.from({ length: n }, (_, i) => (i % 8 === 0 ? `${i + 1}` : ''));
-
-/** A small line chart of the training loss (log scale), drawn on a canvas. */
-class LossCurve {
-  constructor() {
-    this.points = [];
-    this.canvas = el('canvas', { className: 'loss-curve', attrs: { role: 'img', 'aria-label': 'training loss per step' } });
-    this.element = el('figure', { className: 'heatmap' }, this.canvas, el('figcaption', {}, 'Training loss (cross-entropy per output character, log scale) against steps'));
-  }
-
-  reset() {
-    this.points = [];
-    this.draw();
-  }
-
-  add(step, loss) {
-    if (Number.isFinite(loss) && loss > 0) this.points.push([step, loss]);
-    this.draw();
-  }
-
-  draw() {
-    const width = 520;
-    const height = 200;
-    const dpr = globalThis.devicePixelRatio || 1;
-    const { canvas } = this;
-    canvas.width = width * dpr;
-    canvas.height = height * dpr;
-    canvas.style.width = `${width}px`;
-    canvas.style.height = `${height}px`;
-    const ctx = canvas.getContext('2d');
-    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-    ctx.fillStyle = '#fff';
-    ctx.fillRect(0, 0, width, height);
-    const left = 48;
-    const bottom = height - 24;
-    ctx.strokeStyle = '#888';
-    ctx.beginPath();
-    ctx.moveTo(left, 8);
-    ctx.lineTo(left, bottom);
-    ctx.lineTo(width - 8, bottom);
-    ctx.stroke();
-    ctx.fillStyle = '#333';
-    ctx.font = '11px system-ui, sans-serif';
-    if (this.points.length < 2) {
-      ctx.fillText('press Start to train', left + 12, bottom - 12);
-      return;
-    }
-    const steps = this.points.map((p) => p[0]);
-    const logs = this.points.map((p) => Math.log10(p[1]));
-    const x0 = steps[0];
-    const x1 = steps[steps.length - 1];
-    const yMin = Math.floor(Math.min(...logs));
-    const yMax = Math.ceil(Math.max(...logs));
-    const x = (s) => left + ((s - x0) / Math.max(1, x1 - x0)) * (width - left - 12);
-    const y = (l) => 8 + ((yMax - l) / Math.max(1e-9, yMax - yMin)) * (bottom - 8);
-    for (let e = yMin; e <= yMax; e++) ctx.fillText(`1e${e}`, 6, y(e) + 4);
-    ctx.fillText(`step ${x0}`, left, height - 8);
-    ctx.fillText(`step ${x1}`, width - 80, height - 8);
-    ctx.strokeStyle = '#6a3d9a';
-    ctx.lineWidth = 1.5;
-    ctx.beginPath();
-    this.points.forEach(([s], i) => (i === 0 ? ctx.moveTo(x(s), y(logs[i])) : ctx.lineTo(x(s), y(logs[i]))));
-    ctx.stroke();
-  }
-}
+import { LineChart } from '../figures/line-chart.js';
+import { readState, writeState } from '../url-state.js';
+import { chars, decodeBase64, DEFAULT_INPUT, SCHEMA, SCORES, TASKS, units } from './nmt-model.js';
 
 export default {
   id: 'nmt',
@@ -106,10 +22,11 @@ export default {
    * @param {{api: import('attention-lab').Attention}} context
    */
   render(root, { api }) {
-    const hash = readHash();
-    let task = hash.get('task') === 'reverse' ? 'reverse' : 'dates';
-    let input = hash.get('q') ?? DEFAULT_INPUT[task];
-    let score = SCORES.some(([id]) => id === hash.get('score')) ? hash.get('score') : 'luong-general';
+    const read = readState(SCHEMA);
+    let task = read.task;
+    let input = read.input ?? DEFAULT_INPUT[task];
+    let score = read.score;
+    const save = () => writeState(SCHEMA, { task, score, input: input === DEFAULT_INPUT[task] ? null : input });
     const checkpoint = decodeBase64(checkpointBase64);
 
     // ---- widgets
@@ -126,7 +43,10 @@ export default {
       ...SCORES.map(([id, label]) => el('option', { value: id, selected: id === score }, label)));
     const taskSelect = el('select', { attrs: { 'aria-label': 'task' } },
       ...TASKS.map(([id, label]) => el('option', { value: id, selected: id === task }, label)));
-    const curve = new LossCurve();
+    const curve = new LineChart({
+      label: 'training loss per step', className: 'loss-curve', logY: true, xName: 'step', empty: 'press Start to train',
+      caption: 'Training loss (cross-entropy per output character, log scale) against steps',
+    });
     const attentionMap = new Heatmap({
       palette: 'purple', label: 'attention weights: output characters (rows) over input characters (columns)',
       vmin: 0, vmax: 1, cellWidth: 30, cellHeight: 24, colLabelsOnTop: true, format: (w) => (w >= 0.05 ? w.toFixed(1).replace(/^0/, '') : ''),
@@ -258,7 +178,7 @@ export default {
     const setInput = (text) => {
       input = text;
       inputBox.value = text;
-      setHashValue('q', input === DEFAULT_INPUT[task] ? null : input);
+      save();
     };
     const fromScratch = () => {
       state.source = 'from scratch';
@@ -268,7 +188,7 @@ export default {
     taskSelect.addEventListener('change', () => {
       const previousDefault = input === DEFAULT_INPUT[task];
       task = taskSelect.value;
-      setHashValue('task', task === 'dates' ? null : task);
+      save();
       if (previousDefault || task === 'reverse') setInput(DEFAULT_INPUT[task]);
       fromScratch();
     });
@@ -277,18 +197,18 @@ export default {
       state.source = 'shipped checkpoint';
       score = 'luong-general';
       scoreSelect.value = score;
-      setHashValue('score', null);
+      
       if (task !== 'dates') {
         task = 'dates';
         taskSelect.value = task;
-        setHashValue('task', null);
         setInput(DEFAULT_INPUT.dates);
       }
+      save();
       send({ type: 'reset', checkpoint, input });
     });
     scoreSelect.addEventListener('change', () => {
       score = scoreSelect.value;
-      setHashValue('score', score === 'luong-general' ? null : score);
+      save();
       fromScratch();
     });
     inputBox.addEventListener('input', () => {

@@ -29,12 +29,32 @@ export function qkvAttention(api, words, WQ, WK, WV) {
   const Q = api.matmul(words, WQ); // (n x d_k): what each word is looking for
   const K = api.matmul(words, WK); // (n x d_k): what each word offers to be found by
   const V = api.matmul(words, WV); // (n x d_v): what each word passes on
-  const scores = api.matmul(Q, K.transpose()); // (n x n): query i . key j
-  const dk = K.cols;
-  const scale = Math.sqrt(dk);
-  const scaled = new api.Matrix(scores.rows, scores.cols, scores.data.map((x) => x / scale));
-  const weights = new api.Matrix(scores.rows, scores.cols);
-  for (let i = 0; i < scores.rows; i++) weights.data.set(api.softmax(scaled.row(i)), i * scores.cols);
-  const output = api.matmul(weights, V); // (n x d_v): each row a weighted mix of the values
-  return { Q, K, V, scores, dk, scaled, weights, output };
+  const scores = api.attentionScores(Q, K); // (n x n): query i . key j
+  const scaled = api.attentionScores(Q, K, { scaled: true }); // scores / sqrt(d_k)
+  // weights = softmax(scaled) row by row; output (n x d_v) = weights V.
+  const { weights, output } = api.scaledDotProductAttention(Q, K, V);
+  return { Q, K, V, scores, dk: K.cols, scaled, weights, output };
 }
+
+/** The permalink state of the chapter (url-state.js). W_* absent: drawn from the seed. */
+export const SCHEMA = [
+  { key: 'seed', type: 'int', default: 42, min: 0, max: 4294967295 },
+  { key: 'X', name: 'words', type: 'rows', cols: 3, minLength: 1, maxLength: 8, default: ARTICLE_WORDS },
+  { key: 'WQ', type: 'rows', cols: 3, minLength: 3, maxLength: 3, default: null },
+  { key: 'WK', type: 'rows', cols: 3, minLength: 3, maxLength: 3, default: null },
+  { key: 'WV', type: 'rows', cols: 3, minLength: 3, maxLength: 3, default: null },
+];
+export const WEIGHT_KEYS = ['WQ', 'WK', 'WV'];
+
+/**
+ * The chapter's inputs from a permalink state: weights typed by the reader
+ * win, the others are drawn from the seed. `custom` says whether any was typed.
+ */
+export function resolveWeights(api, state) {
+  const drawn = drawWeights(api, state.seed);
+  const custom = WEIGHT_KEYS.some((k) => state[k]);
+  return { custom, ...Object.fromEntries(WEIGHT_KEYS.map((k) => [k, state[k] ?? drawn[k]])) };
+}
+
+/** NumPy's dtype rule: products of integer arrays stay integer arrays. */
+export const isWhole = (rows) => rows.every((row) => row.every(Number.isInteger));

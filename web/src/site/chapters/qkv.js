@@ -3,14 +3,14 @@
 // attention mechanism computed one matrix at a time.
 import { code, el } from '../dom.js';
 import { credit, errorLine, guarded, outputBlock, step } from '../chapter-kit.js';
-import { Heatmap } from '../heatmap.js';
+import { captioned, Heatmap } from '../figures/heatmap.js';
 import { tex } from '../math.js';
-import { captioned, IntegerField, MatrixEditor } from '../matrix-editor.js';
+import { MatrixEditor } from '../matrix-editor.js';
 import { formatCell, formatNumpy } from '../numpy-format.js';
-import { decodeRows, encodeRows, readHash, setHashValues } from '../url-state.js';
-import { ARTICLE_WORDS, drawWeights, qkvAttention } from './qkv-model.js';
+import { NumberInput } from '../number-input.js';
+import { readState, writeState } from '../url-state.js';
+import { drawWeights, isWhole, qkvAttention, resolveWeights, SCHEMA, WEIGHT_KEYS } from './qkv-model.js';
 
-const DEFAULT_SEED = 42;
 const WEIGHT_NAMES = { WQ: 'W_Q', WK: 'W_K', WV: 'W_V' };
 
 const wordNames = (n) => Array.from({ length: n }, (_, i) => `word_${i + 1}`);
@@ -35,28 +35,13 @@ export default {
    * @param {{api: import('attention-lab').Attention}} context
    */
   render(root, { api }) {
-    const hash = readHash();
-    const seedText = hash.get('seed');
-    const seed = seedText !== null && /^\d+$/.test(seedText) && Number(seedText) <= 4294967295 ? Number(seedText) : DEFAULT_SEED;
-    const drawn = drawWeights(api, seed);
-    const fromHash = (key) => decodeRows(hash.get(key), 3);
-    const state = {
-      seed,
-      words: decodeRows(hash.get('X'), 3) ?? ARTICLE_WORDS,
-      WQ: fromHash('WQ')?.length === 3 ? fromHash('WQ') : drawn.WQ,
-      WK: fromHash('WK')?.length === 3 ? fromHash('WK') : drawn.WK,
-      WV: fromHash('WV')?.length === 3 ? fromHash('WV') : drawn.WV,
-    };
-    if (state.words.length > 8) state.words = ARTICLE_WORDS;
+    const read = readState(SCHEMA);
+    const weights = resolveWeights(api, read);
+    const state = { seed: read.seed, words: read.words, WQ: weights.WQ, WK: weights.WK, WV: weights.WV };
     // Weights typed by the reader go into the URL; drawn ones follow from the seed.
-    let customWeights = ['WQ', 'WK', 'WV'].some((k) => fromHash(k)?.length === 3);
-
+    let customWeights = weights.custom;
     const save = () =>
-      setHashValues({
-        seed: state.seed === DEFAULT_SEED ? null : state.seed,
-        X: JSON.stringify(state.words) === JSON.stringify(ARTICLE_WORDS) ? null : encodeRows(state.words),
-        ...Object.fromEntries(['WQ', 'WK', 'WV'].map((key) => [key, customWeights ? encodeRows(state[key]) : null])),
-      });
+      writeState(SCHEMA, { ...state, ...Object.fromEntries(WEIGHT_KEYS.map((k) => [k, customWeights ? state[k] : null])) });
 
     // ---- Step 1: words
     const wordsEditor = new MatrixEditor({
@@ -101,7 +86,7 @@ export default {
       customWeights = false;
       update();
     };
-    const seedField = new IntegerField({ label: 'seed', value: state.seed, min: 0, max: 4294967295, onChange: redraw });
+    const seedField = new NumberInput({ caption: 'seed', label: 'seed', value: state.seed, integer: true, min: 0, max: 4294967295, width: '7.5em', onChange: redraw });
     const redrawButton = el('button', { type: 'button', className: 'small', on: { click: () => redraw(state.seed) } }, 'draw again with this seed');
     const weightsOut = outputBlock('W_Q, W_K and W_V as NumPy prints them');
     const labelled = (key, node) => el('div', {}, el('div', { className: 'control-label' }, `${WEIGHT_NAMES[key]} =`), node);
@@ -134,7 +119,7 @@ export default {
     function update() {
       guarded(error, () => {
         const n = state.words.length;
-        const whole = (rows) => rows.every((row) => row.every(Number.isInteger));
+        const whole = isWhole;
         // NumPy's dtype: products of integer arrays stay integer arrays.
         const intProducts = whole(state.words) && whole(state.WQ) && whole(state.WK) && whole(state.WV);
         const labels = wordNames(n);

@@ -1,7 +1,12 @@
-// Canvas heatmap in the notebooks' style: numbers in the cells, white grid
-// lines, optional row/column labels and a colour bar; crisp on high-DPI screens.
-import { el } from './dom.js';
-import { formatCell, formatNumpy } from './numpy-format.js';
+// The heatmap figure. Small matrices are drawn in the notebooks' style: numbers
+// in the cells, white grid lines, optional row/column labels and a colour bar,
+// crisp on high-DPI screens. Matrices with more than `pixelAbove` cells switch
+// to pixel mode: one canvas pixel per cell, enlarged by CSS without smoothing,
+// no text, the colour scale in the caption, so a 128 × 128 repaint stays far
+// below a frame. Hover, keyboard, clicks, PNG, NumPy copy and the table view
+// work in both modes.
+import { el } from '../dom.js';
+import { formatCell, formatNumpy } from '../numpy-format.js';
 import { luminance, PALETTES, rgb } from './palettes.js';
 
 const FONT = '12px system-ui, -apple-system, "Segoe UI", Roboto, sans-serif';
@@ -24,7 +29,9 @@ const COLORBAR_WIDTH = 12;
  * @property {number} [cellWidth] minimum, CSS px (default 44)
  * @property {number} [cellHeight] CSS px (default 28)
  * @property {string} label accessible name, e.g. "decoder hidden state"
- * @property {(r: number, c: number) => boolean} [isMasked] cells drawn hatched
+ * @property {(r: number, c: number) => boolean} [isMasked] cells drawn hatched (grey in pixel mode)
+ * @property {number} [pixelAbove] pixel mode when rows * cols exceeds this (default: never)
+ * @property {string} [caption] a caption under the picture
  *
  * Keyboard: Tab focuses the canvas, arrow keys move between cells (the readout
  * names the value, row and column), Enter or Space dispatches a 'cellactivate'
@@ -70,14 +77,38 @@ export class Heatmap {
       el('button', { type: 'button', className: 'small', on: { click: () => this.downloadPng() } }, 'PNG'),
       el('button', { type: 'button', className: 'small', on: { click: () => this.copyNumpy() } }, 'Copy as NumPy'),
     );
+    this.caption = el('figcaption', { className: 'heatmap-caption', hidden: true });
     this.element = el('figure', { className: 'heatmap' },
       el('div', { className: 'heatmap-stage' }, this.canvas, this.readout),
+      this.caption,
       tools,
       this.details);
     /** @type {{rows: number, cols: number, data: ArrayLike<number>} | null} */
     this.matrix = null;
     this.focusCell = null;
     live.add(this);
+  }
+
+  /**
+   * Calls `handler(row, col)` when a cell is clicked, or activated from the
+   * keyboard (focus, arrow keys, Enter or Space), in either drawing mode.
+   */
+  onCellClick(handler) {
+    this.canvas.style.cursor = 'pointer';
+    this.canvas.addEventListener('click', (event) => {
+      const cell = this.cellAt(event.offsetX, event.offsetY);
+      if (cell) handler(...cell);
+    });
+    this.canvas.addEventListener('cellactivate', (event) => handler(event.detail.row, event.detail.col));
+  }
+
+  /** The [row, col] under a point in CSS pixels, or null. */
+  cellAt(x, y) {
+    const l = this.layout;
+    if (!l) return null;
+    const c = Math.floor((x - l.left) / l.cellW);
+    const r = Math.floor((y - l.top) / l.cellH);
+    return r >= 0 && r < l.rows && c >= 0 && c < l.cols ? [r, c] : null;
   }
 
   /** The matrix as a NumPy literal, e.g. np.array([[1., 2.]]). */
@@ -111,11 +142,7 @@ export class Heatmap {
   }
 
   pointAt(x, y) {
-    const l = this.layout;
-    if (!l) return;
-    const c = Math.floor((x - l.left) / l.cellW);
-    const r = Math.floor((y - l.top) / l.cellH);
-    this.showCell(r >= 0 && r < l.rows && c >= 0 && c < l.cols ? [r, c] : null);
+    this.showCell(this.cellAt(x, y));
   }
 
   keyboard(event) {
@@ -178,12 +205,65 @@ export class Heatmap {
   draw() {
     const { matrix, options: o, canvas } = this;
     if (!matrix) return;
+    const { rows, cols } = matrix;
+    const [vmin, vmax] = colourRange(matrix.data, o);
+    const pixels = o.pixelAbove !== undefined && rows * cols > o.pixelAbove;
+    canvas.classList.toggle('pixel-map', pixels);
+    canvas.classList.toggle('heatmap-canvas', !pixels);
+    if (pixels) this.drawPixels(vmin, vmax);
+    else this.drawCells(vmin, vmax);
+    this.caption.hidden = !(pixels || o.caption);
+    this.caption.textContent = pixels
+      ? `${o.caption ?? o.label} (${rows} × ${cols}; colour scale ${formatCell(vmin)} to ${formatCell(vmax)}${o.isMasked ? '; grey = masked' : ''})`
+      : o.caption ?? '';
+    canvas.setAttribute('aria-label', `${o.label}: heatmap of ${rows} by ${cols} values`);
+    canvas.dataset.painted = 'true';
+    if (this.details.open) this.fillTable();
+    else this.table.replaceChildren(el('caption', {}, o.label));
+  }
+
+  /** Pixel mode: one canvas pixel per cell, scaled up by CSS. */
+  drawPixels(vmin, vmax) {
+    const { matrix: { rows, cols, data }, options: o, canvas } = this;
+    const block = Math.max(2, Math.min(8, Math.floor(384 / Math.max(rows, cols))));
+    if (canvas.width !== cols || canvas.height !== rows) {
+      canvas.width = cols;
+      canvas.height = rows;
+    }
+    canvas.style.width = `${cols * block}px`;
+    canvas.style.height = `${rows * block}px`;
+    canvas.style.imageRendering = 'pixelated';
+    const ctx = canvas.getContext('2d');
+    ctx.setTransform(1, 0, 0, 1, 0, 0);
+    const image = ctx.createImageData(cols, rows);
+    const lut = lookupTable(paletteOverride ?? o.palette);
+    const px = image.data;
+    const scale = vmax > vmin ? 255 / (vmax - vmin) : 0;
+    for (let r = 0, k = 0; r < rows; r++) {
+      for (let c = 0; c < cols; c++, k += 4) {
+        const x = data[r * cols + c];
+        if (o.isMasked?.(r, c) || !Number.isFinite(x)) {
+          px[k] = px[k + 1] = px[k + 2] = 120; // hatching needs more than one pixel
+        } else {
+          const t = scale ? Math.max(0, Math.min(255, ((x - vmin) * scale + 0.5) | 0)) * 3 : 384;
+          px[k] = lut[t];
+          px[k + 1] = lut[t + 1];
+          px[k + 2] = lut[t + 2];
+        }
+        px[k + 3] = 255;
+      }
+    }
+    ctx.putImageData(image, 0, 0);
+    this.layout = { left: 0, top: 0, cellW: block, cellH: block, rows, cols };
+  }
+
+  /** Annotated mode: labelled cells, grid lines, colour bar. */
+  drawCells(vmin, vmax) {
+    const { matrix, options: o, canvas } = this;
     const { rows, cols, data } = matrix;
+    canvas.style.imageRendering = '';
     const ctx = canvas.getContext('2d');
     const palette = PALETTES[paletteOverride ?? o.palette] ?? PALETTES.orange;
-    const finite = Array.from(data).filter(Number.isFinite);
-    const vmin = o.vmin ?? (finite.length ? Math.min(...finite) : 0);
-    const vmax = o.vmax ?? (finite.length ? Math.max(...finite) : 1);
     const texts = Array.from(data, (x) => o.format(x));
 
     // Layout in CSS pixels.
@@ -290,12 +370,42 @@ export class Heatmap {
       }
     }
 
-    canvas.setAttribute('aria-label', `${o.label}: heatmap of ${rows} by ${cols} values`);
-    canvas.dataset.painted = 'true';
     this.layout = { left, top, cellW, cellH, rows, cols };
-    if (this.details.open) this.fillTable();
-    else this.table.replaceChildren(el('caption', {}, o.label));
   }
+}
+
+/** Sets a heatmap's caption and returns its figure element. */
+export function captioned(heatmap, text) {
+  heatmap.options.caption = text;
+  heatmap.caption.textContent = text;
+  heatmap.caption.hidden = false;
+  return heatmap.element;
+}
+
+/** [vmin, vmax]: the options' bounds, else the finite data's range. */
+function colourRange(data, o) {
+  let lo = Infinity;
+  let hi = -Infinity;
+  if (o.vmin === undefined || o.vmax === undefined) {
+    for (const x of data) {
+      if (!Number.isFinite(x)) continue;
+      if (x < lo) lo = x;
+      if (x > hi) hi = x;
+    }
+  }
+  return [o.vmin ?? (lo === Infinity ? 0 : lo), o.vmax ?? (hi === -Infinity ? 1 : hi)];
+}
+
+const lookupTables = new Map();
+/** 256 colours of a palette as r, g, b bytes. */
+function lookupTable(name) {
+  const key = PALETTES[name] ? name : 'orange';
+  if (!lookupTables.has(key)) {
+    const lut = new Uint8ClampedArray(256 * 3);
+    for (let i = 0; i < 256; i++) lut.set(PALETTES[key](i / 255).map(Math.round), i * 3);
+    lookupTables.set(key, lut);
+  }
+  return lookupTables.get(key);
 }
 
 function hatch(ctx, x, y, w, h) {

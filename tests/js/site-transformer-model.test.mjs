@@ -1,0 +1,85 @@
+// The Transformer chapter's model (web/src/site/chapters/transformer-model.js):
+// its inputs equal NumPy's RandomState draws bit for bit
+// (tests/fixtures/make_transformer_chapter.py), and its steps agree with the API.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { loadAttention } from '../../dist/lib/index.js';
+import * as M from '../../web/src/site/chapters/transformer-model.js';
+import { readState } from '../../web/src/site/url-state.js';
+import { assertClose, loadFixture } from './fixtures.js';
+
+const a = await loadAttention();
+const ref = loadFixture('transformer_chapter.txt');
+const exact = (got, name) => assert.deepEqual(Array.from(got.data), Array.from(ref.get(name).data), `${name} differs from NumPy`);
+
+test('default state: X and Wq, Wk, Wv, Wo equal NumPy bit for bit; scaled scores to 1e-13', () => {
+  const state = readState(M.SCHEMA, new URLSearchParams(''));
+  const tokens = M.tokensOf(state);
+  assert.deepEqual(tokens, ['the', 'cat', 'sat', 'on', 'the', 'mat']);
+  const inputs = M.drawInputs(a, tokens, state.dModel, state.seed);
+  assert.deepEqual(inputs.ids, [0, 1, 2, 3, 0, 4]);
+  for (const name of ['X', 'Wq', 'Wk', 'Wv', 'Wo']) exact(inputs[name], `default.${name}`);
+  const p = M.projections(a, inputs);
+  assertClose(p.scaled.data, ref.get('default.scaled').data, 1e-13, { label: 'scaled scores' });
+  assert.match(M.numpyLines(inputs, state.seed), /rs = np\.random\.RandomState\(1\)\n.*\nE = rs\.randn\(5, 8\)/);
+});
+
+test('fixed length 16, d_model 16, seed 7: equal to NumPy', () => {
+  const tokens = M.tokensOf({ tokens: 'x', length: 16 });
+  const inputs = M.drawInputs(a, tokens, 16, 7);
+  for (const name of ['X', 'Wq', 'Wk', 'Wv', 'Wo']) exact(inputs[name], `length16.${name}`);
+});
+
+test('scaling demo: variances to 1e-12 relative (NumPy ddof=1); scaled near 1', () => {
+  const rows = M.scalingDemo(a, 1);
+  for (const dk of [1, 64]) {
+    const row = rows.find((r) => r.dk === dk);
+    assertClose([row.varRaw], ref.get(`demo.dk${dk}.var_raw`).data, 1e-12, { label: `var raw d_k=${dk}` });
+    assertClose([row.varScaled], ref.get(`demo.dk${dk}.var_scaled`).data, 1e-12, { label: `var scaled d_k=${dk}` });
+  }
+  for (const r of rows) assert.ok(r.varScaled > 0.5 && r.varScaled < 1.6, `scaled variance ${r.varScaled} at ${r.dk}`);
+  assert.ok(rows.at(-1).maxRaw > 0.9);
+});
+
+test('masks: padding, causal and flips; a fully masked row gives zeros', () => {
+  const m = M.buildMask(3, { padding: 1, causal: true, flips: new Set(['0.0']) });
+  assert.deepEqual(Array.from(m.data), [0, 0, 0, 1, 1, 0, 1, 1, 0]);
+  assert.equal(M.emptyRows(m), 1);
+  const inputs = M.drawInputs(a, ['a', 'b', 'c'], 4, 3);
+  const p = M.projections(a, inputs);
+  const r = a.scaledDotProductAttention(p.Q, p.K, p.V, { mask: m });
+  assert.deepEqual(Array.from(r.weights.row(0)), [0, 0, 0]);
+});
+
+test('multi-head by hand equals multiHeadAttention to 1e-14', () => {
+  const inputs = M.drawInputs(a, M.tokensOf({ tokens: 'x', length: 16 }), 16, 7);
+  const p = M.projections(a, inputs);
+  const r = M.multiHead(a, inputs, p, 4, M.buildMask(16, { padding: 2, causal: false, flips: new Set() }));
+  assert.equal(r.perHead.length, 4);
+  assert.ok(r.diff <= 1e-14, `diff ${r.diff}`);
+});
+
+test('three uses: embeddings and weights equal NumPy; weights rows sum to 1 (or 0)', () => {
+  const u = M.threeUses(a, { source: 'le chat est noir <pad>', target: '<s> the cat is black', usesSeed: 1 });
+  exact(u.S, 'uses.S');
+  exact(u.T, 'uses.T');
+  u.runs.forEach((run, i) => exact(run.Wo, `uses.${i}.Wo`));
+  assert.deepEqual(u.runs.map((r) => r.name), M.USES);
+  for (const run of u.runs) for (const w of run.weights) for (let i = 0; i < w.rows; i++) {
+    const s = w.row(i).reduce((x, y) => x + y, 0);
+    assert.ok(Math.abs(s - 1) < 1e-12, `row sum ${s}`);
+  }
+});
+
+test('schema: malformed and oversized permalink values fall back or are clamped', () => {
+  const s = readState(M.SCHEMA, new URLSearchParams('tn=100000&td=7&th=abc&ts=-5&tp=99999&tc=maybe&tt=%20%20&tsrc=' + 'x'.repeat(5000)));
+  assert.equal(s.length, 0);
+  assert.equal(s.dModel, 8);
+  assert.equal(s.heads, 2);
+  assert.equal(s.seed, 0);
+  assert.equal(s.padding, M.MAX_TOKENS - 1);
+  assert.equal(s.causal, false);
+  assert.equal(s.tokens, 'the cat sat on the mat');
+  assert.equal(s.source.length, 200);
+  assert.equal(M.tokensOf({ tokens: 'a '.repeat(1000), length: 0 }).length, M.MAX_TOKENS);
+});

@@ -1,0 +1,265 @@
+// The computations of the "Attention is all you need, hands on" chapter, kept
+// apart from the page (no DOM) so node tests can check them against NumPy
+// (tests/js/site-transformer-model.test.mjs). Inputs come from the NumPy-exact
+// RandomState, so every matrix can be reproduced with the lines numpyLines()
+// prints; every product, softmax and attention goes through the API.
+
+export const LENGTHS = [0, 16, 32, 64, 128]; // 0 = one position per token
+export const D_MODELS = [2, 4, 8, 16, 32, 64];
+export const DK_DEMO = [1, 2, 4, 8, 16, 32, 64, 128, 256, 512];
+export const SAMPLES = 32; // random q and k vectors per d_k in the scaling demo
+export const MAX_TOKENS = 128;
+export const USES_D_MODEL = 8;
+export const USES_MAX_TOKENS = 12;
+
+/** Tokens of a sentence: split on white space, at most `limit`. */
+export const words = (text, limit = MAX_TOKENS) => text.trim().split(/\s+/).filter(Boolean).slice(0, limit);
+const hasWords = (text) => words(text).length > 0;
+
+/** Cells flipped by hand on the mask, as "row.col" strings. */
+export function parseFlips(text) {
+  return new Set((text ?? '').split(',').filter((s) => /^\d{1,3}\.\d{1,3}$/.test(s)));
+}
+
+/** The permalink state of the chapter (url-state.js); keys as before. */
+export const SCHEMA = [
+  { key: 'tt', name: 'tokens', type: 'string', maxLength: 400, default: 'the cat sat on the mat', valid: hasWords },
+  { key: 'tn', name: 'length', type: 'enum', values: LENGTHS, default: 0 },
+  { key: 'td', name: 'dModel', type: 'enum', values: D_MODELS, default: 8 },
+  { key: 'th', name: 'heads', type: 'int', min: 1, max: 64, default: 2 },
+  { key: 'ts', name: 'seed', type: 'int', min: 0, max: 4294967295, default: 1 },
+  { key: 'tp', name: 'padding', type: 'int', min: 0, max: MAX_TOKENS - 1, default: 1 },
+  { key: 'tc', name: 'causal', type: 'bool', default: false },
+  { key: 'tk', name: 'dk', type: 'enum', values: DK_DEMO, default: 64 },
+  { key: 'tds', name: 'demoSeed', type: 'int', min: 0, max: 4294967295, default: 1 },
+  { key: 'tus', name: 'usesSeed', type: 'int', min: 0, max: 4294967295, default: 1 },
+  { key: 'tm', name: 'flips', type: 'string', maxLength: 4000, default: '' },
+  { key: 'tsrc', name: 'source', type: 'string', maxLength: 200, default: 'le chat est noir <pad>', valid: hasWords },
+  { key: 'ttgt', name: 'target', type: 'string', maxLength: 200, default: '<s> the cat is black', valid: hasWords },
+];
+
+/** Heads that divide d_model (the choices offered). */
+export const headChoices = (dModel) => Array.from({ length: dModel }, (_, i) => i + 1).filter((h) => dModel % h === 0);
+
+/** A state with heads reset to 1 when they do not divide d_model. */
+export const consistent = (state) => (state.dModel % state.heads === 0 ? state : { ...state, heads: 1 });
+
+/** The chapter's tokens: the sentence's, or w1 … wN for a fixed length. */
+export const tokensOf = ({ tokens, length }) =>
+  length === 0 ? words(tokens) : Array.from({ length }, (_, i) => `w${i + 1}`);
+
+/** Distinct words in first-seen order, and each token's index into them. */
+export function vocabulary(tokens) {
+  const vocab = [...new Set(tokens)];
+  return { vocab, ids: tokens.map((t) => vocab.indexOf(t)) };
+}
+
+/** Rows `ids` of a matrix (NumPy's E[ids]). */
+function pickRows(api, E, ids) {
+  const out = new api.Matrix(ids.length, E.cols);
+  ids.forEach((id, i) => out.data.set(E.row(id), i * E.cols));
+  return out;
+}
+
+/** rs.randn(d, d) / np.sqrt(d): a weight matrix with unit-variance products. */
+function weightMatrix(api, rs, d) {
+  const W = rs.randn(d, d);
+  const scale = Math.sqrt(d); // IEEE: the same division NumPy does
+  return new api.Matrix(d, d, W.data.map((x) => x / scale));
+}
+
+/**
+ * Embeddings and weights, drawn like
+ *   rs = np.random.RandomState(seed); E = rs.randn(len(vocab), d); X = E[ids]
+ *   Wq, Wk, Wv, Wo = (rs.randn(d, d) / np.sqrt(d) for _ in range(4))
+ * A word's embedding is its vocabulary row, so repeated words match.
+ */
+export function drawInputs(api, tokens, dModel, seed) {
+  const { vocab, ids } = vocabulary(tokens);
+  const rs = new api.RandomState(seed);
+  try {
+    const E = rs.randn(vocab.length, dModel);
+    const [Wq, Wk, Wv, Wo] = [0, 1, 2, 3].map(() => weightMatrix(api, rs, dModel));
+    return { vocab, ids, E, X: pickRows(api, E, ids), Wq, Wk, Wv, Wo };
+  } finally {
+    rs.delete();
+  }
+}
+
+/** Steps 1, 2 and 4: projections, raw and scaled scores, plain attention. */
+export function projections(api, { X, Wq, Wk, Wv }) {
+  const Q = api.matmul(X, Wq);
+  const K = api.matmul(X, Wk);
+  const V = api.matmul(X, Wv);
+  return {
+    Q, K, V,
+    raw: api.attentionScores(Q, K),
+    scaled: api.attentionScores(Q, K, { scaled: true }),
+    attention: api.scaledDotProductAttention(Q, K, V),
+  };
+}
+
+/** Sample variance (ddof = 1) of a matrix's entries: a summary for the table. */
+export function variance(m) {
+  let mean = 0;
+  for (const x of m.data) mean += x;
+  mean /= m.data.length;
+  let v = 0;
+  for (const x of m.data) v += (x - mean) ** 2;
+  return v / (m.data.length - 1);
+}
+
+/**
+ * Step 3, the scaling demo: rs = RandomState(seed); for each d_k in DK_DEMO,
+ * q = rs.randn(32, d_k), k = rs.randn(32, d_k). Per d_k: the variance of the
+ * 32 × 32 scores without and with 1/√d_k, and the softmax of the first 8.
+ */
+export function scalingDemo(api, seed) {
+  const rs = new api.RandomState(seed);
+  try {
+    return DK_DEMO.map((dk) => {
+      const q = rs.randn(SAMPLES, dk);
+      const k = rs.randn(SAMPLES, dk);
+      const raw = api.attentionScores(q, k);
+      const scaled = api.attentionScores(q, k, { scaled: true });
+      const wRaw = api.softmax(raw.data.slice(0, 8));
+      const wScaled = api.softmax(scaled.data.slice(0, 8));
+      return { dk, varRaw: variance(raw), varScaled: variance(scaled), wRaw, wScaled, maxRaw: Math.max(...wRaw), maxScaled: Math.max(...wScaled) };
+    });
+  } finally {
+    rs.delete();
+  }
+}
+
+/**
+ * Step 5: the n × n 0/1 mask: the last `padding` keys masked, keys after the
+ * query masked when causal, then the hand-flipped cells inverted.
+ */
+export function buildMask(n, { padding, causal, flips }) {
+  const pad = Math.min(padding, n);
+  const data = new Float64Array(n * n);
+  for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) data[i * n + j] = j < n - pad && (!causal || j <= i) ? 1 : 0;
+  for (const key of flips) {
+    const [i, j] = key.split('.').map(Number);
+    if (i < n && j < n) data[i * n + j] = 1 - data[i * n + j];
+  }
+  return { rows: n, cols: n, data };
+}
+
+/** Queries whose keys are all masked. */
+export function emptyRows(mask) {
+  let count = 0;
+  for (let i = 0; i < mask.rows; i++) if (mask.data.subarray(i * mask.cols, (i + 1) * mask.cols).every((m) => m === 0)) count++;
+  return count;
+}
+
+/** Columns c0 … c0 + width − 1 of a matrix (head i's block). */
+export function columns(api, m, c0, width) {
+  const out = new api.Matrix(m.rows, width);
+  for (let r = 0; r < m.rows; r++) out.data.set(m.data.subarray(r * m.cols + c0, r * m.cols + c0 + width), r * width);
+  return out;
+}
+
+/** Matrices side by side (NumPy's np.concatenate(parts, axis=1)). */
+export function concatColumns(api, parts) {
+  const cols = parts.reduce((s, p) => s + p.cols, 0);
+  const out = new api.Matrix(parts[0].rows, cols);
+  let c0 = 0;
+  for (const p of parts) {
+    for (let r = 0; r < p.rows; r++) out.data.set(p.data.subarray(r * p.cols, (r + 1) * p.cols), r * cols + c0);
+    c0 += p.cols;
+  }
+  return out;
+}
+
+/**
+ * Step 6: multi-head attention by hand (each head on its block of Q, K, V
+ * columns, concatenated, times Wo) and with one API call; `diff` is the largest
+ * difference between the two.
+ */
+export function multiHead(api, inputs, proj, heads, mask) {
+  const dk = inputs.X.cols / heads;
+  const perHead = Array.from({ length: heads }, (_, i) =>
+    api.scaledDotProductAttention(columns(api, proj.Q, i * dk, dk), columns(api, proj.K, i * dk, dk), columns(api, proj.V, i * dk, dk), { mask }));
+  const concat = concatColumns(api, perHead.map((r) => r.output));
+  const byHand = api.matmul(concat, inputs.Wo);
+  const { X, Wq, Wk, Wv, Wo } = inputs;
+  const mha = api.multiHeadAttention(X, X, X, { heads, Wq, Wk, Wv, Wo, mask });
+  let diff = 0;
+  for (let i = 0; i < byHand.data.length; i++) diff = Math.max(diff, Math.abs(byHand.data[i] - mha.output.data[i]));
+  return { dk, perHead, concat, byHand, mha, diff };
+}
+
+/** A padding mask over the source tokens ('<pad>' masked) for `rows` queries. */
+function padMask(rows, src) {
+  const data = new Float64Array(rows * src.length);
+  for (let i = 0; i < rows; i++) src.forEach((w, j) => (data[i * src.length + j] = w === '<pad>' ? 0 : 1));
+  return { rows, cols: src.length, data };
+}
+
+export const USES = ['encoder self-attention', 'masked decoder self-attention', 'encoder–decoder attention'];
+
+/**
+ * Step 7, the three uses, two heads each, drawn like
+ *   rs = np.random.RandomState(seed); E = rs.randn(len(vocab), 8)   # vocab of source + target
+ *   then per use: Wq, Wk, Wv, Wo = (rs.randn(8, 8) / np.sqrt(8) for _ in range(4))
+ */
+export function threeUses(api, { source, target, usesSeed }) {
+  const src = words(source, USES_MAX_TOKENS);
+  const tgt = words(target, USES_MAX_TOKENS);
+  const { vocab, ids } = vocabulary([...src, ...tgt]);
+  const rs = new api.RandomState(usesSeed);
+  try {
+    const E = rs.randn(vocab.length, USES_D_MODEL);
+    const S = pickRows(api, E, ids.slice(0, src.length));
+    const T = pickRows(api, E, ids.slice(src.length));
+    const runs = [
+      { q: S, kv: S, opts: { mask: padMask(src.length, src) }, rows: src, cols: src },
+      { q: T, kv: T, opts: { causal: true }, rows: tgt, cols: tgt },
+      { q: T, kv: S, opts: { mask: padMask(tgt.length, src) }, rows: tgt, cols: src },
+    ];
+    return { S, T, runs: runs.map((run, u) => {
+      const [Wq, Wk, Wv, Wo] = [0, 1, 2, 3].map(() => weightMatrix(api, rs, USES_D_MODEL));
+      const r = api.multiHeadAttention(run.q, run.kv, run.kv, { heads: 2, Wq, Wk, Wv, Wo, ...run.opts });
+      const m = run.opts.mask;
+      const isMasked = m ? (i, j) => m.data[i * m.cols + j] === 0 : (i, j) => j > i;
+      return { name: USES[u], weights: r.weights, rowLabels: run.rows, colLabels: run.cols, isMasked, Wq, Wk, Wv, Wo };
+    }) };
+  } finally {
+    rs.delete();
+  }
+}
+
+const pyList = (items) => `[${items.join(', ')}]`;
+const pyStr = (s) => `'${s.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
+
+/** The NumPy lines that reproduce the chapter's X and weights (step 1). */
+export function numpyLines({ vocab, ids, X }, seed) {
+  const d = X.cols;
+  return [
+    'import numpy as np',
+    `rs = np.random.RandomState(${seed})`,
+    `vocab = ${pyList(vocab.map(pyStr))}`,
+    `E = rs.randn(${vocab.length}, ${d})        # one row per distinct word`,
+    `ids = ${pyList(ids)}   # each token's row in vocab`,
+    'X = E[ids]',
+    `Wq, Wk, Wv, Wo = (rs.randn(${d}, ${d}) / np.sqrt(${d}) for _ in range(4))`,
+    'Q, K, V = X @ Wq, X @ Wk, X @ Wv',
+  ].join('\n');
+}
+
+/** The NumPy lines of the scaling demo (step 3). */
+export const demoNumpyLines = (seed) =>
+  [`rs = np.random.RandomState(${seed})`, `for dk in ${pyList(DK_DEMO)}:`, `    q, k = rs.randn(${SAMPLES}, dk), rs.randn(${SAMPLES}, dk)`].join('\n');
+
+/** The NumPy lines of the three uses (step 7). */
+export const usesNumpyLines = (seed) =>
+  [
+    `rs = np.random.RandomState(${seed})`,
+    `E = rs.randn(len(vocab), ${USES_D_MODEL})   # vocab: distinct words of source, then target`,
+    `for use in range(3):`,
+    `    Wq, Wk, Wv, Wo = (rs.randn(${USES_D_MODEL}, ${USES_D_MODEL}) / np.sqrt(${USES_D_MODEL}) for _ in range(4))`,
+  ].join('\n');
+
+/** Step 5: attention with the mask. */
+export const maskedAttention = (api, { Q, K, V }, mask) => api.scaledDotProductAttention(Q, K, V, { mask });
