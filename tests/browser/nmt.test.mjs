@@ -103,8 +103,16 @@ test('the reversal task trains from scratch and shows an anti-diagonal attention
   assert.equal(await page.getByRole('textbox', { name: 'input to translate' }).inputValue(), '12345678');
   await page.getByRole('button', { name: 'Start' }).click();
   // Training refreshes the translation every few seconds; the model learns the task quickly.
-  await waitForOutput(page, '87654321');
-  await page.getByRole('button', { name: 'Pause' }).click();
+  // A refresh already under way when Pause is clicked may still land (a loaded
+  // machine trains on a little): pause again until the paused model reverses.
+  const output = () => page.$eval(chapter, (el) => el.dataset.nmtOutput);
+  for (let attempt = 0; ; attempt++) {
+    await waitForOutput(page, '87654321');
+    await page.getByRole('button', { name: 'Pause' }).click();
+    await page.waitForTimeout(500);
+    if ((await output()) === '87654321' || attempt === 4) break;
+    await page.getByRole('button', { name: 'Start' }).click();
+  }
   // Each output digit's largest weight is on the mirrored input position (from the heatmap's table).
   await tableValues(page.locator(`${chapter} figure.nmt-attention`));
   const peaks = await page.$$eval(`${chapter} .nmt-attention table tbody tr`, (rows) =>
