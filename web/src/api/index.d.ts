@@ -25,6 +25,20 @@ export declare class Matrix {
 }
 
 /**
+ * Every object that owns WebAssembly memory (RandomState, Embeddings,
+ * Seq2SeqTrainer). `delete()` frees it now; an object dropped without
+ * `delete()` is freed when it is garbage-collected (FinalizationRegistry), and
+ * `using x = ...` (explicit resource management, `Symbol.dispose`) frees it at
+ * the end of the block. A deleted object throws TypeError when used.
+ */
+export interface OwnedObject {
+  /** Frees the WebAssembly memory now. Calling it twice is harmless. */
+  delete(): void;
+  /** True once `delete()` was called. */
+  readonly deleted: boolean;
+}
+
+/**
  * The API object. Every function validates its arguments and throws a
  * `TypeError` (wrong type) or `RangeError` (wrong shape, NaN, Infinity) whose
  * message names the function, the argument and the shapes. The module keeps
@@ -60,7 +74,7 @@ export interface Attention {
    */
   readonly RandomState: RandomStateConstructor;
 
-  // ---- Additive (Bahdanau) attention ----
+  // ---- Bahdanau's concat score ----
   /**
    * Bahdanau alignment scores `w2ᵀ · tanh(W1ᵀ · [h_i; s])`, one per encoder step.
    * encoderStates: (n × h), decoderState: (h) or a 1×h matrix, W1: (2h × a),
@@ -132,7 +146,7 @@ export interface Attention {
    * GRU decoder, Luong combination `tanh(Wc[c; h])`), trained in WebAssembly.
    * Owns WebAssembly memory: call `delete()` when done.
    */
-  readonly Seq2SeqTrainer: typeof Seq2SeqTrainer;
+  readonly Seq2SeqTrainer: Seq2SeqTrainerConstructor;
 }
 
 /** The translation tasks: `'dates'` (human-written dates → ISO `yyyy-mm-dd`) or `'reverse'` (digit strings reversed). */
@@ -168,12 +182,16 @@ export interface Seq2SeqTranslation {
   decoderStates: Matrix;
 }
 
-/** See {@link Attention.Seq2SeqTrainer}. Obtain the class from the loaded API object. */
-export declare class Seq2SeqTrainer {
+/** The class `a.Seq2SeqTrainer` (only reachable from the loaded API object). */
+export interface Seq2SeqTrainerConstructor {
   /** Throws TypeError/RangeError for unknown options, wrong types or out-of-range values. */
-  constructor(options?: Seq2SeqOptions);
+  new (options?: Seq2SeqOptions): Seq2SeqTrainer;
   /** Rebuilds a trainer from `save()`'s bytes; throws RangeError for corrupt or foreign data. Adam's moments restart. */
-  static load(bytes: Uint8Array | ArrayBuffer): Seq2SeqTrainer;
+  load(bytes: Uint8Array | ArrayBuffer): Seq2SeqTrainer;
+}
+
+/** See {@link Attention.Seq2SeqTrainer}. */
+export interface Seq2SeqTrainer extends OwnedObject {
   /** The options in use, defaults filled in. */
   readonly options: Readonly<Required<Seq2SeqOptions>>;
   /** Mini-batches trained so far. */
@@ -195,8 +213,6 @@ export declare class Seq2SeqTrainer {
   translate(input: string): Seq2SeqTranslation;
   /** A checkpoint: magic "A2S2", format version, options, step count, float32 weights, checksum. */
   save(): Uint8Array;
-  /** Frees the trainer's WebAssembly memory; any later call throws. */
-  delete(): void;
 }
 
 // ---- Embeddings ----
@@ -234,7 +250,7 @@ export interface LoadEmbeddingsOptions {
 }
 
 /** Word vectors in the wasm memory. Call `delete()` when done. */
-export interface Embeddings {
+export interface Embeddings extends OwnedObject {
   /** Size of every vector. */
   readonly dim: number;
   /** Number of words. */
@@ -249,8 +265,6 @@ export interface Embeddings {
   lookup(tokens: readonly string[]): { matrix: Matrix; missing: string[] };
   /** attention-lab's binary form: 'float32' (exact, default) or 'int16' (one scale per word). */
   toBinary(options?: { encoding?: 'float32' | 'int16'; info?: string }): Uint8Array;
-  /** Frees the table; any later use throws. */
-  delete(): void;
 }
 
 /** An `nn.Linear` layer: weight (out × in), bias (out). */
@@ -335,7 +349,7 @@ export interface RandomStateConstructor {
  * are done; after that every method throws a TypeError. (A generator that is
  * garbage-collected without `delete()` is freed eventually, but do not rely on it.)
  */
-export interface RandomState {
+export interface RandomState extends OwnedObject {
   /**
    * Standard normal values: `np.random.randn(rows, cols)` (legacy polar Box–Muller, cached second value).
    * Bit-for-bit equal to NumPy on x86-64 Linux, last bits included: the logarithm is a port of glibc's
@@ -350,13 +364,9 @@ export interface RandomState {
    * exceed 2^31, so they are returned as (exact) doubles in the Matrix.
    */
   randint(low: number, high: number, rows: number, cols: number): Matrix;
-  /** Frees the generator's WebAssembly memory. Calling it twice is harmless. */
-  delete(): void;
-  /** True once `delete()` was called. */
-  readonly deleted: boolean;
 }
 
-// ---- Additive (Bahdanau) attention ----
+// ---- Bahdanau's concat score ----
 
 /** A vector, or a matrix with a single row or column (e.g. `rs.randn(1, h)`, `rs.randn(a, 1)`). */
 export type VectorOrLineInput = VectorInput | MatrixInput;
