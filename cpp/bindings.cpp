@@ -12,16 +12,15 @@
 #include <string>
 #include <vector>
 
-#include "additive.h"
-#include "basics.h"
-#include "embeddings.h"
-#include "glove_attention.h"
-#include "linalg.h"
-#include "random_state.h"
-#include "seq2seq_trainer.h"
-#include "status.h"
-#include "tensor.h"
-#include "transformer.h"
+#include "models/embeddings.h"
+#include "models/seq2seq_trainer.h"
+#include "ops/attention.h"
+#include "ops/gemm.h"
+#include "ops/linear.h"
+#include "ops/random_state.h"
+#include "ops/softmax.h"
+#include "ops/status.h"
+#include "ops/tensor.h"
 
 namespace attention {
 namespace {
@@ -119,8 +118,8 @@ int rawRandint(RandomState& rs, double low, double high, int rows, int cols, Ptr
 int rawAdditiveScores(Ptr enc, int n, int h, Ptr dec, int hd, Ptr W1, int w1Rows, int a, Ptr w2,
                       int a2, Ptr scoresOut) {
   Vector scores;
-  const Status s = additiveScores(matrixAt(enc, n, h), vectorAt(dec, hd), matrixAt(W1, w1Rows, a),
-                                  vectorAt(w2, a2), scores);
+  const Status s = concatScores(matrixAt(enc, n, h), vectorAt(dec, hd), matrixAt(W1, w1Rows, a),
+                                vectorAt(w2, a2), scores);
   if (s.isOk()) copyOut(scores, scoresOut);
   return report(s);
 }
@@ -130,9 +129,9 @@ int rawAdditiveScores(Ptr enc, int n, int h, Ptr dec, int hd, Ptr W1, int w1Rows
 int rawAdditiveAttention(Ptr enc, int n, int h, Ptr dec, int hd, Ptr W1, int w1Rows, int a, Ptr w2,
                          int a2, Ptr inputsOut, Ptr activationsOut, Ptr scoresOut, Ptr weightsOut,
                          Ptr weightedOut, Ptr contextOut) {
-  AdditiveAttention result;
-  const Status s = additiveAttention(matrixAt(enc, n, h), vectorAt(dec, hd),
-                                     matrixAt(W1, w1Rows, a), vectorAt(w2, a2), result);
+  ConcatAttentionSteps result;
+  const Status s = concatAttention(matrixAt(enc, n, h), vectorAt(dec, hd), matrixAt(W1, w1Rows, a),
+                                   vectorAt(w2, a2), result);
   if (s.isOk()) {
     copyOut(result.inputs, inputsOut);
     copyOut(result.activations, activationsOut);
@@ -144,7 +143,7 @@ int rawAdditiveAttention(Ptr enc, int n, int h, Ptr dec, int hd, Ptr W1, int w1R
   return report(s);
 }
 
-// matmul (cpp/linalg.h), used by the Bahdanau and Q/K/V chapters:
+// matmul (cpp/ops/gemm.h, the packed SIMD kernel), used by the Bahdanau and Q/K/V chapters:
 // a: (m x k), b: (k2 x n) -> out: (m x n)
 int rawMatmul(Ptr a, int m, int k, Ptr b, int k2, int n, Ptr out) {
   Matrix result;
@@ -268,8 +267,8 @@ emscripten::val rawTokenize(const std::string& sentence) {
 int rawGloveLinear(Ptr x, int n, int in, Ptr weight, int out, int weightCols, Ptr bias,
                    int biasSize, Ptr y) {
   Matrix result;
-  const Status s = glove::linear(matrixAt(x, n, in), matrixAt(weight, out, weightCols),
-                                 vectorAt(bias, biasSize), result);
+  const Status s = linear(matrixAt(x, n, in), matrixAt(weight, out, weightCols),
+                          vectorAt(bias, biasSize), result);
   if (s.isOk()) copyOut(result, y);
   return report(s);
 }
@@ -278,8 +277,9 @@ int rawGloveLinear(Ptr x, int n, int in, Ptr weight, int out, int weightCols, Pt
 int rawGloveDotAttention(Ptr queries, int n, int d, Ptr keys, int m, int dk, Ptr values, int mv,
                          int dv, Ptr weightsOut, Ptr outputOut) {
   Matrix weights, output;
-  const Status s = glove::dotProductAttention(matrixAt(queries, n, d), matrixAt(keys, m, dk),
-                                              matrixAt(values, mv, dv), weights, output);
+  const Status s = scaledDotProductAttention(matrixAt(queries, n, d), matrixAt(keys, m, dk),
+                                             matrixAt(values, mv, dv), AttentionMask{}, output,
+                                             weights);
   if (s.isOk()) {
     copyOut(weights, weightsOut);
     copyOut(output, outputOut);
@@ -294,8 +294,8 @@ int rawGloveAdditiveAttention(Ptr qp, int n, int h, Ptr kp, int m, int hk, Ptr w
                               Ptr outputOut) {
   Matrix scores, weights, output;
   const Status s =
-      glove::additiveAttention(matrixAt(qp, n, h), matrixAt(kp, m, hk), vectorAt(ws, hw), bs,
-                               matrixAt(values, mv, dv), scores, weights, output);
+      pairwiseAdditiveAttention(matrixAt(qp, n, h), matrixAt(kp, m, hk), vectorAt(ws, hw), bs,
+                                matrixAt(values, mv, dv), scores, weights, output);
   if (s.isOk()) {
     copyOut(scores, scoresOut);
     copyOut(weights, weightsOut);

@@ -5,7 +5,8 @@
 #include <limits>
 #include <string>
 
-#include "basics.h"
+#include "ops/attention.h"
+#include "ops/softmax.h"
 #include "fixtures.h"
 
 using namespace attention;

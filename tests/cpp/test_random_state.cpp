@@ -7,7 +7,7 @@
 #include <string>
 
 #include "fixtures.h"
-#include "random_state.h"
+#include "ops/random_state.h"
 
 using namespace attention;
 

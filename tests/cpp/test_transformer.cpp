@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "fixtures.h"
-#include "transformer.h"
+#include "ops/attention.h"
 
 using namespace attention;
 

@@ -21,7 +21,7 @@
 #include <vector>
 
 #include "seq2seq_layers.h"
-#include "tensor.h"
+#include "ops/tensor.h"
 
 namespace attention {
 

@@ -11,9 +11,9 @@
 #include <vector>
 
 #include "seq2seq_model.h"
-#include "seq2seq_random.h"
+#include "ops/random_state.h"
 #include "seq2seq_tasks.h"
-#include "status.h"
+#include "ops/status.h"
 
 namespace attention {
 
@@ -71,7 +71,7 @@ class Seq2SeqTrainer {
   Seq2SeqConfig config_;
   Vector params_, grad_, adamM_, adamV_;
   std::uint64_t adamT_ = 0, steps_ = 0;
-  Seq2SeqRandom rng_, sampler_;
+  RandomState rng_, sampler_;
   Seq2SeqCache cache_;
 };
 

@@ -1,5 +1,7 @@
 #include "seq2seq_model.h"
 
+#include "ops/linear.h"
+
 #include <algorithm>
 #include <cmath>
 
@@ -197,8 +199,8 @@ std::vector<Seq2SeqDecoded> seq2seqGreedy(const Seq2SeqConfig& config, const Seq
     gruStep(w.decoder, gatherRows(w.decEmbed, previous), h);
     attentionForward(w.attention, h, encOut, batch.sourceLength, cache, context);
     combineForward(w.Wc, context, h, combined);
-    logits.noalias() = combined * w.Wo;
-    logits.rowwise() += w.bo.row(0);
+    logits.resize(combined.rows(), w.Wo.cols());
+    linearInto(combined, w.Wo, w.bo.data(), WeightLayout::kInOut, logits);
     bool allDone = true;
     for (int b = 0; b < B; ++b) {
       Index best = 0;
