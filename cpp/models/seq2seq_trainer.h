@@ -30,7 +30,9 @@ struct Seq2SeqOptions {
 // Checkpoint layout (all integers little-endian):
 //   "A2S2" magic, u32 version (= kSeq2SeqCheckpointVersion),
 //   str task, str attention (u32 length + bytes), i32 hidden, i32 embedding, i32 batch,
-//   f64 learningRate, u32 seed, u64 steps, str generator state, str sampler state,
+//   f64 learningRate, u32 seed, u64 steps, str generator state, str sampler state
+//   (RandomState::state(): std::mt19937's standard text, 624 words, the form
+//   version 1 has always had in wasm; libstdc++'s 625-number form also loads),
 //   u64 parameter count, f32 parameters (the layout of seq2seqLayout), u32 FNV-1a of all before.
 // Adam's moment estimates are not stored: a loaded trainer restarts them.
 constexpr std::uint32_t kSeq2SeqCheckpointVersion = 1;

@@ -1,13 +1,12 @@
-// Bahdanau additive attention: the article's printed numbers (seed 42) and
-// NumPy longdouble references (tests/fixtures/additive.txt); the general
-// matrix product against the same file.
+// The concat score (Bahdanau's w2^T tanh(W1^T [h_i; s]), cpp/ops/attention.h):
+// the article's printed numbers (seed 42) and NumPy longdouble references
+// (tests/fixtures/additive.txt). matmul's cases in that file: test_gemm.cpp.
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <string>
 
 #include "ops/attention.h"
 #include "fixtures.h"
-#include "ops/gemm.h"
 #include "ops/random_state.h"
 
 using namespace attention;
@@ -134,29 +133,4 @@ TEST_CASE("additive validation names the argument and the shapes", "[additive][v
   s = concatScores(d.encoderStates, dec, bad, w2, scores);
   CHECK(s.code == StatusCode::kInvalidValue);
   CHECK(s.message == "W1[3][4] is NaN; every entry must be a finite number");
-}
-
-TEST_CASE("matmul matches NumPy longdouble references", "[linalg][fixtures]") {
-  const int cases = static_cast<int>(additive().scalar("matmul_cases"));
-  for (int i = 0; i < cases; ++i) {
-    const std::string p = "matmul" + std::to_string(i) + ".";
-    SECTION(p) {
-      Matrix out;
-      REQUIRE(matmul(additive().matrix(p + "a"), additive().matrix(p + "b"), out).isOk());
-      CHECK_CLOSE(out, additive().matrix(p + "out"), 1e-13);
-    }
-  }
-}
-
-TEST_CASE("matmul validation", "[linalg][validation]") {
-  Matrix out;
-  Status s = matmul(Matrix::Ones(4, 3), Matrix::Ones(2, 3), out);
-  CHECK(s.code == StatusCode::kShapeMismatch);
-  CHECK(s.message == "a is 4x3 and b is 2x3; a's columns (3) must equal b's rows (2)");
-  CHECK(matmul(Matrix(0, 3), Matrix::Ones(3, 3), out).message == "a is empty (0x3)");
-  Matrix b = Matrix::Ones(3, 2);
-  b(2, 1) = INFINITY;
-  s = matmul(Matrix::Ones(4, 3), b, out);
-  CHECK(s.code == StatusCode::kInvalidValue);
-  CHECK(s.message == "b[2][1] is Infinity; every entry must be a finite number");
 }
