@@ -303,3 +303,67 @@ TEST_CASE("multi-head attention reports bad parameters", "[transformer]") {
           "is 3x6");
   }
 }
+
+// ---- score functions, one by one ------------------------------------------------------------
+
+namespace {
+
+const fixtures::File& embeddingsRef() {
+  static const fixtures::File file("embeddings.txt");
+  return file;
+}
+
+}  // namespace
+
+TEST_CASE("pairwise additive scores match the NumPy references, with their tanhs",
+          "[attention][scores][fixture]") {
+  for (const std::string p : {"random0", "random1", "random2"}) {
+    INFO(p);
+    const Matrix qp = embeddingsRef().matrix(p + ".additive.qp");
+    const Matrix kp = embeddingsRef().matrix(p + ".additive.kp");
+    const Vector ws = embeddingsRef().vector(p + ".additive.ws");
+    const double bs = embeddingsRef().scalar(p + ".additive.bs");
+    Matrix scores(qp.rows(), kp.rows()), tanhs;
+    pairwiseAdditiveScoresInto(qp, kp, ws, bs, scores, &tanhs);
+    CHECK_CLOSE(scores, embeddingsRef().matrix(p + ".additive.scores"), 1e-12);
+    REQUIRE(tanhs.rows() == qp.rows() * kp.rows());
+    for (Eigen::Index i = 0; i < qp.rows(); ++i) {
+      for (Eigen::Index j = 0; j < kp.rows(); ++j) {
+        for (Eigen::Index c = 0; c < qp.cols(); ++c) {
+          CHECK(tanhs(i * kp.rows() + j, c) == std::tanh(qp(i, c) + kp(j, c)));
+        }
+      }
+    }
+  }
+}
+
+TEST_CASE("dot, scaled dot and general scores against the Eigen formulas", "[attention][scores]") {
+  std::mt19937_64 rng(3);
+  const Matrix q = randomMatrix(7, 5, rng), k = randomMatrix(9, 5, rng),
+               w = randomMatrix(5, 5, rng);
+  Matrix scores(7, 9), projected(7, 5);
+  dotScoresInto(q, k, scores);
+  CHECK_CLOSE(scores, Matrix(q * k.transpose()), 1e-14);
+  REQUIRE(attentionScores(q, k, true, scores).isOk());
+  CHECK_CLOSE(scores, Matrix(q * k.transpose() / std::sqrt(5.0)), 1e-14);
+  generalScoresInto(q, w, k, projected, scores);
+  CHECK_CLOSE(projected, Matrix(q * w), 1e-14);
+  CHECK_CLOSE(scores, Matrix(q * w * k.transpose()), 1e-13);
+  // General with the identity is the dot score, bit for bit.
+  Matrix dot(7, 9);
+  dotScoresInto(q, k, dot);
+  generalScoresInto(q, Matrix::Identity(5, 5), k, projected, scores);
+  CHECK(scores == dot);
+}
+
+TEST_CASE("weightsTimesValues is weights . V; the one-query forms agree with it",
+          "[attention][weights]") {
+  std::mt19937_64 rng(8);
+  const Matrix weights = randomMatrix(4, 6, rng), values = randomMatrix(6, 3, rng);
+  Matrix out(4, 3);
+  weightsTimesValues(weights, values, out);
+  CHECK_CLOSE(out, Matrix(weights * values), 1e-14);
+  Vector context;
+  REQUIRE(weightedSum(weights.row(2).transpose(), values, context).isOk());
+  for (int c = 0; c < 3; ++c) CHECK(context[c] == out(2, c));
+}
