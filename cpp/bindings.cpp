@@ -277,9 +277,9 @@ int rawGloveLinear(Ptr x, int n, int in, Ptr weight, int out, int weightCols, Pt
 int rawGloveDotAttention(Ptr queries, int n, int d, Ptr keys, int m, int dk, Ptr values, int mv,
                          int dv, Ptr weightsOut, Ptr outputOut) {
   Matrix weights, output;
-  const Status s = scaledDotProductAttention(matrixAt(queries, n, d), matrixAt(keys, m, dk),
-                                             matrixAt(values, mv, dv), AttentionMask{}, output,
-                                             weights);
+  const Status s =
+      scaledDotProductAttention(matrixAt(queries, n, d), matrixAt(keys, m, dk),
+                                matrixAt(values, mv, dv), AttentionMask{}, output, weights);
   if (s.isOk()) {
     copyOut(weights, weightsOut);
     copyOut(output, outputOut);

@@ -185,7 +185,7 @@ void attentionForward(const AttentionWeights& w, const MatrixView& q, const Matr
   Matrix scores;
   for (int b = 0; b < B; ++b) {
     const int len = lengths[b];
-    const auto keys = exampleRows(k, b, B, len);  // (len x H)
+    const auto keys = exampleRows(k, b, B, len);    // (len x H)
     const auto queries = exampleRows(q, b, B, Tq);  // (Tq x H)
     scores.resize(Tq, len);
     switch (w.kind) {
@@ -197,8 +197,8 @@ void attentionForward(const AttentionWeights& w, const MatrixView& q, const Matr
         break;
       default:  // the tanhs of query t are rows [t*len, (t+1)*len) of c.tanhs[b]
         pairwiseAdditiveScoresInto(exampleRows(c.projectedQuery, b, B, Tq),
-                                   exampleRows(c.projectedKeys, b, B, len),
-                                   w.v.row(0).transpose(), 0.0, scores, &c.tanhs[b]);
+                                   exampleRows(c.projectedKeys, b, B, len), w.v.row(0).transpose(),
+                                   0.0, scores, &c.tanhs[b]);
     }
     softmaxRowsInPlace(scores);  // over the valid keys
     exampleRows(c.weights, b, B, Tq).leftCols(len) = scores;

@@ -1,9 +1,9 @@
 #include "seq2seq_model.h"
 
-#include "ops/linear.h"
-
 #include <algorithm>
 #include <cmath>
+
+#include "ops/linear.h"
 
 namespace attention {
 

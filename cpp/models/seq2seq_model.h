@@ -20,8 +20,8 @@
 #include <string>
 #include <vector>
 
-#include "seq2seq_layers.h"
 #include "ops/tensor.h"
+#include "seq2seq_layers.h"
 
 namespace attention {
 

@@ -10,10 +10,10 @@
 #include <string>
 #include <vector>
 
-#include "seq2seq_model.h"
 #include "ops/random_state.h"
-#include "seq2seq_tasks.h"
 #include "ops/status.h"
+#include "seq2seq_model.h"
+#include "seq2seq_tasks.h"
 
 namespace attention {
 

@@ -174,8 +174,8 @@ void concatSteps(const MatrixView& encoderStates, const VectorView& decoderState
   out.activations = out.activations.unaryExpr([](double x) { return std::tanh(x); });
   out.scores.resize(n);
   // (n x a) . (a x 1) -> (n x 1)
-  gemm(Trans::kNo, Trans::kNo, n, 1, a, out.activations.data(), a, w2.data(), 1,
-       out.scores.data(), 1);
+  gemm(Trans::kNo, Trans::kNo, n, 1, a, out.activations.data(), a, w2.data(), 1, out.scores.data(),
+       1);
 }
 
 }  // namespace
@@ -207,7 +207,6 @@ void weightsTimesValues(const MatrixView& weights, const MatrixView& values, Mat
 
 namespace {
 
-
 // Strided row-major view of a (rows x cols) block: entry (r, c) is data[r * stride + c].
 struct Block {
   const double* data;
@@ -223,9 +222,9 @@ constexpr Index kRowBlock = 16;
 // q: (n_q x d_k), k: (n_k x d_k), v: (n_k x d_v), mask: (n_q x n_k) or null
 //   -> out: (n_q x d_v) at stride ldo, w: (n_q x n_k) at stride ldw.
 // Inputs are already validated. kt, vp are scratch for packed k^T and v.
-void singleHeadAttention(const Block& q, const Block& k, const Block& v, const Block* mask, bool causal,
-            double* out, Index ldo, double* w, Index ldw, std::vector<double>& kt,
-            std::vector<double>& vp) {
+void singleHeadAttention(const Block& q, const Block& k, const Block& v, const Block* mask,
+                         bool causal, double* out, Index ldo, double* w, Index ldw,
+                         std::vector<double>& kt, std::vector<double>& vp) {
   const Index nq = q.rows, nk = k.rows, dk = k.cols, dv = v.cols;
   // Scores are q k^T: with k^T packed, each score row is a sum of contiguous
   // rows (the SIMD-friendly form) and no horizontal sums are needed.
@@ -297,8 +296,9 @@ Status scaledDotProductAttention(const MatrixView& q, const MatrixView& k, const
   RETURN_IF_ERROR(checkOutputs(q.rows(), v.cols(), q.rows(), k.rows(), output, weights));
   std::vector<double> kt, vp;
   const Block maskBlock = mask.mask ? blockOf(*mask.mask) : Block{nullptr, 0, 0, 0};
-  singleHeadAttention(blockOf(q), blockOf(k), blockOf(v), mask.mask ? &maskBlock : nullptr, mask.causal,
-         output.data(), output.outerStride(), weights.data(), weights.outerStride(), kt, vp);
+  singleHeadAttention(blockOf(q), blockOf(k), blockOf(v), mask.mask ? &maskBlock : nullptr,
+                      mask.causal, output.data(), output.outerStride(), weights.data(),
+                      weights.outerStride(), kt, vp);
   return Status::ok();
 }
 
@@ -375,10 +375,11 @@ Status multiHeadAttention(const MatrixView& q, const MatrixView& k, const Matrix
     // Head `head` reads columns [head * d_k, (head + 1) * d_k) of the projections
     // and writes the same columns of concat (n_q x d_model): no copies.
     const Index c0 = head * dk;
-    singleHeadAttention(Block{qProj.data() + c0, nq, dk, dModel}, Block{kProj.data() + c0, nk, dk, dModel},
-           Block{vProj.data() + c0, nk, dk, dModel}, mask.mask ? &maskBlock : nullptr, mask.causal,
-           concat.data() + c0, dModel, weights.data() + head * nq * weights.outerStride(),
-           weights.outerStride(), kt, vp);
+    singleHeadAttention(
+        Block{qProj.data() + c0, nq, dk, dModel}, Block{kProj.data() + c0, nk, dk, dModel},
+        Block{vProj.data() + c0, nk, dk, dModel}, mask.mask ? &maskBlock : nullptr, mask.causal,
+        concat.data() + c0, dModel, weights.data() + head * nq * weights.outerStride(),
+        weights.outerStride(), kt, vp);
   }
   project(concat, params.wo, params.bo, output);
   return Status::ok();
@@ -391,7 +392,6 @@ Status multiHeadAttention(const MatrixView& q, const MatrixView& k, const Matrix
   weights.resize(static_cast<Index>(std::max(params.heads, 1)) * q.rows(), k.rows());
   return multiHeadAttention(q, k, v, params, mask, MatrixOut(output), MatrixOut(weights));
 }
-
 
 Status pairwiseAdditiveAttention(const MatrixView& projectedQueries,
                                  const MatrixView& projectedKeys, const VectorView& ws, double bs,

@@ -106,7 +106,9 @@ void gemmPackedImpl(Trans ta, Index m, Index n, Index p, const double* a, Index 
     for (Index t = 0; t < p; ++t) {
       for (Index r = 0; r < kMicroRows; ++r) {
         const Index i = i0 + r;
-        ap[t * kMicroRows + r] = r >= rows ? 0.0 : ta == Trans::kNo ? a[i * lda + t] : a[t * lda + i];
+        ap[t * kMicroRows + r] = r >= rows          ? 0.0
+                                 : ta == Trans::kNo ? a[i * lda + t]
+                                                    : a[t * lda + i];
       }
     }
     for (Index jp = 0; jp < panelCount(n); ++jp) {

@@ -19,7 +19,7 @@ namespace attention {
 // Writable view of a row-major matrix whose shape is already right.
 using MatrixOut = Eigen::Ref<Matrix>;
 
-enum class Trans { kNo, kYes };   // op(X) = X or X^T
+enum class Trans { kNo, kYes };    // op(X) = X or X^T
 enum class Update { kSet, kAdd };  // C = ... or C += ...
 
 // Raw form: op(a) (m x k), op(b) (k x n) -> c (m x n). No checks; k may be 0

@@ -5,8 +5,8 @@
 #include <cmath>
 #include <string>
 
-#include "ops/attention.h"
 #include "fixtures.h"
+#include "ops/attention.h"
 #include "ops/random_state.h"
 
 using namespace attention;
@@ -40,8 +40,8 @@ TEST_CASE("article: seed 42 scores [4.35790943 5.92373433 4.18673175 2.11437202 
           "[additive][article]") {
   const ArticleDraws d = articleDraws(42, 5, 16, 10);
   Vector scores;
-  REQUIRE(concatScores(d.encoderStates, asVector(d.decoderState), d.W1, asVector(d.w2), scores)
-              .isOk());
+  REQUIRE(
+      concatScores(d.encoderStates, asVector(d.decoderState), d.W1, asVector(d.w2), scores).isOk());
   const double printed[] = {4.35790943, 5.92373433, 4.18673175, 2.11437202, 0.95767155};
   REQUIRE(scores.size() == 5);
   for (int i = 0; i < 5; ++i) {
@@ -53,8 +53,8 @@ TEST_CASE("article: seed 42 scores [4.35790943 5.92373433 4.18673175 2.11437202 
 TEST_CASE("article: seed 42 context vector matches the 16 printed numbers", "[additive][article]") {
   const ArticleDraws d = articleDraws(42, 5, 16, 10);
   ConcatAttentionSteps out;
-  REQUIRE(concatAttention(d.encoderStates, asVector(d.decoderState), d.W1, asVector(d.w2), out)
-              .isOk());
+  REQUIRE(
+      concatAttention(d.encoderStates, asVector(d.decoderState), d.W1, asVector(d.w2), out).isOk());
   const double printed[] = {-0.63514569, 0.04917298,  -0.43930867, -0.9268003,
                             1.01903919,  -0.43181409, 0.13365099,  -0.84746874,
                             -0.37572203, 0.18279832,  -0.90452701, 0.17872958,

@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "models/embeddings.h"
 #include "fixtures.h"
+#include "models/embeddings.h"
 #include "ops/attention.h"
 #include "ops/linear.h"
 
@@ -458,8 +458,8 @@ TEST_CASE("attention: trainable and additive attention with given weights",
   REQUIRE(layer("sentences.additive.Wq", qp, q).isOk());
   REQUIRE(layer("sentences.additive.Wk", kp, k).isOk());
   REQUIRE(pairwiseAdditiveAttention(qp, kp, ref().vector("sentences.additive.Ws.weight"),
-                                   ref().scalar("sentences.additive.Ws.bias"), k, scores, weights,
-                                   output)
+                                    ref().scalar("sentences.additive.Ws.bias"), k, scores, weights,
+                                    output)
               .isOk());
   CHECK(scores.rows() == 8);
   CHECK(scores.cols() == 9);
@@ -479,13 +479,12 @@ TEST_CASE("attention: random cases against NumPy", "[embeddings][attention]") {
     CHECK_CLOSE(weights, ref().matrix(p + ".dot.weights"), 1e-12);
     CHECK_CLOSE(output, ref().matrix(p + ".dot.output"), 1e-12);
     REQUIRE(
-        linear(q, ref().matrix(p + ".linear.weight"), ref().vector(p + ".linear.bias"), y)
-            .isOk());
+        linear(q, ref().matrix(p + ".linear.weight"), ref().vector(p + ".linear.bias"), y).isOk());
     CHECK_CLOSE(y, ref().matrix(p + ".linear.output"), 1e-12);
     REQUIRE(pairwiseAdditiveAttention(ref().matrix(p + ".additive.qp"),
-                                     ref().matrix(p + ".additive.kp"),
-                                     ref().vector(p + ".additive.ws"),
-                                     ref().scalar(p + ".additive.bs"), v, scores, weights, output)
+                                      ref().matrix(p + ".additive.kp"),
+                                      ref().vector(p + ".additive.ws"),
+                                      ref().scalar(p + ".additive.bs"), v, scores, weights, output)
                 .isOk());
     CHECK_CLOSE(scores, ref().matrix(p + ".additive.scores"), 1e-12);
     CHECK_CLOSE(weights, ref().matrix(p + ".additive.weights"), 1e-12);
@@ -497,8 +496,10 @@ TEST_CASE("attention: shape errors name the arguments and shapes",
           "[embeddings][attention][errors]") {
   Matrix weights, output, scores, y;
   const Matrix q = Matrix::Ones(8, 4), k = Matrix::Ones(9, 4), v = Matrix::Ones(7, 2);
-  CHECK(scaledDotProductAttention(q, Matrix::Ones(9, 3), k, AttentionMask{}, output, weights).message ==
-        "Q has 4 columns but K has 3 (Q is 8x4, K is 9x3); queries and keys need the same size d_k");
+  CHECK(
+      scaledDotProductAttention(q, Matrix::Ones(9, 3), k, AttentionMask{}, output, weights)
+          .message ==
+      "Q has 4 columns but K has 3 (Q is 8x4, K is 9x3); queries and keys need the same size d_k");
   CHECK(scaledDotProductAttention(q, k, v, AttentionMask{}, output, weights).message ==
         "K has 9 rows but V has 7 (K is 9x4, V is 7x2); every key needs one value");
   CHECK(linear(q, Matrix::Ones(5, 3), Vector::Ones(5), y).message ==
@@ -509,5 +510,6 @@ TEST_CASE("attention: shape errors name the arguments and shapes",
         "ws has 3 entries but the projections have 4 columns (projectedKeys is 9x4)");
   Matrix bad = q;
   bad(2, 1) = NAN;
-  CHECK(scaledDotProductAttention(bad, k, k, AttentionMask{}, output, weights).code == StatusCode::kInvalidValue);
+  CHECK(scaledDotProductAttention(bad, k, k, AttentionMask{}, output, weights).code ==
+        StatusCode::kInvalidValue);
 }

@@ -75,9 +75,9 @@ TEST_CASE("gemm equals the plain Eigen product: odd sizes, every transpose and u
                 scale += c0.cwiseAbs();
               }
               const double err = maxScaledError(c, want, scale);
-              INFO(m << "x" << k << " times " << k << "x" << n << ", transA "
-                     << (ta == Trans::kYes) << ", transB " << (tb == Trans::kYes) << ", add "
-                     << (update == Update::kAdd) << ": max scaled error " << err);
+              INFO(m << "x" << k << " times " << k << "x" << n << ", transA " << (ta == Trans::kYes)
+                     << ", transB " << (tb == Trans::kYes) << ", add " << (update == Update::kAdd)
+                     << ": max scaled error " << err);
               CHECK(err <= kTolerance);
               ++products;
             }

@@ -13,7 +13,6 @@
 #include "fixtures.h"
 #include "models/seq2seq_layers.h"
 #include "models/seq2seq_model.h"
-
 #include "models/seq2seq_tasks.h"
 #include "models/seq2seq_trainer.h"
 
@@ -539,8 +538,7 @@ std::vector<std::uint8_t> base64File(const std::string& name) {
   std::ifstream in(std::string(ATTENTION_FIXTURES_DIR) + "/" + name);
   REQUIRE(in);
   std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  const std::string alphabet =
-      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  const std::string alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
   std::vector<std::uint8_t> bytes;
   std::uint32_t buffer = 0;
   int bits = 0;

@@ -5,9 +5,9 @@
 #include <limits>
 #include <string>
 
+#include "fixtures.h"
 #include "ops/attention.h"
 #include "ops/softmax.h"
-#include "fixtures.h"
 
 using namespace attention;
 
@@ -214,8 +214,7 @@ Matrix referenceRows(const Matrix& x, const Matrix* mask, bool causal, double sc
 
 }  // namespace
 
-TEST_CASE("softmaxRows: mask, causal and scale against libm's exp to 1e-14 relative",
-          "[softmax]") {
+TEST_CASE("softmaxRows: mask, causal and scale against libm's exp to 1e-14 relative", "[softmax]") {
   Matrix x(5, 7);
   for (Eigen::Index i = 0; i < x.size(); ++i) x.data()[i] = std::sin(1.7 * i) * 30.0;
   Matrix mask = Matrix::Ones(5, 7);
