@@ -82,9 +82,9 @@ Status dotScores(const VectorView& query, const MatrixView& keys, Vector& scores
   RETURN_IF_ERROR(requireFinite("query", query));
   RETURN_IF_ERROR(requireFinite("keys", keys));
   scores.resize(keys.rows());
-  // One query row against every key: (1 x d) . (d x n).
-  gemm(Trans::kNo, Trans::kYes, 1, keys.rows(), keys.cols(), query.data(), query.size(),
-       keys.data(), keys.outerStride(), scores.data(), scores.size());
+  // The dot score with one query row: (1 x d) . (d x n).
+  dotScoresInto(ConstMatrixMap(query.data(), 1, query.size()), keys,
+                MatrixMap(scores.data(), 1, scores.size()));
   return Status::ok();
 }
 
@@ -97,9 +97,9 @@ Status scaleRows(const VectorView& weights, const MatrixView& values, Matrix& ou
 Status weightedSum(const VectorView& weights, const MatrixView& values, Vector& out) {
   RETURN_IF_ERROR(checkWeightsAgainstValues(weights, values));
   out.resize(values.cols());
-  // The weights as one row of weights . V: (1 x n) . (n x d) -> (1 x d).
-  gemm(Trans::kNo, Trans::kNo, 1, values.cols(), values.rows(), weights.data(), weights.size(),
-       values.data(), values.outerStride(), out.data(), out.size());
+  // weights . V with one row of weights: (1 x n) . (n x d) -> (1 x d).
+  weightsTimesValues(ConstMatrixMap(weights.data(), 1, weights.size()), values,
+                     MatrixMap(out.data(), 1, out.size()));
   return Status::ok();
 }
 
@@ -195,8 +195,7 @@ Status concatAttention(const MatrixView& encoderStates, const VectorView& decode
   concatSteps(encoderStates, decoderState, W1, w2, out);
   RETURN_IF_ERROR(softmax(out.scores, out.weights));
   RETURN_IF_ERROR(scaleRows(out.weights, encoderStates, out.weighted));
-  out.context = out.weighted.colwise().sum().transpose();  // (h)
-  return Status::ok();
+  return weightedSum(out.weights, encoderStates, out.context);  // (h): weights . V
 }
 
 // ---- weights . V ---------------------------------------------------------------------
