@@ -1,6 +1,9 @@
-// Transformer attention: scaled dot-product and multi-head attention against
-// NumPy longdouble references (tests/fixtures/transformer.txt), against a
-// textbook Eigen formulation on larger random inputs, and the error paths.
+// Attention (cpp/ops/attention.h): scaled dot-product and multi-head attention
+// against NumPy longdouble references (tests/fixtures/transformer.txt), against
+// a textbook Eigen formulation on larger random inputs, the error paths; then
+// each score function (pairwise additive against tests/fixtures/embeddings.txt,
+// dot / scaled dot / general) and weights . V. The concat score:
+// test_attention_concat.cpp.
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <limits>

@@ -1,5 +1,8 @@
-// Attention Basics: the notebook's printed numbers and NumPy (longdouble)
-// references from tests/fixtures/basics.txt.
+// The one softmax (cpp/ops/softmax.h) with its teaching relatives logSoftmax
+// and naiveSoftmax, and the one-query attention forms around it (dot,
+// dotScores, scaleRows, weightedSum): the first notebook's printed numbers and
+// NumPy (longdouble) references from tests/fixtures/basics.txt; then the row
+// softmax's mask, causal limit, scale and underflow.
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <limits>
