@@ -3,7 +3,7 @@
 // -march=native. Two native implementations:
 //   eigen  the straightforward Eigen formulation (Eigen's own GEMM and its
 //          vectorised exp), the baseline the wasm module is measured against;
-//   ours   the core's kernel (cpp/transformer.cpp) built natively.
+//   ours   the core's kernel (cpp/ops/attention.cpp) built natively.
 // Prints one JSON object per line: {"impl", "op", "n", "d", "heads", "min",
 // "median"}: the best and the median of several runs, in milliseconds.
 #include <Eigen/Core>
@@ -17,7 +17,7 @@
 #include <string>
 #include <vector>
 
-#include "transformer.h"
+#include "ops/attention.h"
 
 using attention::Matrix;
 using Clock = std::chrono::steady_clock;

@@ -4,7 +4,7 @@
 // module and of the built site.
 //
 //   native  bench/native_bench.cpp, -O3 -march=native (CMake target native_bench):
-//           "eigen" = the textbook Eigen formulation, "ours" = cpp/transformer.cpp
+//           "eigen" = the textbook Eigen formulation, "ours" = cpp/ops/attention.cpp (+ gemm, softmax)
 //   wasm    the built package (dist/lib) through its public JS API, in Node:
 //           a.scaledDotProductAttention(Q, K, V), conversions and copies included
 //   JS      a plain triple loop on Float64Array (below)

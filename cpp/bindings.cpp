@@ -24,16 +24,15 @@
 #include <string>
 #include <vector>
 
-#include "additive.h"
-#include "basics.h"
-#include "embeddings.h"
-#include "glove_attention.h"
-#include "linalg.h"
-#include "random_state.h"
-#include "seq2seq_trainer.h"
-#include "status.h"
-#include "tensor.h"
-#include "transformer.h"
+#include "models/embeddings.h"
+#include "models/seq2seq_trainer.h"
+#include "ops/attention.h"
+#include "ops/gemm.h"
+#include "ops/linear.h"
+#include "ops/random_state.h"
+#include "ops/softmax.h"
+#include "ops/status.h"
+#include "ops/tensor.h"
 
 namespace attention {
 namespace {
@@ -187,7 +186,6 @@ StatusCode rawMatmul(const PairArgs& x) {
 
 // ---- RandomState (NumPy-exact) ----------------------------------------------------
 
-
 StatusCode rawRandn(RandomState& rs, const Tensor& out) {
   return guarded([&] {
     Matrix result;
@@ -219,14 +217,14 @@ StatusCode rawConcatAttention(const ConcatArgs& x) {
   return guarded([&] {
     if (!x.inputs.present()) {
       Vector scores;
-      const Status s = additiveScores(x.encoderStates.matrix(), x.decoderState.vector(),
-                                      x.W1.matrix(), x.w2.vector(), scores);
+      const Status s = concatScores(x.encoderStates.matrix(), x.decoderState.vector(),
+                                    x.W1.matrix(), x.w2.vector(), scores);
       if (s.isOk()) copyOut(scores, x.scores);
       return s;
     }
-    AdditiveAttention result;
-    const Status s = additiveAttention(x.encoderStates.matrix(), x.decoderState.vector(),
-                                       x.W1.matrix(), x.w2.vector(), result);
+    ConcatAttentionSteps result;
+    const Status s = concatAttention(x.encoderStates.matrix(), x.decoderState.vector(),
+                                     x.W1.matrix(), x.w2.vector(), result);
     if (s.isOk()) {
       copyOut(result.inputs, x.inputs);
       copyOut(result.activations, x.activations);
@@ -283,7 +281,7 @@ StatusCode rawMultiHeadAttention(const MultiHeadArgs& x) {
 StatusCode rawLinear(const LinearArgs& x) {
   return guarded([&] {
     Matrix result;
-    const Status s = glove::linear(x.x.matrix(), x.weight.matrix(), x.bias.vector(), result);
+    const Status s = linear(x.x.matrix(), x.weight.matrix(), x.bias.vector(), result);
     if (s.isOk()) copyOut(result, x.y);
     return s;
   });
@@ -292,9 +290,8 @@ StatusCode rawLinear(const LinearArgs& x) {
 StatusCode rawPairwiseAdditiveAttention(const PairwiseAdditiveArgs& x) {
   return guarded([&] {
     Matrix scores, weights, output;
-    const Status s =
-        glove::additiveAttention(x.queries.matrix(), x.keys.matrix(), x.ws.vector(), x.bs,
-                                 x.values.matrix(), scores, weights, output);
+    const Status s = pairwiseAdditiveAttention(x.queries.matrix(), x.keys.matrix(), x.ws.vector(),
+                                               x.bs, x.values.matrix(), scores, weights, output);
     if (s.isOk()) {
       copyOut(scores, x.scores);
       copyOut(weights, x.weights);
@@ -363,7 +360,9 @@ StatusCode rawTableToBinary(const EmbeddingTable& table, int encoding) {
   return guarded(
       [&] { return table.toBinary(static_cast<BinaryEncoding>(encoding), binaryBuffer); });
 }
-double rawBinaryData() { return static_cast<double>(reinterpret_cast<std::uintptr_t>(binaryBuffer.data())); }
+double rawBinaryData() {
+  return static_cast<double>(reinterpret_cast<std::uintptr_t>(binaryBuffer.data()));
+}
 double rawBinarySize() { return static_cast<double>(binaryBuffer.size()); }
 void rawBinaryRelease() { std::vector<std::uint8_t>().swap(binaryBuffer); }
 

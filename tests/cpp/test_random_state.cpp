@@ -4,10 +4,12 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <random>
+#include <sstream>
 #include <string>
 
 #include "fixtures.h"
-#include "random_state.h"
+#include "ops/random_state.h"
 
 using namespace attention;
 
@@ -193,4 +195,116 @@ TEST_CASE("200,001-normal streams of three seeds are bit-identical to NumPy", "[
     for (int i = 0; i < 3; ++i) CHECK(more(0, i) == after[i]);
     for (int i = 0; i < 2; ++i) CHECK(uniforms(0, i) == after[3 + i]);
   }
+}
+
+// ---- serialisable state and the seq2seq draws ---------------------------------------------
+
+namespace {
+
+// The seq2seq trainer's former generator, written out as it was
+// (std::mt19937 with hand-written below/uniform): the naive twin that shows
+// RandomState's below()/uniform() keep its trajectories identical.
+struct FormerSeq2SeqRandom {
+  std::mt19937 engine;
+  explicit FormerSeq2SeqRandom(std::uint32_t seed) : engine(seed) {}
+  std::uint32_t next32() { return static_cast<std::uint32_t>(engine()); }
+  std::uint32_t below(std::uint32_t n) {
+    if (n <= 1) return 0;
+    std::uint32_t mask = n - 1;
+    mask |= mask >> 1;
+    mask |= mask >> 2;
+    mask |= mask >> 4;
+    mask |= mask >> 8;
+    mask |= mask >> 16;
+    for (;;) {
+      const std::uint32_t x = next32() & mask;
+      if (x < n) return x;
+    }
+  }
+  double uniform() {
+    const std::uint32_t a = next32() >> 5;
+    const std::uint32_t b = next32() >> 6;
+    return (a * 67108864.0 + b) * (1.0 / 9007199254740992.0);
+  }
+};
+
+std::string textOf(const std::mt19937& engine) {
+  std::ostringstream out;
+  out << engine;
+  return out.str();
+}
+
+}  // namespace
+
+TEST_CASE("below() and uniform() reproduce the former std::mt19937 generator exactly",
+          "[random][seq2seq]") {
+  for (std::uint32_t seed : {0u, 7u, 20261121u, 0x9E3779B9u}) {
+    RandomState now(seed);
+    FormerSeq2SeqRandom before(seed);
+    for (int i = 0; i < 20000; ++i) {
+      const std::uint32_t n = 1 + static_cast<std::uint32_t>(i % 37) * 1000003u % 5000u;
+      REQUIRE(now.below(n) == before.below(n));
+      REQUIRE(now.uniform() == before.uniform());
+      REQUIRE(now.uniform(-0.08, 0.08) == -0.08 + 0.16 * before.uniform());
+    }
+    CHECK(now.below(0) == 0u);
+    CHECK(now.below(1) == 0u);
+    CHECK(now.nextUint32() == before.next32());  // neither drew for n <= 1
+  }
+}
+
+TEST_CASE("state() / setState() round trip continues the identical stream", "[random][state]") {
+  for (int draws : {0, 1, 226, 227, 396, 397, 623, 624, 625, 5000}) {
+    RandomState a(42);
+    for (int i = 0; i < draws; ++i) a.nextUint32();
+    if (draws % 2) a.nextGauss();  // leaves a cached normal behind
+    const std::string saved = a.state();
+    RandomState b(7);
+    REQUIRE(b.setState(saved));
+    CHECK(b.state() == saved);
+    for (int i = 0; i < 3000; ++i) {
+      INFO("after " << draws << " draws, value " << i);
+      REQUIRE(a.nextGauss() == b.nextGauss());
+      REQUIRE(a.nextUint32() == b.nextUint32());
+    }
+  }
+}
+
+TEST_CASE("the state text is std::mt19937's standard form; libstdc++'s block form also loads",
+          "[random][state]") {
+  for (int draws : {0, 1, 2, 226, 227, 228, 396, 397, 398, 623, 624, 625, 1000, 1247, 1248}) {
+    std::mt19937 engine(5489u);
+    RandomState rs(5489u);
+    for (int i = 0; i < draws; ++i) REQUIRE(rs.nextUint32() == engine());
+    // Whatever the standard library writes (libstdc++: block + position;
+    // libc++, hence Emscripten and every shipped checkpoint: the last 624
+    // words), it loads and continues the same stream.
+    RandomState loaded(1);
+    INFO("after " << draws << " draws");
+    REQUIRE(loaded.setState(textOf(engine)));
+    CHECK(loaded.state() == rs.state());
+    for (int i = 0; i < 2000; ++i) REQUIRE(loaded.nextUint32() == engine());
+  }
+  // The standard form after seeding is init_genrand's 624 words.
+  std::istringstream words(RandomState(5489u).state());
+  std::uint64_t first = 0, count = 0, w = 0;
+  words >> first;
+  for (count = 1; words >> w; ++count) {
+  }
+  CHECK(first == 5489u);
+  CHECK(count == 624u);
+}
+
+TEST_CASE("setState rejects what is not a state and leaves the generator unchanged",
+          "[random][state]") {
+  RandomState rs(3);
+  const std::string before = rs.state();
+  CHECK_FALSE(rs.setState(""));
+  CHECK_FALSE(rs.setState("not a state"));
+  CHECK_FALSE(rs.setState("1 2 3"));
+  CHECK_FALSE(rs.setState(before + " gauss"));
+  CHECK_FALSE(rs.setState(before + " 625"));
+  CHECK_FALSE(rs.setState(before + " 0"));
+  CHECK_FALSE(rs.setState(before + " gauss 1 extra"));
+  CHECK(rs.state() == before);
 }

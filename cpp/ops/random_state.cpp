@@ -1,6 +1,7 @@
 #include "random_state.h"
 
 #include <cmath>
+#include <cstring>
 #include <sstream>
 #include <string>
 
@@ -80,27 +81,26 @@ void RandomState::reseed(std::uint32_t seed) {
     const std::uint32_t prev = key_[i - 1];
     key_[i] = 1812433253U * (prev ^ (prev >> 30)) + static_cast<std::uint32_t>(i);
   }
-  pos_ = kN;
+  pos_ = 0;
   hasGauss_ = false;
   gauss_ = 0.0;
 }
 
-void RandomState::twist() {
-  for (int i = 0; i < kN; ++i) {
-    const std::uint32_t y = (key_[i] & kUpperMask) | (key_[(i + 1) % kN] & kLowerMask);
-    key_[i] = key_[(i + kM) % kN] ^ (y >> 1) ^ ((y & 1U) ? kMatrixA : 0U);
-  }
-  pos_ = 0;
-}
-
 std::uint32_t RandomState::nextUint32() {
-  if (pos_ >= kN) twist();
-  std::uint32_t y = key_[pos_++];
-  y ^= y >> 11;
-  y ^= (y << 7) & 0x9d2c5680U;
-  y ^= (y << 15) & 0xefc60000U;
-  y ^= y >> 18;
-  return y;
+  // x[i + n] = x[i + m] ^ twist(upper bit of x[i], lower 31 bits of x[i + 1]);
+  // key_[pos_] holds x[i] and becomes x[i + n].
+  const int i = pos_;
+  const int next = i + 1 == kN ? 0 : i + 1;
+  const int far = i + kM >= kN ? i + kM - kN : i + kM;
+  const std::uint32_t y = (key_[i] & kUpperMask) | (key_[next] & kLowerMask);
+  key_[i] = key_[far] ^ (y >> 1) ^ ((y & 1U) ? kMatrixA : 0U);
+  std::uint32_t z = key_[i];
+  pos_ = next;
+  z ^= z >> 11;
+  z ^= (z << 7) & 0x9d2c5680U;
+  z ^= (z << 15) & 0xefc60000U;
+  z ^= z >> 18;
+  return z;
 }
 
 std::uint64_t RandomState::nextUint64() {
@@ -161,6 +161,93 @@ std::int64_t RandomState::nextInt(std::int64_t low, std::int64_t highInclusive) 
     }
   }
   return static_cast<std::int64_t>(off + value);  // wraps like NumPy's uint64 arithmetic
+}
+
+std::uint32_t RandomState::below(std::uint32_t n) {
+  if (n <= 1) return 0;
+  return static_cast<std::uint32_t>(nextInt(0, static_cast<std::int64_t>(n) - 1));
+}
+
+std::string RandomState::state() const {
+  std::string text;
+  text.reserve(kN * 11 + 32);
+  for (int j = 0; j < kN; ++j) {
+    if (j) text += ' ';
+    text += std::to_string(key_[(pos_ + j) % kN]);
+  }
+  if (hasGauss_) {
+    std::uint64_t bits;
+    std::memcpy(&bits, &gauss_, sizeof bits);
+    text += " gauss " + std::to_string(bits);
+  }
+  return text;
+}
+
+namespace {
+
+// libstdc++ writes its block-wise state: the current block b[0..n) and the
+// position p in it. The standard form is the last n words, x[p - n .. p), of
+// which b[0..p) are known and the previous block's tail x[p - n .. 0) must be
+// recovered by running the twist backwards: b[i] = x[i + m - n] ^ twist(y_i)
+// gives y_i = (upper bit of x[i - n]) | (lower 31 bits of x[i + 1 - n]).
+bool fromBlock(const std::array<std::uint32_t, kN>& block, std::uint32_t p,
+               std::array<std::uint32_t, kN>& last) {
+  if (p < 1 || p > kN) return false;
+  // prev[i] = x[i - n] for i in [p - 1, n); prev[n] = b[0].
+  std::array<std::uint32_t, kN + 1> prev{};
+  prev[kN] = block[0];
+  std::uint32_t upper[kN + 1] = {}, lower[kN + 1] = {};
+  for (int i = kN - 1; i >= static_cast<int>(p) - 1; --i) {
+    const std::uint32_t far = i + kM >= kN ? block[i + kM - kN] : prev[i + kM];
+    std::uint32_t t = block[i] ^ far;  // (y >> 1) ^ (y odd ? A : 0)
+    const bool odd = (t & kUpperMask) != 0;
+    if (odd) t ^= kMatrixA;
+    const std::uint32_t y = (t << 1) | (odd ? 1U : 0U);
+    upper[i] = y & kUpperMask;      // of x[i - n]
+    lower[i + 1] = y & kLowerMask;  // of x[i + 1 - n]
+    if (i + 1 < kN) prev[i + 1] = upper[i + 1] | lower[i + 1];
+  }
+  for (std::uint32_t j = 0; j < kN; ++j) {
+    const std::uint32_t i = p + j;  // x[p - n + j]
+    last[j] = i < kN ? prev[i] : block[i - kN];
+  }
+  return true;
+}
+
+}  // namespace
+
+bool RandomState::setState(const std::string& text) {
+  std::istringstream in(text);
+  std::array<std::uint32_t, kN> words{};
+  for (auto& w : words) {
+    unsigned long long x = 0;
+    if (!(in >> x) || x > 0xFFFFFFFFULL) return false;
+    w = static_cast<std::uint32_t>(x);
+  }
+  std::string tag;
+  bool hasGauss = false;
+  double gauss = 0.0;
+  unsigned long long extra = 0;
+  if (in >> tag) {
+    if (tag == "gauss") {
+      if (!(in >> extra)) return false;
+      const std::uint64_t bits = extra;
+      std::memcpy(&gauss, &bits, sizeof gauss);
+      hasGauss = true;
+    } else {  // libstdc++: the position in the block
+      std::istringstream number(tag);
+      if (!(number >> extra) || !number.eof() || extra > static_cast<unsigned>(kN)) return false;
+      std::array<std::uint32_t, kN> last{};
+      if (!fromBlock(words, static_cast<std::uint32_t>(extra), last)) return false;
+      words = last;
+    }
+    if (in >> tag) return false;  // trailing text
+  }
+  key_ = words;
+  pos_ = 0;
+  hasGauss_ = hasGauss;
+  gauss_ = gauss;
+  return true;
 }
 
 Status RandomState::randn(int rows, int cols, Matrix& out) {

@@ -10,10 +10,10 @@
 #include <string>
 #include <vector>
 
+#include "ops/random_state.h"
+#include "ops/status.h"
 #include "seq2seq_model.h"
-#include "seq2seq_random.h"
 #include "seq2seq_tasks.h"
-#include "status.h"
 
 namespace attention {
 
@@ -30,7 +30,9 @@ struct Seq2SeqOptions {
 // Checkpoint layout (all integers little-endian):
 //   "A2S2" magic, u32 version (= kSeq2SeqCheckpointVersion),
 //   str task, str attention (u32 length + bytes), i32 hidden, i32 embedding, i32 batch,
-//   f64 learningRate, u32 seed, u64 steps, str generator state, str sampler state,
+//   f64 learningRate, u32 seed, u64 steps, str generator state, str sampler state
+//   (RandomState::state(): std::mt19937's standard text, 624 words, the form
+//   version 1 has always had in wasm; libstdc++'s 625-number form also loads),
 //   u64 parameter count, f32 parameters (the layout of seq2seqLayout), u32 FNV-1a of all before.
 // Adam's moment estimates are not stored: a loaded trainer restarts them.
 constexpr std::uint32_t kSeq2SeqCheckpointVersion = 1;
@@ -71,7 +73,7 @@ class Seq2SeqTrainer {
   Seq2SeqConfig config_;
   Vector params_, grad_, adamM_, adamV_;
   std::uint64_t adamT_ = 0, steps_ = 0;
-  Seq2SeqRandom rng_, sampler_;
+  RandomState rng_, sampler_;
   Seq2SeqCache cache_;
 };
 

@@ -1,12 +1,16 @@
-// Attention Basics: the notebook's printed numbers and NumPy (longdouble)
-// references from tests/fixtures/basics.txt.
+// The one softmax (cpp/ops/softmax.h) with its teaching relatives logSoftmax
+// and naiveSoftmax, and the one-query attention forms around it (dot,
+// dotScores, scaleRows, weightedSum): the first notebook's printed numbers and
+// NumPy (longdouble) references from tests/fixtures/basics.txt; then the row
+// softmax's mask, causal limit, scale and underflow.
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <limits>
 #include <string>
 
-#include "basics.h"
 #include "fixtures.h"
+#include "ops/attention.h"
+#include "ops/softmax.h"
 
 using namespace attention;
 
@@ -184,4 +188,95 @@ TEST_CASE("validation: shapes and values are reported, naming the argument",
   s = dotScores(kDecoderState, withNaN, out);
   CHECK(s.code == StatusCode::kInvalidValue);
   CHECK(s.message == "keys[2][1] is NaN; every entry must be a finite number");
+}
+
+// ---- the one row softmax: mask, causal, scale, underflow -------------------------------
+
+namespace {
+
+// softmax(scale * x) over the allowed entries, written out with libm's exp.
+Matrix referenceRows(const Matrix& x, const Matrix* mask, bool causal, double scale) {
+  Matrix w = Matrix::Zero(x.rows(), x.cols());
+  for (Eigen::Index i = 0; i < x.rows(); ++i) {
+    double max = -kInf;
+    const auto allowed = [&](Eigen::Index j) {
+      return (!causal || j <= i) && (!mask || (*mask)(i, j) != 0.0);
+    };
+    for (Eigen::Index j = 0; j < x.cols(); ++j) {
+      if (allowed(j)) max = std::max(max, scale * x(i, j));
+    }
+    if (max == -kInf) continue;
+    double sum = 0;
+    for (Eigen::Index j = 0; j < x.cols(); ++j) {
+      if (allowed(j)) sum += w(i, j) = std::exp(scale * x(i, j) - max);
+    }
+    w.row(i) /= sum;
+  }
+  return w;
+}
+
+}  // namespace
+
+TEST_CASE("softmaxRows: mask, causal and scale against libm's exp to 1e-14 relative", "[softmax]") {
+  Matrix x(5, 7);
+  for (Eigen::Index i = 0; i < x.size(); ++i) x.data()[i] = std::sin(1.7 * i) * 30.0;
+  Matrix mask = Matrix::Ones(5, 7);
+  mask(0, 0) = mask(1, 3) = mask(2, 6) = mask(4, 0) = mask(4, 1) = 0;
+  for (int j = 0; j < 7; ++j) mask(3, j) = 0;  // row 3: nothing to attend
+  for (bool causal : {false, true}) {
+    for (bool masked : {false, true}) {
+      for (double scale : {1.0, 0.125, 3.0}) {
+        AttentionMask m;
+        if (masked) m.mask.emplace(mask);
+        m.causal = causal;
+        Matrix w;
+        REQUIRE(softmaxRows(x, m, scale, w).isOk());
+        const Matrix want = referenceRows(x, masked ? &mask : nullptr, causal, scale);
+        INFO("causal " << causal << ", masked " << masked << ", scale " << scale);
+        CHECK_RELATIVE(w, want, 1e-14);
+        // Masked and causal entries are exactly 0; a row with nothing allowed is all 0.
+        for (Eigen::Index i = 0; i < w.rows(); ++i) {
+          for (Eigen::Index j = 0; j < w.cols(); ++j) {
+            if ((causal && j > i) || (masked && mask(i, j) == 0)) CHECK(w(i, j) == 0.0);
+          }
+        }
+        if (masked) CHECK(w.row(3).isZero(0));
+        CHECK_FALSE(w.hasNaN());
+      }
+    }
+  }
+}
+
+TEST_CASE("softmax underflows like libm: exp(-781) is 0, subnormals are right", "[softmax]") {
+  Vector w;
+  REQUIRE(softmax(vec({0, -781, -740, -1e300}), w).isOk());
+  CHECK(w[1] == 0.0);  // Eigen's vectorised exp would give ~1e-308 here
+  CHECK(w[3] == 0.0);
+  CHECK(w[2] == std::exp(-740.0));  // a subnormal: 4.2e-322, correctly rounded
+  CHECK(w[0] == 1.0);
+  // The vector softmax is one row of softmaxRows.
+  const Vector x = vec({927, 397, 148, 929});
+  Matrix row(1, 4), rows;
+  row.row(0) = x.transpose();
+  REQUIRE(softmax(x, w).isOk());
+  REQUIRE(softmaxRows(row, AttentionMask{}, 1.0, rows).isOk());
+  for (int j = 0; j < 4; ++j) CHECK(rows(0, j) == w[j]);
+}
+
+TEST_CASE("softmaxRows validation", "[softmax][validation]") {
+  Matrix w;
+  Matrix x = Matrix::Ones(2, 3);
+  CHECK(softmaxRows(Matrix(0, 3), AttentionMask{}, 1.0, w).message == "scores is empty (0x3)");
+  AttentionMask m;
+  const Matrix badShape = Matrix::Ones(3, 3);
+  m.mask.emplace(badShape);
+  CHECK(softmaxRows(x, m, 1.0, w).message == "mask is 3x3 but must be 2x3 (queries x keys)");
+  Matrix notBinary = Matrix::Ones(2, 3);
+  notBinary(1, 2) = 0.5;
+  m.mask.reset();
+  m.mask.emplace(notBinary);
+  CHECK(softmaxRows(x, m, 1.0, w).code == StatusCode::kInvalidValue);
+  x(0, 1) = NAN;
+  CHECK(softmaxRows(x, AttentionMask{}, 1.0, w).message ==
+        "scores[0][1] is NaN; every entry must be a finite number");
 }

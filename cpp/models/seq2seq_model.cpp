@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "ops/linear.h"
+
 namespace attention {
 
 namespace {
@@ -197,8 +199,8 @@ std::vector<Seq2SeqDecoded> seq2seqGreedy(const Seq2SeqConfig& config, const Seq
     gruStep(w.decoder, gatherRows(w.decEmbed, previous), h);
     attentionForward(w.attention, h, encOut, batch.sourceLength, cache, context);
     combineForward(w.Wc, context, h, combined);
-    logits.noalias() = combined * w.Wo;
-    logits.rowwise() += w.bo.row(0);
+    logits.resize(combined.rows(), w.Wo.cols());
+    linearInto(combined, w.Wo, w.bo.data(), WeightLayout::kInOut, logits);
     bool allDone = true;
     for (int b = 0; b < B; ++b) {
       Index best = 0;

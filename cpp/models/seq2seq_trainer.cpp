@@ -96,7 +96,7 @@ class Reader {
   std::size_t size_, pos_ = 0;
 };
 
-void initialise(const Seq2SeqConfig& config, Vector& params, Seq2SeqRandom& rng) {
+void initialise(const Seq2SeqConfig& config, Vector& params, RandomState& rng) {
   params = Vector::Zero(static_cast<Eigen::Index>(seq2seqParamCount(config)));
   for (const ParamSpec& s : seq2seqLayout(config)) {
     const bool bias = s.rows == 1 && s.name != "att.v";
@@ -152,8 +152,8 @@ Status Seq2SeqTrainer::init(const Seq2SeqOptions& options) {
   config_.embedding = options.embedding;
   config_.hidden = options.hidden;
   parseScoreKind(options.attention, config_.score);
-  rng_ = Seq2SeqRandom(options.seed);
-  sampler_ = Seq2SeqRandom(options.seed ^ 0x9E3779B9u);
+  rng_ = RandomState(options.seed);
+  sampler_ = RandomState(options.seed ^ 0x9E3779B9u);
   initialise(config_, params_, rng_);
   grad_ = Vector::Zero(params_.size());
   adamM_ = Vector::Zero(params_.size());

@@ -5,6 +5,11 @@
 // exactly where NumPy leaves it, so the articles' printed numbers come out.
 // Only the standard library and exact_log.h are used.
 //
+// It is also the seq2seq trainer's generator (below(), uniform()): NumPy's
+// init_genrand(s) and std::mt19937(s) give the same 32-bit stream, and the
+// state text (state()/setState()) is std::mt19937's standard textual form, so
+// checkpoints written with the former std::mt19937-based generator load as is.
+//
 // That includes randn's last bits on every platform: the polar method needs
 // log(), and NumPy (on x86-64 Linux) gets it from glibc, whose result differs
 // in the last bit from other libms' (Emscripten's musl: about 4 inputs in
@@ -14,6 +19,7 @@
 
 #include <array>
 #include <cstdint>
+#include <string>
 
 #include "status.h"
 #include "tensor.h"
@@ -44,11 +50,30 @@ class RandomState {
   // 64-bit draw, exactly like RandomState.randint with the default int64 dtype.
   Status randint(double low, double high, int rows, int cols, Matrix& out);
 
- private:
-  void twist();
+  // Uniform integer in [0, n), n >= 1, by masked rejection (no modulo bias):
+  // nextInt(0, n - 1), one 32-bit draw per attempt; 0 without a draw if n <= 1.
+  std::uint32_t below(std::uint32_t n);
+  // Uniform double in [0, 1) with 53 random bits: nextDouble().
+  double uniform() { return nextDouble(); }
+  // Uniform double in [lo, hi).
+  double uniform(double lo, double hi) { return lo + (hi - lo) * nextDouble(); }
 
+  // The full state as text: the 624 most recent MT19937 words, oldest first
+  // (std::mt19937's standard operator<< form, as libc++ and thus Emscripten
+  // write it), then " gauss <bits>" if a normal is cached (bits: the double's
+  // IEEE-754 bits as an unsigned integer). setState() reads that form back and
+  // continues the identical stream; it also accepts libstdc++'s form (the
+  // current 624-word block, then the position in it). False (state unchanged)
+  // if the text is not a state.
+  std::string state() const;
+  bool setState(const std::string& text);
+
+ private:
+  // The last kN = 624 words of the MT19937 sequence in a ring; pos_ is the
+  // oldest, which the next draw replaces (the "lazy" form of the twist: one
+  // word per draw, the same stream as NumPy's block-wise twist).
   std::array<std::uint32_t, 624> key_{};
-  int pos_ = 624;
+  int pos_ = 0;
   bool hasGauss_ = false;
   double gauss_ = 0.0;
 };

@@ -1,6 +1,9 @@
-// Transformer attention: scaled dot-product and multi-head attention against
-// NumPy longdouble references (tests/fixtures/transformer.txt), against a
-// textbook Eigen formulation on larger random inputs, and the error paths.
+// Attention (cpp/ops/attention.h): scaled dot-product and multi-head attention
+// against NumPy longdouble references (tests/fixtures/transformer.txt), against
+// a textbook Eigen formulation on larger random inputs, the error paths; then
+// each score function (pairwise additive against tests/fixtures/embeddings.txt,
+// dot / scaled dot / general) and weights . V. The concat score:
+// test_attention_concat.cpp.
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <limits>
@@ -9,7 +12,7 @@
 #include <vector>
 
 #include "fixtures.h"
-#include "transformer.h"
+#include "ops/attention.h"
 
 using namespace attention;
 
@@ -185,23 +188,6 @@ TEST_CASE("outputs are written in place into caller buffers (Eigen::Map)", "[tra
   CHECK(small == std::vector<double>(4, -1.0));
 }
 
-TEST_CASE("matmulInto matches Eigen's product for awkward shapes", "[transformer]") {
-  std::mt19937_64 rng(11);
-  for (const auto& [m, p, n] : std::vector<std::tuple<int, int, int>>{
-           {1, 1, 1}, {3, 5, 7}, {4, 4, 4}, {9, 64, 13}, {33, 17, 65}}) {
-    const Matrix a = randomMatrix(m, p, rng), b = randomMatrix(p, n, rng);
-    Matrix c(m, n);
-    REQUIRE(matmulInto(a, b, c).isOk());
-    const Matrix want = a * b;
-    INFO(m << "x" << p << " times " << p << "x" << n);
-    CHECK_CLOSE(c, want, 1e-14);
-  }
-  Matrix a(2, 3), b(4, 2), c(2, 2);
-  a.setOnes();
-  b.setOnes();
-  CHECK(matmulInto(a, b, c).message == "a has 3 columns but b has 4 rows (a is 2x3, b is 4x2)");
-}
-
 TEST_CASE("scaled dot-product attention reports bad input by name and shape", "[transformer]") {
   Matrix q = Matrix::Ones(2, 3), k = Matrix::Ones(4, 3), v = Matrix::Ones(4, 2), out, w;
   AttentionMask none;
@@ -319,4 +305,68 @@ TEST_CASE("multi-head attention reports bad parameters", "[transformer]") {
           "Q, K and V must have the same number of columns d_model, but Q is 3x6, K is 3x4 and V "
           "is 3x6");
   }
+}
+
+// ---- score functions, one by one ------------------------------------------------------------
+
+namespace {
+
+const fixtures::File& embeddingsRef() {
+  static const fixtures::File file("embeddings.txt");
+  return file;
+}
+
+}  // namespace
+
+TEST_CASE("pairwise additive scores match the NumPy references, with their tanhs",
+          "[attention][scores][fixture]") {
+  for (const std::string p : {"random0", "random1", "random2"}) {
+    INFO(p);
+    const Matrix qp = embeddingsRef().matrix(p + ".additive.qp");
+    const Matrix kp = embeddingsRef().matrix(p + ".additive.kp");
+    const Vector ws = embeddingsRef().vector(p + ".additive.ws");
+    const double bs = embeddingsRef().scalar(p + ".additive.bs");
+    Matrix scores(qp.rows(), kp.rows()), tanhs;
+    pairwiseAdditiveScoresInto(qp, kp, ws, bs, scores, &tanhs);
+    CHECK_CLOSE(scores, embeddingsRef().matrix(p + ".additive.scores"), 1e-12);
+    REQUIRE(tanhs.rows() == qp.rows() * kp.rows());
+    for (Eigen::Index i = 0; i < qp.rows(); ++i) {
+      for (Eigen::Index j = 0; j < kp.rows(); ++j) {
+        for (Eigen::Index c = 0; c < qp.cols(); ++c) {
+          CHECK(tanhs(i * kp.rows() + j, c) == std::tanh(qp(i, c) + kp(j, c)));
+        }
+      }
+    }
+  }
+}
+
+TEST_CASE("dot, scaled dot and general scores against the Eigen formulas", "[attention][scores]") {
+  std::mt19937_64 rng(3);
+  const Matrix q = randomMatrix(7, 5, rng), k = randomMatrix(9, 5, rng),
+               w = randomMatrix(5, 5, rng);
+  Matrix scores(7, 9), projected(7, 5);
+  dotScoresInto(q, k, scores);
+  CHECK_CLOSE(scores, Matrix(q * k.transpose()), 1e-14);
+  REQUIRE(attentionScores(q, k, true, scores).isOk());
+  CHECK_CLOSE(scores, Matrix(q * k.transpose() / std::sqrt(5.0)), 1e-14);
+  generalScoresInto(q, w, k, projected, scores);
+  CHECK_CLOSE(projected, Matrix(q * w), 1e-14);
+  CHECK_CLOSE(scores, Matrix(q * w * k.transpose()), 1e-13);
+  // General with the identity is the dot score, bit for bit.
+  Matrix dot(7, 9);
+  dotScoresInto(q, k, dot);
+  generalScoresInto(q, Matrix::Identity(5, 5), k, projected, scores);
+  CHECK(scores == dot);
+}
+
+TEST_CASE("weightsTimesValues is weights . V; the one-query forms agree with it",
+          "[attention][weights]") {
+  std::mt19937_64 rng(8);
+  const Matrix weights = randomMatrix(4, 6, rng), values = randomMatrix(6, 3, rng);
+  Matrix out(4, 3);
+  weightsTimesValues(weights, values, out);
+  CHECK_CLOSE(out, Matrix(weights * values), 1e-14);
+  Vector context;
+  REQUIRE(weightedSum(weights.row(2).transpose(), values, context).isOk());
+  for (int c = 0; c < 3; ++c) CHECK(context[c] == out(2, c));
 }

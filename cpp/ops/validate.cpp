@@ -7,8 +7,10 @@ namespace attention {
 
 std::string shapeOf(const VectorView& v) { return std::to_string(v.size()); }
 
-std::string shapeOf(const MatrixView& m) {
-  return std::to_string(m.rows()) + "x" + std::to_string(m.cols());
+std::string shapeOf(const MatrixView& m) { return dims(m.rows(), m.cols()); }
+
+std::string dims(Eigen::Index rows, Eigen::Index cols) {
+  return std::to_string(rows) + "x" + std::to_string(cols);
 }
 
 namespace {
@@ -63,6 +65,15 @@ Status requireNonEmpty(const char* name, const VectorView& v) {
 Status requireNonEmpty(const char* name, const MatrixView& m) {
   if (m.rows() == 0 || m.cols() == 0) {
     return Status::shapeMismatch(std::string(name) + " is empty (" + shapeOf(m) + ")");
+  }
+  return Status::ok();
+}
+
+Status requireShape(const char* name, const MatrixView& m, Eigen::Index rows, Eigen::Index cols,
+                    const std::string& why) {
+  if (m.rows() != rows || m.cols() != cols) {
+    return Status::shapeMismatch(std::string(name) + " is " + shapeOf(m) + " but must be " +
+                                 dims(rows, cols) + " (" + why + ")");
   }
   return Status::ok();
 }

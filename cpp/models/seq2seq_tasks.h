@@ -16,8 +16,8 @@
 #include <unordered_set>
 #include <vector>
 
-#include "seq2seq_random.h"
-#include "status.h"
+#include "ops/random_state.h"
+#include "ops/status.h"
 
 namespace attention {
 
@@ -40,7 +40,7 @@ class Seq2SeqTask {
   const std::vector<Seq2SeqExample>& heldOut() const { return heldOut_; }
 
   // A training example; never one of the held-out set.
-  virtual Seq2SeqExample draw(Seq2SeqRandom& rng) const = 0;
+  virtual Seq2SeqExample draw(RandomState& rng) const = 0;
 
   // Checks that `input` is 1..maxInputLength characters from inputAlphabet;
   // the message names `what`, the position and the character.

@@ -20,8 +20,8 @@
 #include <string>
 #include <vector>
 
+#include "ops/tensor.h"
 #include "seq2seq_layers.h"
-#include "tensor.h"
 
 namespace attention {
 

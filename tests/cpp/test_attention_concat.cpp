@@ -1,14 +1,13 @@
-// Bahdanau additive attention: the article's printed numbers (seed 42) and
-// NumPy longdouble references (tests/fixtures/additive.txt); the general
-// matrix product against the same file.
+// The concat score (Bahdanau's w2^T tanh(W1^T [h_i; s]), cpp/ops/attention.h):
+// the article's printed numbers (seed 42) and NumPy longdouble references
+// (tests/fixtures/additive.txt). matmul's cases in that file: test_gemm.cpp.
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <string>
 
-#include "additive.h"
 #include "fixtures.h"
-#include "linalg.h"
-#include "random_state.h"
+#include "ops/attention.h"
+#include "ops/random_state.h"
 
 using namespace attention;
 
@@ -41,8 +40,8 @@ TEST_CASE("article: seed 42 scores [4.35790943 5.92373433 4.18673175 2.11437202 
           "[additive][article]") {
   const ArticleDraws d = articleDraws(42, 5, 16, 10);
   Vector scores;
-  REQUIRE(additiveScores(d.encoderStates, asVector(d.decoderState), d.W1, asVector(d.w2), scores)
-              .isOk());
+  REQUIRE(
+      concatScores(d.encoderStates, asVector(d.decoderState), d.W1, asVector(d.w2), scores).isOk());
   const double printed[] = {4.35790943, 5.92373433, 4.18673175, 2.11437202, 0.95767155};
   REQUIRE(scores.size() == 5);
   for (int i = 0; i < 5; ++i) {
@@ -53,9 +52,9 @@ TEST_CASE("article: seed 42 scores [4.35790943 5.92373433 4.18673175 2.11437202 
 
 TEST_CASE("article: seed 42 context vector matches the 16 printed numbers", "[additive][article]") {
   const ArticleDraws d = articleDraws(42, 5, 16, 10);
-  AdditiveAttention out;
-  REQUIRE(additiveAttention(d.encoderStates, asVector(d.decoderState), d.W1, asVector(d.w2), out)
-              .isOk());
+  ConcatAttentionSteps out;
+  REQUIRE(
+      concatAttention(d.encoderStates, asVector(d.decoderState), d.W1, asVector(d.w2), out).isOk());
   const double printed[] = {-0.63514569, 0.04917298,  -0.43930867, -0.9268003,
                             1.01903919,  -0.43181409, 0.13365099,  -0.84746874,
                             -0.37572203, 0.18279832,  -0.90452701, 0.17872958,
@@ -97,8 +96,8 @@ TEST_CASE("every step matches NumPy longdouble references", "[additive][fixtures
       const Vector dec = additive().vector(p + "decoder_state");
       const Matrix W1 = additive().matrix(p + "W1");
       const Vector w2 = additive().vector(p + "w2");
-      AdditiveAttention out;
-      REQUIRE(additiveAttention(enc, dec, W1, w2, out).isOk());
+      ConcatAttentionSteps out;
+      REQUIRE(concatAttention(enc, dec, W1, w2, out).isOk());
       CHECK(out.inputs == additive().matrix(p + "inputs"));  // a copy: exact
       CHECK_CLOSE(out.activations, additive().matrix(p + "activations"), 1e-13);
       CHECK_CLOSE(out.scores, additive().vector(p + "scores"), 1e-12);
@@ -106,7 +105,7 @@ TEST_CASE("every step matches NumPy longdouble references", "[additive][fixtures
       CHECK_CLOSE(out.weighted, additive().matrix(p + "weighted"), 1e-12);
       CHECK_CLOSE(out.context, additive().vector(p + "context"), 1e-12);
       Vector scores;
-      REQUIRE(additiveScores(enc, dec, W1, w2, scores).isOk());
+      REQUIRE(concatScores(enc, dec, W1, w2, scores).isOk());
       CHECK(scores == out.scores);
     }
   }
@@ -116,47 +115,22 @@ TEST_CASE("additive validation names the argument and the shapes", "[additive][v
   const ArticleDraws d = articleDraws(42, 5, 16, 10);
   const Vector dec = asVector(d.decoderState), w2 = asVector(d.w2);
   Vector scores;
-  Status s = additiveScores(d.encoderStates, dec.head(15), d.W1, w2, scores);
+  Status s = concatScores(d.encoderStates, dec.head(15), d.W1, w2, scores);
   CHECK(s.code == StatusCode::kShapeMismatch);
   CHECK(s.message ==
         "decoderState has 15 entries but encoderStates has 16 columns "
         "(encoderStates is 5x16)");
-  s = additiveScores(d.encoderStates, dec, d.W1.topRows(30), w2, scores);
+  s = concatScores(d.encoderStates, dec, d.W1.topRows(30), w2, scores);
   CHECK(s.message ==
         "W1 has 30 rows but needs 2 x hidden = 32 (W1 is 30x10, encoderStates is "
         "5x16)");
-  s = additiveScores(d.encoderStates, dec, d.W1, w2.head(9), scores);
+  s = concatScores(d.encoderStates, dec, d.W1, w2.head(9), scores);
   CHECK(s.message == "w2 has 9 entries but W1 has 10 columns (W1 is 32x10)");
-  s = additiveScores(Matrix(0, 16), dec, d.W1, w2, scores);
+  s = concatScores(Matrix(0, 16), dec, d.W1, w2, scores);
   CHECK(s.message == "encoderStates is empty (0x16)");
   Matrix bad = d.W1;
   bad(3, 4) = std::nan("");
-  s = additiveScores(d.encoderStates, dec, bad, w2, scores);
+  s = concatScores(d.encoderStates, dec, bad, w2, scores);
   CHECK(s.code == StatusCode::kInvalidValue);
   CHECK(s.message == "W1[3][4] is NaN; every entry must be a finite number");
-}
-
-TEST_CASE("matmul matches NumPy longdouble references", "[linalg][fixtures]") {
-  const int cases = static_cast<int>(additive().scalar("matmul_cases"));
-  for (int i = 0; i < cases; ++i) {
-    const std::string p = "matmul" + std::to_string(i) + ".";
-    SECTION(p) {
-      Matrix out;
-      REQUIRE(matmul(additive().matrix(p + "a"), additive().matrix(p + "b"), out).isOk());
-      CHECK_CLOSE(out, additive().matrix(p + "out"), 1e-13);
-    }
-  }
-}
-
-TEST_CASE("matmul validation", "[linalg][validation]") {
-  Matrix out;
-  Status s = matmul(Matrix::Ones(4, 3), Matrix::Ones(2, 3), out);
-  CHECK(s.code == StatusCode::kShapeMismatch);
-  CHECK(s.message == "a is 4x3 and b is 2x3; a's columns (3) must equal b's rows (2)");
-  CHECK(matmul(Matrix(0, 3), Matrix::Ones(3, 3), out).message == "a is empty (0x3)");
-  Matrix b = Matrix::Ones(3, 2);
-  b(2, 1) = INFINITY;
-  s = matmul(Matrix::Ones(4, 3), b, out);
-  CHECK(s.code == StatusCode::kInvalidValue);
-  CHECK(s.message == "b[2][1] is Infinity; every entry must be a finite number");
 }

@@ -12,8 +12,8 @@
 #include <unordered_set>
 #include <vector>
 
-#include "status.h"
-#include "tensor.h"
+#include "ops/status.h"
+#include "ops/tensor.h"
 
 namespace attention {
 

@@ -2,6 +2,11 @@
 
 #include <cmath>
 
+#include "ops/attention.h"
+#include "ops/gemm.h"
+#include "ops/linear.h"
+#include "ops/softmax.h"
+
 namespace attention {
 
 namespace {
@@ -40,8 +45,8 @@ void gruForward(const GruWeights& w, const MatrixView& x, const MatrixView& h0, 
   } else {
     c.active.assign(static_cast<std::size_t>(steps), static_cast<int>(B));
   }
-  c.gx.noalias() = x * w.W;  // (T*B x 3H), all steps in one product
-  c.gx.rowwise() += w.b.row(0);
+  c.gx.resize(x.rows(), 3 * H);  // (T*B x 3H) = x W + b, all steps in one product
+  linearInto(x, w.W, w.b.data(), WeightLayout::kInOut, c.gx);
   c.h = Matrix::Zero((steps + 1) * B, H);
   c.h.topRows(B) = h0;
   c.r = Matrix::Zero(steps * B, H);
@@ -52,7 +57,7 @@ void gruForward(const GruWeights& w, const MatrixView& x, const MatrixView& h0, 
   for (int t = 0; t < steps; ++t) {
     const Index row = t * B, k = c.active[t];  // rows [row, row + k) take this step
     if (k == 0) continue;
-    gh.topRows(k).noalias() = c.h.middleRows(row, k) * w.U;  // (k x 3H)
+    gemm(c.h.middleRows(row, k), Trans::kNo, w.U, Trans::kNo, gh.topRows(k));  // (k x 3H)
     auto gx = c.gx.middleRows(row, k);
     auto r = c.r.middleRows(row, k);
     auto z = c.z.middleRows(row, k);
@@ -69,9 +74,9 @@ void gruForward(const GruWeights& w, const MatrixView& x, const MatrixView& h0, 
 
 void gruStep(const GruWeights& w, const MatrixView& x, Matrix& h) {
   const Index H = h.cols();
-  Matrix gx = x * w.W;  // (B x 3H)
-  gx.rowwise() += w.b.row(0);
-  const Matrix gh = h * w.U;  // (B x 3H)
+  Matrix gx(x.rows(), 3 * H), gh(h.rows(), 3 * H);  // (B x 3H) each
+  linearInto(x, w.W, w.b.data(), WeightLayout::kInOut, gx);
+  gemm(h, Trans::kNo, w.U, Trans::kNo, gh);
   const Eigen::ArrayXXd r = sigmoid(gx.leftCols(H).array() + gh.leftCols(H).array());
   const Eigen::ArrayXXd z = sigmoid(gx.middleCols(H, H).array() + gh.middleCols(H, H).array());
   const Eigen::ArrayXXd n = (gx.rightCols(H).array() + r * gh.rightCols(H).array()).tanh();
@@ -108,14 +113,15 @@ void gruBackward(const GruWeights& w, const GruCache& c, const MatrixView& x,
     dghk.leftCols(H) = dar.matrix();
     dghk.middleCols(H, H) = daz.matrix();
     dghk.rightCols(H) = (dan * r).matrix();
-    grad.U.noalias() += c.h.middleRows(row, k).transpose() * dghk;
+    gemm(c.h.middleRows(row, k), Trans::kYes, dghk, Trans::kNo, grad.U, Update::kAdd);
     carry.topRows(k) = (dhk * z).matrix();
-    carry.topRows(k).noalias() += dghk * w.U.transpose();
+    gemm(dghk, Trans::kNo, w.U, Trans::kYes, carry.topRows(k), Update::kAdd);
   }
   dh0 = carry;
-  grad.W.noalias() += x.transpose() * dgx;
+  gemm(x, Trans::kYes, dgx, Trans::kNo, grad.W, Update::kAdd);
   grad.b += dgx.colwise().sum();
-  dx.noalias() = dgx * w.W.transpose();
+  dx.resize(dgx.rows(), w.W.rows());
+  gemm(dgx, Trans::kNo, w.W, Trans::kYes, dx);
 }
 
 // ---- attention ----
@@ -166,46 +172,44 @@ void attentionForward(const AttentionWeights& w, const MatrixView& q, const Matr
   c.weights = Matrix::Zero(static_cast<Index>(Tq) * B, Tk);
   context.resize(static_cast<Index>(Tq) * B, H);
   if (w.kind == ScoreKind::kGeneral) {
-    c.projectedQuery.noalias() = q * w.W;
+    c.projectedQuery.resize(q.rows(), H);  // filled example by example below
   } else if (additive(w.kind)) {
-    c.projectedQuery.noalias() = q * w.Wq;
-    if (w.kind == ScoreKind::kBahdanau) c.projectedQuery.rowwise() += w.bias.row(0);
-    c.projectedKeys.noalias() = k * w.Wk;
-    c.tanhs.resize(static_cast<Index>(Tq) * B * Tk, H);
+    // The pairwise additive score on projected inputs: qp = q Wq (+ b), kp = k Wk.
+    c.projectedQuery.resize(q.rows(), H);
+    linearInto(q, w.Wq, w.kind == ScoreKind::kBahdanau ? w.bias.data() : nullptr,
+               WeightLayout::kInOut, c.projectedQuery);
+    c.projectedKeys.resize(k.rows(), H);
+    linearInto(k, w.Wk, nullptr, WeightLayout::kInOut, c.projectedKeys);
+    c.tanhs.resize(static_cast<std::size_t>(B));
   }
-  // The query the scores use directly: q (dot) or q W (general).
-  const MatrixView scoreQuery = w.kind == ScoreKind::kDot ? q : MatrixView(c.projectedQuery);
   Matrix scores;
   for (int b = 0; b < B; ++b) {
     const int len = lengths[b];
-    const auto keys = exampleRows(k, b, B, len);  // (len x H)
-    if (additive(w.kind)) {
-      scores.resize(Tq, len);
-      const auto pk = exampleRows(c.projectedKeys, b, B, len);  // (len x H)
-      for (int t = 0; t < Tq; ++t) {
-        const Index row = static_cast<Index>(t) * B + b;
-        auto th = c.tanhs.middleRows(row * Tk, len);  // (len x H)
-        th = (pk.rowwise() + c.projectedQuery.row(row)).array().tanh().matrix();
-        scores.row(t).noalias() = w.v.row(0) * th.transpose();
-      }
-    } else {
-      scores.noalias() = exampleRows(scoreQuery, b, B, Tq) * keys.transpose();  // (Tq x len)
+    const auto keys = exampleRows(k, b, B, len);    // (len x H)
+    const auto queries = exampleRows(q, b, B, Tq);  // (Tq x H)
+    scores.resize(Tq, len);
+    switch (w.kind) {
+      case ScoreKind::kDot:
+        dotScoresInto(queries, keys, scores);
+        break;
+      case ScoreKind::kGeneral:
+        generalScoresInto(queries, w.W, keys, exampleRows(c.projectedQuery, b, B, Tq), scores);
+        break;
+      default:  // the tanhs of query t are rows [t*len, (t+1)*len) of c.tanhs[b]
+        pairwiseAdditiveScoresInto(exampleRows(c.projectedQuery, b, B, Tq),
+                                   exampleRows(c.projectedKeys, b, B, len), w.v.row(0).transpose(),
+                                   0.0, scores, &c.tanhs[b]);
     }
-    // Row-wise softmax over the valid keys.
-    auto weights = exampleRows(c.weights, b, B, Tq).leftCols(len);
-    for (int t = 0; t < Tq; ++t) {
-      const double max = scores.row(t).maxCoeff();
-      weights.row(t) = (scores.row(t).array() - max).exp().matrix();
-      weights.row(t) /= weights.row(t).sum();
-    }
-    exampleRows(context, b, B, Tq).noalias() = weights * keys;  // (Tq x H)
+    softmaxRowsInPlace(scores);  // over the valid keys
+    exampleRows(c.weights, b, B, Tq).leftCols(len) = scores;
+    weightsTimesValues(scores, keys, exampleRows(context, b, B, Tq));  // (Tq x H)
   }
 }
 
 void attentionBackward(const AttentionWeights& w, const AttentionCache& c, const MatrixView& q,
                        const MatrixView& k, const MatrixView& dContext, Matrix& dq, Matrix& dk,
                        AttentionWeights& grad) {
-  const int B = c.batch, Tq = c.queries, Tk = c.keys;
+  const int B = c.batch, Tq = c.queries;
   const Index H = q.cols();
   dq = Matrix::Zero(q.rows(), H);
   dk = Matrix::Zero(k.rows(), H);
@@ -222,8 +226,9 @@ void attentionBackward(const AttentionWeights& w, const AttentionCache& c, const
     const auto dCtx = exampleRows(dContext, b, B, Tq);                    // (Tq x H)
     auto dKeys = exampleRows(dk, b, B, len);                              // (len x H)
     // context = weights keys
-    dWeights.noalias() = dCtx * keys.transpose();  // (Tq x len)
-    dKeys.noalias() += weights.transpose() * dCtx;
+    dWeights.resize(Tq, len);
+    gemm(dCtx, Trans::kNo, keys, Trans::kYes, dWeights);  // (Tq x len)
+    gemm(weights, Trans::kYes, dCtx, Trans::kNo, dKeys, Update::kAdd);
     // softmax: dS = A * (dA - sum(dA * A))
     dScores = weights.array() *
               (dWeights.array().colwise() - (dWeights.array() * weights.array()).rowwise().sum());
@@ -231,8 +236,10 @@ void attentionBackward(const AttentionWeights& w, const AttentionCache& c, const
       auto dpkRows = exampleRows(dpk, b, B, len);
       for (int t = 0; t < Tq; ++t) {
         const Index row = static_cast<Index>(t) * B + b;
-        const auto th = c.tanhs.middleRows(row * Tk, len);  // (len x H)
-        grad.v.row(0).noalias() += dScores.row(t) * th;
+        const auto th = c.tanhs[b].middleRows(static_cast<Index>(t) * len, len);  // (len x H)
+        // (1 x len) . (len x H)
+        gemm(Trans::kNo, Trans::kNo, 1, H, len, dScores.data() + static_cast<Index>(t) * len, len,
+             th.data(), H, grad.v.data(), H, Update::kAdd);
         dPre = ((dScores.row(t).transpose() * w.v.row(0)).array() * (1.0 - th.array().square()))
                    .matrix();  // (len x H)
         dpq.row(row) += dPre.colwise().sum();
@@ -240,23 +247,20 @@ void attentionBackward(const AttentionWeights& w, const AttentionCache& c, const
       }
     } else {
       const auto sq = exampleRows(scoreQuery, b, B, Tq);  // (Tq x H)
-      dKeys.noalias() += dScores.transpose() * sq;
-      if (w.kind == ScoreKind::kDot) {
-        exampleRows(dq, b, B, Tq).noalias() += dScores * keys;
-      } else {
-        exampleRows(dpq, b, B, Tq).noalias() += dScores * keys;
-      }
+      gemm(dScores, Trans::kYes, sq, Trans::kNo, dKeys, Update::kAdd);
+      gemm(dScores, Trans::kNo, keys, Trans::kNo,
+           exampleRows(w.kind == ScoreKind::kDot ? dq : dpq, b, B, Tq), Update::kAdd);
     }
   }
   if (w.kind == ScoreKind::kGeneral) {
-    grad.W.noalias() += q.transpose() * dpq;
-    dq.noalias() += dpq * w.W.transpose();
+    gemm(q, Trans::kYes, dpq, Trans::kNo, grad.W, Update::kAdd);
+    gemm(dpq, Trans::kNo, w.W, Trans::kYes, dq, Update::kAdd);
   } else if (additive(w.kind)) {
-    grad.Wq.noalias() += q.transpose() * dpq;
-    dq.noalias() += dpq * w.Wq.transpose();
+    gemm(q, Trans::kYes, dpq, Trans::kNo, grad.Wq, Update::kAdd);
+    gemm(dpq, Trans::kNo, w.Wq, Trans::kYes, dq, Update::kAdd);
     if (w.kind == ScoreKind::kBahdanau) grad.bias += dpq.colwise().sum();
-    grad.Wk.noalias() += k.transpose() * dpk;
-    dk.noalias() += dpk * w.Wk.transpose();
+    gemm(k, Trans::kYes, dpk, Trans::kNo, grad.Wk, Update::kAdd);
+    gemm(dpk, Trans::kNo, w.Wk, Trans::kYes, dk, Update::kAdd);
   }
 }
 
@@ -264,8 +268,9 @@ void attentionBackward(const AttentionWeights& w, const AttentionCache& c, const
 
 void combineForward(const MatrixView& Wc, const MatrixView& c, const MatrixView& h, Matrix& a) {
   const Index H = c.cols();
-  a.noalias() = c * Wc.topRows(H);
-  a.noalias() += h * Wc.bottomRows(H);
+  a.resize(c.rows(), H);
+  gemm(c, Trans::kNo, Wc.topRows(H), Trans::kNo, a);
+  gemm(h, Trans::kNo, Wc.bottomRows(H), Trans::kNo, a, Update::kAdd);
   a = a.array().tanh().matrix();
 }
 
@@ -274,22 +279,20 @@ void combineBackward(const MatrixView& Wc, const MatrixView& c, const MatrixView
                      MatrixMap& gradWc) {
   const Index H = c.cols();
   const Matrix dPre = (da.array() * (1.0 - a.array().square())).matrix();  // (N x H)
-  gradWc.topRows(H).noalias() += c.transpose() * dPre;
-  gradWc.bottomRows(H).noalias() += h.transpose() * dPre;
-  dc.noalias() = dPre * Wc.topRows(H).transpose();
-  dh.noalias() = dPre * Wc.bottomRows(H).transpose();
+  gemm(c, Trans::kYes, dPre, Trans::kNo, gradWc.topRows(H), Update::kAdd);
+  gemm(h, Trans::kYes, dPre, Trans::kNo, gradWc.bottomRows(H), Update::kAdd);
+  dc.resize(dPre.rows(), H);
+  dh.resize(dPre.rows(), H);
+  gemm(dPre, Trans::kNo, Wc.topRows(H), Trans::kYes, dc);
+  gemm(dPre, Trans::kNo, Wc.bottomRows(H), Trans::kYes, dh);
 }
 
 double outputForward(const MatrixView& Wo, const MatrixView& bo, const MatrixView& a,
                      const std::vector<int>& targets, const std::vector<double>& mask,
                      Matrix& probs) {
-  probs.noalias() = a * Wo;
-  probs.rowwise() += bo.row(0);
-  for (Index r = 0; r < probs.rows(); ++r) {  // row-wise softmax
-    const double max = probs.row(r).maxCoeff();
-    probs.row(r) = (probs.row(r).array() - max).exp().matrix();
-    probs.row(r) /= probs.row(r).sum();
-  }
+  probs.resize(a.rows(), Wo.cols());
+  linearInto(a, Wo, bo.data(), WeightLayout::kInOut, probs);
+  softmaxRowsInPlace(probs);
   double loss = 0, tokens = 0;
   for (std::size_t i = 0; i < targets.size(); ++i) {
     if (mask[i] == 0) continue;
@@ -311,9 +314,10 @@ void outputBackward(const MatrixView& Wo, const MatrixView& a, const MatrixView&
     dLogits(r, targets[i]) -= 1.0;
     dLogits.row(r) *= tokens > 0 ? mask[i] / tokens : 0.0;
   }
-  gradWo.noalias() += a.transpose() * dLogits;
+  gemm(a, Trans::kYes, dLogits, Trans::kNo, gradWo, Update::kAdd);
   gradBo += dLogits.colwise().sum();
-  da.noalias() = dLogits * Wo.transpose();
+  da.resize(dLogits.rows(), Wo.rows());
+  gemm(dLogits, Trans::kNo, Wo, Trans::kYes, da);
 }
 
 }  // namespace attention

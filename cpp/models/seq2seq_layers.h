@@ -16,7 +16,7 @@
 #include <string>
 #include <vector>
 
-#include "tensor.h"
+#include "ops/tensor.h"
 
 namespace attention {
 
@@ -83,6 +83,9 @@ struct AttentionWeights {
   MatrixMap Wk{nullptr, 0, 0};    // additive: (H x H)
   MatrixMap bias{nullptr, 0, 0};  // bahdanau: (1 x H)
   MatrixMap v{nullptr, 0, 0};     // additive: (1 x H)
+  // Forward formulas live in ops/attention.h: dot -> dotScoresInto, general ->
+  // generalScoresInto, bahdanau and concat -> pairwiseAdditiveScoresInto on
+  // q Wq (+ b) and k Wk (linear.h); only the backward passes are here.
 };
 
 struct AttentionCache {
@@ -90,8 +93,8 @@ struct AttentionCache {
   std::vector<int> lengths;              // (B): valid keys of each example
   Matrix projectedQuery;                 // general: q W; additive: q Wq (+ b)   (Tq*B x H)
   Matrix projectedKeys;                  // additive: k Wk   (Tk*B x H)
-  Matrix tanhs;    // additive: ((Tq*B)*Tk x H), block (t*B+b) for query t of b
-  Matrix weights;  // (Tq*B x Tk): softmax weights; 0 beyond lengths[b]
+  std::vector<Matrix> tanhs;  // additive: (B) of (Tq*len_b x H), rows t*len_b.. for query t
+  Matrix weights;             // (Tq*B x Tk): softmax weights; 0 beyond lengths[b]
 };
 
 // q: (Tq*B x H) queries, k: (Tk*B x H) keys (= values), lengths: (B), each in [1, Tk].

@@ -63,7 +63,7 @@ class DatesTask : public Seq2SeqTask {
     first_ = daysFromCivil(kFirstYear, 1, 1);
     count_ = daysFromCivil(kLastYear, 12, 31) - first_ + 1;
     heldOutDay_.assign(static_cast<std::size_t>(count_), false);
-    Seq2SeqRandom rng(20261121u);  // fixed: the same held-out set for every trainer
+    RandomState rng(20261121u);  // fixed: the same held-out set for every trainer
     while (static_cast<int>(heldOut_.size()) < kHeldOutSize) {
       const long d = rng.below(static_cast<std::uint32_t>(count_));
       if (heldOutDay_[static_cast<std::size_t>(d)]) continue;
@@ -72,7 +72,7 @@ class DatesTask : public Seq2SeqTask {
     }
   }
 
-  Seq2SeqExample draw(Seq2SeqRandom& rng) const override {
+  Seq2SeqExample draw(RandomState& rng) const override {
     for (;;) {
       const long d = rng.below(static_cast<std::uint32_t>(count_));
       if (!heldOutDay_[static_cast<std::size_t>(d)]) return render(first_ + d, rng);
@@ -80,7 +80,7 @@ class DatesTask : public Seq2SeqTask {
   }
 
  private:
-  static Seq2SeqExample render(long days, Seq2SeqRandom& rng) {
+  static Seq2SeqExample render(long days, RandomState& rng) {
     int y = 0, m = 0, d = 0;
     civilFromDays(days, y, m, d);
     const int format = static_cast<int>(rng.below(kFormats));
@@ -100,14 +100,14 @@ class ReverseTask : public Seq2SeqTask {
     name_ = "reverse";
     inputAlphabet_ = outputAlphabet_ = "0123456789";
     maxInputLength_ = maxOutputLength_ = 12;
-    Seq2SeqRandom rng(12345u);  // fixed held-out set
+    RandomState rng(12345u);  // fixed held-out set
     while (static_cast<int>(heldOut_.size()) < kHeldOutSize) {
       Seq2SeqExample e = make(rng);
       if (held_.insert(e.input).second) heldOut_.push_back(std::move(e));
     }
   }
 
-  Seq2SeqExample draw(Seq2SeqRandom& rng) const override {
+  Seq2SeqExample draw(RandomState& rng) const override {
     for (;;) {
       Seq2SeqExample e = make(rng);
       if (held_.count(e.input) == 0) return e;
@@ -115,7 +115,7 @@ class ReverseTask : public Seq2SeqTask {
   }
 
  private:
-  static Seq2SeqExample make(Seq2SeqRandom& rng) {
+  static Seq2SeqExample make(RandomState& rng) {
     const int length = 3 + static_cast<int>(rng.below(10));  // 3..12
     Seq2SeqExample e;
     for (int i = 0; i < length; ++i) e.input += static_cast<char>('0' + rng.below(10));

@@ -11,6 +11,8 @@ namespace attention {
 // "3" for vectors, "4x3" for matrices: the shape notation used in every message.
 std::string shapeOf(const VectorView& v);
 std::string shapeOf(const MatrixView& m);
+// "4x3" from a row and a column count.
+std::string dims(Eigen::Index rows, Eigen::Index cols);
 
 // Every entry finite.
 Status requireFinite(const char* name, const VectorView& v);
@@ -19,5 +21,8 @@ Status requireFinite(const char* name, const MatrixView& m);
 Status requireFiniteOrMasked(const char* name, const VectorView& v);
 Status requireNonEmpty(const char* name, const VectorView& v);
 Status requireNonEmpty(const char* name, const MatrixView& m);
+// m is (rows x cols); `why` names the dimensions, e.g. "queries x keys".
+Status requireShape(const char* name, const MatrixView& m, Eigen::Index rows, Eigen::Index cols,
+                    const std::string& why);
 
 }  // namespace attention

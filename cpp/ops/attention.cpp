@@ -1,0 +1,432 @@
+#include "attention.h"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "linear.h"
+#include "validate.h"
+
+namespace attention {
+
+namespace {
+
+using Index = Eigen::Index;
+
+std::string count(Index n, const char* what) { return std::to_string(n) + " " + what; }
+
+Status checkWeightsAgainstValues(const VectorView& weights, const MatrixView& values) {
+  RETURN_IF_ERROR(requireNonEmpty("weights", weights));
+  RETURN_IF_ERROR(requireNonEmpty("values", values));
+  if (weights.size() != values.rows()) {
+    return Status::shapeMismatch("weights has " + std::to_string(weights.size()) +
+                                 " entries but values has " + std::to_string(values.rows()) +
+                                 " rows (values is " + shapeOf(values) + ")");
+  }
+  RETURN_IF_ERROR(requireFinite("weights", weights));
+  return requireFinite("values", values);
+}
+
+Status checkMatrix(const char* name, const MatrixView& m) {
+  RETURN_IF_ERROR(requireNonEmpty(name, m));
+  return requireFinite(name, m);
+}
+
+Status checkQueriesKeys(const MatrixView& q, const MatrixView& k) {
+  RETURN_IF_ERROR(requireNonEmpty("Q", q));
+  RETURN_IF_ERROR(requireNonEmpty("K", k));
+  if (q.cols() != k.cols()) {
+    return Status::shapeMismatch("Q has " + std::to_string(q.cols()) + " columns but K has " +
+                                 std::to_string(k.cols()) + " (Q is " + shapeOf(q) + ", K is " +
+                                 shapeOf(k) + "); queries and keys need the same size d_k");
+  }
+  return Status::ok();
+}
+
+Status checkKeysValues(const MatrixView& k, const MatrixView& v) {
+  if (k.rows() != v.rows()) {
+    return Status::shapeMismatch("K has " + std::to_string(k.rows()) + " rows but V has " +
+                                 std::to_string(v.rows()) + " (K is " + shapeOf(k) + ", V is " +
+                                 shapeOf(v) + "); every key needs one value");
+  }
+  return Status::ok();
+}
+
+}  // namespace
+
+// ---- one query -------------------------------------------------------------------
+
+Status dot(const VectorView& a, const VectorView& b, double& out) {
+  RETURN_IF_ERROR(requireNonEmpty("a", a));
+  RETURN_IF_ERROR(requireNonEmpty("b", b));
+  if (a.size() != b.size()) {
+    return Status::shapeMismatch("a has " + std::to_string(a.size()) + " entries but b has " +
+                                 std::to_string(b.size()));
+  }
+  RETURN_IF_ERROR(requireFinite("a", a));
+  RETURN_IF_ERROR(requireFinite("b", b));
+  out = a.dot(b);
+  return Status::ok();
+}
+
+Status dotScores(const VectorView& query, const MatrixView& keys, Vector& scores) {
+  RETURN_IF_ERROR(requireNonEmpty("query", query));
+  RETURN_IF_ERROR(requireNonEmpty("keys", keys));
+  if (query.size() != keys.cols()) {
+    return Status::shapeMismatch("query has " + std::to_string(query.size()) +
+                                 " entries but keys have " + std::to_string(keys.cols()) +
+                                 " columns (keys is " + shapeOf(keys) + ")");
+  }
+  RETURN_IF_ERROR(requireFinite("query", query));
+  RETURN_IF_ERROR(requireFinite("keys", keys));
+  scores.resize(keys.rows());
+  // The dot score with one query row: (1 x d) . (d x n).
+  dotScoresInto(ConstMatrixMap(query.data(), 1, query.size()), keys,
+                MatrixMap(scores.data(), 1, scores.size()));
+  return Status::ok();
+}
+
+Status scaleRows(const VectorView& weights, const MatrixView& values, Matrix& out) {
+  RETURN_IF_ERROR(checkWeightsAgainstValues(weights, values));
+  out = weights.asDiagonal() * values;
+  return Status::ok();
+}
+
+Status weightedSum(const VectorView& weights, const MatrixView& values, Vector& out) {
+  RETURN_IF_ERROR(checkWeightsAgainstValues(weights, values));
+  out.resize(values.cols());
+  // weights . V with one row of weights: (1 x n) . (n x d) -> (1 x d).
+  weightsTimesValues(ConstMatrixMap(weights.data(), 1, weights.size()), values,
+                     MatrixMap(out.data(), 1, out.size()));
+  return Status::ok();
+}
+
+// ---- score functions ---------------------------------------------------------------
+
+void dotScoresInto(const MatrixView& q, const MatrixView& k, MatrixOut scores) {
+  gemm(q, Trans::kNo, k, Trans::kYes, scores);
+}
+
+void generalScoresInto(const MatrixView& q, const MatrixView& w, const MatrixView& k,
+                       MatrixOut projected, MatrixOut scores) {
+  linearInto(q, w, nullptr, WeightLayout::kInOut, projected);
+  dotScoresInto(projected, k, scores);
+}
+
+void pairwiseAdditiveScoresInto(const MatrixView& qp, const MatrixView& kp, const VectorView& ws,
+                                double bs, MatrixOut scores, Matrix* tanhs) {
+  const Index n = qp.rows(), m = kp.rows(), h = kp.cols();
+  Matrix local;
+  Matrix& th = tanhs ? *tanhs : local;
+  th.resize(tanhs ? n * m : m, h);
+  for (Index i = 0; i < n; ++i) {
+    // (m x h): query row i plus every key row; every pair, not row i with row i.
+    auto block = th.middleRows(tanhs ? i * m : 0, m);
+    // libm's tanh (Eigen has no vectorised double tanh): the chapters print 8 digits.
+    block = (kp.rowwise() + qp.row(i)).array().tanh().matrix();
+    for (Index j = 0; j < m; ++j) scores(i, j) = block.row(j).dot(ws.transpose()) + bs;
+  }
+}
+
+namespace {
+
+Status checkConcat(const MatrixView& encoderStates, const VectorView& decoderState,
+                   const MatrixView& W1, const VectorView& w2) {
+  RETURN_IF_ERROR(requireNonEmpty("encoderStates", encoderStates));
+  RETURN_IF_ERROR(requireNonEmpty("decoderState", decoderState));
+  RETURN_IF_ERROR(requireNonEmpty("W1", W1));
+  RETURN_IF_ERROR(requireNonEmpty("w2", w2));
+  const Index hidden = encoderStates.cols();
+  if (decoderState.size() != hidden) {
+    return Status::shapeMismatch("decoderState has " + std::to_string(decoderState.size()) +
+                                 " entries but encoderStates has " + std::to_string(hidden) +
+                                 " columns (encoderStates is " + shapeOf(encoderStates) + ")");
+  }
+  if (W1.rows() != 2 * hidden) {
+    return Status::shapeMismatch("W1 has " + std::to_string(W1.rows()) +
+                                 " rows but needs 2 x hidden = " + std::to_string(2 * hidden) +
+                                 " (W1 is " + shapeOf(W1) + ", encoderStates is " +
+                                 shapeOf(encoderStates) + ")");
+  }
+  if (w2.size() != W1.cols()) {
+    return Status::shapeMismatch("w2 has " + std::to_string(w2.size()) + " entries but W1 has " +
+                                 std::to_string(W1.cols()) + " columns (W1 is " + shapeOf(W1) +
+                                 ")");
+  }
+  RETURN_IF_ERROR(requireFinite("encoderStates", encoderStates));
+  RETURN_IF_ERROR(requireFinite("decoderState", decoderState));
+  RETURN_IF_ERROR(requireFinite("W1", W1));
+  return requireFinite("w2", w2);
+}
+
+// Fills inputs (n x 2h), activations (n x a) and scores (n); shapes are checked.
+void concatSteps(const MatrixView& encoderStates, const VectorView& decoderState,
+                 const MatrixView& W1, const VectorView& w2, ConcatAttentionSteps& out) {
+  const Index n = encoderStates.rows(), hidden = encoderStates.cols(), a = W1.cols();
+  out.inputs.resize(n, 2 * hidden);
+  out.inputs.leftCols(hidden) = encoderStates;
+  out.inputs.rightCols(hidden) = decoderState.transpose().replicate(n, 1);
+  out.activations.resize(n, a);
+  gemm(out.inputs, Trans::kNo, W1, Trans::kNo, out.activations);
+  // libm's tanh, not a vectorised approximation: the chapter prints 8 digits.
+  out.activations = out.activations.unaryExpr([](double x) { return std::tanh(x); });
+  out.scores.resize(n);
+  // (n x a) . (a x 1) -> (n x 1)
+  gemm(Trans::kNo, Trans::kNo, n, 1, a, out.activations.data(), a, w2.data(), 1, out.scores.data(),
+       1);
+}
+
+}  // namespace
+
+Status concatScores(const MatrixView& encoderStates, const VectorView& decoderState,
+                    const MatrixView& W1, const VectorView& w2, Vector& scores) {
+  RETURN_IF_ERROR(checkConcat(encoderStates, decoderState, W1, w2));
+  ConcatAttentionSteps steps;
+  concatSteps(encoderStates, decoderState, W1, w2, steps);
+  scores = std::move(steps.scores);
+  return Status::ok();
+}
+
+Status concatAttention(const MatrixView& encoderStates, const VectorView& decoderState,
+                       const MatrixView& W1, const VectorView& w2, ConcatAttentionSteps& out) {
+  RETURN_IF_ERROR(checkConcat(encoderStates, decoderState, W1, w2));
+  concatSteps(encoderStates, decoderState, W1, w2, out);
+  RETURN_IF_ERROR(softmax(out.scores, out.weights));
+  RETURN_IF_ERROR(scaleRows(out.weights, encoderStates, out.weighted));
+  return weightedSum(out.weights, encoderStates, out.context);  // (h): weights . V
+}
+
+// ---- weights . V ---------------------------------------------------------------------
+
+void weightsTimesValues(const MatrixView& weights, const MatrixView& values, MatrixOut out) {
+  gemm(weights, Trans::kNo, values, Trans::kNo, out);
+}
+
+namespace {
+
+// Strided row-major view of a (rows x cols) block: entry (r, c) is data[r * stride + c].
+struct Block {
+  const double* data;
+  Index rows, cols, stride;
+};
+
+Block blockOf(const MatrixView& m) { return {m.data(), m.rows(), m.cols(), m.outerStride()}; }
+
+// Rows per pass: their scores (kRowBlock x n_k) stay in cache between the
+// score product, the softmax and the weights-times-values product.
+constexpr Index kRowBlock = 16;
+
+// q: (n_q x d_k), k: (n_k x d_k), v: (n_k x d_v), mask: (n_q x n_k) or null
+//   -> out: (n_q x d_v) at stride ldo, w: (n_q x n_k) at stride ldw.
+// Inputs are already validated. kt, vp are scratch for packed k^T and v.
+void singleHeadAttention(const Block& q, const Block& k, const Block& v, const Block* mask,
+                         bool causal, double* out, Index ldo, double* w, Index ldw,
+                         std::vector<double>& kt, std::vector<double>& vp) {
+  const Index nq = q.rows, nk = k.rows, dk = k.cols, dv = v.cols;
+  // Scores are q k^T: with k^T packed, each score row is a sum of contiguous
+  // rows (the SIMD-friendly form) and no horizontal sums are needed.
+  packB(Trans::kYes, k.data, k.stride, dk, nk, kt);
+  packB(Trans::kNo, v.data, v.stride, nk, dv, vp);
+  const double scale = 1.0 / std::sqrt(static_cast<double>(dk));
+  for (Index i0 = 0; i0 < nq; i0 += kRowBlock) {
+    const Index rows = std::min(kRowBlock, nq - i0);
+    // With the causal mask no query of this block looks past key i0 + rows - 1.
+    const Index active = causal ? std::min(nk, i0 + rows) : nk;
+    double* wBlock = w + i0 * ldw;
+    gemmPacked(rows, active, dk, q.data + i0 * q.stride, q.stride, kt.data(), dk, wBlock, ldw);
+    for (Index r = 0; r < rows; ++r) {
+      const Index i = i0 + r;
+      softmaxRow(wBlock + r * ldw, nk, active, causal ? i + 1 : nk, scale,
+                 mask ? mask->data + i * mask->stride : nullptr);
+    }
+    gemmPacked(rows, dv, active, wBlock, ldw, vp.data(), nk, out + i0 * ldo, ldo);
+  }
+}
+
+// ---- validation ---------------------------------------------------------------
+
+Status checkOutputs(Index rows, Index cols, Index wRows, Index wCols, const MatrixOut& output,
+                    const MatrixOut& weights) {
+  if (output.rows() != rows || output.cols() != cols) {
+    return Status::shapeMismatch("output is " + dims(output.rows(), output.cols()) +
+                                 " but must be " + dims(rows, cols));
+  }
+  if (weights.rows() != wRows || weights.cols() != wCols) {
+    return Status::shapeMismatch("weights is " + dims(weights.rows(), weights.cols()) +
+                                 " but must be " + dims(wRows, wCols));
+  }
+  return Status::ok();
+}
+
+Status checkAttentionInputs(const MatrixView& q, const MatrixView& k, const MatrixView& v) {
+  RETURN_IF_ERROR(requireNonEmpty("Q", q));
+  RETURN_IF_ERROR(requireNonEmpty("K", k));
+  RETURN_IF_ERROR(requireNonEmpty("V", v));
+  RETURN_IF_ERROR(checkQueriesKeys(q, k));
+  RETURN_IF_ERROR(checkKeysValues(k, v));
+  RETURN_IF_ERROR(requireFinite("Q", q));
+  RETURN_IF_ERROR(requireFinite("K", k));
+  return requireFinite("V", v);
+}
+
+}  // namespace
+
+// ---- public kernels -----------------------------------------------------------
+
+Status attentionScores(const MatrixView& q, const MatrixView& k, bool scaled, MatrixOut scores) {
+  RETURN_IF_ERROR(checkQueriesKeys(q, k));
+  RETURN_IF_ERROR(requireFinite("Q", q));
+  RETURN_IF_ERROR(requireFinite("K", k));
+  if (scores.rows() != q.rows() || scores.cols() != k.rows()) {
+    return Status::shapeMismatch("scores is " + dims(scores.rows(), scores.cols()) +
+                                 " but must be " + dims(q.rows(), k.rows()));
+  }
+  dotScoresInto(q, k, scores);
+  if (scaled) scores /= std::sqrt(static_cast<double>(q.cols()));
+  return Status::ok();
+}
+
+Status scaledDotProductAttention(const MatrixView& q, const MatrixView& k, const MatrixView& v,
+                                 const AttentionMask& mask, MatrixOut output, MatrixOut weights) {
+  RETURN_IF_ERROR(checkAttentionInputs(q, k, v));
+  RETURN_IF_ERROR(checkMask(mask, q.rows(), k.rows()));
+  RETURN_IF_ERROR(checkOutputs(q.rows(), v.cols(), q.rows(), k.rows(), output, weights));
+  std::vector<double> kt, vp;
+  const Block maskBlock = mask.mask ? blockOf(*mask.mask) : Block{nullptr, 0, 0, 0};
+  singleHeadAttention(blockOf(q), blockOf(k), blockOf(v), mask.mask ? &maskBlock : nullptr,
+                      mask.causal, output.data(), output.outerStride(), weights.data(),
+                      weights.outerStride(), kt, vp);
+  return Status::ok();
+}
+
+Status scaledDotProductAttention(const MatrixView& q, const MatrixView& k, const MatrixView& v,
+                                 const AttentionMask& mask, Matrix& output, Matrix& weights) {
+  output.resize(q.rows(), v.cols());
+  weights.resize(q.rows(), k.rows());
+  return scaledDotProductAttention(q, k, v, mask, MatrixOut(output), MatrixOut(weights));
+}
+
+namespace {
+
+// out (n x d_model) = x (n x d_model) w (d_model x d_model) + b (d_model), through linear.
+void project(const MatrixView& x, const MatrixView& w, const std::optional<VectorView>& b,
+             MatrixOut out) {
+  linearInto(x, w, b ? b->data() : nullptr, WeightLayout::kInOut, out);
+}
+
+Status checkProjection(const char* wName, const MatrixView& w, const char* bName,
+                       const std::optional<VectorView>& b, Index dModel) {
+  RETURN_IF_ERROR(requireShape(wName, w, dModel, dModel, "d_model x d_model"));
+  RETURN_IF_ERROR(requireFinite(wName, w));
+  if (!b) return Status::ok();
+  if (b->size() != dModel) {
+    return Status::shapeMismatch(std::string(bName) + " has " + std::to_string(b->size()) +
+                                 " entries but must have d_model = " + std::to_string(dModel));
+  }
+  return requireFinite(bName, *b);
+}
+
+}  // namespace
+
+Status multiHeadAttention(const MatrixView& q, const MatrixView& k, const MatrixView& v,
+                          const MultiHeadParams& params, const AttentionMask& mask,
+                          MatrixOut output, MatrixOut weights) {
+  RETURN_IF_ERROR(requireNonEmpty("Q", q));
+  RETURN_IF_ERROR(requireNonEmpty("K", k));
+  RETURN_IF_ERROR(requireNonEmpty("V", v));
+  const Index dModel = q.cols();
+  if (k.cols() != dModel || v.cols() != dModel) {
+    return Status::shapeMismatch(
+        "Q, K and V must have the same number of columns d_model, but Q is " + shapeOf(q) +
+        ", K is " + shapeOf(k) + " and V is " + shapeOf(v));
+  }
+  RETURN_IF_ERROR(checkKeysValues(k, v));
+  const int h = params.heads;
+  if (h < 1) {
+    return Status::invalidArgument("heads is " + std::to_string(h) + " but must be at least 1");
+  }
+  if (dModel % h != 0) {
+    return Status::shapeMismatch(
+        "heads = " + std::to_string(h) + " does not divide d_model = " + std::to_string(dModel) +
+        " (Q is " + shapeOf(q) + "); each head needs d_model / heads columns");
+  }
+  RETURN_IF_ERROR(requireFinite("Q", q));
+  RETURN_IF_ERROR(requireFinite("K", k));
+  RETURN_IF_ERROR(requireFinite("V", v));
+  RETURN_IF_ERROR(checkProjection("Wq", params.wq, "bq", params.bq, dModel));
+  RETURN_IF_ERROR(checkProjection("Wk", params.wk, "bk", params.bk, dModel));
+  RETURN_IF_ERROR(checkProjection("Wv", params.wv, "bv", params.bv, dModel));
+  RETURN_IF_ERROR(checkProjection("Wo", params.wo, "bo", params.bo, dModel));
+  RETURN_IF_ERROR(checkMask(mask, q.rows(), k.rows()));
+  const Index nq = q.rows(), nk = k.rows(), dk = dModel / h;
+  RETURN_IF_ERROR(checkOutputs(nq, dModel, h * nq, nk, output, weights));
+
+  // Projections, one token a row: qProj (n_q x d_model), kProj and vProj (n_k x d_model).
+  Matrix qProj(nq, dModel), kProj(nk, dModel), vProj(nk, dModel), concat(nq, dModel);
+  project(q, params.wq, params.bq, qProj);
+  project(k, params.wk, params.bk, kProj);
+  project(v, params.wv, params.bv, vProj);
+  const Block maskBlock = mask.mask ? blockOf(*mask.mask) : Block{nullptr, 0, 0, 0};
+  std::vector<double> kt, vp;
+  for (int head = 0; head < h; ++head) {
+    // Head `head` reads columns [head * d_k, (head + 1) * d_k) of the projections
+    // and writes the same columns of concat (n_q x d_model): no copies.
+    const Index c0 = head * dk;
+    singleHeadAttention(
+        Block{qProj.data() + c0, nq, dk, dModel}, Block{kProj.data() + c0, nk, dk, dModel},
+        Block{vProj.data() + c0, nk, dk, dModel}, mask.mask ? &maskBlock : nullptr, mask.causal,
+        concat.data() + c0, dModel, weights.data() + head * nq * weights.outerStride(),
+        weights.outerStride(), kt, vp);
+  }
+  project(concat, params.wo, params.bo, output);
+  return Status::ok();
+}
+
+Status multiHeadAttention(const MatrixView& q, const MatrixView& k, const MatrixView& v,
+                          const MultiHeadParams& params, const AttentionMask& mask, Matrix& output,
+                          Matrix& weights) {
+  output.resize(q.rows(), q.cols());
+  weights.resize(static_cast<Index>(std::max(params.heads, 1)) * q.rows(), k.rows());
+  return multiHeadAttention(q, k, v, params, mask, MatrixOut(output), MatrixOut(weights));
+}
+
+Status pairwiseAdditiveAttention(const MatrixView& projectedQueries,
+                                 const MatrixView& projectedKeys, const VectorView& ws, double bs,
+                                 const MatrixView& values, Matrix& scores, Matrix& weights,
+                                 Matrix& output) {
+  RETURN_IF_ERROR(checkMatrix("projectedQueries", projectedQueries));
+  RETURN_IF_ERROR(checkMatrix("projectedKeys", projectedKeys));
+  RETURN_IF_ERROR(requireNonEmpty("ws", ws));
+  if (projectedQueries.cols() != projectedKeys.cols()) {
+    return Status::shapeMismatch(
+        "projectedQueries have " + count(projectedQueries.cols(), "columns") +
+        " but projectedKeys have " + count(projectedKeys.cols(), "columns") +
+        " (projectedQueries is " + shapeOf(projectedQueries) + ", projectedKeys is " +
+        shapeOf(projectedKeys) + ")");
+  }
+  if (ws.size() != projectedKeys.cols()) {
+    return Status::shapeMismatch("ws has " + count(ws.size(), "entries") +
+                                 " but the projections have " +
+                                 count(projectedKeys.cols(), "columns") + " (projectedKeys is " +
+                                 shapeOf(projectedKeys) + ")");
+  }
+  RETURN_IF_ERROR(requireFinite("ws", ws));
+  if (!std::isfinite(bs)) return Status::invalidValue("bs must be a finite number");
+  RETURN_IF_ERROR(checkMatrix("values", values));
+  if (values.rows() != projectedKeys.rows()) {
+    return Status::shapeMismatch("values has " + count(values.rows(), "rows") +
+                                 " but projectedKeys has " + count(projectedKeys.rows(), "rows") +
+                                 " (values is " + shapeOf(values) + ", projectedKeys is " +
+                                 shapeOf(projectedKeys) + ")");
+  }
+  scores.resize(projectedQueries.rows(), projectedKeys.rows());
+  pairwiseAdditiveScoresInto(projectedQueries, projectedKeys, ws, bs, scores);
+  RETURN_IF_ERROR(softmaxRows(scores, AttentionMask{}, 1.0, weights));
+  output.resize(weights.rows(), values.cols());
+  weightsTimesValues(weights, values, output);
+  return Status::ok();
+}
+
+}  // namespace attention

@@ -1,0 +1,53 @@
+// The one matrix product of the core, BLAS-like:
+//   C = op(A) op(B)   or   C += op(A) op(B),   op(X) = X or X^T.
+// Every product in the core goes through it: attention scores and weights . V,
+// the linear layers, the seq2seq layers' forward and backward passes, and the
+// bindings' matmul. The kernel packs B into panels and runs a SIMD micro-kernel
+// (wasm SIMD128 in the browser, SSE2/AVX natively); see gemm.cpp.
+//
+// Shapes: op(A) is (m x k), op(B) is (k x n), C is (m x n). All matrices are
+// row-major with a leading dimension (the distance between two rows).
+#pragma once
+
+#include <vector>
+
+#include "status.h"
+#include "tensor.h"
+
+namespace attention {
+
+// Writable view of a row-major matrix whose shape is already right.
+using MatrixOut = Eigen::Ref<Matrix>;
+
+enum class Trans { kNo, kYes };    // op(X) = X or X^T
+enum class Update { kSet, kAdd };  // C = ... or C += ...
+
+// Raw form: op(a) (m x k), op(b) (k x n) -> c (m x n). No checks; k may be 0
+// (then C is set to 0 or left as is).
+void gemm(Trans ta, Trans tb, Eigen::Index m, Eigen::Index n, Eigen::Index k, const double* a,
+          Eigen::Index lda, const double* b, Eigen::Index ldb, double* c, Eigen::Index ldc,
+          Update update = Update::kSet);
+
+// The same over Eigen views; shapes must agree (asserted only by the caller).
+void gemm(const MatrixView& a, Trans ta, const MatrixView& b, Trans tb, MatrixOut c,
+          Update update = Update::kSet);
+
+// Validated products for the API: a: (m x k), b: (k x n) -> out: (m x n) = a b.
+Status matmul(const MatrixView& a, const MatrixView& b, Matrix& out);
+// Same into a caller-sized c: (m x n).
+Status matmulInto(const MatrixView& a, const MatrixView& b, MatrixOut c);
+
+// ---- packed form, for callers that reuse one packed B over many products ------
+// (scaled dot-product attention packs K^T and V once per call.)
+
+// b: op(b) is (rows x cols) -> panels of a packed B.
+void packB(Trans tb, const double* b, Eigen::Index ldb, Eigen::Index rows, Eigen::Index cols,
+           std::vector<double>& packed);
+
+// c (m x n) = a (m x k) . packedB, where packedB was packed with panelRows >= k
+// rows (only the first k are used).
+void gemmPacked(Eigen::Index m, Eigen::Index n, Eigen::Index k, const double* a, Eigen::Index lda,
+                const double* packed, Eigen::Index panelRows, double* c, Eigen::Index ldc,
+                Update update = Update::kSet);
+
+}  // namespace attention

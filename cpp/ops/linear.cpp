@@ -1,0 +1,54 @@
+#include "linear.h"
+
+#include <string>
+
+#include "validate.h"
+
+namespace attention {
+
+namespace {
+
+std::string count(Eigen::Index n, const char* what) { return std::to_string(n) + " " + what; }
+
+}  // namespace
+
+void linearInto(const MatrixView& x, const MatrixView& weight, const double* bias,
+                WeightLayout layout, MatrixOut y) {
+  gemm(x, Trans::kNo, weight, layout == WeightLayout::kInOut ? Trans::kNo : Trans::kYes, y);
+  if (!bias) return;
+  for (Eigen::Index r = 0; r < y.rows(); ++r) {
+    double* row = y.data() + r * y.outerStride();
+    for (Eigen::Index c = 0; c < y.cols(); ++c) row[c] += bias[c];
+  }
+}
+
+Status linear(const MatrixView& x, const MatrixView& weight, const std::optional<VectorView>& bias,
+              WeightLayout layout, Matrix& y) {
+  RETURN_IF_ERROR(requireNonEmpty("x", x));
+  RETURN_IF_ERROR(requireFinite("x", x));
+  RETURN_IF_ERROR(requireNonEmpty("weight", weight));
+  RETURN_IF_ERROR(requireFinite("weight", weight));
+  const bool outIn = layout == WeightLayout::kOutIn;
+  const Eigen::Index in = outIn ? weight.cols() : weight.rows();
+  const Eigen::Index out = outIn ? weight.rows() : weight.cols();
+  if (bias) RETURN_IF_ERROR(requireNonEmpty("bias", *bias));
+  if (in != x.cols()) {
+    return Status::shapeMismatch("x has " + count(x.cols(), "columns") + " but weight has " +
+                                 count(in, outIn ? "columns" : "rows") + " (x is " + shapeOf(x) +
+                                 ", weight is " + shapeOf(weight) + ")");
+  }
+  if (bias) {
+    if (bias->size() != out) {
+      return Status::shapeMismatch("bias has " + count(bias->size(), "entries") +
+                                   " but weight has " + count(out, outIn ? "rows" : "columns") +
+                                   " (weight is " + shapeOf(weight) + ")");
+    }
+    RETURN_IF_ERROR(requireFinite("bias", *bias));
+  }
+  y.resize(x.rows(), out);
+  const Vector b = bias ? Vector(*bias) : Vector();
+  linearInto(x, weight, bias ? b.data() : nullptr, layout, y);
+  return Status::ok();
+}
+
+}  // namespace attention

@@ -1,0 +1,33 @@
+// The one linear (fully connected) layer of the core: y = x W + b, one row of
+// x per token. Two weight layouts, both through gemm (no copy or transpose):
+//   kInOut   W: (in x out), y = x W + b        (the chapters' and seq2seq's layout)
+//   kOutIn   W: (out x in), y = x W^T + b      (PyTorch's nn.Linear)
+// Shapes: x (n x in), b (out) or none -> y (n x out).
+#pragma once
+
+#include <optional>
+
+#include "gemm.h"
+#include "status.h"
+#include "tensor.h"
+
+namespace attention {
+
+enum class WeightLayout { kInOut, kOutIn };
+
+// Validated; y is resized. Messages name x, weight and bias.
+Status linear(const MatrixView& x, const MatrixView& weight, const std::optional<VectorView>& bias,
+              WeightLayout layout, Matrix& y);
+
+// PyTorch nn.Linear: x: (n x in), weight: (out x in), bias: (out) -> y: (n x out).
+inline Status linear(const MatrixView& x, const MatrixView& weight, const VectorView& bias,
+                     Matrix& y) {
+  return linear(x, weight, std::optional<VectorView>(bias), WeightLayout::kOutIn, y);
+}
+
+// Unchecked, into a caller-sized y (n x out); bias is null or points at `out`
+// contiguous values.
+void linearInto(const MatrixView& x, const MatrixView& weight, const double* bias,
+                WeightLayout layout, MatrixOut y);
+
+}  // namespace attention

@@ -1,0 +1,60 @@
+// The one softmax of the core, and its teaching relatives.
+//
+// softmaxRows turns row-major scores into weights, row by row, with an
+// optional 0/1 mask, an optional causal limit and a scale factor applied
+// before the exponential. Its exp underflows exactly like libm (exp(-781) is 0,
+// not Eigen's clamped 1e-308), and a row whose every entry is masked becomes
+// all zeros, never NaN. Attention, the seq2seq attention layer and the
+// seq2seq output softmax all use it; softmax() on a vector is one such row.
+// Shapes: n = entries of a vector; scores/weights (rows x cols).
+#pragma once
+
+#include <optional>
+
+#include "gemm.h"
+#include "status.h"
+#include "tensor.h"
+
+namespace attention {
+
+// Which entries each row may use.
+struct AttentionMask {
+  // (rows x cols) of 0/1, or empty for "everything allowed".
+  // mask(i, j) == 0 means row (query) i may not attend to column (key) j.
+  std::optional<MatrixView> mask;
+  // Row i may not use columns j > i (keys "after" its own position).
+  bool causal = false;
+};
+
+// The kernel: one row of scores s[0, n) -> softmax weights of scale * s in
+// place. Columns j >= end and columns with mask[j] == 0 (mask may be null) get
+// weight exactly 0; s[j] for j >= computed was never computed and is only
+// overwritten (end is capped at computed).
+void softmaxRow(double* s, Eigen::Index n, Eigen::Index computed, Eigen::Index end, double scale,
+                const double* mask);
+
+// Every row of s (unchecked): s <- softmax(scale * s) row by row, no mask.
+void softmaxRowsInPlace(MatrixOut s, double scale = 1.0);
+
+// mask.mask must be (rows x cols) of 0/1 entries.
+Status checkMask(const AttentionMask& mask, Eigen::Index rows, Eigen::Index cols);
+
+// scores: (rows x cols), finite -> weights: (rows x cols), resized.
+// weights[i] = softmax(scale * scores[i]) over the columns mask allows.
+Status softmaxRows(const MatrixView& scores, const AttentionMask& mask, double scale,
+                   Matrix& weights);
+
+// x: (n) -> out: (n). Subtracts max(x) first, so it never overflows.
+// -Infinity marks a masked position (weight 0); if every entry is masked the
+// result is all zeros rather than NaN.
+Status softmax(const VectorView& x, Vector& out);
+
+// x: (n) -> out: (n), log(softmax(x)) computed without leaving log space, so
+// weights far below the smallest double (e.g. exp(-781)) keep their value.
+Status logSoftmax(const VectorView& x, Vector& out);
+
+// x: (n) -> out: (n), exp(x) / sum(exp(x)) exactly as written. Kept for
+// teaching: exp(927) overflows to Infinity in float64 and the result is NaN.
+Status naiveSoftmax(const VectorView& x, Vector& out);
+
+}  // namespace attention
