@@ -1,7 +1,7 @@
 // Word embeddings: a streaming loader for GloVe text files of any release, the
 // shipped vocabulary, the notebook's tokenizer and word lookup.
 //
-// The vectors live in the wasm core (cpp/embeddings.h) inside an
+// The vectors live in the wasm core (cpp/models/embeddings.h) inside an
 // `_EmbeddingTable`; the `Embeddings` class below owns one (OwnedHandle) and
 // frees it in delete() or when dropped. Every result handed out is a JS copy.
 import { describe, readOptions, requireInteger, requireOneOf, requireString, throwForStatus } from './errors.js';
