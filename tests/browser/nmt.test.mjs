@@ -16,7 +16,6 @@ after(async () => {
 });
 
 const chapter = '#chapter-nmt';
-const output = (page) => page.$eval(chapter, (root) => root.dataset.nmtOutput ?? null);
 
 async function waitForOutput(page, expected) {
   await page.waitForFunction(

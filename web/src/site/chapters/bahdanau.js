@@ -110,7 +110,7 @@ export default {
 
     function update() {
       guarded(error, () => {
-        const { seed, inputLength: n, hiddenSize: h, attentionSize: a } = state;
+        const { inputLength: n, hiddenSize: h, attentionSize: a } = state;
         const r = bahdanauAttention(api, state);
         const steps = names('h', n);
 

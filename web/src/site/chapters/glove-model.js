@@ -29,6 +29,7 @@ export function pyRepr(s) {
   const body = s
     .replace(/\\/g, '\\\\')
     .replace(quote === "'" ? /'/g : /"/g, `\\${quote}`)
+    // eslint-disable-next-line no-control-regex -- matching control characters is the point: repr() escapes them as \xNN
     .replace(/[\u0000-\u001f\u007f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
   return `${quote}${body}${quote}`;
 }

@@ -153,7 +153,6 @@ export default {
     const bugNote = el('div', { className: 'notebook-bug' });
 
     const error = errorLine();
-    const ready = () => table() !== null;
 
     function update() {
       save();
