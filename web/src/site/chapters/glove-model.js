@@ -67,7 +67,11 @@ export function sentencesAttention(api, E, query, key) {
   const k = E.lookup(kTokens);
   const dot = api.scaledDotProductAttention(q.matrix, k.matrix, k.matrix);
   return {
-    qTokens, kTokens, q, k, dot,
+    qTokens,
+    kTokens,
+    q,
+    k,
+    dot,
     qMissing: qTokens.map((t) => !E.has(t)),
     kMissing: kTokens.map((t) => !E.has(t)),
     missing: [...new Set([...q.missing, ...k.missing])],
