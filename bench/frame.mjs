@@ -44,7 +44,10 @@ try {
   };
   const f = (t) => `${t.median.toFixed(1)} ms median (best ${t.min.toFixed(1)}, worst ${t.max.toFixed(1)})`;
   console.log(`\nChapter frame time, headless Chromium, n = 128, d_model = 64, 2 heads, ${EDITS} edits each:`);
-  for (const [kind, what] of [['seed', 'new seed (steps 1, 2, 4, 5, 6 recomputed)'], ['causal', 'causal mask toggled']]) {
+  for (const [kind, what] of [
+    ['seed', 'new seed (steps 1, 2, 4, 5, 6 recomputed)'],
+    ['causal', 'causal mask toggled'],
+  ]) {
     const samples = await run(kind);
     const u = stat(samples, 'update');
     console.log(`  ${what}: recompute + repaint ${f(u)} -> ${u.median <= 16.7 ? 'within' : 'OVER'} one 16.7 ms frame`);

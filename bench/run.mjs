@@ -41,7 +41,7 @@ function time(body, { minRuns = 5, maxRuns = 30, budgetMs = 1500 } = {}) {
 // Deterministic pseudo-random normal-ish data (sum of uniforms), row-major.
 function randomMatrix(rows, cols, seed) {
   let s = seed >>> 0;
-  const next = () => ((s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32);
+  const next = () => (s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32;
   const data = new Float64Array(rows * cols);
   for (let i = 0; i < data.length; i++) data[i] = next() + next() + next() - 1.5;
   return { rows, cols, data };
@@ -105,14 +105,19 @@ const fmt = (t) => (t ? `${t.min.toFixed(2)} (${t.median.toFixed(2)})` : 'n/a');
 const lib = at('dist/lib/index.js');
 if (!existsSync(lib)) throw new Error('dist/lib is missing: run `npm run build` first');
 
-console.log(`machine: ${(await import('node:os')).cpus()[0]?.model ?? '?'}, ${(await import('node:os')).cpus().length} cores, node ${process.version}`);
+console.log(
+  `machine: ${(await import('node:os')).cpus()[0]?.model ?? '?'}, ${(await import('node:os')).cpus().length} cores, node ${process.version}`,
+);
 console.log('building the native benchmark (cmake --build build/native --target native_bench) ...');
 execFileSync('cmake', ['-S', root, '-B', at('build/native'), '-DCMAKE_BUILD_TYPE=Release'], { stdio: 'ignore' });
 execFileSync('cmake', ['--build', at('build/native'), '--target', 'native_bench', '-j2'], { stdio: 'ignore' });
 function runNative(args = []) {
   const run = spawnSync(at('build/native/native_bench'), args, { encoding: 'utf8' });
   if (run.status !== 0) throw new Error(`native_bench failed: ${run.stderr}`);
-  return run.stdout.trim().split('\n').map((line) => JSON.parse(line));
+  return run.stdout
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line));
 }
 const native = runNative();
 const nativeTime = (impl, op, n) => native.find((r) => r.impl === impl && r.op === op && r.n === n);
@@ -135,10 +140,19 @@ for (const n of SIZES) {
   for (let round = 0; round < ROUNDS; round++) {
     if (round > 0) {
       const again = runNative([String(n)]);
-      eigen = better(eigen, again.find((r) => r.impl === 'eigen'));
-      ours = better(ours, again.find((r) => r.impl === 'ours'));
+      eigen = better(
+        eigen,
+        again.find((r) => r.impl === 'eigen'),
+      );
+      ours = better(
+        ours,
+        again.find((r) => r.impl === 'ours'),
+      );
     }
-    wasm = better(wasm, time(() => a.scaledDotProductAttention(Q, K, V)));
+    wasm = better(
+      wasm,
+      time(() => a.scaledDotProductAttention(Q, K, V)),
+    );
   }
   const js = time(() => jsAttention(Q.data, K.data, V.data, n, D), { minRuns: 3, budgetMs: 3000 });
   // Sanity: the baselines compute the same thing.
@@ -150,8 +164,12 @@ for (const n of SIZES) {
 }
 
 console.log('\nScaled dot-product attention, float64, d = 64, one call (Q, K, V all n x 64):');
-console.log(`time in ms: best of several runs (median in parentheses); native and wasm in ${ROUNDS} alternating rounds, best round kept\n`);
-console.log('| n | native Eigen | native, our kernel | wasm (JS API, Node) | plain JS loop | wasm / native Eigen | JS loop / wasm |');
+console.log(
+  `time in ms: best of several runs (median in parentheses); native and wasm in ${ROUNDS} alternating rounds, best round kept\n`,
+);
+console.log(
+  '| n | native Eigen | native, our kernel | wasm (JS API, Node) | plain JS loop | wasm / native Eigen | JS loop / wasm |',
+);
 console.log('| ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
 for (const r of rows) {
   console.log(
@@ -163,8 +181,10 @@ for (const r of rows) if (r.diff > 1e-10) console.log(`WARNING: n=${r.n}: wasm a
 const big = rows.find((r) => r.n === 1024);
 const slowdown = big.wasm.min / big.eigen.min;
 const speedup = big.js.min / big.wasm.min;
-console.log(`\ntargets at n = 1024: wasm <= 2.5x native Eigen: ${slowdown.toFixed(2)}x ${slowdown <= 2.5 ? 'MET' : 'NOT MET'}; ` +
-  `wasm >= 5x faster than the JS loop: ${speedup.toFixed(2)}x ${speedup >= 5 ? 'MET' : 'NOT MET'}`);
+console.log(
+  `\ntargets at n = 1024: wasm <= 2.5x native Eigen: ${slowdown.toFixed(2)}x ${slowdown <= 2.5 ? 'MET' : 'NOT MET'}; ` +
+    `wasm >= 5x faster than the JS loop: ${speedup.toFixed(2)}x ${speedup >= 5 ? 'MET' : 'NOT MET'}`,
+);
 
 // Multi-head attention: self-attention on one n x d_model input.
 const X = randomMatrix(MHA.n, MHA.dModel, 99);
@@ -176,9 +196,11 @@ const W = () => {
 };
 const params = { heads: MHA.heads, Wq: W(), Wk: W(), Wv: W(), Wo: W() };
 const mhaWasm = time(() => a.multiHeadAttention(X, X, X, params));
-console.log(`\nMulti-head attention (n = ${MHA.n}, d_model = ${MHA.dModel}, ${MHA.heads} heads), ms: ` +
-  `native Eigen ${fmt(nativeTime('eigen', 'mha', MHA.n))}, native our kernel ${fmt(nativeTime('ours', 'mha', MHA.n))}, ` +
-  `wasm ${fmt(mhaWasm)}`);
+console.log(
+  `\nMulti-head attention (n = ${MHA.n}, d_model = ${MHA.dModel}, ${MHA.heads} heads), ms: ` +
+    `native Eigen ${fmt(nativeTime('eigen', 'mha', MHA.n))}, native our kernel ${fmt(nativeTime('ours', 'mha', MHA.n))}, ` +
+    `wasm ${fmt(mhaWasm)}`,
+);
 
 // Sizes.
 const core = readFileSync(at('dist/lib/attention_core.mjs'), 'utf8');
@@ -187,9 +209,14 @@ const wasmBytes = base64 ? Buffer.from(base64[1], 'base64') : null;
 const moduleSize = sizes([at('dist/lib/attention_core.mjs')]);
 const siteSize = sizes(walk(at('dist/site')));
 console.log('\nSizes (gzip -9 per file):');
-if (wasmBytes) console.log(`  wasm binary: ${kib(wasmBytes.length)} raw, ${kib(gzipSync(wasmBytes, { level: 9 }).length)} gzip`);
-console.log(`  dist/lib/attention_core.mjs (wasm inlined as base64 + glue): ${kib(moduleSize.raw)} raw, ${kib(moduleSize.gzip)} gzip`);
-console.log(`  dist/site (whole built site, ${walk(at('dist/site')).length} files): ${kib(siteSize.raw)} raw, ${kib(siteSize.gzip)} gzip`);
+if (wasmBytes)
+  console.log(`  wasm binary: ${kib(wasmBytes.length)} raw, ${kib(gzipSync(wasmBytes, { level: 9 }).length)} gzip`);
+console.log(
+  `  dist/lib/attention_core.mjs (wasm inlined as base64 + glue): ${kib(moduleSize.raw)} raw, ${kib(moduleSize.gzip)} gzip`,
+);
+console.log(
+  `  dist/site (whole built site, ${walk(at('dist/site')).length} files): ${kib(siteSize.raw)} raw, ${kib(siteSize.gzip)} gzip`,
+);
 
 // Chapter frame time in headless Chromium (bench/frame.mjs), when available.
 const frameScript = at('bench/frame.mjs');

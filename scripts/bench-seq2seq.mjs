@@ -32,7 +32,9 @@ const cpuSeconds = () => {
   return (u.user + u.system) / 1e6;
 };
 
-console.log(`seq2seq bench: dates task, ${attention}, options ${JSON.stringify(trainer.options)}, ${trainer.parameterCount} parameters`);
+console.log(
+  `seq2seq bench: dates task, ${attention}, options ${JSON.stringify(trainer.options)}, ${trainer.parameterCount} parameters`,
+);
 console.log(`evaluating exact match on ${held} held-out dates every ${every} steps; budget ${budget} s of training`);
 console.log('steps  train_wall_s  train_cpu_s  steps/s(wall)  loss     accuracy  eval_s');
 let wall = 0;

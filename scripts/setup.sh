@@ -11,6 +11,7 @@ command -v g++ >/dev/null 2>&1 || missing+=(g++)
 [ -f /usr/include/eigen3/Eigen/Core ] || missing+=(libeigen3-dev)
 [ -f /usr/include/catch2/catch.hpp ] || missing+=(catch2)
 command -v chromium >/dev/null 2>&1 || missing+=(chromium)
+command -v clang-format >/dev/null 2>&1 || missing+=(clang-format)
 
 if [ ${#missing[@]} -gt 0 ]; then
   echo "setup: installing Debian packages: ${missing[*]}"

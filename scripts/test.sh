@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# Runs every test layer against what scripts/build.sh produced.
+# Runs the lint checks, then every test layer against what scripts/build.sh produced.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+echo "== Lint (eslint, prettier --check, clang-format --dry-run)"
+npm run --silent lint
 echo "== C++ (Catch2 via ctest)"
 ctest --test-dir build/native --output-on-failure -j2
 echo "== JS API (node:test)"

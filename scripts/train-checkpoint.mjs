@@ -24,5 +24,7 @@ while (trainer.steps < CHECKPOINT_STEPS) {
 const accuracy = trainer.evaluate(1000);
 const bytes = trainer.save();
 writeFileSync(out, `${Buffer.from(bytes).toString('base64')}\n`);
-console.log(`wrote ${out}: a ${bytes.length}-byte checkpoint, ${trainer.steps} steps, exact match on all 1000 held-out dates ${(accuracy * 100).toFixed(1)}%`);
+console.log(
+  `wrote ${out}: a ${bytes.length}-byte checkpoint, ${trainer.steps} steps, exact match on all 1000 held-out dates ${(accuracy * 100).toFixed(1)}%`,
+);
 trainer.delete();

@@ -25,9 +25,28 @@ const printed = (x) => x.toFixed(8).replace(/0+$/, '');
 async function checkArticleNumbers(page) {
   const text = (await outputs(page)).join('\n');
   // The article's print(scores) and print(context_vector), in repr form.
-  assert.match(text, /array\(\[\[4\.35790943\],\n {7}\[5\.92373433\],\n {7}\[4\.18673175\],\n {7}\[2\.11437202\],\n {7}\[0\.95767155\]\]\)/);
-  for (const x of ['-0.63514569', '0.04917298', '-0.43930867', '-0.9268003 ', '1.01903919', '-0.43181409', '0.13365099', '-0.84746874',
-    '-0.37572203', '0.18279832', '-0.90452701', '0.17872958', '-0.58015282', '-0.58294027', '-0.75457577', '1.32985756']) {
+  assert.match(
+    text,
+    /array\(\[\[4\.35790943\],\n {7}\[5\.92373433\],\n {7}\[4\.18673175\],\n {7}\[2\.11437202\],\n {7}\[0\.95767155\]\]\)/,
+  );
+  for (const x of [
+    '-0.63514569',
+    '0.04917298',
+    '-0.43930867',
+    '-0.9268003 ',
+    '1.01903919',
+    '-0.43181409',
+    '0.13365099',
+    '-0.84746874',
+    '-0.37572203',
+    '0.18279832',
+    '-0.90452701',
+    '0.17872958',
+    '-0.58015282',
+    '-0.58294027',
+    '-0.75457577',
+    '1.32985756',
+  ]) {
     assert.ok(text.includes(x), `context entry ${x} is missing`);
   }
   assert.match(text, /array\(\[-0\.63514569, {2}0\.04917298, -0\.43930867, -0\.9268003 , {2}1\.01903919,/);
@@ -37,17 +56,22 @@ async function checkArticleNumbers(page) {
 
 async function checkFixtureCase(page, i) {
   const text = (await outputs(page)).join('\n');
-  for (const x of ref.get(`case${i}.scores`).data) assert.ok(text.includes(printed(x)), `score ${printed(x)} of case${i} is missing`);
-  for (const x of ref.get(`case${i}.context`).data) assert.ok(text.includes(printed(x)), `context ${printed(x)} of case${i} is missing`);
+  for (const x of ref.get(`case${i}.scores`).data)
+    assert.ok(text.includes(printed(x)), `score ${printed(x)} of case${i} is missing`);
+  for (const x of ref.get(`case${i}.context`).data)
+    assert.ok(text.includes(printed(x)), `context ${printed(x)} of case${i} is missing`);
 }
 
-test('loads over http with no console errors, paints every canvas, shows the article\'s numbers', async () => {
+test("loads over http with no console errors, paints every canvas, shows the article's numbers", async () => {
   const page = await openPage(env.browser, `${env.url}#chapter=bahdanau`);
   await checkArticleNumbers(page);
   const painted = await paintedPixels(page, '#chapter-bahdanau canvas');
   assert.equal(painted.length, CANVASES);
   painted.forEach((count, i) => assert.ok(count > 300, `canvas ${i} has only ${count} painted pixels`));
-  assert.match(await page.textContent('#chapter-bahdanau'), /inputs\.shape == \(5, 32\) == \(input_length, 2\*hidden_size\)/);
+  assert.match(
+    await page.textContent('#chapter-bahdanau'),
+    /inputs\.shape == \(5, 32\) == \(input_length, 2\*hidden_size\)/,
+  );
   const credits = await page.$$eval('#chapter-bahdanau .credit a', (links) => links.map((a) => a.href));
   assert.ok(credits.includes('https://arxiv.org/abs/1409.0473'));
   assert.deepEqual(page.errors, []);
@@ -75,10 +99,15 @@ test('editing seed and sizes redraws, recomputes (NumPy fixture values), repaint
   await field(page, 'attention_size').fill('2');
   await checkFixtureCase(page, 1);
   assert.match((await outputs(page))[0], /encoder_states = np\.random\.randn\(3, 4\)/);
-  assert.notEqual(await canvasHash(page, '#chapter-bahdanau section.step:nth-of-type(5) figure:nth-of-type(2) canvas'), before, 'scores heatmap was not repainted');
+  assert.notEqual(
+    await canvasHash(page, '#chapter-bahdanau section.step:nth-of-type(5) figure:nth-of-type(2) canvas'),
+    before,
+    'scores heatmap was not repainted',
+  );
   assert.ok((await paintedPixels(page, scoresCanvas))[0] > 100);
   const hash = await page.evaluate(() => location.hash);
-  for (const part of ['seed=0', 'len=3', 'hidden=4', 'att=2']) assert.ok(hash.includes(part), `${part} missing from ${hash}`);
+  for (const part of ['seed=0', 'len=3', 'hidden=4', 'att=2'])
+    assert.ok(hash.includes(part), `${part} missing from ${hash}`);
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
@@ -114,7 +143,12 @@ test('big sizes still paint every heatmap (drawn without cell labels)', async ()
 
 test('invalid entries are marked and ignored: the last good numbers stay', async () => {
   const page = await openPage(env.browser, `${env.url}#chapter=bahdanau`);
-  for (const [name, text] of [['input_length', '0'], ['hidden_size', 'x'], ['seed', '4294967296'], ['attention_size', '2.5']]) {
+  for (const [name, text] of [
+    ['input_length', '0'],
+    ['hidden_size', 'x'],
+    ['seed', '4294967296'],
+    ['attention_size', '2.5'],
+  ]) {
     await field(page, name).fill(text);
     assert.equal(await field(page, name).getAttribute('aria-invalid'), 'true', `${name} = ${text}`);
   }

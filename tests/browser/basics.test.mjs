@@ -14,7 +14,8 @@ after(async () => {
 });
 
 const outputs = (page) => page.$$eval('#chapter-basics pre.output', (nodes) => nodes.map((n) => n.textContent));
-const decoderEntry = (page, i) => page.getByRole('textbox', { name: `decoder hidden state h, entry ${i}`, exact: true });
+const decoderEntry = (page, i) =>
+  page.getByRole('textbox', { name: `decoder hidden state h, entry ${i}`, exact: true });
 
 async function checkNotebookNumbers(page) {
   const text = (await outputs(page)).join('\n');
@@ -47,7 +48,9 @@ test('loads from file:// with no console errors', async () => {
 
 test('high-DPI: canvases are drawn at device resolution', async () => {
   const page = await openPage(env.browser, env.url, { deviceScaleFactor: 2 });
-  const sizes = await page.$$eval('#chapter-basics canvas', (cs) => cs.map((c) => [c.width, c.getBoundingClientRect().width]));
+  const sizes = await page.$$eval('#chapter-basics canvas', (cs) =>
+    cs.map((c) => [c.width, c.getBoundingClientRect().width]),
+  );
   for (const [pixels, css] of sizes) assert.equal(pixels, Math.round(css * 2));
   await page.context().close();
 });
@@ -104,7 +107,8 @@ test('a typo marks the input invalid and keeps the last good numbers', async () 
 test('step-through mode shows one step at a time, with buttons and arrow keys', async () => {
   const page = await openPage(env.browser, env.url);
   await page.getByRole('button', { name: 'Step through' }).click();
-  const visible = () => page.$$eval('#chapter-basics section.step', (s) => s.filter((x) => !x.hidden).map((x) => x.dataset.step));
+  const visible = () =>
+    page.$$eval('#chapter-basics section.step', (s) => s.filter((x) => !x.hidden).map((x) => x.dataset.step));
   assert.deepEqual(await visible(), ['1']);
   await page.keyboard.press('ArrowRight');
   await page.keyboard.press('ArrowRight');
@@ -126,7 +130,10 @@ test('the contents bar lists the chapters and marks the current one', async () =
 });
 
 test('a malformed or oversized permalink falls back to the notebook inputs and still renders', async () => {
-  const page = await openPage(env.browser, `${env.url}#chapter=basics&h=1,abc,3&H=${Array(50).fill('1,2,3').join(';')}`);
+  const page = await openPage(
+    env.browser,
+    `${env.url}#chapter=basics&h=1,abc,3&H=${Array(50).fill('1,2,3').join(';')}`,
+  );
   await checkNotebookNumbers(page);
   const painted = await paintedPixels(page, '#chapter-basics canvas');
   painted.forEach((count, i) => assert.ok(count > 500, `canvas ${i} is blank`));

@@ -40,10 +40,16 @@ const maxDiff = (a, b) => Math.max(...a.map((x, i) => Math.abs(x - b[i])));
 test('renders the sentences’ 8 × 9 attention plots with no console errors', async () => {
   const page = await openChapter();
   const tokens = await page.textContent(`${stepSel(1)} pre.output`);
-  assert.equal(tokens, "query_tokens = ['The', 'teacher', 'praised', 'a', 'student', 'because', 'she', 'improved']\n" +
-    "key_tokens   = ['A', 'student', 'asked', 'the', 'teacher', 'to', 'help', 'her', 'improving']");
+  assert.equal(
+    tokens,
+    "query_tokens = ['The', 'teacher', 'praised', 'a', 'student', 'because', 'she', 'improved']\n" +
+      "key_tokens   = ['A', 'student', 'asked', 'the', 'teacher', 'to', 'help', 'her', 'improving']",
+  );
   // "a" / "A" are flagged as missing, never given a vector.
-  assert.deepEqual(await page.$$eval(`${CHAPTER} li.token.missing`, (n) => n.map((x) => x.firstChild.textContent)), ['a', 'A']);
+  assert.deepEqual(await page.$$eval(`${CHAPTER} li.token.missing`, (n) => n.map((x) => x.firstChild.textContent)), [
+    'a',
+    'A',
+  ]);
   assert.match(await page.textContent(`${stepSel(3)} .missing-note`), /No vector for “a”, “A”/);
   assert.match(await page.textContent(`${stepSel(2)}`), /In use: GloVe 6B 100d .*14,000 most frequent words/);
 
@@ -68,8 +74,14 @@ test('renders the sentences’ 8 × 9 attention plots with no console errors', a
     }
   }
   // The notebook's broadcasting bug, explained with these sentences' shapes.
-  assert.match(await page.textContent(`${stepSel(6)} .notebook-bug`), /The size of tensor a \(8\) must match the size of tensor b \(9\)/);
-  assert.match(await page.textContent(`${stepSel(6)} .notebook-bug`), /calls trainable_attention\(\.\.\.\) where it meant additive_attention\(\.\.\.\)/);
+  assert.match(
+    await page.textContent(`${stepSel(6)} .notebook-bug`),
+    /The size of tensor a \(8\) must match the size of tensor b \(9\)/,
+  );
+  assert.match(
+    await page.textContent(`${stepSel(6)} .notebook-bug`),
+    /calls trainable_attention\(\.\.\.\) where it meant additive_attention\(\.\.\.\)/,
+  );
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
@@ -84,7 +96,10 @@ test('the vocabulary is fetched only when the chapter opens', async () => {
   assert.ok(!requests.some((u) => u.includes('/embeddings/')), 'no embeddings on the basics chapter');
   await page.click('#contents a[href="#chapter=glove"]');
   await page.waitForSelector(`${CHAPTER}[data-loaded="true"]`, { timeout: 20000 });
-  assert.deepEqual(requests.filter((u) => u.includes('/embeddings/')).map((u) => u.replace(env.url, '')), ['embeddings/glove.6B.100d.14k.bin']);
+  assert.deepEqual(
+    requests.filter((u) => u.includes('/embeddings/')).map((u) => u.replace(env.url, '')),
+    ['embeddings/glove.6B.100d.14k.bin'],
+  );
   await context.close();
 });
 
@@ -92,12 +107,18 @@ test('typing a sentence recomputes tokens, matrices and plots, and the URL keeps
   const page = await openChapter();
   const before = await canvasHash(page, `${stepSel(4)} canvas`);
   await page.getByLabel('query sentence').fill('The student  helped\tthe teacher');
-  assert.match(await page.textContent(`${stepSel(1)} pre.output`), /^query_tokens = \['The', 'student', 'helped', 'the', 'teacher'\]/);
+  assert.match(
+    await page.textContent(`${stepSel(1)} pre.output`),
+    /^query_tokens = \['The', 'student', 'helped', 'the', 'teacher'\]/,
+  );
   const dot = await heatmapValues(page, 4);
   assert.equal(dot.length, 5 * 9);
   assert.notEqual(await canvasHash(page, `${stepSel(4)} canvas`), before);
   assert.match(await page.textContent(`${stepSel(6)} .notebook-bug`), /Q is 5 × 64 and K is 9 × 64/);
-  assert.match(decodeURIComponent(await page.evaluate(() => location.hash)), /q=The\+student\+\+helped\tthe\+teacher|q=The student {2}helped\tthe teacher/);
+  assert.match(
+    decodeURIComponent(await page.evaluate(() => location.hash)),
+    /q=The\+student\+\+helped\tthe\+teacher|q=The student {2}helped\tthe teacher/,
+  );
   // Equal lengths: the notebook's Q + K would run, pairing i with i only.
   await page.getByLabel('key sentence').fill('a b c d e');
   assert.match(await page.textContent(`${stepSel(6)} .notebook-bug`), /both have 5 tokens/);
@@ -126,9 +147,14 @@ test('typed markup is shown as text and never executed', async () => {
   await page.waitForTimeout(300); // give an injected handler the chance to fire
   assert.equal(dialogs, 0);
   assert.equal(await page.$$eval(`${CHAPTER} img, ${CHAPTER} b, ${CHAPTER} script`, (n) => n.length), 0);
-  const chips = await page.$$eval(`${CHAPTER} ol[aria-label="query tokens"] li`, (n) => n.map((x) => x.firstChild.textContent));
+  const chips = await page.$$eval(`${CHAPTER} ol[aria-label="query tokens"] li`, (n) =>
+    n.map((x) => x.firstChild.textContent),
+  );
   assert.deepEqual(chips, ['<img', 'src=x', 'onerror=alert(1)>', '<b>bold</b>']);
-  assert.match(await page.textContent(`${stepSel(1)} pre.output`), /\['<img', 'src=x', 'onerror=alert\(1\)>', '<b>bold<\/b>'\]/);
+  assert.match(
+    await page.textContent(`${stepSel(1)} pre.output`),
+    /\['<img', 'src=x', 'onerror=alert\(1\)>', '<b>bold<\/b>'\]/,
+  );
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
@@ -152,7 +178,21 @@ test('reseeding redraws the trainable and additive plots', async () => {
 
 /** A GloVe file (dim 4) with the sentences' words, and `extra` filler lines. */
 function gloveFile(extra = 0) {
-  const words = ['the', 'teacher', 'praised', 'a', 'student', 'because', 'she', 'improved', 'asked', 'to', 'help', 'her', 'improving'];
+  const words = [
+    'the',
+    'teacher',
+    'praised',
+    'a',
+    'student',
+    'because',
+    'she',
+    'improved',
+    'asked',
+    'to',
+    'help',
+    'her',
+    'improving',
+  ];
   const lines = words.map((w, i) => `${w} ${[i, 1, -i / 2, 0.25].join(' ')}`);
   for (let i = 0; i < extra; i++) lines.push(`filler${i} 0.125 -0.5 1e-3 2`);
   return `\uFEFF${lines.join('\r\n')}\r\n`;
@@ -162,10 +202,16 @@ test('“Load your own GloVe file” streams it in a worker and uses it', async 
   const page = await openChapter();
   const workers = [];
   page.on('worker', (w) => workers.push(w.url()));
-  await page.getByLabel('your GloVe text file').setInputFiles({ name: 'tiny.glove.txt', mimeType: 'text/plain', buffer: Buffer.from(gloveFile(2000)) });
+  await page
+    .getByLabel('your GloVe text file')
+    .setInputFiles({ name: 'tiny.glove.txt', mimeType: 'text/plain', buffer: Buffer.from(gloveFile(2000)) });
   await page.waitForFunction(() => document.querySelector('.progress-text')?.textContent.startsWith('Loaded'));
   assert.match(await page.textContent('.progress-text'), /Loaded tiny\.glove\.txt: 2,013 words of 4 numbers/);
-  assert.deepEqual(workers.map((u) => u.replace(env.url, '')), ['glove-worker.js'], 'parsed in the Web Worker');
+  assert.deepEqual(
+    workers.map((u) => u.replace(env.url, '')),
+    ['glove-worker.js'],
+    'parsed in the Web Worker',
+  );
   assert.match(await page.textContent(`${stepSel(2)}`), /In use: your file tiny\.glove\.txt/);
   // "a" has a vector in this file: nothing is missing now, and the matrices are 4 numbers wide.
   assert.equal(await page.$$eval(`${CHAPTER} li.token.missing`, (n) => n.length), 0);
@@ -181,20 +227,33 @@ test('“Load your own GloVe file” streams it in a worker and uses it', async 
 
 test('a malformed file reports the line; Cancel stops a long load', async () => {
   const page = await openChapter();
-  await page.getByLabel('your GloVe text file').setInputFiles({ name: 'bad.txt', mimeType: 'text/plain', buffer: Buffer.from('the 1 2 3\nof 4 five 6\n') });
+  await page
+    .getByLabel('your GloVe text file')
+    .setInputFiles({ name: 'bad.txt', mimeType: 'text/plain', buffer: Buffer.from('the 1 2 3\nof 4 five 6\n') });
   await page.waitForFunction(() => document.querySelector('.progress-text')?.textContent.startsWith('Could not'));
-  assert.equal(await page.textContent('.progress-text'), "Could not load the file: loadEmbeddings: line 2: value 2 of 3 'five' is not a number");
+  assert.equal(
+    await page.textContent('.progress-text'),
+    "Could not load the file: loadEmbeddings: line 2: value 2 of 3 'five' is not a number",
+  );
   assert.match(await page.textContent(`${stepSel(2)}`), /In use: GloVe 6B 100d/);
 
   // Cancel: a stand-in worker that reports progress and never finishes, so the
   // click always lands mid-load (the real worker is exercised above; aborting a
   // real stream mid-way is tested in tests/js/embeddings.test.mjs).
-  await page.route('**/glove-worker.js', (route) => route.fulfill({
-    contentType: 'text/javascript',
-    body: "self.onmessage = (e) => self.postMessage({ type: 'progress', bytesRead: 1000000, totalBytes: e.data.file.size, lines: 1234, words: 56 });",
-  }));
-  await page.getByLabel('your GloVe text file').setInputFiles({ name: 'big.txt', mimeType: 'text/plain', buffer: Buffer.from(gloveFile(200_000)) });
-  await page.waitForFunction(() => /^1\.0 MB of 6\.\d MB · 1,234 lines · 56 words kept$/.test(document.querySelector('.progress-text')?.textContent ?? ''));
+  await page.route('**/glove-worker.js', (route) =>
+    route.fulfill({
+      contentType: 'text/javascript',
+      body: "self.onmessage = (e) => self.postMessage({ type: 'progress', bytesRead: 1000000, totalBytes: e.data.file.size, lines: 1234, words: 56 });",
+    }),
+  );
+  await page
+    .getByLabel('your GloVe text file')
+    .setInputFiles({ name: 'big.txt', mimeType: 'text/plain', buffer: Buffer.from(gloveFile(200_000)) });
+  await page.waitForFunction(() =>
+    /^1\.0 MB of 6\.\d MB · 1,234 lines · 56 words kept$/.test(
+      document.querySelector('.progress-text')?.textContent ?? '',
+    ),
+  );
   assert.equal(await page.$eval(`${stepSel(2)} progress`, (p) => p.hidden), false);
   await page.getByRole('button', { name: 'Cancel' }).click();
   assert.equal(await page.textContent('.progress-text'), 'Cancelled.');
@@ -210,7 +269,9 @@ test('from file:// the shipped vectors load through their script twin', async ()
   const dot = await heatmapValues(page, 4);
   assert.ok(maxDiff(dot, Array.from(ref.get('sentences.dot.weights').data)) < 1e-3);
   // No worker from file://: the loader runs on the page instead.
-  await page.getByLabel('your GloVe text file').setInputFiles({ name: 'tiny.txt', mimeType: 'text/plain', buffer: Buffer.from(gloveFile(10)) });
+  await page
+    .getByLabel('your GloVe text file')
+    .setInputFiles({ name: 'tiny.txt', mimeType: 'text/plain', buffer: Buffer.from(gloveFile(10)) });
   await page.waitForFunction(() => document.querySelector('.progress-text')?.textContent.startsWith('Loaded'));
   assert.match(await page.textContent('.progress-text'), /Loaded tiny\.txt: 23 words of 4 numbers/);
   assert.deepEqual(page.errors, []);
@@ -218,11 +279,14 @@ test('from file:// the shipped vectors load through their script twin', async ()
 });
 
 test("under the strict CSP (default-src 'self'), the vectors load and the worker runs", async () => {
-  const csp = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; font-src 'self'";
+  const csp =
+    "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; font-src 'self'";
   const { server, url } = await serve({ root: SITE_DIR, headers: { 'Content-Security-Policy': csp } });
   try {
     const page = await openChapter(`${url}#chapter=glove`);
-    await page.getByLabel('your GloVe text file').setInputFiles({ name: 'tiny.txt', mimeType: 'text/plain', buffer: Buffer.from(gloveFile(10)) });
+    await page
+      .getByLabel('your GloVe text file')
+      .setInputFiles({ name: 'tiny.txt', mimeType: 'text/plain', buffer: Buffer.from(gloveFile(10)) });
     await page.waitForFunction(() => document.querySelector('.progress-text')?.textContent.startsWith('Loaded'));
     assert.deepEqual(page.errors, [], 'no CSP violations or other console errors');
     await page.context().close();
@@ -242,19 +306,26 @@ test('usable at phone width: nothing overflows the page horizontally', async () 
 test('<attention-lesson chapter="glove"> from a copied dist/elements folder: vectors and worker next to the module', async () => {
   const host = mkdtempSync(join(tmpdir(), 'attention-lab-glove-host-'));
   cpSync(join(SITE_DIR, '..', 'elements'), join(host, 'lib'), { recursive: true });
-  writeFileSync(join(host, 'index.html'), `<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,">
+  writeFileSync(
+    join(host, 'index.html'),
+    `<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,">
 <link rel="stylesheet" href="lib/attention-lab.css">
 <script type="module" src="lib/attention-lab-elements.js"></script>
-<h1>Course page</h1><attention-lesson chapter="glove"></attention-lesson>`);
+<h1>Course page</h1><attention-lesson chapter="glove"></attention-lesson>`,
+  );
   const { server, url } = await serve({ root: host });
   try {
     const page = await openPage(env.browser, url, { waitForReady: false });
     const workers = [];
     page.on('worker', (w) => workers.push(w.url().replace(url, '')));
     await page.waitForSelector('attention-lesson article[data-loaded="true"]', { timeout: 20000 });
-    const cells = await tableValues(page.locator('attention-lesson section.step:nth-of-type(4) figure.heatmap').first());
+    const cells = await tableValues(
+      page.locator('attention-lesson section.step:nth-of-type(4) figure.heatmap').first(),
+    );
     assert.ok(maxDiff(cells.map(Number), Array.from(ref.get('sentences.dot.weights').data)) < 1e-3);
-    await page.getByLabel('your GloVe text file').setInputFiles({ name: 'tiny.txt', mimeType: 'text/plain', buffer: Buffer.from(gloveFile(10)) });
+    await page
+      .getByLabel('your GloVe text file')
+      .setInputFiles({ name: 'tiny.txt', mimeType: 'text/plain', buffer: Buffer.from(gloveFile(10)) });
     await page.waitForFunction(() => document.querySelector('.progress-text')?.textContent.startsWith('Loaded'));
     assert.deepEqual(workers, ['lib/glove-worker.js']);
     assert.equal(await page.evaluate(() => location.hash), '', 'the host page URL is untouched');
@@ -267,10 +338,13 @@ test('<attention-lesson chapter="glove"> from a copied dist/elements folder: vec
 });
 
 test('sentence inputs and token chips have a visible border, on the site and in dist/elements', async () => {
-  const borders = (page) => page.evaluate(() => ['input.sentence', 'ol.tokens .token'].map((s) => {
-    const style = getComputedStyle(document.querySelector(s));
-    return { width: style.borderTopWidth, style: style.borderTopStyle, color: style.borderTopColor };
-  }));
+  const borders = (page) =>
+    page.evaluate(() =>
+      ['input.sentence', 'ol.tokens .token'].map((s) => {
+        const style = getComputedStyle(document.querySelector(s));
+        return { width: style.borderTopWidth, style: style.borderTopStyle, color: style.borderTopColor };
+      }),
+    );
   const page = await openChapter();
   for (const b of await borders(page)) {
     assert.equal(b.width, '1px');

@@ -40,7 +40,11 @@ export async function startBrowser({ headers } = {}) {
  * Opens `url` in a fresh page and records console errors and page errors in
  * `page.errors`. Waits until the app says it is ready.
  */
-export async function openPage(browser, url, { viewport = { width: 1200, height: 900 }, deviceScaleFactor = 1, waitForReady = true } = {}) {
+export async function openPage(
+  browser,
+  url,
+  { viewport = { width: 1200, height: 900 }, deviceScaleFactor = 1, waitForReady = true } = {},
+) {
   const context = await browser.newContext({ viewport, deviceScaleFactor });
   const page = await context.newPage();
   page.errors = [];
@@ -61,7 +65,8 @@ export function paintedPixels(page, selector) {
       const ctx = canvas.getContext('2d');
       const { data } = ctx.getImageData(0, 0, canvas.width, canvas.height);
       let count = 0;
-      for (let i = 0; i < data.length; i += 4) if (data[i + 3] > 0 && (data[i] < 250 || data[i + 1] < 250 || data[i + 2] < 250)) count++;
+      for (let i = 0; i < data.length; i += 4)
+        if (data[i + 3] > 0 && (data[i] < 250 || data[i + 1] < 250 || data[i + 2] < 250)) count++;
       return count;
     }),
   );

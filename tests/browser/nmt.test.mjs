@@ -16,7 +16,6 @@ after(async () => {
 });
 
 const chapter = '#chapter-nmt';
-const output = (page) => page.$eval(chapter, (root) => root.dataset.nmtOutput ?? null);
 
 async function waitForOutput(page, expected) {
   await page.waitForFunction(
@@ -33,7 +32,9 @@ async function typeInput(page, text) {
 
 test('opens with the shipped checkpoint: translates, paints the attention plot and both heatmaps', async () => {
   const page = await openPage(env.browser, `${env.url}#chapter=nmt`);
-  await page.waitForFunction((s) => document.querySelector(s)?.dataset.nmtReady === 'true', chapter, { timeout: 30000 });
+  await page.waitForFunction((s) => document.querySelector(s)?.dataset.nmtReady === 'true', chapter, {
+    timeout: 30000,
+  });
   await waitForOutput(page, '2026-11-21'); // "Saturday 21/11/26"
   const painted = await paintedPixels(page, `${chapter} canvas.heatmap-canvas`);
   assert.equal(painted.length, 3, 'encoder outputs, decoder states, attention');
@@ -61,9 +62,15 @@ test('typed input retranslates and repaints; bad input shows a clear message', a
   await waitForOutput(page, '2044-08-31');
   await typeInput(page, '21 nov; 2026');
   await page.waitForSelector(`${chapter} .nmt-input-error:not([hidden])`);
-  assert.match(await page.textContent(`${chapter} .nmt-input-error`), /input has ";" at position 6, which the dates task does not know/);
+  assert.match(
+    await page.textContent(`${chapter} .nmt-input-error`),
+    /input has ";" at position 6, which the dates task does not know/,
+  );
   await typeInput(page, '');
-  await page.waitForFunction((s) => /input is empty/.test(document.querySelector(`${s} .nmt-input-error`).textContent), chapter);
+  await page.waitForFunction(
+    (s) => /input is empty/.test(document.querySelector(`${s} .nmt-input-error`).textContent),
+    chapter,
+  );
   await typeInput(page, '1 January 2000');
   await waitForOutput(page, '2000-01-01');
   assert.ok(await page.$eval(`${chapter} .nmt-input-error`, (n) => n.hidden));
@@ -74,18 +81,31 @@ test('typed input retranslates and repaints; bad input shows a clear message', a
 
 test('Reset trains from scratch in the worker: steps advance, loss curve painted, page responsive', async () => {
   const page = await openPage(env.browser, `${env.url}#chapter=nmt`);
-  await page.waitForFunction((s) => document.querySelector(s)?.dataset.nmtReady === 'true', chapter, { timeout: 30000 });
+  await page.waitForFunction((s) => document.querySelector(s)?.dataset.nmtReady === 'true', chapter, {
+    timeout: 30000,
+  });
   await page.selectOption(`${chapter} select[aria-label="score function"]`, 'luong-dot');
   await page.waitForFunction((s) => document.querySelector(s)?.dataset.nmtSteps === '0', chapter, { timeout: 30000 });
   await page.getByRole('button', { name: 'Start' }).click();
-  await page.waitForFunction((s) => Number(document.querySelector(s)?.dataset.nmtSteps) >= 20, chapter, { timeout: 60000 });
+  await page.waitForFunction((s) => Number(document.querySelector(s)?.dataset.nmtSteps) >= 20, chapter, {
+    timeout: 60000,
+  });
   // While the worker trains, the page keeps handling input and the worker answers
   // translation requests between mini-batches.
   await typeInput(page, '3 aug 2025');
-  await page.waitForFunction((s) => document.querySelector(s).dataset.nmtInput === '3 aug 2025', chapter, { timeout: 30000 });
+  await page.waitForFunction((s) => document.querySelector(s).dataset.nmtInput === '3 aug 2025', chapter, {
+    timeout: 30000,
+  });
   const stepsBefore = Number(await page.$eval(chapter, (root) => root.dataset.nmtSteps));
-  await page.waitForFunction(([s, n]) => Number(document.querySelector(s).dataset.nmtSteps) > n + 10, [chapter, stepsBefore], { timeout: 60000 });
-  assert.match(await page.textContent(`${chapter} .nmt-status`), /from scratch: dates, luong-dot, hidden 64 · step \d+ · loss \d\.\d{4}.*steps\/s · training…/);
+  await page.waitForFunction(
+    ([s, n]) => Number(document.querySelector(s).dataset.nmtSteps) > n + 10,
+    [chapter, stepsBefore],
+    { timeout: 60000 },
+  );
+  assert.match(
+    await page.textContent(`${chapter} .nmt-status`),
+    /from scratch: dates, luong-dot, hidden 64 · step \d+ · loss \d\.\d{4}.*steps\/s · training…/,
+  );
   await page.getByRole('button', { name: 'Pause' }).click();
   await page.waitForFunction((s) => /paused/.test(document.querySelector(`${s} .nmt-status`).textContent), chapter);
   const painted = await paintedPixels(page, `${chapter} canvas.loss-curve`);
@@ -97,9 +117,15 @@ test('Reset trains from scratch in the worker: steps advance, loss curve painted
 
 test('the reversal task trains from scratch and shows an anti-diagonal attention', async () => {
   const page = await openPage(env.browser, `${env.url}#chapter=nmt`);
-  await page.waitForFunction((s) => document.querySelector(s)?.dataset.nmtReady === 'true', chapter, { timeout: 30000 });
+  await page.waitForFunction((s) => document.querySelector(s)?.dataset.nmtReady === 'true', chapter, {
+    timeout: 30000,
+  });
   await page.selectOption(`${chapter} select[aria-label="task"]`, 'reverse');
-  await page.waitForFunction((s) => /from scratch: reverse/.test(document.querySelector(`${s} .nmt-status`).textContent), chapter, { timeout: 30000 });
+  await page.waitForFunction(
+    (s) => /from scratch: reverse/.test(document.querySelector(`${s} .nmt-status`).textContent),
+    chapter,
+    { timeout: 30000 },
+  );
   assert.equal(await page.getByRole('textbox', { name: 'input to translate' }).inputValue(), '12345678');
   await page.getByRole('button', { name: 'Start' }).click();
   // Training refreshes the translation every few seconds; the model learns the task quickly.
@@ -119,7 +145,8 @@ test('the reversal task trains from scratch and shows an anti-diagonal attention
     rows.map((tr) => {
       const cells = Array.from(tr.querySelectorAll('td'), (td) => Number(td.textContent));
       return cells.indexOf(Math.max(...cells));
-    }));
+    }),
+  );
   assert.deepEqual(peaks, [7, 6, 5, 4, 3, 2, 1, 0]);
   assert.ok(page.url().includes('task=reverse'));
   assert.deepEqual(page.errors, []);
@@ -141,8 +168,9 @@ test('works from file:// (the worker starts from a Blob URL)', async () => {
   await page.context().close();
 });
 
-test("under a CSP that forbids blob: workers, the chapter trains on the main thread instead", async () => {
-  const csp = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; font-src 'self'";
+test('under a CSP that forbids blob: workers, the chapter trains on the main thread instead', async () => {
+  const csp =
+    "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; font-src 'self'";
   const { server, url } = await serve({ root: SITE_DIR, headers: { 'Content-Security-Policy': csp } });
   try {
     const page = await openPage(env.browser, `${url}#chapter=nmt`);
@@ -151,7 +179,9 @@ test("under a CSP that forbids blob: workers, the chapter trains on the main thr
     await typeInput(page, 'nov 5, 1999');
     await waitForOutput(page, '1999-11-05');
     await page.getByRole('button', { name: 'Start' }).click();
-    await page.waitForFunction((s) => Number(document.querySelector(s)?.dataset.nmtSteps) >= 1205, chapter, { timeout: 60000 });
+    await page.waitForFunction((s) => Number(document.querySelector(s)?.dataset.nmtSteps) >= 1205, chapter, {
+      timeout: 60000,
+    });
     await page.getByRole('button', { name: 'Pause' }).click();
     // The only console errors are the browser's reports of the refused worker.
     const unexpected = page.errors.filter((e) => !/worker|Content Security Policy/i.test(e));

@@ -22,22 +22,30 @@ after(async () => {
 });
 
 const outputs = (page) => page.$$eval('#chapter-qkv pre.output', (nodes) => nodes.map((n) => n.textContent));
-const entry = (page, matrix, row, col) => page.getByRole('textbox', { name: `${matrix}, ${row}, column ${col}`, exact: true });
+const entry = (page, matrix, row, col) =>
+  page.getByRole('textbox', { name: `${matrix}, ${row}, column ${col}`, exact: true });
 const printed = (x) => x.toFixed(8).replace(/0+$/, '');
 
 async function checkFixtureCase(page, i) {
   const text = (await outputs(page)).join('\n');
   const W = ref.get(`case${i}.W_Q`).data;
   assert.ok(text.includes(`W_Q = array([[${W[0]}, ${W[1]}, ${W[2]}],`), `W_Q of case${i} is missing`);
-  for (const x of ref.get(`case${i}.output`).data) assert.ok(text.includes(printed(x)), `output ${printed(x)} of case${i} is missing`);
+  for (const x of ref.get(`case${i}.output`).data)
+    assert.ok(text.includes(printed(x)), `output ${printed(x)} of case${i} is missing`);
 }
 
-test('loads over http with no console errors, paints every canvas, shows the example\'s numbers', async () => {
+test("loads over http with no console errors, paints every canvas, shows the example's numbers", async () => {
   const page = await openPage(env.browser, `${env.url}#chapter=qkv`);
   const text = (await outputs(page)).join('\n');
   assert.match(text, /W_Q = array\(\[\[2, 0, 2\],\n {13}\[2, 0, 0\],\n {13}\[2, 1, 2\]\]\)/);
-  assert.match(text, /scores = array\(\[\[ 8, {2}2, 10, {2}2\],\n {16}\[ 4, {2}0, {2}4, {2}0\],\n {16}\[12, {2}2, 14, {2}2\],\n {16}\[10, {2}4, 14, {2}3\]\]\)/);
-  assert.match(text, /attention = array\(\[\[0\.98522025, 1\.74174051, 0\.75652026\],\n {19}\[0\.90965265, 1\.40965265, 0\.5 {7}\],/);
+  assert.match(
+    text,
+    /scores = array\(\[\[ 8, {2}2, 10, {2}2\],\n {16}\[ 4, {2}0, {2}4, {2}0\],\n {16}\[12, {2}2, 14, {2}2\],\n {16}\[10, {2}4, 14, {2}3\]\]\)/,
+  );
+  assert.match(
+    text,
+    /attention = array\(\[\[0\.98522025, 1\.74174051, 0\.75652026\],\n {19}\[0\.90965265, 1\.40965265, 0\.5 {7}\],/,
+  );
   await checkFixtureCase(page, 0);
   const painted = await paintedPixels(page, '#chapter-qkv canvas');
   assert.equal(painted.length, CANVASES);
@@ -58,7 +66,7 @@ test('loads from file:// with no console errors', async () => {
   await page.context().close();
 });
 
-test('editing a word recomputes and repaints: word_4 = word_1 gets word_1\'s output row', async () => {
+test("editing a word recomputes and repaints: word_4 = word_1 gets word_1's output row", async () => {
   const page = await openPage(env.browser, `${env.url}#chapter=qkv`);
   const outputCanvas = '#chapter-qkv section.step:nth-of-type(6) canvas';
   const before = await canvasHash(page, outputCanvas);
@@ -78,7 +86,7 @@ test('editing a word recomputes and repaints: word_4 = word_1 gets word_1\'s out
   await page.context().close();
 });
 
-test('another seed draws NumPy\'s matrices for that seed (fixture cases 1-3)', async () => {
+test("another seed draws NumPy's matrices for that seed (fixture cases 1-3)", async () => {
   const page = await openPage(env.browser, `${env.url}#chapter=qkv`);
   for (const i of [1, 2, 3]) {
     const seed = ref.get(`case${i}.seed`).data[0];
@@ -96,7 +104,10 @@ test('edited weights go into the URL and a permalink restores them', async () =>
   const page = await openPage(env.browser, `${env.url}#chapter=qkv`);
   await entry(page, 'W_V', 'row 3', 3).fill('5');
   // V row 4 = word_4 . W_V = W_V row 3 = [0, 0, 5]
-  assert.match((await outputs(page))[2], /V = array\(\[\[1, 1, 0\],\n {11}\[0, 1, 1\],\n {11}\[1, 2, 1\],\n {11}\[0, 0, 5\]\]\)/);
+  assert.match(
+    (await outputs(page))[2],
+    /V = array\(\[\[1, 1, 0\],\n {11}\[0, 1, 1\],\n {11}\[1, 2, 1\],\n {11}\[0, 0, 5\]\]\)/,
+  );
   const hash = await page.evaluate(() => location.hash);
   assert.match(hash, /WV=1,1,0;0,1,1;0,0,5/);
   const again = await openPage(env.browser, `${env.url}${hash}`);
@@ -148,13 +159,18 @@ test('the contents bar lists the chapter', async () => {
   const page = await openPage(env.browser, `${env.url}#chapter=qkv`);
   const links = await page.$$eval('#contents a', (as) => as.map((a) => a.textContent));
   assert.ok(links.includes('Bahdanau additive attention') && links.includes('Q/K/V attention from scratch'));
-  assert.equal(await page.$eval('#contents a[aria-current="page"]', (a) => a.textContent), 'Q/K/V attention from scratch');
+  assert.equal(
+    await page.$eval('#contents a[aria-current="page"]', (a) => a.textContent),
+    'Q/K/V attention from scratch',
+  );
   await page.context().close();
 });
 
 test('usable at phone width: the chapter does not overflow the page horizontally', async () => {
   for (const chapter of ['qkv', 'bahdanau']) {
-    const page = await openPage(env.browser, `${env.url}#chapter=${chapter}`, { viewport: { width: 390, height: 844 } });
+    const page = await openPage(env.browser, `${env.url}#chapter=${chapter}`, {
+      viewport: { width: 390, height: 844 },
+    });
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     assert.ok(overflow <= 0, `${chapter}: page is ${overflow}px wider than the screen`);
     await page.context().close();
@@ -164,12 +180,15 @@ test('usable at phone width: the chapter does not overflow the page horizontally
 test('both chapters work as <attention-lesson> elements on a host page, never touching its URL', async () => {
   const hostDir = mkdtempSync(join(tmpdir(), 'attention-lab-lessons-'));
   cpSync(join(SITE_DIR, '..', 'elements'), join(hostDir, 'elements'), { recursive: true });
-  writeFileSync(join(hostDir, 'index.html'), `<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,">
+  writeFileSync(
+    join(hostDir, 'index.html'),
+    `<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,">
 <link rel="stylesheet" href="elements/attention-lab.css">
 <script type="module" src="elements/attention-lab-elements.js"></script>
 <h1>Course page</h1>
 <attention-lesson chapter="bahdanau"></attention-lesson>
-<attention-lesson chapter="qkv"></attention-lesson>`);
+<attention-lesson chapter="qkv"></attention-lesson>`,
+  );
   const host = await serve({ root: hostDir });
   try {
     const page = await openPage(env.browser, host.url, { waitForReady: false });

@@ -15,7 +15,8 @@ before(async () => {
 after(async () => env?.close());
 
 test("works under Content-Security-Policy: script-src 'self' 'wasm-unsafe-eval'", async () => {
-  const csp = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; font-src 'self'";
+  const csp =
+    "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; font-src 'self'";
   const { server, url } = await serve({ root: SITE_DIR, headers: { 'Content-Security-Policy': csp } });
   try {
     const page = await openPage(env.browser, url);
@@ -33,7 +34,9 @@ test('embed mode: the chapter alone in a cross-origin iframe, reporting its heig
   const host = await serve({ root: hostDir });
   try {
     const src = `${env.url}#chapter=basics&embed=1`;
-    writeFileSync(join(hostDir, 'index.html'), `<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,">
+    writeFileSync(
+      join(hostDir, 'index.html'),
+      `<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,">
 <h1>Course page</h1><iframe src="${src}" style="width:100%;border:0;height:100px"></iframe>
 <script>
 addEventListener('message', (e) => {
@@ -41,9 +44,12 @@ addEventListener('message', (e) => {
     for (const f of document.querySelectorAll('iframe'))
       if (f.contentWindow === e.source) { f.style.height = e.data.height + 'px'; document.body.dataset.chapter = e.data.chapter; }
 });
-</script>`);
+</script>`,
+    );
     const page = await openPage(env.browser, host.url, { waitForReady: false });
-    await page.waitForFunction(() => document.querySelector('iframe').getBoundingClientRect().height > 2000, null, { timeout: 20000 });
+    await page.waitForFunction(() => document.querySelector('iframe').getBoundingClientRect().height > 2000, null, {
+      timeout: 20000,
+    });
     assert.equal(await page.getAttribute('body', 'data-chapter'), 'basics');
     const frame = page.frames().find((f) => f.url().startsWith(env.url));
     assert.equal(await frame.isVisible('.site-header'), false, 'no site chrome in embed mode');
@@ -77,9 +83,15 @@ test('heatmaps: keyboard focus shows cell values; copy as NumPy; download PNG; t
   await annotations.getByRole('button', { name: 'Copy as NumPy' }).click();
   await page.waitForFunction((el) => el.dataset.copied, await annotations.elementHandle());
   const literal = await annotations.getAttribute('data-copied');
-  assert.equal(literal, 'np.array([[ 3. , 59. ,  1. ,  4. ],\n          [12. ,  2. , 43. ,  3. ],\n          [45. ,  5. ,  5. , 45.3]])');
+  assert.equal(
+    literal,
+    'np.array([[ 3. , 59. ,  1. ,  4. ],\n          [12. ,  2. , 43. ,  3. ],\n          [45. ,  5. ,  5. , 45.3]])',
+  );
 
-  const [download] = await Promise.all([page.waitForEvent('download'), annotations.getByRole('button', { name: 'PNG' }).click()]);
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    annotations.getByRole('button', { name: 'PNG' }).click(),
+  ]);
   assert.match(download.suggestedFilename(), /\.png$/);
 
   const cells = await tableValues(annotations);

@@ -25,14 +25,22 @@ function parseRows(text) {
     .replace(/^array\(/, '')
     .replace(/\)$/, '')
     .split(/\],\s*\[/)
-    .map((row) => row.replace(/[[\]]/g, '').split(',').map((x) => Number(x.trim())).filter((x) => !Number.isNaN(x)));
+    .map((row) =>
+      row
+        .replace(/[[\]]/g, '')
+        .split(',')
+        .map((x) => Number(x.trim()))
+        .filter((x) => !Number.isNaN(x)),
+    );
 }
 
 test('loads with no console errors, paints its heatmaps, weights rows sum to 1', async () => {
   const page = await open();
   const painted = await paintedPixels(page, `${CH} .heatmap canvas`);
   assert.ok(painted.length >= 20, `only ${painted.length} heatmaps`);
-  const visible = await page.$$eval(`${CH} .heatmap canvas`, (cs) => cs.map((c) => c.closest('.matrix-figure > figure, .heatmap')?.hidden !== true && c.offsetParent !== null));
+  const visible = await page.$$eval(`${CH} .heatmap canvas`, (cs) =>
+    cs.map((c) => c.closest('.matrix-figure > figure, .heatmap')?.hidden !== true && c.offsetParent !== null),
+  );
   painted.forEach((count, i) => {
     if (visible[i]) assert.ok(count > 300, `heatmap ${i} has only ${count} painted pixels`);
   });
@@ -57,7 +65,8 @@ test('loads from file:// with no console errors', async () => {
 test('the scaling demo: unscaled variance grows with d_k, scaled stays near 1', async () => {
   const page = await open();
   const rows = await page.$$eval(`${CH} table.dk-table tr`, (trs) =>
-    trs.slice(1).map((tr) => Array.from(tr.children, (c) => Number(c.textContent))));
+    trs.slice(1).map((tr) => Array.from(tr.children, (c) => Number(c.textContent))),
+  );
   const byDk = new Map(rows.map((r) => [r[0], r]));
   assert.ok(byDk.get(1)[1] < 3, `var at d_k = 1 is ${byDk.get(1)[1]}`);
   assert.ok(byDk.get(512)[1] > 300 && byDk.get(512)[1] < 800, `var at d_k = 512 is ${byDk.get(512)[1]}`);
@@ -78,7 +87,10 @@ test('causal mask: weights above the diagonal are exactly 0, first query attends
   const w = parseRows(await outputOf(page, 5));
   assert.deepEqual(w[0], [1, 0, 0, 0, 0, 0]);
   w.forEach((row, i) => row.forEach((x, j) => j > i && assert.equal(x, 0, `w[${i}][${j}]`)));
-  assert.notEqual(await canvasHash(page, `${CH} section.step:nth-of-type(5) figure.heatmap:nth-child(2) canvas`), before);
+  assert.notEqual(
+    await canvasHash(page, `${CH} section.step:nth-of-type(5) figure.heatmap:nth-child(2) canvas`),
+    before,
+  );
   assert.match(await page.evaluate(() => location.hash), /tc=1/);
   assert.deepEqual(page.errors, []);
   await page.context().close();
@@ -93,7 +105,10 @@ test('padding, and flipped mask cells: a fully masked row gives zeros, not NaN',
   page = await open('&tp=1&tm=0.0,0.1,0.2,0.3,0.4');
   w = parseRows(await outputOf(page, 5));
   assert.deepEqual(w[0], [0, 0, 0, 0, 0, 0]);
-  assert.match(await stepText(page, 5), /1 query has no key left to attend to: its weights and output are all zeros \(not NaN\)/);
+  assert.match(
+    await stepText(page, 5),
+    /1 query has no key left to attend to: its weights and output are all zeros \(not NaN\)/,
+  );
   assert.doesNotMatch(await outputOf(page, 5), /nan/i);
   assert.deepEqual(page.errors, []);
   await page.context().close();
@@ -116,7 +131,9 @@ test('a click on a mask cell flips it and recomputes', async () => {
   for (let x = 5; x < target.w && !clicked; x += 8) {
     for (let y = 5; y < Math.min(target.h, 200) && !clicked; y += 8) {
       await page.mouse.move(target.x + x, target.y + y);
-      const readout = await page.textContent(`${CH} section.step:nth-of-type(5) figure.heatmap:nth-child(1) .heatmap-readout`);
+      const readout = await page.textContent(
+        `${CH} section.step:nth-of-type(5) figure.heatmap:nth-child(1) .heatmap-readout`,
+      );
       if (/^the, cat:/.test(readout ?? '')) {
         await page.mouse.click(target.x + x, target.y + y);
         clicked = true;
@@ -161,17 +178,24 @@ test('multi-head: one heatmap per head, matches the single API call', async () =
 
 test('three uses: token labels, padding and causal masks', async () => {
   const page = await open();
-  const labels = await page.$$eval(`${CH} section.step:nth-of-type(7) canvas`, (cs) => cs.map((c) => c.getAttribute('aria-label')));
+  const labels = await page.$$eval(`${CH} section.step:nth-of-type(7) canvas`, (cs) =>
+    cs.map((c) => c.getAttribute('aria-label')),
+  );
   assert.equal(labels.length, 6);
   assert.match(labels[0], /encoder self-attention, head 1: heatmap of 5 by 5/);
   assert.match(labels[2], /masked decoder self-attention, head 1: heatmap of 5 by 5/);
   assert.match(labels[4], /encoder–decoder attention, head 1: heatmap of 5 by 5/);
   await tableValues(page.locator(`${CH} section.step:nth-of-type(7) figure.heatmap`).first());
-  const table = await page.$$eval(`${CH} section.step:nth-of-type(7) table.heatmap-table`, (ts) => ts.map((t) => t.textContent));
+  const table = await page.$$eval(`${CH} section.step:nth-of-type(7) table.heatmap-table`, (ts) =>
+    ts.map((t) => t.textContent),
+  );
   assert.match(table[0], /le.*chat.*est.*noir.*<pad>/s);
   const before = await canvasHash(page, `${CH} section.step:nth-of-type(7) canvas >> nth=4`);
   await page.getByLabel('target sentence (decoder)').fill('<s> the black cat');
-  assert.match(await page.$eval(`${CH} section.step:nth-of-type(7) canvas >> nth=4`, (c) => c.getAttribute('aria-label')), /4 by 5/);
+  assert.match(
+    await page.$eval(`${CH} section.step:nth-of-type(7) canvas >> nth=4`, (c) => c.getAttribute('aria-label')),
+    /4 by 5/,
+  );
   assert.notEqual(await canvasHash(page, `${CH} section.step:nth-of-type(7) canvas >> nth=4`), before);
   assert.deepEqual(page.errors, []);
   await page.context().close();
@@ -192,7 +216,10 @@ test('sequence length 128 and d_model 64 render as pixel maps without errors', a
 test('NumPy lines next to the figures reproduce the RandomState draws', async () => {
   const page = await open('&ts=7');
   const lines = await page.textContent(`${CH} section.step:nth-of-type(1) pre.numpy-lines`);
-  assert.match(lines, /rs = np\.random\.RandomState\(7\)\nvocab = \['the', 'cat', 'sat', 'on', 'mat'\]\nE = rs\.randn\(5, 8\)/);
+  assert.match(
+    lines,
+    /rs = np\.random\.RandomState\(7\)\nvocab = \['the', 'cat', 'sat', 'on', 'mat'\]\nE = rs\.randn\(5, 8\)/,
+  );
   assert.match(lines, /ids = \[0, 1, 2, 3, 0, 4\]/);
   assert.match(lines, /Wq, Wk, Wv, Wo = \(rs\.randn\(8, 8\) \/ np\.sqrt\(8\) for _ in range\(4\)\)/);
   assert.match(await page.textContent(`${CH} section.step:nth-of-type(3) pre.numpy-lines`), /RandomState\(1\)/);
@@ -202,7 +229,9 @@ test('NumPy lines next to the figures reproduce the RandomState draws', async ()
 });
 
 test('malformed and oversized permalink values fall back to defaults or are clamped; the page renders', async () => {
-  const page = await open(`&tn=100000&td=7&th=abc&ts=-5&tp=99999&tc=maybe&tk=3&tt=%20&tm=${'9.9,'.repeat(2000)}&tsrc=${'x%20'.repeat(3000)}`);
+  const page = await open(
+    `&tn=100000&td=7&th=abc&ts=-5&tp=99999&tc=maybe&tk=3&tt=%20&tm=${'9.9,'.repeat(2000)}&tsrc=${'x%20'.repeat(3000)}`,
+  );
   const weights = parseRows(await outputOf(page, 4));
   assert.equal(weights.length, 6, 'default tokens, one position per token');
   assert.equal(weights[0].length, 6);
@@ -210,7 +239,9 @@ test('malformed and oversized permalink values fall back to defaults or are clam
   assert.equal(await page.$eval(`${CH} select[aria-label="d_k"]`, (s) => s.value), '64');
   // Padding is clamped to 127 >= n: every key is padding, every row of weights is zero.
   for (const row of parseRows(await outputOf(page, 5))) assert.deepEqual(row, [0, 0, 0, 0, 0, 0]);
-  const labels = await page.$$eval(`${CH} section.step:nth-of-type(7) canvas`, (cs) => cs.map((c) => c.getAttribute('aria-label')));
+  const labels = await page.$$eval(`${CH} section.step:nth-of-type(7) canvas`, (cs) =>
+    cs.map((c) => c.getAttribute('aria-label')),
+  );
   assert.match(labels[0], /heatmap of 12 by 12/, 'the source sentence is cut to 12 tokens');
   assert.deepEqual(page.errors, []);
   await page.context().close();

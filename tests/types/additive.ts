@@ -14,7 +14,13 @@ export async function additiveUsage(): Promise<number> {
   const inputs: Matrix = r.inputs;
   const activations: Matrix = r.activations;
   const context: Float64Array = r.context;
-  const q: Matrix = a.matmul([[1, 0, 0], [0, 1, 0]], { rows: 3, cols: 1, data: [1, 2, 3] });
+  const q: Matrix = a.matmul(
+    [
+      [1, 0, 0],
+      [0, 1, 0],
+    ],
+    { rows: 3, cols: 1, data: [1, 2, 3] },
+  );
   // @ts-expect-error W1 must be a matrix, not a number
   a.concatScores(encoderStates, decoderState, 3, w2);
   // @ts-expect-error matmul takes two matrices

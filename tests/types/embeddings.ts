@@ -1,5 +1,11 @@
 // Compiled by `tsc --strict`: the GloVe chapter's API as the chapter uses it.
-import { loadAttention, Matrix, type Attention, type Embeddings, type EmbeddingsProgress } from '../../dist/lib/index.js';
+import {
+  loadAttention,
+  Matrix,
+  type Attention,
+  type Embeddings,
+  type EmbeddingsProgress,
+} from '../../dist/lib/index.js';
 
 export async function embeddingsUsage(file: Blob, stream: ReadableStream<Uint8Array>): Promise<number> {
   const a: Attention = await loadAttention();
@@ -28,5 +34,15 @@ export async function embeddingsUsage(file: Blob, stream: ReadableStream<Uint8Ar
   // @ts-expect-error tokens must be strings
   D.lookup([1, 2]);
   for (const E of [mine, fromStream, fromText, D, copy]) E.delete();
-  return dot.weights.rows + t.weights.cols + scores.rows + missing.length + (v?.[0] ?? 0) + Number(has) + D.size + D.dim + D.info.length;
+  return (
+    dot.weights.rows +
+    t.weights.cols +
+    scores.rows +
+    missing.length +
+    (v?.[0] ?? 0) +
+    Number(has) +
+    D.size +
+    D.dim +
+    D.info.length
+  );
 }

@@ -3,7 +3,14 @@ import { loadAttention, Matrix, type Seq2SeqOptions, type Seq2SeqTranslation } f
 
 export async function seq2seqUsage(): Promise<number> {
   const a = await loadAttention();
-  const options: Seq2SeqOptions = { task: 'reverse', attention: 'bahdanau', hidden: 16, batch: 8, learningRate: 0.01, seed: 1 };
+  const options: Seq2SeqOptions = {
+    task: 'reverse',
+    attention: 'bahdanau',
+    hidden: 16,
+    batch: 8,
+    learningRate: 0.01,
+    seed: 1,
+  };
   const t = new a.Seq2SeqTrainer(options);
   const loss: number = t.train(2);
   const accuracy: number = t.evaluate(10);

@@ -11,15 +11,34 @@ import {
 
 export async function transformerUsage(): Promise<number> {
   const a: Attention = await loadAttention();
-  const X = [[1, 0], [0, 1], [1, 1]];
+  const X = [
+    [1, 0],
+    [0, 1],
+    [1, 1],
+  ];
   const plain: AttentionResult = a.scaledDotProductAttention(X, X, X);
   const masked = a.scaledDotProductAttention(X, { rows: 3, cols: 2, data: new Float64Array(6) }, X, {
-    mask: [[1, 0, 0], [1, 1, 0], [1, 1, 1]],
+    mask: [
+      [1, 0, 0],
+      [1, 1, 0],
+      [1, 1, 1],
+    ],
     causal: true,
   });
   a.scaledDotProductAttention(X, X, X, { mask: null });
-  const I = [[1, 0], [0, 1]];
-  const options: MultiHeadAttentionOptions = { heads: 2, Wq: I, Wk: I, Wv: I, Wo: I, bq: [0, 1], bo: new Float64Array(2) };
+  const I = [
+    [1, 0],
+    [0, 1],
+  ];
+  const options: MultiHeadAttentionOptions = {
+    heads: 2,
+    Wq: I,
+    Wk: I,
+    Wv: I,
+    Wo: I,
+    bq: [0, 1],
+    bo: new Float64Array(2),
+  };
   const multi: MultiHeadAttentionResult = a.multiHeadAttention(X, X, X, { ...options, causal: true });
   const firstHead: Matrix = multi.weights[0];
   // @ts-expect-error causal is a boolean, not a number

@@ -21,14 +21,25 @@ function chapterFromHash() {
 function renderContents(activeId) {
   contents.replaceChildren(
     el('h2', { className: 'visually-hidden' }, 'Chapters'),
-    el('ol', {},
+    el(
+      'ol',
+      {},
       ...CHAPTERS.map((c) =>
-        el('li', {},
-          el('a', {
-            href: `#chapter=${c.id}`,
-            attrs: c.id === activeId ? { 'aria-current': 'page' } : {},
-            title: c.summary,
-          }, c.title)))),
+        el(
+          'li',
+          {},
+          el(
+            'a',
+            {
+              href: `#chapter=${c.id}`,
+              attrs: c.id === activeId ? { 'aria-current': 'page' } : {},
+              title: c.summary,
+            },
+            c.title,
+          ),
+        ),
+      ),
+    ),
   );
 }
 
@@ -60,12 +71,23 @@ const toolbar = {
 function stepToolbar() {
   toolbar.all = el('button', { type: 'button', on: { click: () => setMode('all') } }, 'All steps');
   toolbar.through = el('button', { type: 'button', on: { click: () => setMode('steps') } }, 'Step through');
-  toolbar.prev = el('button', { type: 'button', on: { click: () => move(-1) }, attrs: { 'aria-label': 'previous step' } }, '← Previous');
-  toolbar.next = el('button', { type: 'button', on: { click: () => move(1) }, attrs: { 'aria-label': 'next step' } }, 'Next →');
+  toolbar.prev = el(
+    'button',
+    { type: 'button', on: { click: () => move(-1) }, attrs: { 'aria-label': 'previous step' } },
+    '← Previous',
+  );
+  toolbar.next = el(
+    'button',
+    { type: 'button', on: { click: () => move(1) }, attrs: { 'aria-label': 'next step' } },
+    'Next →',
+  );
   toolbar.position = el('span', { className: 'position', attrs: { 'aria-live': 'polite' } });
-  return el('div', { className: 'step-toolbar', attrs: { role: 'toolbar', 'aria-label': 'reading mode' } },
+  return el(
+    'div',
+    { className: 'step-toolbar', attrs: { role: 'toolbar', 'aria-label': 'reading mode' } },
     el('div', { className: 'mode-switch' }, toolbar.all, toolbar.through),
-    el('div', { className: 'step-nav' }, toolbar.prev, toolbar.position, toolbar.next));
+    el('div', { className: 'step-nav' }, toolbar.prev, toolbar.position, toolbar.next),
+  );
 }
 
 function stepState() {
@@ -135,10 +157,17 @@ function embedBox(chapter) {
         if (f.contentWindow === e.source) f.style.height = e.data.height + 'px';
   });
 </script>`;
-  return el('details', { className: 'embed-box' },
+  return el(
+    'details',
+    { className: 'embed-box' },
     el('summary', {}, 'Embed this chapter in your course page'),
-    el('p', {}, 'Paste this where the lesson should appear (replace the address with where you host dist/site). Inputs typed by your readers stay in the iframe.'),
-    el('textarea', { readOnly: true, rows: 10, value: snippet, attrs: { 'aria-label': 'embed snippet' } }));
+    el(
+      'p',
+      {},
+      'Paste this where the lesson should appear (replace the address with where you host dist/site). Inputs typed by your readers stay in the iframe.',
+    ),
+    el('textarea', { readOnly: true, rows: 10, value: snippet, attrs: { 'aria-label': 'embed snippet' } }),
+  );
 }
 
 const embedded = readHash().get('embed') === '1';

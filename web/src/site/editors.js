@@ -11,8 +11,14 @@ export class VectorEditor {
   constructor({ values, label, entryLabel = (i) => `${label}, entry ${i + 1}`, onChange }) {
     this.values = [...values];
     this.onChange = onChange;
-    this.inputs = this.values.map((v, i) => new NumberInput({ value: v, label: entryLabel(i), onChange: (x) => this.edited(i, x) }).element);
-    this.element = el('div', { className: 'vector-editor', attrs: { role: 'group', 'aria-label': label } }, ...this.inputs);
+    this.inputs = this.values.map(
+      (v, i) => new NumberInput({ value: v, label: entryLabel(i), onChange: (x) => this.edited(i, x) }).element,
+    );
+    this.element = el(
+      'div',
+      { className: 'vector-editor', attrs: { role: 'group', 'aria-label': label } },
+      ...this.inputs,
+    );
   }
 
   edited(i, x) {
@@ -38,7 +44,11 @@ export class ColumnsEditor {
     this.maxColumns = maxColumns;
     this.newColumn = newColumn ?? ((cols) => cols[cols.length - 1].map(() => 1));
     this.grid = el('div', { className: 'columns-editor-grid' });
-    this.addButton = el('button', { type: 'button', className: 'small', on: { click: () => this.add() } }, '+ add a step');
+    this.addButton = el(
+      'button',
+      { type: 'button', className: 'small', on: { click: () => this.add() } },
+      '+ add a step',
+    );
     this.element = el('div', { className: 'columns-editor' }, this.grid, this.addButton);
     this.render();
   }
@@ -47,15 +57,16 @@ export class ColumnsEditor {
     this.grid.replaceChildren(
       ...this.columns.map((column, j) => {
         const label = this.name(j);
-        const inputs = column.map((v, i) =>
-          new NumberInput({
-            value: v,
-            label: `${label}, entry ${i + 1}`,
-            onChange: (x) => {
-              this.columns[j][i] = x;
-              this.emit();
-            },
-          }).element,
+        const inputs = column.map(
+          (v, i) =>
+            new NumberInput({
+              value: v,
+              label: `${label}, entry ${i + 1}`,
+              onChange: (x) => {
+                this.columns[j][i] = x;
+                this.emit();
+              },
+            }).element,
         );
         const remove = el(
           'button',
@@ -68,8 +79,13 @@ export class ColumnsEditor {
           },
           '−',
         );
-        return el('div', { className: 'editor-column', attrs: { role: 'group', 'aria-label': label } },
-          el('div', { className: 'editor-column-name' }, label), ...inputs, remove);
+        return el(
+          'div',
+          { className: 'editor-column', attrs: { role: 'group', 'aria-label': label } },
+          el('div', { className: 'editor-column-name' }, label),
+          ...inputs,
+          remove,
+        );
       }),
     );
     this.addButton.disabled = this.columns.length >= this.maxColumns;

@@ -29,8 +29,13 @@ export class AttentionLessonElement extends HTMLElement {
     const chapter = CHAPTERS.find((c) => c.id === id);
     this.classList.add('attention-lab');
     if (!chapter) {
-      this.replaceChildren(el('p', { className: 'error' },
-        `attention-lesson: unknown chapter "${id}"; known chapters: ${CHAPTERS.map((c) => c.id).join(', ')}`));
+      this.replaceChildren(
+        el(
+          'p',
+          { className: 'error' },
+          `attention-lesson: unknown chapter "${id}"; known chapters: ${CHAPTERS.map((c) => c.id).join(', ')}`,
+        ),
+      );
       return;
     }
     const ticket = (this.ticket = {});
@@ -59,12 +64,21 @@ function asMatrix(value) {
   if (Array.isArray(value)) {
     const rows = value.length;
     const cols = rows ? value[0].length : 0;
-    if (!rows || !cols || value.some((r) => !Array.isArray(r) || r.length !== cols || r.some((x) => typeof x !== 'number'))) {
+    if (
+      !rows ||
+      !cols ||
+      value.some((r) => !Array.isArray(r) || r.length !== cols || r.some((x) => typeof x !== 'number'))
+    ) {
       throw new TypeError('attention-heatmap: data must be a non-empty, rectangular number[][]');
     }
     return { rows, cols, data: Float64Array.from(value.flat()) };
   }
-  if (value && Number.isInteger(value.rows) && Number.isInteger(value.cols) && value.data?.length === value.rows * value.cols) {
+  if (
+    value &&
+    Number.isInteger(value.rows) &&
+    Number.isInteger(value.cols) &&
+    value.data?.length === value.rows * value.cols
+  ) {
     return { rows: value.rows, cols: value.cols, data: Float64Array.from(value.data) };
   }
   throw new TypeError('attention-heatmap: data must be number[][] or {rows, cols, data}');
@@ -72,7 +86,18 @@ function asMatrix(value) {
 
 export class AttentionHeatmapElement extends HTMLElement {
   static get observedAttributes() {
-    return ['data', 'row-labels', 'col-labels', 'palette', 'label', 'annotate', 'colorbar', 'rotate-col-labels', 'vmin', 'vmax'];
+    return [
+      'data',
+      'row-labels',
+      'col-labels',
+      'palette',
+      'label',
+      'annotate',
+      'colorbar',
+      'rotate-col-labels',
+      'vmin',
+      'vmax',
+    ];
   }
 
   /** Set a matrix directly: number[][] or {rows, cols, data} (e.g. an attention-lab Matrix). */

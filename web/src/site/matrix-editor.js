@@ -13,7 +13,8 @@ const css = (node, text) => {
 };
 
 const GRID_STYLE = 'display:inline-grid;gap:0.25rem 0.35rem;align-items:center;';
-const ROW_LABEL_STYLE = 'font:0.85rem ui-monospace,monospace;color:var(--al-muted);text-align:right;padding-right:0.25rem;';
+const ROW_LABEL_STYLE =
+  'font:0.85rem ui-monospace,monospace;color:var(--al-muted);text-align:right;padding-right:0.25rem;';
 
 /** A labelled matrix of inputs; `onChange(rows)` fires with every valid edit. */
 export class MatrixEditor {
@@ -32,10 +33,24 @@ export class MatrixEditor {
     this.maxRows = maxRows ?? rows.length;
     this.newRow = newRow ?? ((rs) => rs[rs.length - 1].map(() => 0));
     this.grid = el('div', { className: 'matrix-editor-grid', attrs: { role: 'group', 'aria-label': label } });
-    this.addButton = el('button', { type: 'button', className: 'small', on: { click: () => this.add() } }, `+ add a ${rowNoun}`);
-    this.removeButton = el('button', { type: 'button', className: 'small', on: { click: () => this.removeLast() } }, `− remove the last ${rowNoun}`);
-    this.element = el('div', { className: 'matrix-editor' }, this.grid,
-      this.resizable ? css(el('div', {}, this.addButton, this.removeButton), 'display:flex;gap:0.5rem;margin-top:0.4rem;') : null);
+    this.addButton = el(
+      'button',
+      { type: 'button', className: 'small', on: { click: () => this.add() } },
+      `+ add a ${rowNoun}`,
+    );
+    this.removeButton = el(
+      'button',
+      { type: 'button', className: 'small', on: { click: () => this.removeLast() } },
+      `− remove the last ${rowNoun}`,
+    );
+    this.element = el(
+      'div',
+      { className: 'matrix-editor' },
+      this.grid,
+      this.resizable
+        ? css(el('div', {}, this.addButton, this.removeButton), 'display:flex;gap:0.5rem;margin-top:0.4rem;')
+        : null,
+    );
     this.render();
   }
 
@@ -47,13 +62,18 @@ export class MatrixEditor {
     this.rows.forEach((row, i) => {
       const name = this.rowLabel(i);
       cells.push(css(el('span', {}, name), ROW_LABEL_STYLE));
-      this.inputs.push(row.map((value, j) => {
-        const input = new NumberInput({
-          value, label: `${this.label}, ${name}, column ${j + 1}`, width: '4.5em', onChange: (x) => this.edited(i, j, x),
-        }).element;
-        cells.push(input);
-        return input;
-      }));
+      this.inputs.push(
+        row.map((value, j) => {
+          const input = new NumberInput({
+            value,
+            label: `${this.label}, ${name}, column ${j + 1}`,
+            width: '4.5em',
+            onChange: (x) => this.edited(i, j, x),
+          }).element;
+          cells.push(input);
+          return input;
+        }),
+      );
     });
     this.grid.replaceChildren(...cells);
     this.addButton.disabled = this.rows.length >= this.maxRows;

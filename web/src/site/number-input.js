@@ -51,7 +51,13 @@ export class NumberInput {
     });
     if (width) this.input.style.width = width;
     this.element = caption
-      ? el('label', { className: 'control number-control' }, el('span', { className: 'control-label' }, caption), ' ', this.input)
+      ? el(
+          'label',
+          { className: 'control number-control' },
+          el('span', { className: 'control-label' }, caption),
+          ' ',
+          this.input,
+        )
       : this.input;
   }
 

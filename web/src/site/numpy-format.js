@@ -60,7 +60,10 @@ export function floatFormatter(values) {
   const parts = finite.map(scientific);
   const digits = Math.max(...parts.map((p) => p.mantissa.split('.')[1].length));
   const expSize = Math.max(2, ...parts.map((p) => String(Math.abs(p.exponent)).length));
-  const padLeft = widenFor(Math.max(...parts.map((p) => p.sign.length + p.mantissa.split('.')[0].length)), digits + 2 + expSize);
+  const padLeft = widenFor(
+    Math.max(...parts.map((p) => p.sign.length + p.mantissa.split('.')[0].length)),
+    digits + 2 + expSize,
+  );
   const width = padLeft + 1 + digits + 2 + expSize;
   return (x) => {
     if (!Number.isFinite(x)) return special(x).padStart(width);

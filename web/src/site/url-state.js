@@ -93,7 +93,10 @@ const PARSERS = {
   },
   bool: (text) => ({ 1: true, true: true, 0: false, false: false })[text],
   enum: (text, p) => p.values.find((v) => String(v) === text),
-  string: (text, p) => Array.from(text).slice(0, p.maxLength ?? 200).join(''),
+  string: (text, p) =>
+    Array.from(text)
+      .slice(0, p.maxLength ?? 200)
+      .join(''),
 };
 
 const ENCODERS = {
@@ -128,13 +131,15 @@ export function readState(schema, params = readHash()) {
  * @returns {Record<string, string|null>}
  */
 export function stateEntries(schema, state) {
-  return Object.fromEntries(schema.map((prop) => {
-    const value = state[nameOf(prop)];
-    if (value === null || value === undefined) return [prop.key, null];
-    const text = encode(prop, value);
-    const fallback = prop.default === null || prop.default === undefined ? null : encode(prop, prop.default);
-    return [prop.key, text === fallback ? null : text];
-  }));
+  return Object.fromEntries(
+    schema.map((prop) => {
+      const value = state[nameOf(prop)];
+      if (value === null || value === undefined) return [prop.key, null];
+      const text = encode(prop, value);
+      const fallback = prop.default === null || prop.default === undefined ? null : encode(prop, prop.default);
+      return [prop.key, text === fallback ? null : text];
+    }),
+  );
 }
 
 /** Writes a chapter's state into the hash with one history write. */

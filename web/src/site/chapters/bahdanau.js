@@ -19,7 +19,8 @@ const LIMITS = Object.fromEntries(SCHEMA.map((p) => [p.name, [p.min, p.max]]));
 // cells, so every heatmap fits the page.
 const twoDecimals = (x) => (Math.abs(x) < 0.005 ? '0' : x.toFixed(2));
 function layout(rows, cols) {
-  if (rows <= 20 && cols <= 10) return { annotate: true, format: formatCell, cellWidth: undefined, cellHeight: undefined };
+  if (rows <= 20 && cols <= 10)
+    return { annotate: true, format: formatCell, cellWidth: undefined, cellHeight: undefined };
   if (rows <= 20 && cols <= 16) return { annotate: true, format: twoDecimals, cellWidth: 40, cellHeight: undefined };
   return {
     annotate: false,
@@ -41,7 +42,8 @@ const asColumn = (v) => ({ rows: v.length, cols: 1, data: v });
 export default {
   id: 'bahdanau',
   title: 'Bahdanau additive attention',
-  summary: 'Score encoder states with a small tanh network (Bahdanau et al., 2014), softmax the scores and build the context vector, all from NumPy-exact random inputs.',
+  summary:
+    'Score encoder states with a small tanh network (Bahdanau et al., 2014), softmax the scores and build the context vector, all from NumPy-exact random inputs.',
 
   /**
    * @param {HTMLElement} root
@@ -70,17 +72,21 @@ export default {
       field('hiddenSize', 'hidden_size'),
       field('attentionSize', 'attention_size'),
     ];
-    const resetButton = el('button', {
-      type: 'button',
-      className: 'small',
-      on: {
-        click: () => {
-          Object.assign(state, DEFAULTS);
-          fields.forEach((f, i) => f.set(Object.values(DEFAULTS)[i]));
-          update();
+    const resetButton = el(
+      'button',
+      {
+        type: 'button',
+        className: 'small',
+        on: {
+          click: () => {
+            Object.assign(state, DEFAULTS);
+            fields.forEach((f, i) => f.set(Object.values(DEFAULTS)[i]));
+            update();
+          },
         },
       },
-    }, 'back to the article (42, 5, 16, 10)');
+      'back to the article (42, 5, 16, 10)',
+    );
 
     // ---- outputs and figures, filled by update()
     const setupOut = outputBlock('the draws and their shapes');
@@ -88,7 +94,10 @@ export default {
     const decoderMap = new Heatmap({ palette: 'purple', label: 'decoder state s' });
     const encoderOut = scrollable(outputBlock('encoder_states as NumPy prints it'));
     const decoderOut = outputBlock('decoder_state as NumPy prints it');
-    const inputsMap = new Heatmap({ palette: 'viridis', label: 'concatenated inputs [h_i; s], one row per encoder step' });
+    const inputsMap = new Heatmap({
+      palette: 'viridis',
+      label: 'concatenated inputs [h_i; s], one row per encoder step',
+    });
     const inputsOut = scrollable(outputBlock('inputs as NumPy prints them'));
     const layer1Map = new Heatmap({ palette: 'bone', label: 'layer_1 weights W1' });
     const activationsMap = new Heatmap({ palette: 'green', label: 'tanh activations, one row per encoder step' });
@@ -102,7 +111,13 @@ export default {
     const weightedOut = scrollable(outputBlock('weighted encoder states as NumPy prints them'));
     const contextMap = new Heatmap({ palette: 'blue', label: 'context vector c' });
     const contextOut = outputBlock('context vector as NumPy prints it');
-    const compareMap = new Heatmap({ palette: 'orange', label: 'weights from additive and from dot-product scores', vmin: 0, vmax: 1, rowLabels: ['additive', 'dot product'] });
+    const compareMap = new Heatmap({
+      palette: 'orange',
+      label: 'weights from additive and from dot-product scores',
+      vmin: 0,
+      vmax: 1,
+      rowLabels: ['additive', 'dot product'],
+    });
     const compareOut = outputBlock('dot-product scores and weights of the same states');
     const shapeLine = el('p', { className: 'worked' });
     const argmaxLine = el('p', { className: 'worked' });
@@ -110,15 +125,23 @@ export default {
 
     function update() {
       guarded(error, () => {
-        const { seed, inputLength: n, hiddenSize: h, attentionSize: a } = state;
+        const { inputLength: n, hiddenSize: h, attentionSize: a } = state;
         const r = bahdanauAttention(api, state);
         const steps = names('h', n);
 
         setupOut.textContent = setupLines(state);
 
-        encoderMap.update(r.encoderStates, { rowLabels: steps, colLabels: h <= 16 ? units(h) : undefined, ...layout(n, h) });
+        encoderMap.update(r.encoderStates, {
+          rowLabels: steps,
+          colLabels: h <= 16 ? units(h) : undefined,
+          ...layout(n, h),
+        });
         encoderOut.textContent = formatNumpy(r.encoderStates.data, [n, h]);
-        decoderMap.update(r.decoderState, { rowLabels: ['s'], colLabels: h <= 16 ? units(h) : undefined, ...layout(1, h) });
+        decoderMap.update(r.decoderState, {
+          rowLabels: ['s'],
+          colLabels: h <= 16 ? units(h) : undefined,
+          ...layout(1, h),
+        });
         decoderOut.textContent = formatNumpy(r.decoderState.data, [1, h]);
 
         inputsMap.update(r.inputs, { rowLabels: steps, ...layout(n, 2 * h) });
@@ -126,7 +149,13 @@ export default {
         shapeLine.textContent = `inputs.shape == (${n}, ${2 * h}) == (input_length, 2*hidden_size): columns 1–${h} are h_i, columns ${h + 1}–${2 * h} are the same s on every row`;
 
         layer1Map.update(r.layer1, { ...layout(2 * h, a), rowLabels: undefined });
-        activationsMap.update(r.activations, { rowLabels: steps, colLabels: a <= 16 ? units(a) : undefined, vmin: -1, vmax: 1, ...layout(n, a) });
+        activationsMap.update(r.activations, {
+          rowLabels: steps,
+          colLabels: a <= 16 ? units(a) : undefined,
+          vmin: -1,
+          vmax: 1,
+          ...layout(n, a),
+        });
         activationsOut.textContent = formatNumpy(r.activations.data, [n, a]);
 
         layer2Map.update(asColumn(r.layer2.data), { ...layout(a, 1) });
@@ -138,9 +167,17 @@ export default {
         const best = r.weights.indexOf(Math.max(...r.weights));
         argmaxLine.textContent = `The largest weight goes to h${best + 1}: ${(100 * r.weights[best]).toFixed(1)} % of the context vector comes from that encoder step.`;
 
-        weightedMap.update(r.weighted, { rowLabels: steps, colLabels: h <= 16 ? units(h) : undefined, ...layout(n, h) });
+        weightedMap.update(r.weighted, {
+          rowLabels: steps,
+          colLabels: h <= 16 ? units(h) : undefined,
+          ...layout(n, h),
+        });
         weightedOut.textContent = formatNumpy(r.weighted.data, [n, h]);
-        contextMap.update(asRow(r.context), { rowLabels: ['c'], colLabels: h <= 16 ? units(h) : undefined, ...layout(1, h) });
+        contextMap.update(asRow(r.context), {
+          rowLabels: ['c'],
+          colLabels: h <= 16 ? units(h) : undefined,
+          ...layout(1, h),
+        });
         contextOut.textContent = formatNumpy(r.context, [h]);
 
         const both = new Float64Array(2 * n);
@@ -161,7 +198,8 @@ export default {
       el('h2', {}, 'Bahdanau additive attention'),
       credit({
         text: 'The attention mechanism of',
-        title: 'Bahdanau, Cho and Bengio (2014), “Neural Machine Translation by Jointly Learning to Align and Translate”',
+        title:
+          'Bahdanau, Cho and Bengio (2014), “Neural Machine Translation by Jointly Learning to Align and Translate”',
         url: 'https://arxiv.org/abs/1409.0473',
         note: 'Appendix A of the paper defines the alignment model computed here',
       }),
@@ -171,16 +209,28 @@ export default {
         url: 'https://www.coursera.org/learn/attention-models-in-nlp',
         note: 'Same seed, sizes and draws; the explanations here are our own and every number is computed live by the WebAssembly core',
       }),
-      el('p', { className: 'lede' },
+      el(
+        'p',
+        { className: 'lede' },
         'A plain encoder–decoder network hands the decoder one fixed-size vector for the whole source sentence, and long sentences do not fit. ',
         'Bahdanau attention lets the decoder look back at every encoder state instead: at each output step a tiny neural network rates how well each encoder state matches what the decoder needs now, ',
-        'and the decoder receives a blend of the encoder states weighted by those ratings. Here that network runs on random inputs, drawn exactly as NumPy draws them, so you can compare every number with the original NumPy code.'),
+        'and the decoder receives a blend of the encoder states weighted by those ratings. Here that network runs on random inputs, drawn exactly as NumPy draws them, so you can compare every number with the original NumPy code.',
+      ),
       step({
         title: '1. Seed and sizes',
         intro: [
-          el('p', {}, 'In a trained translator the encoder states, the decoder state and the two weight matrices would come out of training. To study the arithmetic, standard normal random numbers do just as well. ',
-            'The generator behind ', code('new api.RandomState(seed)'), ' reproduces NumPy’s ', code('np.random.seed'), ' / ', code('randn'),
-            ' stream bit for bit, so with seed 42 and the sizes below you get the very numbers the NumPy version prints. Change the seed or any size and everything below is redrawn and recomputed.'),
+          el(
+            'p',
+            {},
+            'In a trained translator the encoder states, the decoder state and the two weight matrices would come out of training. To study the arithmetic, standard normal random numbers do just as well. ',
+            'The generator behind ',
+            code('new api.RandomState(seed)'),
+            ' reproduces NumPy’s ',
+            code('np.random.seed'),
+            ' / ',
+            code('randn'),
+            ' stream bit for bit, so with seed 42 and the sizes below you get the very numbers the NumPy version prints. Change the seed or any size and everything below is redrawn and recomputed.',
+          ),
         ],
         controls: [...fields.map((f) => f.element), resetButton],
         output: setupOut,
@@ -188,8 +238,23 @@ export default {
       step({
         title: '2. The encoder states and the decoder state',
         intro: [
-          el('p', {}, 'Row ', tex('i'), ' of ', code('encoder_states'), ' is ', tex('h_i'), ', what the encoder knew after reading source word ', tex('i'),
-            '. The decoder state ', tex('s'), ' summarises what has been translated so far. Both have ', code('hidden_size'), ' entries.'),
+          el(
+            'p',
+            {},
+            'Row ',
+            tex('i'),
+            ' of ',
+            code('encoder_states'),
+            ' is ',
+            tex('h_i'),
+            ', what the encoder knew after reading source word ',
+            tex('i'),
+            '. The decoder state ',
+            tex('s'),
+            ' summarises what has been translated so far. Both have ',
+            code('hidden_size'),
+            ' entries.',
+          ),
         ],
         output: encoderOut,
         figures: [captioned(encoderMap, 'encoder_states: row i is h_i'), captioned(decoderMap, 'decoder_state s')],
@@ -198,40 +263,86 @@ export default {
       step({
         title: '3. Pairing every encoder state with the decoder state',
         intro: [
-          el('p', {}, 'The alignment network looks at one pair ', tex('(h_i, s)'), ' at a time, as one long vector: the encoder state followed by the decoder state. ',
-            'Doing all pairs at once means repeating ', tex('s'), ' once per encoder step (NumPy’s ', code('decoder_state.repeat(input_length, axis=0)'),
-            ') and gluing it to the right of the encoder states (', code('np.concatenate(..., axis=1)'), ').'),
+          el(
+            'p',
+            {},
+            'The alignment network looks at one pair ',
+            tex('(h_i, s)'),
+            ' at a time, as one long vector: the encoder state followed by the decoder state. ',
+            'Doing all pairs at once means repeating ',
+            tex('s'),
+            ' once per encoder step (NumPy’s ',
+            code('decoder_state.repeat(input_length, axis=0)'),
+            ') and gluing it to the right of the encoder states (',
+            code('np.concatenate(..., axis=1)'),
+            ').',
+          ),
         ],
-        formula: 'x_i = \\begin{bmatrix} h_i \\\\ s \\end{bmatrix} \\in \\mathbb{R}^{2\\,\\mathrm{hidden}}, \\qquad X = \\big[\\, H \\;\\big|\\; \\mathbf{1}\\, s^\\top \\big] \\in \\mathbb{R}^{n \\times 2\\,\\mathrm{hidden}}',
+        formula:
+          'x_i = \\begin{bmatrix} h_i \\\\ s \\end{bmatrix} \\in \\mathbb{R}^{2\\,\\mathrm{hidden}}, \\qquad X = \\big[\\, H \\;\\big|\\; \\mathbf{1}\\, s^\\top \\big] \\in \\mathbb{R}^{n \\times 2\\,\\mathrm{hidden}}',
         output: inputsOut,
         figures: [captioned(inputsMap, 'inputs: [h_i ; s] on row i')],
-        after: [shapeLine, 'In the heatmap the right half is striped vertically: every row carries the same decoder state.'],
+        after: [
+          shapeLine,
+          'In the heatmap the right half is striped vertically: every row carries the same decoder state.',
+        ],
       }),
       step({
         title: '4. The first layer, with tanh',
         intro: [
-          el('p', {}, 'A dense layer with weights ', tex('W_1'), ' (', code('layer_1'), ', shape 2·hidden_size × attention_size) mixes the encoder and decoder entries of each row; ',
-            tex('\\tanh'), ' squashes the results into (−1, 1). The top half of ', tex('W_1'), ' projects ', tex('h_i'), ', the bottom half projects ', tex('s'),
-            ', and the two projections are added — hence “additive” attention. The non-linearity after the sum lets the score depend on the pair in ways a plain dot product cannot.'),
+          el(
+            'p',
+            {},
+            'A dense layer with weights ',
+            tex('W_1'),
+            ' (',
+            code('layer_1'),
+            ', shape 2·hidden_size × attention_size) mixes the encoder and decoder entries of each row; ',
+            tex('\\tanh'),
+            ' squashes the results into (−1, 1). The top half of ',
+            tex('W_1'),
+            ' projects ',
+            tex('h_i'),
+            ', the bottom half projects ',
+            tex('s'),
+            ', and the two projections are added — hence “additive” attention. The non-linearity after the sum lets the score depend on the pair in ways a plain dot product cannot.',
+          ),
         ],
-        formula: 'a_i = \\tanh\\!\\big(W_1^\\top x_i\\big) \\in \\mathbb{R}^{\\mathrm{attention}}, \\qquad A = \\tanh(X W_1) \\in \\mathbb{R}^{n \\times \\mathrm{attention}}',
+        formula:
+          'a_i = \\tanh\\!\\big(W_1^\\top x_i\\big) \\in \\mathbb{R}^{\\mathrm{attention}}, \\qquad A = \\tanh(X W_1) \\in \\mathbb{R}^{n \\times \\mathrm{attention}}',
         output: activationsOut,
         figures: [captioned(layer1Map, 'layer_1 (W1)'), captioned(activationsMap, 'activations = tanh(inputs · W1)')],
-        after: ['The first heatmap is W1 itself: one row per entry of x_i (the top half multiplies h_i, the bottom half s), one column per attention unit. The second shows the activations, one row per encoder step.'],
+        after: [
+          'The first heatmap is W1 itself: one row per entry of x_i (the top half multiplies h_i, the bottom half s), one column per attention unit. The second shows the activations, one row per encoder step.',
+        ],
       }),
       step({
         title: '5. The second layer: alignment scores',
         intro: [
-          el('p', {}, 'A second layer ', tex('w_2'), ' (', code('layer_2'), ', attention_size × 1) turns each row of activations into a single number, the alignment score ', tex('e_i'),
-            ': how well source word ', tex('i'), ' fits what the decoder needs next. No tanh here: the scores go straight to softmax.'),
+          el(
+            'p',
+            {},
+            'A second layer ',
+            tex('w_2'),
+            ' (',
+            code('layer_2'),
+            ', attention_size × 1) turns each row of activations into a single number, the alignment score ',
+            tex('e_i'),
+            ': how well source word ',
+            tex('i'),
+            ' fits what the decoder needs next. No tanh here: the scores go straight to softmax.',
+          ),
         ],
-        formula: 'e_i = w_2^\\top a_i = w_2^\\top \\tanh\\!\\big(W_1^\\top [h_i; s]\\big), \\qquad e = A\\, w_2 \\in \\mathbb{R}^{n \\times 1}',
+        formula:
+          'e_i = w_2^\\top a_i = w_2^\\top \\tanh\\!\\big(W_1^\\top [h_i; s]\\big), \\qquad e = A\\, w_2 \\in \\mathbb{R}^{n \\times 1}',
         output: scoresOut,
         figures: [captioned(layer2Map, 'layer_2 (w2)'), captioned(scoresMap, 'scores e')],
       }),
       step({
         title: '6. Softmax: scores become weights',
-        intro: ['Softmax makes the scores positive and scales them to add up to one, so they can serve as proportions of a mix. Larger scores get exponentially more weight.'],
+        intro: [
+          'Softmax makes the scores positive and scales them to add up to one, so they can serve as proportions of a mix. Larger scores get exponentially more weight.',
+        ],
         formula: '\\alpha_i = \\frac{\\exp(e_i)}{\\sum_{j=1}^{n} \\exp(e_j)}',
         output: weightsOut,
         figures: [captioned(weightsMap, 'weights α')],
@@ -239,14 +350,18 @@ export default {
       }),
       step({
         title: '7. Weighting the encoder states',
-        intro: ['Each encoder state is multiplied by its weight. Rows with small weights fade; the rows the decoder cares about keep most of their size.'],
+        intro: [
+          'Each encoder state is multiplied by its weight. Rows with small weights fade; the rows the decoder cares about keep most of their size.',
+        ],
         formula: '\\alpha_i\\, h_i \\quad \\text{for } i = 1, \\dots, n',
         output: weightedOut,
         figures: [captioned(weightedMap, 'α_i · h_i on row i')],
       }),
       step({
         title: '8. The context vector',
-        intro: ['Summing the weighted rows gives the context vector, a single hidden_size vector that the decoder reads together with its own state to predict the next word. At the next output step the decoder state changes, so the weights, and the context, change too.'],
+        intro: [
+          'Summing the weighted rows gives the context vector, a single hidden_size vector that the decoder reads together with its own state to predict the next word. At the next output step the decoder state changes, so the weights, and the context, change too.',
+        ],
         formula: 'c = \\sum_{i=1}^{n} \\alpha_i\\, h_i',
         output: contextOut,
         figures: [captioned(contextMap, 'context vector c')],
@@ -254,18 +369,56 @@ export default {
       step({
         title: '9. Additive versus dot-product scoring',
         intro: [
-          el('p', {}, 'The “Attention Basics” chapter scored with a plain dot product, ', tex('e_i = s^\\top h_i'), '. The additive score used here differs in three ways:'),
-          el('ul', {},
-            el('li', {}, 'it has parameters (', tex('W_1'), ', ', tex('w_2'), ') that training adapts, where the dot product is fixed;'),
-            el('li', {}, 'the encoder and decoder states need not have the same length, since ', tex('W_1'), ' maps their concatenation to the attention size;'),
-            el('li', {}, 'the tanh makes the score a non-linear function of the pair, so “similar” can mean more than “pointing the same way”.')),
-          el('p', {}, 'The price is speed: every pair goes through a small network, whereas dot products for all pairs are a single matrix product. ',
-            'Transformers therefore use dot products, divided by ', tex('\\sqrt{d_k}'), ' so that long vectors do not push softmax into saturation (Vaswani et al., 2017, who also note that additive attention does better than unscaled dot products for large ', tex('d_k'), ').'),
+          el(
+            'p',
+            {},
+            'The “Attention Basics” chapter scored with a plain dot product, ',
+            tex('e_i = s^\\top h_i'),
+            '. The additive score used here differs in three ways:',
+          ),
+          el(
+            'ul',
+            {},
+            el(
+              'li',
+              {},
+              'it has parameters (',
+              tex('W_1'),
+              ', ',
+              tex('w_2'),
+              ') that training adapts, where the dot product is fixed;',
+            ),
+            el(
+              'li',
+              {},
+              'the encoder and decoder states need not have the same length, since ',
+              tex('W_1'),
+              ' maps their concatenation to the attention size;',
+            ),
+            el(
+              'li',
+              {},
+              'the tanh makes the score a non-linear function of the pair, so “similar” can mean more than “pointing the same way”.',
+            ),
+          ),
+          el(
+            'p',
+            {},
+            'The price is speed: every pair goes through a small network, whereas dot products for all pairs are a single matrix product. ',
+            'Transformers therefore use dot products, divided by ',
+            tex('\\sqrt{d_k}'),
+            ' so that long vectors do not push softmax into saturation (Vaswani et al., 2017, who also note that additive attention does better than unscaled dot products for large ',
+            tex('d_k'),
+            ').',
+          ),
         ],
-        formula: 'e_i^{\\text{additive}} = w_2^\\top \\tanh\\!\\big(W_1^\\top [h_i; s]\\big) \\qquad\\text{vs.}\\qquad e_i^{\\text{dot}} = s^\\top h_i',
+        formula:
+          'e_i^{\\text{additive}} = w_2^\\top \\tanh\\!\\big(W_1^\\top [h_i; s]\\big) \\qquad\\text{vs.}\\qquad e_i^{\\text{dot}} = s^\\top h_i',
         output: compareOut,
         figures: [captioned(compareMap, 'weights from the two scoring functions')],
-        after: ['With untrained random weights the two rankings have no reason to agree: the additive network has not learned what “relevant” means yet.'],
+        after: [
+          'With untrained random weights the two rankings have no reason to agree: the additive network has not learned what “relevant” means yet.',
+        ],
       }),
       error,
     );

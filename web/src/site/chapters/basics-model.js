@@ -5,7 +5,12 @@
 export const DEFAULTS = {
   decoder: [5, 1, 20],
   annotation: [3, 12, 45],
-  annotations: [[3, 12, 45], [59, 2, 5], [1, 43, 5], [4, 3, 45.3]], // one row per encoder step
+  annotations: [
+    [3, 12, 45],
+    [59, 2, 5],
+    [1, 43, 5],
+    [4, 3, 45.3],
+  ], // one row per encoder step
 };
 export const MAX_STEPS = 10;
 
@@ -13,7 +18,15 @@ export const MAX_STEPS = 10;
 export const SCHEMA = [
   { key: 'h', name: 'decoder', type: 'vector', length: 3, default: DEFAULTS.decoder },
   { key: 'a', name: 'annotation', type: 'vector', length: 3, default: DEFAULTS.annotation },
-  { key: 'H', name: 'annotations', type: 'rows', cols: 3, minLength: 1, maxLength: MAX_STEPS, default: DEFAULTS.annotations },
+  {
+    key: 'H',
+    name: 'annotations',
+    type: 'rows',
+    cols: 3,
+    minLength: 1,
+    maxLength: MAX_STEPS,
+    default: DEFAULTS.annotations,
+  },
 ];
 
 /** rows (n x d) -> the notebook's layout (d x n): one column per encoder step. */

@@ -29,6 +29,7 @@ export function pyRepr(s) {
   const body = s
     .replace(/\\/g, '\\\\')
     .replace(quote === "'" ? /'/g : /"/g, `\\${quote}`)
+    // eslint-disable-next-line no-control-regex -- matching control characters is the point: repr() escapes them as \xNN
     .replace(/[\u0000-\u001f\u007f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
   return `${quote}${body}${quote}`;
 }
@@ -66,7 +67,11 @@ export function sentencesAttention(api, E, query, key) {
   const k = E.lookup(kTokens);
   const dot = api.scaledDotProductAttention(q.matrix, k.matrix, k.matrix);
   return {
-    qTokens, kTokens, q, k, dot,
+    qTokens,
+    kTokens,
+    q,
+    k,
+    dot,
     qMissing: qTokens.map((t) => !E.has(t)),
     kMissing: kTokens.map((t) => !E.has(t)),
     missing: [...new Set([...q.missing, ...k.missing])],

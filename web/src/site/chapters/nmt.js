@@ -15,7 +15,8 @@ import { chars, decodeBase64, DEFAULT_INPUT, SCHEMA, SCORES, TASKS, units } from
 export default {
   id: 'nmt',
   title: 'Neural machine translation with attention',
-  summary: 'Train an encoder–decoder with attention to normalise dates, live in a Web Worker, and watch which input characters each output character attends to.',
+  summary:
+    'Train an encoder–decoder with attention to normalise dates, live in a Web Worker, and watch which input characters each output character attends to.',
 
   /**
    * @param {HTMLElement} root
@@ -31,7 +32,12 @@ export default {
 
     // ---- widgets
     const errors = errorLine();
-    const inputBox = el('input', { type: 'text', value: input, className: 'nmt-input', attrs: { 'aria-label': 'input to translate', maxlength: 40, spellcheck: 'false' } });
+    const inputBox = el('input', {
+      type: 'text',
+      value: input,
+      className: 'nmt-input',
+      attrs: { 'aria-label': 'input to translate', maxlength: 40, spellcheck: 'false' },
+    });
     const outputText = el('output', { className: 'nmt-output', attrs: { 'aria-live': 'polite' } }, '…');
     const inputError = el('p', { className: 'error nmt-input-error', attrs: { role: 'alert' }, hidden: true });
     const status = el('p', { className: 'nmt-status', attrs: { 'aria-live': 'polite' } }, 'loading the model…');
@@ -39,20 +45,49 @@ export default {
     const pauseButton = el('button', { type: 'button', disabled: true }, 'Pause');
     const resetButton = el('button', { type: 'button', disabled: true }, 'Reset (train from scratch)');
     const shippedButton = el('button', { type: 'button', disabled: true }, 'Load the shipped checkpoint');
-    const scoreSelect = el('select', { attrs: { 'aria-label': 'score function' } },
-      ...SCORES.map(([id, label]) => el('option', { value: id, selected: id === score }, label)));
-    const taskSelect = el('select', { attrs: { 'aria-label': 'task' } },
-      ...TASKS.map(([id, label]) => el('option', { value: id, selected: id === task }, label)));
+    const scoreSelect = el(
+      'select',
+      { attrs: { 'aria-label': 'score function' } },
+      ...SCORES.map(([id, label]) => el('option', { value: id, selected: id === score }, label)),
+    );
+    const taskSelect = el(
+      'select',
+      { attrs: { 'aria-label': 'task' } },
+      ...TASKS.map(([id, label]) => el('option', { value: id, selected: id === task }, label)),
+    );
     const curve = new LineChart({
-      label: 'training loss per step', className: 'loss-curve', logY: true, xName: 'step', empty: 'press Start to train',
+      label: 'training loss per step',
+      className: 'loss-curve',
+      logY: true,
+      xName: 'step',
+      empty: 'press Start to train',
       caption: 'Training loss (cross-entropy per output character, log scale) against steps',
     });
     const attentionMap = new Heatmap({
-      palette: 'purple', label: 'attention weights: output characters (rows) over input characters (columns)',
-      vmin: 0, vmax: 1, cellWidth: 30, cellHeight: 24, colLabelsOnTop: true, format: (w) => (w >= 0.05 ? w.toFixed(1).replace(/^0/, '') : ''),
+      palette: 'purple',
+      label: 'attention weights: output characters (rows) over input characters (columns)',
+      vmin: 0,
+      vmax: 1,
+      cellWidth: 30,
+      cellHeight: 24,
+      colLabelsOnTop: true,
+      format: (w) => (w >= 0.05 ? w.toFixed(1).replace(/^0/, '') : ''),
     });
-    const encoderMap = new Heatmap({ palette: 'orange', label: 'encoder outputs s_j: one row per input character, one column per hidden unit', annotate: false, cellWidth: 7, cellHeight: 16, colLabels: [] });
-    const decoderMap = new Heatmap({ palette: 'blue', label: 'decoder states h_t: one row per output character, one column per hidden unit', annotate: false, cellWidth: 7, cellHeight: 16 });
+    const encoderMap = new Heatmap({
+      palette: 'orange',
+      label: 'encoder outputs s_j: one row per input character, one column per hidden unit',
+      annotate: false,
+      cellWidth: 7,
+      cellHeight: 16,
+      colLabels: [],
+    });
+    const decoderMap = new Heatmap({
+      palette: 'blue',
+      label: 'decoder states h_t: one row per output character, one column per hidden unit',
+      annotate: false,
+      cellWidth: 7,
+      cellHeight: 16,
+    });
     attentionMap.element.classList.add('nmt-attention');
     curve.draw();
 
@@ -62,7 +97,15 @@ export default {
     let engine;
     let ready = false;
     const send = (message) => (engine ? engine(message) : worker?.postMessage(message));
-    let state = { steps: 0, loss: NaN, accuracy: NaN, stepsPerSecond: NaN, running: false, options: null, source: 'shipped checkpoint' };
+    let state = {
+      steps: 0,
+      loss: NaN,
+      accuracy: NaN,
+      stepsPerSecond: NaN,
+      running: false,
+      options: null,
+      source: 'shipped checkpoint',
+    };
     const showStatus = () => {
       const s = state;
       const parts = [
@@ -96,7 +139,8 @@ export default {
         attentionMap.update(r.attention, { rowLabels: outChars, colLabels: inChars });
       }
       encoderMap.update(r.encoderOutputs, { rowLabels: inChars, colLabels: units(r.encoderOutputs.cols) });
-      if (r.decoderStates.rows > 0) decoderMap.update(r.decoderStates, { rowLabels: outChars, colLabels: units(r.decoderStates.cols) });
+      if (r.decoderStates.rows > 0)
+        decoderMap.update(r.decoderStates, { rowLabels: outChars, colLabels: units(r.decoderStates.cols) });
     }
 
     function onMessage({ data }) {
@@ -138,7 +182,11 @@ export default {
     function startOnMainThread() {
       worker?.terminate();
       worker = undefined;
-      engine = createEngine(async () => api, (message) => onMessage({ data: message }), { chunk: 1 });
+      engine = createEngine(
+        async () => api,
+        (message) => onMessage({ data: message }),
+        { chunk: 1 },
+      );
       send({ type: 'init', checkpoint, input });
     }
 
@@ -197,7 +245,7 @@ export default {
       state.source = 'shipped checkpoint';
       score = 'luong-general';
       scoreSelect.value = score;
-      
+
       if (task !== 'dates') {
         task = 'dates';
         taskSelect.value = task;
@@ -224,25 +272,44 @@ export default {
         url: 'https://www.tensorflow.org/text/tutorials/nmt_with_attention',
         note: 'with Luong et al.’s attention (arXiv:1508.04025) on a character-level date task. The model, its gradients and the training loop are our own C++ compiled to WebAssembly',
       }),
-      el('p', { className: 'lede' },
+      el(
+        'p',
+        { className: 'lede' },
         'A translator reads a whole sentence and writes another. Here the “sentences” are dates as people write them — ',
         '“21 November 2026”, “nov 21, 2026”, “Saturday 21/11/26”, “2026 Nov 21st” — and the translation is the ISO form 2026-11-21. ',
-        'The task is small enough to train in your browser in about a minute, yet it needs attention: to write the day, the decoder must find the day in the input, wherever the format put it.'),
+        'The task is small enough to train in your browser in about a minute, yet it needs attention: to write the day, the decoder must find the day in the input, wherever the format put it.',
+      ),
       step({
         title: '1. The encoder reads the input; the decoder receives all of its outputs',
         intro: [
-          el('p', {}, 'Each input character becomes a learned vector (an embedding). A recurrent network (a GRU) reads them left to right and another right to left; ',
-            'their states are added, so the output ', tex('s_j'), ' at character ', tex('j'), ' knows what surrounds it on both sides (is this “3” a day, or the start of “31”?).'),
+          el(
+            'p',
+            {},
+            'Each input character becomes a learned vector (an embedding). A recurrent network (a GRU) reads them left to right and another right to left; ',
+            'their states are added, so the output ',
+            tex('s_j'),
+            ' at character ',
+            tex('j'),
+            ' knows what surrounds it on both sides (is this “3” a day, or the start of “31”?).',
+          ),
         ],
-        formula: 's_j = \\overrightarrow{\\mathrm{GRU}}(e_j, \\overrightarrow{s}_{j-1}) + \\overleftarrow{\\mathrm{GRU}}(e_j, \\overleftarrow{s}_{j+1})',
+        formula:
+          's_j = \\overrightarrow{\\mathrm{GRU}}(e_j, \\overrightarrow{s}_{j-1}) + \\overleftarrow{\\mathrm{GRU}}(e_j, \\overleftarrow{s}_{j+1})',
         figures: [encoderMap.element],
-        after: ['The decoder receives every one of these vectors, not just the last. The heatmap shows them for the input typed below: one row per character, one column per hidden unit.'],
+        after: [
+          'The decoder receives every one of these vectors, not just the last. The heatmap shows them for the input typed below: one row per character, one column per hidden unit.',
+        ],
       }),
       step({
         title: '2. The decoder keeps track of what it wrote',
         intro: [
-          el('p', {}, 'The decoder is another GRU. It starts from the encoder’s final states and, at output step ', tex('t'),
-            ', reads the character it wrote last (a start symbol at first; during training the correct previous character, which is called teacher forcing).'),
+          el(
+            'p',
+            {},
+            'The decoder is another GRU. It starts from the encoder’s final states and, at output step ',
+            tex('t'),
+            ', reads the character it wrote last (a start symbol at first; during training the correct previous character, which is called teacher forcing).',
+          ),
         ],
         formula: 'h_t = \\mathrm{GRU}(E[y_{t-1}],\\, h_{t-1})',
         figures: [decoderMap.element],
@@ -251,22 +318,32 @@ export default {
       step({
         title: '3. Its state is the query of attention over all encoder outputs',
         intro: [
-          el('p', {}, 'The decoder state scores every encoder output; a softmax turns the scores into weights that sum to 1, and the context vector is the weighted average of the encoder outputs. Four score functions are available:'),
+          el(
+            'p',
+            {},
+            'The decoder state scores every encoder output; a softmax turns the scores into weights that sum to 1, and the context vector is the weighted average of the encoder outputs. Four score functions are available:',
+          ),
         ],
         formula:
           '\\alpha_{tj} = \\frac{\\exp \\operatorname{score}(h_t, s_j)}{\\sum_{k} \\exp \\operatorname{score}(h_t, s_k)}, \\qquad c_t = \\sum_j \\alpha_{tj}\\, s_j \\\\[6pt]' +
           '\\operatorname{score}(h_t, s_j) = \\begin{cases} h_t^\\top s_j & \\text{Luong dot} \\\\ h_t^\\top W_a s_j & \\text{Luong general} \\\\ v_a^\\top \\tanh(W_a [h_t; s_j]) & \\text{Luong concat} \\\\ v_a^\\top \\tanh(W_1 h_t + W_2 s_j + b) & \\text{Bahdanau (additive)} \\end{cases}',
-        after: ['Luong’s concat and Bahdanau’s additive score are the same function up to the bias b; in Bahdanau’s paper the query is the previous decoder state and the context is fed into the recurrent step, which this model does not do.'],
+        after: [
+          'Luong’s concat and Bahdanau’s additive score are the same function up to the bias b; in Bahdanau’s paper the query is the previous decoder state and the context is fed into the recurrent step, which this model does not do.',
+        ],
       }),
       step({
         title: '4. Context and state are combined into the attention vector',
         formula: 'a_t = \\tanh\\left(W_c [c_t; h_t]\\right)',
-        intro: ['This is Luong’s equation (5): the attention vector mixes what the decoder was looking at with what it remembers.'],
+        intro: [
+          'This is Luong’s equation (5): the attention vector mixes what the decoder was looking at with what it remembers.',
+        ],
       }),
       step({
         title: '5. The attention vector predicts the next character',
         formula: 'p(y_t \\mid y_{<t}, x) = \\operatorname{softmax}(W_o a_t + b_o)',
-        intro: ['Training minimises the cross-entropy of the correct character at every step (with Adam and gradient clipping); translating picks the most likely character, feeds it back in, and stops at the end symbol.'],
+        intro: [
+          'Training minimises the cross-entropy of the correct character at every step (with Adam and gradient clipping); translating picks the most likely character, feeds it back in, and stops at the end symbol.',
+        ],
       }),
       step({
         title: 'Train it, and watch where it looks',
@@ -277,7 +354,10 @@ export default {
         controls: [
           el('label', { className: 'control-label' }, 'Task ', taskSelect),
           el('label', { className: 'control-label' }, 'Score function ', scoreSelect),
-          startButton, pauseButton, resetButton, shippedButton,
+          startButton,
+          pauseButton,
+          resetButton,
+          shippedButton,
         ],
         output: status,
         figures: [curve.element],
@@ -285,7 +365,9 @@ export default {
       }),
       step({
         title: 'The attention plot',
-        intro: ['Type a date in any of the formats above (or digits, for the reversal task). Each row is an output character; the columns are the input characters; a dark cell means the decoder attended to that input character while writing that output character.'],
+        intro: [
+          'Type a date in any of the formats above (or digits, for the reversal task). Each row is an output character; the columns are the input characters; a dark cell means the decoder attended to that input character while writing that output character.',
+        ],
         controls: [el('label', { className: 'control-label' }, 'Input ', inputBox), el('span', {}, ' → '), outputText],
         output: inputError,
         figures: [attentionMap.element],

@@ -3,7 +3,12 @@
 // Every number comes from the attention-lab API; this file only chains calls.
 
 /** The article's four word vectors, one row per word. */
-export const ARTICLE_WORDS = [[1, 0, 0], [0, 1, 0], [1, 1, 0], [0, 0, 1]];
+export const ARTICLE_WORDS = [
+  [1, 0, 0],
+  [0, 1, 0],
+  [1, 1, 0],
+  [0, 0, 1],
+];
 
 /**
  * W_Q, W_K, W_V as the article draws them: np.random.seed(seed), then three
@@ -14,7 +19,11 @@ export const ARTICLE_WORDS = [[1, 0, 0], [0, 1, 0], [1, 1, 0], [0, 0, 1]];
 export function drawWeights(api, seed, size = 3) {
   const rs = new api.RandomState(seed);
   try {
-    return { WQ: rs.randint(0, 3, size, size).toArray(), WK: rs.randint(0, 3, size, size).toArray(), WV: rs.randint(0, 3, size, size).toArray() };
+    return {
+      WQ: rs.randint(0, 3, size, size).toArray(),
+      WK: rs.randint(0, 3, size, size).toArray(),
+      WV: rs.randint(0, 3, size, size).toArray(),
+    };
   } finally {
     rs.delete();
   }

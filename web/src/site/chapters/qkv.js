@@ -28,7 +28,8 @@ const matrixOf = (rows) => ({ rows: rows.length, cols: rows[0].length, data: Flo
 export default {
   id: 'qkv',
   title: 'Q/K/V attention from scratch',
-  summary: 'Queries, keys and values for four toy words: project, score every pair, softmax with 1/√d_k, and mix the values.',
+  summary:
+    'Queries, keys and values for four toy words: project, score every pair, softmax with 1/√d_k, and mix the values.',
 
   /**
    * @param {HTMLElement} root
@@ -41,7 +42,10 @@ export default {
     // Weights typed by the reader go into the URL; drawn ones follow from the seed.
     let customWeights = weights.custom;
     const save = () =>
-      writeState(SCHEMA, { ...state, ...Object.fromEntries(WEIGHT_KEYS.map((k) => [k, customWeights ? state[k] : null])) });
+      writeState(SCHEMA, {
+        ...state,
+        ...Object.fromEntries(WEIGHT_KEYS.map((k) => [k, customWeights ? state[k] : null])),
+      });
 
     // ---- Step 1: words
     const wordsEditor = new MatrixEditor({
@@ -74,7 +78,12 @@ export default {
           update();
         },
       });
-      weightMaps[key] = new Heatmap({ palette: 'bone', label: WEIGHT_NAMES[key], rowLabels: dims(3), colLabels: dims(3) });
+      weightMaps[key] = new Heatmap({
+        palette: 'bone',
+        label: WEIGHT_NAMES[key],
+        rowLabels: dims(3),
+        colLabels: dims(3),
+      });
     }
     const redraw = (newSeed) => {
       state.seed = newSeed;
@@ -86,10 +95,24 @@ export default {
       customWeights = false;
       update();
     };
-    const seedField = new NumberInput({ caption: 'seed', label: 'seed', value: state.seed, integer: true, min: 0, max: 4294967295, width: '7.5em', onChange: redraw });
-    const redrawButton = el('button', { type: 'button', className: 'small', on: { click: () => redraw(state.seed) } }, 'draw again with this seed');
+    const seedField = new NumberInput({
+      caption: 'seed',
+      label: 'seed',
+      value: state.seed,
+      integer: true,
+      min: 0,
+      max: 4294967295,
+      width: '7.5em',
+      onChange: redraw,
+    });
+    const redrawButton = el(
+      'button',
+      { type: 'button', className: 'small', on: { click: () => redraw(state.seed) } },
+      'draw again with this seed',
+    );
     const weightsOut = outputBlock('W_Q, W_K and W_V as NumPy prints them');
-    const labelled = (key, node) => el('div', {}, el('div', { className: 'control-label' }, `${WEIGHT_NAMES[key]} =`), node);
+    const labelled = (key, node) =>
+      el('div', {}, el('div', { className: 'control-label' }, `${WEIGHT_NAMES[key]} =`), node);
 
     // ---- Step 3: Q, K, V
     const projMaps = {
@@ -100,12 +123,22 @@ export default {
     const projOut = outputBlock('Q, K and V as NumPy prints them');
 
     // ---- Step 4: scores
-    const scoresMap = new Heatmap({ palette: 'orange', label: 'scores Q·Kᵀ: rows are queries, columns are keys', colLabelsOnTop: true });
+    const scoresMap = new Heatmap({
+      palette: 'orange',
+      label: 'scores Q·Kᵀ: rows are queries, columns are keys',
+      colLabelsOnTop: true,
+    });
     const scoresOut = outputBlock('scores as NumPy prints them');
     const scoresWorked = el('p', { className: 'worked' });
 
     // ---- Step 5: weights
-    const weightsMap = new Heatmap({ palette: 'purple', label: 'attention weights: row i is how word i spreads its attention', vmin: 0, vmax: 1, colLabelsOnTop: true });
+    const weightsMap = new Heatmap({
+      palette: 'purple',
+      label: 'attention weights: row i is how word i spreads its attention',
+      vmin: 0,
+      vmax: 1,
+      colLabelsOnTop: true,
+    });
     const attnOut = outputBlock('attention weights as NumPy prints them');
     const scaleLine = el('p', { className: 'worked' });
 
@@ -129,12 +162,18 @@ export default {
 
         for (const key of ['WQ', 'WK', 'WV']) weightMaps[key].update(matrixOf(state[key]));
         weightsOut.textContent = ['WQ', 'WK', 'WV']
-          .map((key) => numpyRepr(Float64Array.from(state[key].flat()), [3, 3], `${WEIGHT_NAMES[key]} = `, { float: !whole(state[key]) }))
+          .map((key) =>
+            numpyRepr(Float64Array.from(state[key].flat()), [3, 3], `${WEIGHT_NAMES[key]} = `, {
+              float: !whole(state[key]),
+            }),
+          )
           .join('\n');
 
         const r = qkvAttention(api, state.words, state.WQ, state.WK, state.WV);
         for (const name of ['Q', 'K', 'V']) projMaps[name].update(r[name], { rowLabels: labels });
-        projOut.textContent = ['Q', 'K', 'V'].map((name) => numpyRepr(r[name].data, [n, 3], `${name} = `, { float: !intProducts })).join('\n');
+        projOut.textContent = ['Q', 'K', 'V']
+          .map((name) => numpyRepr(r[name].data, [n, 3], `${name} = `, { float: !intProducts }))
+          .join('\n');
 
         scoresMap.update(r.scores, { rowLabels: labels, colLabels: labels, rotateColLabels: n > 4 });
         scoresOut.textContent = numpyRepr(r.scores.data, [n, n], 'scores = ', { float: !intProducts });
@@ -166,15 +205,25 @@ export default {
         url: 'https://machinelearningmastery.com/the-attention-mechanism-from-scratch/',
         note: 'Scaling by √d_k from Vaswani et al. (2017), “Attention Is All You Need”. The explanations here are our own; every number is computed live by the WebAssembly core',
       }),
-      el('p', { className: 'lede' },
+      el(
+        'p',
+        { className: 'lede' },
         'Bahdanau attention compared one decoder state with every encoder state. The general mechanism behind Transformers turns that into three roles that every word plays at once: ',
         'it asks a question (its query), it advertises what it contains (its key), and it offers content to pass on (its value). ',
-        'Each role is a different linear projection of the same word vector. Below, four three-number “words” go through the whole computation; edit any entry, or draw new projections with another seed.'),
+        'Each role is a different linear projection of the same word vector. Below, four three-number “words” go through the whole computation; edit any entry, or draw new projections with another seed.',
+      ),
       step({
         title: '1. The words',
         intro: [
-          el('p', {}, 'In a real model each word would be an embedding learned from text, with hundreds of entries. Here the words are short hand-made vectors, one row each: ',
-            code('word_3 = word_1 + word_2'), ' shares something with both, and ', code('word_4'), ' has nothing in common with the others.'),
+          el(
+            'p',
+            {},
+            'In a real model each word would be an embedding learned from text, with hundreds of entries. Here the words are short hand-made vectors, one row each: ',
+            code('word_3 = word_1 + word_2'),
+            ' shares something with both, and ',
+            code('word_4'),
+            ' has nothing in common with the others.',
+          ),
         ],
         controls: [wordsEditor.element],
         output: wordsOut,
@@ -183,31 +232,85 @@ export default {
       step({
         title: '2. Three projections: W_Q, W_K and W_V',
         intro: [
-          el('p', {}, 'Training would learn three weight matrices. Here they are random integers 0, 1 or 2, drawn like ',
-            code('np.random.seed(42); W_Q = np.random.randint(3, size=(3, 3))'), ', then ', code('W_K'), ' and ', code('W_V'),
-            ' from the same stream. The generator reproduces NumPy’s exactly, so seed 42 gives the original example’s matrices. Edit them freely.'),
+          el(
+            'p',
+            {},
+            'Training would learn three weight matrices. Here they are random integers 0, 1 or 2, drawn like ',
+            code('np.random.seed(42); W_Q = np.random.randint(3, size=(3, 3))'),
+            ', then ',
+            code('W_K'),
+            ' and ',
+            code('W_V'),
+            ' from the same stream. The generator reproduces NumPy’s exactly, so seed 42 gives the original example’s matrices. Edit them freely.',
+          ),
         ],
         controls: [seedField.element, redrawButton],
         output: weightsOut,
-        figures: ['WQ', 'WK', 'WV'].map((key) => labelled(key, el('div', {}, weightEditors[key].element, captioned(weightMaps[key], WEIGHT_NAMES[key])))),
+        figures: ['WQ', 'WK', 'WV'].map((key) =>
+          labelled(key, el('div', {}, weightEditors[key].element, captioned(weightMaps[key], WEIGHT_NAMES[key]))),
+        ),
       }),
       step({
         title: '3. Queries, keys and values',
         intro: [
-          el('p', {}, 'Multiplying the words by each matrix gives every word its three vectors (row ', tex('i'), ' belongs to word ', tex('i'), '):'),
-          el('ul', {},
-            el('li', {}, el('strong', {}, 'query'), ' ', tex('q_i'), ': what word ', tex('i'), ' is looking for in the others;'),
-            el('li', {}, el('strong', {}, 'key'), ' ', tex('k_j'), ': how word ', tex('j'), ' presents itself to queries: a query that lines up with it finds it;'),
-            el('li', {}, el('strong', {}, 'value'), ' ', tex('v_j'), ': what word ', tex('j'), ' hands over once it has been found.')),
+          el(
+            'p',
+            {},
+            'Multiplying the words by each matrix gives every word its three vectors (row ',
+            tex('i'),
+            ' belongs to word ',
+            tex('i'),
+            '):',
+          ),
+          el(
+            'ul',
+            {},
+            el(
+              'li',
+              {},
+              el('strong', {}, 'query'),
+              ' ',
+              tex('q_i'),
+              ': what word ',
+              tex('i'),
+              ' is looking for in the others;',
+            ),
+            el(
+              'li',
+              {},
+              el('strong', {}, 'key'),
+              ' ',
+              tex('k_j'),
+              ': how word ',
+              tex('j'),
+              ' presents itself to queries: a query that lines up with it finds it;',
+            ),
+            el(
+              'li',
+              {},
+              el('strong', {}, 'value'),
+              ' ',
+              tex('v_j'),
+              ': what word ',
+              tex('j'),
+              ' hands over once it has been found.',
+            ),
+          ),
           'Separating keys from values lets a word be found for one reason and contribute something else.',
         ],
         formula: 'Q = X W_Q, \\qquad K = X W_K, \\qquad V = X W_V',
         output: projOut,
-        figures: [captioned(projMaps.Q, 'Q: queries'), captioned(projMaps.K, 'K: keys'), captioned(projMaps.V, 'V: values')],
+        figures: [
+          captioned(projMaps.Q, 'Q: queries'),
+          captioned(projMaps.K, 'K: keys'),
+          captioned(projMaps.V, 'V: values'),
+        ],
       }),
       step({
         title: '4. Scores: every query against every key',
-        intro: ['Entry (i, j) is the dot product of word i’s query with word j’s key: how strongly word i should attend to word j. All pairs at once are one matrix product.'],
+        intro: [
+          'Entry (i, j) is the dot product of word i’s query with word j’s key: how strongly word i should attend to word j. All pairs at once are one matrix product.',
+        ],
         formula: 'S = Q K^\\top, \\qquad S_{ij} = q_i \\cdot k_j',
         output: scoresOut,
         figures: [captioned(scoresMap, 'scores: row = query word, column = key word')],
@@ -216,19 +319,29 @@ export default {
       step({
         title: '5. Scale, then softmax row by row',
         intro: [
-          el('p', {}, 'Each row of scores becomes a set of weights with softmax. First the scores are divided by ', tex('\\sqrt{d_k}'),
-            ', the square root of the key length: the dot product of two random vectors spreads wider as they get longer (its variance grows with ', tex('d_k'),
-            '), and without the scaling softmax would hand almost all the weight to one word.'),
+          el(
+            'p',
+            {},
+            'Each row of scores becomes a set of weights with softmax. First the scores are divided by ',
+            tex('\\sqrt{d_k}'),
+            ', the square root of the key length: the dot product of two random vectors spreads wider as they get longer (its variance grows with ',
+            tex('d_k'),
+            '), and without the scaling softmax would hand almost all the weight to one word.',
+          ),
         ],
-        formula: '\\alpha_{ij} = \\operatorname{softmax}_j\\!\\left(\\frac{S_{ij}}{\\sqrt{d_k}}\\right) = \\frac{\\exp(S_{ij}/\\sqrt{d_k})}{\\sum_{l} \\exp(S_{il}/\\sqrt{d_k})}',
+        formula:
+          '\\alpha_{ij} = \\operatorname{softmax}_j\\!\\left(\\frac{S_{ij}}{\\sqrt{d_k}}\\right) = \\frac{\\exp(S_{ij}/\\sqrt{d_k})}{\\sum_{l} \\exp(S_{il}/\\sqrt{d_k})}',
         output: attnOut,
         figures: [captioned(weightsMap, 'weights: each row adds up to 1')],
         after: [scaleLine],
       }),
       step({
         title: '6. The output: a mix of values for every word',
-        intro: ['Each word’s output is the weighted sum of all the values, with its own row of weights. A word’s new representation now carries information from the words it attended to.'],
-        formula: '\\operatorname{Attention}(Q, K, V) = \\operatorname{softmax}\\!\\left(\\frac{Q K^\\top}{\\sqrt{d_k}}\\right) V, \\qquad o_i = \\sum_j \\alpha_{ij}\\, v_j',
+        intro: [
+          'Each word’s output is the weighted sum of all the values, with its own row of weights. A word’s new representation now carries information from the words it attended to.',
+        ],
+        formula:
+          '\\operatorname{Attention}(Q, K, V) = \\operatorname{softmax}\\!\\left(\\frac{Q K^\\top}{\\sqrt{d_k}}\\right) V, \\qquad o_i = \\sum_j \\alpha_{ij}\\, v_j',
         output: outputOut,
         figures: [captioned(outputMap, 'attention output: one row per word')],
         after: [outputWorked],

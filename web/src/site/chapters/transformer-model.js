@@ -65,7 +65,11 @@ function pickRows(api, E, ids) {
 function weightMatrix(api, rs, d) {
   const W = rs.randn(d, d);
   const scale = Math.sqrt(d); // IEEE: the same division NumPy does
-  return new api.Matrix(d, d, W.data.map((x) => x / scale));
+  return new api.Matrix(
+    d,
+    d,
+    W.data.map((x) => x / scale),
+  );
 }
 
 /**
@@ -92,7 +96,9 @@ export function projections(api, { X, Wq, Wk, Wv }) {
   const K = api.matmul(X, Wk);
   const V = api.matmul(X, Wv);
   return {
-    Q, K, V,
+    Q,
+    K,
+    V,
     raw: api.attentionScores(Q, K),
     scaled: api.attentionScores(Q, K, { scaled: true }),
     attention: api.scaledDotProductAttention(Q, K, V),
@@ -124,7 +130,15 @@ export function scalingDemo(api, seed) {
       const scaled = api.attentionScores(q, k, { scaled: true });
       const wRaw = api.softmax(raw.data.slice(0, 8));
       const wScaled = api.softmax(scaled.data.slice(0, 8));
-      return { dk, varRaw: variance(raw), varScaled: variance(scaled), wRaw, wScaled, maxRaw: Math.max(...wRaw), maxScaled: Math.max(...wScaled) };
+      return {
+        dk,
+        varRaw: variance(raw),
+        varScaled: variance(scaled),
+        wRaw,
+        wScaled,
+        maxRaw: Math.max(...wRaw),
+        maxScaled: Math.max(...wScaled),
+      };
     });
   } finally {
     rs.delete();
@@ -149,7 +163,8 @@ export function buildMask(n, { padding, causal, flips }) {
 /** Queries whose keys are all masked. */
 export function emptyRows(mask) {
   let count = 0;
-  for (let i = 0; i < mask.rows; i++) if (mask.data.subarray(i * mask.cols, (i + 1) * mask.cols).every((m) => m === 0)) count++;
+  for (let i = 0; i < mask.rows; i++)
+    if (mask.data.subarray(i * mask.cols, (i + 1) * mask.cols).every((m) => m === 0)) count++;
   return count;
 }
 
@@ -180,8 +195,17 @@ export function concatColumns(api, parts) {
 export function multiHead(api, inputs, proj, heads, mask) {
   const dk = inputs.X.cols / heads;
   const perHead = Array.from({ length: heads }, (_, i) =>
-    api.scaledDotProductAttention(columns(api, proj.Q, i * dk, dk), columns(api, proj.K, i * dk, dk), columns(api, proj.V, i * dk, dk), { mask }));
-  const concat = concatColumns(api, perHead.map((r) => r.output));
+    api.scaledDotProductAttention(
+      columns(api, proj.Q, i * dk, dk),
+      columns(api, proj.K, i * dk, dk),
+      columns(api, proj.V, i * dk, dk),
+      { mask },
+    ),
+  );
+  const concat = concatColumns(
+    api,
+    perHead.map((r) => r.output),
+  );
   const byHand = api.matmul(concat, inputs.Wo);
   const { X, Wq, Wk, Wv, Wo } = inputs;
   const mha = api.multiHeadAttention(X, X, X, { heads, Wq, Wk, Wv, Wo, mask });
@@ -218,13 +242,27 @@ export function threeUses(api, { source, target, usesSeed }) {
       { q: T, kv: T, opts: { causal: true }, rows: tgt, cols: tgt },
       { q: T, kv: S, opts: { mask: padMask(tgt.length, src) }, rows: tgt, cols: src },
     ];
-    return { S, T, runs: runs.map((run, u) => {
-      const [Wq, Wk, Wv, Wo] = [0, 1, 2, 3].map(() => weightMatrix(api, rs, USES_D_MODEL));
-      const r = api.multiHeadAttention(run.q, run.kv, run.kv, { heads: 2, Wq, Wk, Wv, Wo, ...run.opts });
-      const m = run.opts.mask;
-      const isMasked = m ? (i, j) => m.data[i * m.cols + j] === 0 : (i, j) => j > i;
-      return { name: USES[u], weights: r.weights, rowLabels: run.rows, colLabels: run.cols, isMasked, Wq, Wk, Wv, Wo };
-    }) };
+    return {
+      S,
+      T,
+      runs: runs.map((run, u) => {
+        const [Wq, Wk, Wv, Wo] = [0, 1, 2, 3].map(() => weightMatrix(api, rs, USES_D_MODEL));
+        const r = api.multiHeadAttention(run.q, run.kv, run.kv, { heads: 2, Wq, Wk, Wv, Wo, ...run.opts });
+        const m = run.opts.mask;
+        const isMasked = m ? (i, j) => m.data[i * m.cols + j] === 0 : (i, j) => j > i;
+        return {
+          name: USES[u],
+          weights: r.weights,
+          rowLabels: run.rows,
+          colLabels: run.cols,
+          isMasked,
+          Wq,
+          Wk,
+          Wv,
+          Wo,
+        };
+      }),
+    };
   } finally {
     rs.delete();
   }
@@ -250,7 +288,11 @@ export function numpyLines({ vocab, ids, X }, seed) {
 
 /** The NumPy lines of the scaling demo (step 3). */
 export const demoNumpyLines = (seed) =>
-  [`rs = np.random.RandomState(${seed})`, `for dk in ${pyList(DK_DEMO)}:`, `    q, k = rs.randn(${SAMPLES}, dk), rs.randn(${SAMPLES}, dk)`].join('\n');
+  [
+    `rs = np.random.RandomState(${seed})`,
+    `for dk in ${pyList(DK_DEMO)}:`,
+    `    q, k = rs.randn(${SAMPLES}, dk), rs.randn(${SAMPLES}, dk)`,
+  ].join('\n');
 
 /** The NumPy lines of the three uses (step 7). */
 export const usesNumpyLines = (seed) =>

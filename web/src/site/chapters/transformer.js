@@ -18,23 +18,35 @@ const SHOWN = 12 * 12; // largest matrix printed as NumPy
 
 const figure = (options) => new Heatmap({ pixelAbove: BIG, ...options });
 const tokenFigure = (options) => figure({ ...options, rotateColLabels: true, colLabelsOnTop: true });
-const numpyOrSize = (m, what) => (m.rows * m.cols <= SHOWN ? formatNumpy(m.data, [m.rows, m.cols]) : `(${m.rows} × ${m.cols} ${what}; shown as NumPy up to 12 × 12)`);
+const numpyOrSize = (m, what) =>
+  m.rows * m.cols <= SHOWN
+    ? formatNumpy(m.data, [m.rows, m.cols])
+    : `(${m.rows} × ${m.cols} ${what}; shown as NumPy up to 12 × 12)`;
 const numpyLinesBlock = (label) => el('pre', { className: 'numpy-lines', attrs: { 'aria-label': label } });
 
 // ---- controls ---------------------------------------------------------------------
 
 function select(label, values, current, format, onChange) {
-  const node = el('select', { attrs: { 'aria-label': label }, on: { change: () => onChange(Number(node.value)) } },
-    ...values.map((v) => el('option', { value: String(v), selected: v === current }, format(v))));
+  const node = el(
+    'select',
+    { attrs: { 'aria-label': label }, on: { change: () => onChange(Number(node.value)) } },
+    ...values.map((v) => el('option', { value: String(v), selected: v === current }, format(v))),
+  );
   return el('label', { className: 'control' }, `${label} `, node);
 }
 
 const seedField = (label, value, onChange) =>
-  new NumberInput({ caption: label, label, value, integer: true, min: 0, max: 4294967295, width: '7.5em', onChange }).element;
+  new NumberInput({ caption: label, label, value, integer: true, min: 0, max: 4294967295, width: '7.5em', onChange })
+    .element;
 
 function textField(label, value, onChange) {
   const node = el('input', {
-    type: 'text', value, spellcheck: false, className: 'tokens', size: 36, maxLength: 200,
+    type: 'text',
+    value,
+    spellcheck: false,
+    className: 'tokens',
+    size: 36,
+    maxLength: 200,
     attrs: { 'aria-label': label },
     on: {
       input: () => {
@@ -48,7 +60,12 @@ function textField(label, value, onChange) {
 }
 
 function checkbox(label, checked, onChange) {
-  const node = el('input', { type: 'checkbox', checked, attrs: { 'aria-label': label }, on: { change: () => onChange(node.checked) } });
+  const node = el('input', {
+    type: 'checkbox',
+    checked,
+    attrs: { 'aria-label': label },
+    on: { change: () => onChange(node.checked) },
+  });
   return el('label', { className: 'control' }, node, ` ${label}`);
 }
 
@@ -61,38 +78,79 @@ function inputsStep({ state, edit }) {
   const vFig = figure({ palette: 'green', label: 'values V = X Wv' });
   const lines = numpyLinesBlock('the NumPy lines that draw X and the weights');
   const headsSlot = el('span');
-  const renderHeads = () => headsSlot.replaceChildren(select('heads', M.headChoices(state.dModel), state.heads, String, edit((h) => (state.heads = h))));
+  const renderHeads = () =>
+    headsSlot.replaceChildren(
+      select(
+        'heads',
+        M.headChoices(state.dModel),
+        state.heads,
+        String,
+        edit((h) => (state.heads = h)),
+      ),
+    );
   const sizeControls = [
-    textField('tokens', state.tokens, edit((t) => {
-      state.tokens = t;
-      state.flips.clear();
-    })),
-    select('length', M.LENGTHS, state.length, (n) => (n === 0 ? 'one per token' : `${n} positions`), edit((n) => {
-      state.length = n;
-      state.flips.clear();
-    })),
-    select('d_model', M.D_MODELS, state.dModel, String, edit((d) => {
-      state.dModel = d;
-      if (d % state.heads !== 0) state.heads = 1;
-      renderHeads();
-    })),
-    seedField('seed', state.seed, edit((s) => (state.seed = s))),
+    textField(
+      'tokens',
+      state.tokens,
+      edit((t) => {
+        state.tokens = t;
+        state.flips.clear();
+      }),
+    ),
+    select(
+      'length',
+      M.LENGTHS,
+      state.length,
+      (n) => (n === 0 ? 'one per token' : `${n} positions`),
+      edit((n) => {
+        state.length = n;
+        state.flips.clear();
+      }),
+    ),
+    select(
+      'd_model',
+      M.D_MODELS,
+      state.dModel,
+      String,
+      edit((d) => {
+        state.dModel = d;
+        if (d % state.heads !== 0) state.heads = 1;
+        renderHeads();
+      }),
+    ),
+    seedField(
+      'seed',
+      state.seed,
+      edit((s) => (state.seed = s)),
+    ),
   ];
   renderHeads();
   return {
     headsSlot,
     element: step({
-    title: '1. Queries, keys and values',
-    intro: [
-      el('p', {}, 'Each token starts as an embedding, a row of ', tex('X'), ' with ', tex('d_{\\text{model}}'),
-        ' numbers. Three learned matrices turn it into three roles: a query ', tex('q'), ' (what this token is looking for), a key ', tex('k'),
-        ' (what it offers to be found by) and a value ', tex('v'), ' (what it hands over when found).'),
-    ],
-    formula: 'Q = X W^Q, \\qquad K = X W^K, \\qquad V = X W^V',
-    controls: sizeControls,
-    output: lines,
-    figures: [xFig, qFig, kFig, vFig].map((f) => f.element),
-  }),
+      title: '1. Queries, keys and values',
+      intro: [
+        el(
+          'p',
+          {},
+          'Each token starts as an embedding, a row of ',
+          tex('X'),
+          ' with ',
+          tex('d_{\\text{model}}'),
+          ' numbers. Three learned matrices turn it into three roles: a query ',
+          tex('q'),
+          ' (what this token is looking for), a key ',
+          tex('k'),
+          ' (what it offers to be found by) and a value ',
+          tex('v'),
+          ' (what it hands over when found).',
+        ),
+      ],
+      formula: 'Q = X W^Q, \\qquad K = X W^K, \\qquad V = X W^V',
+      controls: sizeControls,
+      output: lines,
+      figures: [xFig, qFig, kFig, vFig].map((f) => f.element),
+    }),
     show(inputs, proj, view) {
       xFig.update(inputs.X, view.rowsOnly);
       qFig.update(proj.Q, view.rowsOnly);
@@ -109,13 +167,24 @@ function scoresStep() {
   const scoresOut = outputBlock('raw scores as NumPy prints them');
   return {
     element: step({
-    title: '2. Raw scores',
-    intro: [el('p', {}, 'Every query is compared with every key by a dot product. One matrix product does all of them: row ', tex('i'),
-      ' of ', tex('QK^\\top'), ' holds query ', tex('i'), '’s scores against every key.')],
-    formula: '\\operatorname{scores} = Q K^\\top \\in \\mathbb{R}^{n_q \\times n_k}',
-    output: scoresOut,
-    figures: [scoresFig.element, scaledFig.element],
-  }),
+      title: '2. Raw scores',
+      intro: [
+        el(
+          'p',
+          {},
+          'Every query is compared with every key by a dot product. One matrix product does all of them: row ',
+          tex('i'),
+          ' of ',
+          tex('QK^\\top'),
+          ' holds query ',
+          tex('i'),
+          '’s scores against every key.',
+        ),
+      ],
+      formula: '\\operatorname{scores} = Q K^\\top \\in \\mathbb{R}^{n_q \\times n_k}',
+      output: scoresOut,
+      figures: [scoresFig.element, scaledFig.element],
+    }),
     show(proj, view) {
       scoresFig.update(proj.raw, view.labels);
       scaledFig.update(proj.scaled, view.labels);
@@ -126,41 +195,92 @@ function scoresStep() {
 
 function scalingStep({ state, edit }) {
   const table = el('table', { className: 'dk-table' });
-  const dkWeightsFig = new Heatmap({ palette: 'orange', label: 'softmax over 8 keys, without and with scaling', vmin: 0, vmax: 1, rowLabels: ['Q Kᵀ', 'Q Kᵀ / √d_k'] });
+  const dkWeightsFig = new Heatmap({
+    palette: 'orange',
+    label: 'softmax over 8 keys, without and with scaling',
+    vmin: 0,
+    vmax: 1,
+    rowLabels: ['Q Kᵀ', 'Q Kᵀ / √d_k'],
+  });
   const dkOut = outputBlock('softmax weights without and with scaling');
   const lines = numpyLinesBlock('the NumPy lines that draw the demo vectors');
   const headers = ['d_k', 'var(q · k)', 'var(q · k / √d_k)', 'largest softmax weight of 8, unscaled', '… scaled'];
   return {
     element: step({
-    title: '3. Why divide by √d_k',
-    intro: [
-      el('p', {}, 'If the entries of ', tex('q'), ' and ', tex('k'), ' are independent with mean 0 and variance 1, then ',
-        tex('q \\cdot k = \\sum_{i=1}^{d_k} q_i k_i'), ' is a sum of ', tex('d_k'), ' terms of variance 1: its variance is ', tex('d_k'),
-        '. Long vectors give huge scores, softmax of huge scores is almost one-hot, and a one-hot softmax has almost no gradient to learn from. ',
-        'Dividing by ', tex('\\sqrt{d_k}'), ' brings the variance back to 1, whatever ', tex('d_k'), '.'),
-    ],
-    formula: '\\operatorname{Var}(q \\cdot k) = d_k, \\qquad \\operatorname{Var}\\!\\Big(\\frac{q \\cdot k}{\\sqrt{d_k}}\\Big) = 1',
-    controls: [
-      select('d_k', M.DK_DEMO, state.dk, String, edit((v) => (state.dk = v))),
-      seedField('demo seed', state.demoSeed, edit((v) => (state.demoSeed = v))),
-    ],
-    output: dkOut,
-    figures: [table, dkWeightsFig.element],
-    after: ['The table measures it: the unscaled variance grows like d_k and the largest of 8 softmax weights heads for 1; scaled, both stay put. Change the demo seed to draw new vectors.', lines],
-  }),
+      title: '3. Why divide by √d_k',
+      intro: [
+        el(
+          'p',
+          {},
+          'If the entries of ',
+          tex('q'),
+          ' and ',
+          tex('k'),
+          ' are independent with mean 0 and variance 1, then ',
+          tex('q \\cdot k = \\sum_{i=1}^{d_k} q_i k_i'),
+          ' is a sum of ',
+          tex('d_k'),
+          ' terms of variance 1: its variance is ',
+          tex('d_k'),
+          '. Long vectors give huge scores, softmax of huge scores is almost one-hot, and a one-hot softmax has almost no gradient to learn from. ',
+          'Dividing by ',
+          tex('\\sqrt{d_k}'),
+          ' brings the variance back to 1, whatever ',
+          tex('d_k'),
+          '.',
+        ),
+      ],
+      formula:
+        '\\operatorname{Var}(q \\cdot k) = d_k, \\qquad \\operatorname{Var}\\!\\Big(\\frac{q \\cdot k}{\\sqrt{d_k}}\\Big) = 1',
+      controls: [
+        select(
+          'd_k',
+          M.DK_DEMO,
+          state.dk,
+          String,
+          edit((v) => (state.dk = v)),
+        ),
+        seedField(
+          'demo seed',
+          state.demoSeed,
+          edit((v) => (state.demoSeed = v)),
+        ),
+      ],
+      output: dkOut,
+      figures: [table, dkWeightsFig.element],
+      after: [
+        'The table measures it: the unscaled variance grows like d_k and the largest of 8 softmax weights heads for 1; scaled, both stay put. Change the demo seed to draw new vectors.',
+        lines,
+      ],
+    }),
     show(rows) {
       table.replaceChildren(
-        el('caption', {}, `Variance of q · k over ${M.SAMPLES} × ${M.SAMPLES} random pairs (entries of q, k drawn from N(0, 1))`),
+        el(
+          'caption',
+          {},
+          `Variance of q · k over ${M.SAMPLES} × ${M.SAMPLES} random pairs (entries of q, k drawn from N(0, 1))`,
+        ),
         el('tr', {}, ...headers.map((h) => el('th', { scope: 'col' }, h))),
-        ...rows.map((r) => el('tr', { className: r.dk === state.dk ? 'current' : '' },
-          el('th', { scope: 'row' }, String(r.dk)), el('td', {}, r.varRaw.toFixed(2)), el('td', {}, r.varScaled.toFixed(3)),
-          el('td', {}, r.maxRaw.toFixed(4)), el('td', {}, r.maxScaled.toFixed(4)))),
+        ...rows.map((r) =>
+          el(
+            'tr',
+            { className: r.dk === state.dk ? 'current' : '' },
+            el('th', { scope: 'row' }, String(r.dk)),
+            el('td', {}, r.varRaw.toFixed(2)),
+            el('td', {}, r.varScaled.toFixed(3)),
+            el('td', {}, r.maxRaw.toFixed(4)),
+            el('td', {}, r.maxScaled.toFixed(4)),
+          ),
+        ),
       );
       const current = rows.find((r) => r.dk === state.dk);
       const both = new Float64Array(16);
       both.set(current.wRaw, 0);
       both.set(current.wScaled, 8);
-      dkWeightsFig.update({ rows: 2, cols: 8, data: both }, { colLabels: Array.from({ length: 8 }, (_, j) => `k${j + 1}`) });
+      dkWeightsFig.update(
+        { rows: 2, cols: 8, data: both },
+        { colLabels: Array.from({ length: 8 }, (_, j) => `k${j + 1}`) },
+      );
       dkOut.textContent = `d_k = ${current.dk}\nunscaled: ${formatNumpy(current.wRaw, [8])}\nscaled:   ${formatNumpy(current.wScaled, [8])}`;
       lines.textContent = M.demoNumpyLines(state.demoSeed);
     },
@@ -168,17 +288,25 @@ function scalingStep({ state, edit }) {
 }
 
 function attentionStep() {
-  const weightsFig = tokenFigure({ palette: 'orange', label: 'attention weights softmax(Q Kᵀ / √d_k)', vmin: 0, vmax: 1 });
+  const weightsFig = tokenFigure({
+    palette: 'orange',
+    label: 'attention weights softmax(Q Kᵀ / √d_k)',
+    vmin: 0,
+    vmax: 1,
+  });
   const outFig = figure({ palette: 'green', label: 'output = weights · V' });
   const weightsOut = outputBlock('attention weights as NumPy prints them');
   return {
     element: step({
-    title: '4. Softmax, then a weighted sum of values',
-    intro: ['Each row of scaled scores goes through a softmax, giving weights that are positive and sum to 1. The output for a query is the weighted average of the value rows.'],
-    formula: '\\operatorname{Attention}(Q, K, V) = \\operatorname{softmax}\\!\\Big(\\frac{Q K^\\top}{\\sqrt{d_k}}\\Big) V',
-    output: weightsOut,
-    figures: [weightsFig.element, outFig.element],
-  }),
+      title: '4. Softmax, then a weighted sum of values',
+      intro: [
+        'Each row of scaled scores goes through a softmax, giving weights that are positive and sum to 1. The output for a query is the weighted average of the value rows.',
+      ],
+      formula:
+        '\\operatorname{Attention}(Q, K, V) = \\operatorname{softmax}\\!\\Big(\\frac{Q K^\\top}{\\sqrt{d_k}}\\Big) V',
+      output: weightsOut,
+      figures: [weightsFig.element, outFig.element],
+    }),
     show(proj, view) {
       weightsFig.update(proj.attention.weights, view.labels);
       outFig.update(proj.attention.output, view.rowsOnly);
@@ -188,8 +316,18 @@ function attentionStep() {
 }
 
 function maskStep({ state, edit, update }) {
-  const maskFig = tokenFigure({ palette: 'bone', label: 'mask (1 = may attend, 0 = masked; click a cell, or focus it and press Enter, to flip it)', vmin: 0, vmax: 1 });
-  const maskedFig = tokenFigure({ palette: 'orange', label: 'masked attention weights (hatched = masked)', vmin: 0, vmax: 1 });
+  const maskFig = tokenFigure({
+    palette: 'bone',
+    label: 'mask (1 = may attend, 0 = masked; click a cell, or focus it and press Enter, to flip it)',
+    vmin: 0,
+    vmax: 1,
+  });
+  const maskedFig = tokenFigure({
+    palette: 'orange',
+    label: 'masked attention weights (hatched = masked)',
+    vmin: 0,
+    vmax: 1,
+  });
   const maskedOutFig = figure({ palette: 'green', label: 'masked output' });
   const maskedOut = outputBlock('masked attention weights as NumPy prints them');
   const maskNote = el('p', { className: 'worked' });
@@ -200,22 +338,48 @@ function maskStep({ state, edit, update }) {
   });
   return {
     element: step({
-    title: '5. Masks: padding and no peeking',
-    intro: [
-      el('p', {}, 'Batches pad short sentences to a common length; nobody should attend to the padding. A decoder generating text must not look at tokens it has not produced yet: ',
-        'query ', tex('i'), ' may only see keys ', tex('j \\le i'), ' (causal mask). Masked scores are set to ', tex('-\\infty'),
-        ' before the softmax, so their weight is exactly 0. Click any cell of the mask to flip it.'),
-    ],
-    formula: '\\operatorname{softmax}\\!\\Big(\\frac{Q K^\\top}{\\sqrt{d_k}} + M\\Big), \\qquad M_{ij} = \\begin{cases} 0 & \\text{may attend} \\\\ -\\infty & \\text{masked} \\end{cases}',
-    controls: [
-    new NumberInput({ caption: 'padding tokens at the end', label: 'padding tokens at the end', value: state.padding, integer: true, min: 0, max: M.MAX_TOKENS - 1, onChange: edit((p) => (state.padding = p)) }).element,
-    checkbox('causal (no looking ahead)', state.causal, edit((c) => (state.causal = c))),
-    el('button', { type: 'button', className: 'small', on: { click: edit(() => state.flips.clear()) } }, 'clear flipped cells'),
-  ],
-    output: maskedOut,
-    figures: [maskFig.element, maskedFig.element, maskedOutFig.element],
-    after: [maskNote],
-  }),
+      title: '5. Masks: padding and no peeking',
+      intro: [
+        el(
+          'p',
+          {},
+          'Batches pad short sentences to a common length; nobody should attend to the padding. A decoder generating text must not look at tokens it has not produced yet: ',
+          'query ',
+          tex('i'),
+          ' may only see keys ',
+          tex('j \\le i'),
+          ' (causal mask). Masked scores are set to ',
+          tex('-\\infty'),
+          ' before the softmax, so their weight is exactly 0. Click any cell of the mask to flip it.',
+        ),
+      ],
+      formula:
+        '\\operatorname{softmax}\\!\\Big(\\frac{Q K^\\top}{\\sqrt{d_k}} + M\\Big), \\qquad M_{ij} = \\begin{cases} 0 & \\text{may attend} \\\\ -\\infty & \\text{masked} \\end{cases}',
+      controls: [
+        new NumberInput({
+          caption: 'padding tokens at the end',
+          label: 'padding tokens at the end',
+          value: state.padding,
+          integer: true,
+          min: 0,
+          max: M.MAX_TOKENS - 1,
+          onChange: edit((p) => (state.padding = p)),
+        }).element,
+        checkbox(
+          'causal (no looking ahead)',
+          state.causal,
+          edit((c) => (state.causal = c)),
+        ),
+        el(
+          'button',
+          { type: 'button', className: 'small', on: { click: edit(() => state.flips.clear()) } },
+          'clear flipped cells',
+        ),
+      ],
+      output: maskedOut,
+      figures: [maskFig.element, maskedFig.element, maskedOutFig.element],
+      after: [maskNote],
+    }),
     show(mask, masked, view) {
       const isMasked = (r, c) => mask.data[r * mask.cols + c] === 0;
       maskFig.update(mask, view.labels);
@@ -238,17 +402,31 @@ function headsStep({ headsSlot }) {
   let headFigs = [];
   return {
     element: step({
-    title: '6. Multi-head attention',
-    intro: [
-      el('p', {}, 'Instead of one attention over all ', tex('d_{\\text{model}}'), ' columns, split the projected ', tex('Q, K, V'), ' into ', tex('h'),
-        ' blocks of ', tex('d_k = d_{\\text{model}}/h'), ' columns. Each head attends on its own block, so different heads can pick out different relations. ',
-        'The heads’ outputs are put side by side again and mixed by ', tex('W^O'), '. The mask from step 5 applies to every head.'),
-    ],
-    formula: '\\operatorname{MultiHead}(Q, K, V) = \\operatorname{Concat}(\\text{head}_1, \\dots, \\text{head}_h) W^O, \\quad \\text{head}_i = \\operatorname{Attention}(Q W_i^Q, K W_i^K, V W_i^V)',
-    controls: [headsSlot],
-    figures: [headsRow, concatFig.element, mhaFig.element],
-    after: [mhaCheck],
-  }),
+      title: '6. Multi-head attention',
+      intro: [
+        el(
+          'p',
+          {},
+          'Instead of one attention over all ',
+          tex('d_{\\text{model}}'),
+          ' columns, split the projected ',
+          tex('Q, K, V'),
+          ' into ',
+          tex('h'),
+          ' blocks of ',
+          tex('d_k = d_{\\text{model}}/h'),
+          ' columns. Each head attends on its own block, so different heads can pick out different relations. ',
+          'The heads’ outputs are put side by side again and mixed by ',
+          tex('W^O'),
+          '. The mask from step 5 applies to every head.',
+        ),
+      ],
+      formula:
+        '\\operatorname{MultiHead}(Q, K, V) = \\operatorname{Concat}(\\text{head}_1, \\dots, \\text{head}_h) W^O, \\quad \\text{head}_i = \\operatorname{Attention}(Q W_i^Q, K W_i^K, V W_i^V)',
+      controls: [headsSlot],
+      figures: [headsRow, concatFig.element, mhaFig.element],
+      after: [mhaCheck],
+    }),
     show(r, mask, view) {
       const isMasked = (row, c) => mask.data[row * mask.cols + c] === 0;
       const label = (i) => `head ${i + 1} weights (d_k = ${r.dk})`;
@@ -272,26 +450,63 @@ function usesStep({ state, edit }) {
   const lines = numpyLinesBlock('the NumPy lines that draw the three uses');
   const uses = M.USES.map((name) => ({
     name,
-    figs: [0, 1].map((h) => new Heatmap({ palette: 'orange', label: `${name}, head ${h + 1}`, vmin: 0, vmax: 1, rotateColLabels: true, colLabelsOnTop: true })),
+    figs: [0, 1].map(
+      (h) =>
+        new Heatmap({
+          palette: 'orange',
+          label: `${name}, head ${h + 1}`,
+          vmin: 0,
+          vmax: 1,
+          rotateColLabels: true,
+          colLabelsOnTop: true,
+        }),
+    ),
   }));
   return {
     element: step({
-    title: '7. Three uses in a Transformer',
-    intro: [
-      el('p', {}, 'The same multi-head attention appears three times. In the encoder, every source token attends to every source token (self-attention; padding masked). ',
-        'In the decoder, every target token attends to the target tokens up to itself (masked self-attention). Between them, every target token queries the encoder’s output: ',
-        'queries from the decoder, keys and values from the encoder (encoder–decoder attention). Two heads each, random weights; edit the sentences.'),
-    ],
-    controls: [
-      textField('source sentence (encoder)', state.source, edit((t) => (state.source = t))),
-      textField('target sentence (decoder)', state.target, edit((t) => (state.target = t))),
-      seedField('weights seed', state.usesSeed, edit((v) => (state.usesSeed = v))),
-    ],
-    output: lines,
-    figures: uses.map((u) => el('div', { className: 'use' }, el('h4', {}, u.name), el('div', { className: 'figures' }, ...u.figs.map((f) => f.element)))),
-  }),
+      title: '7. Three uses in a Transformer',
+      intro: [
+        el(
+          'p',
+          {},
+          'The same multi-head attention appears three times. In the encoder, every source token attends to every source token (self-attention; padding masked). ',
+          'In the decoder, every target token attends to the target tokens up to itself (masked self-attention). Between them, every target token queries the encoder’s output: ',
+          'queries from the decoder, keys and values from the encoder (encoder–decoder attention). Two heads each, random weights; edit the sentences.',
+        ),
+      ],
+      controls: [
+        textField(
+          'source sentence (encoder)',
+          state.source,
+          edit((t) => (state.source = t)),
+        ),
+        textField(
+          'target sentence (decoder)',
+          state.target,
+          edit((t) => (state.target = t)),
+        ),
+        seedField(
+          'weights seed',
+          state.usesSeed,
+          edit((v) => (state.usesSeed = v)),
+        ),
+      ],
+      output: lines,
+      figures: uses.map((u) =>
+        el(
+          'div',
+          { className: 'use' },
+          el('h4', {}, u.name),
+          el('div', { className: 'figures' }, ...u.figs.map((f) => f.element)),
+        ),
+      ),
+    }),
     show({ runs }) {
-      runs.forEach((run, u) => run.weights.forEach((w, h) => uses[u].figs[h].update(w, { rowLabels: run.rowLabels, colLabels: run.colLabels, isMasked: run.isMasked })));
+      runs.forEach((run, u) =>
+        run.weights.forEach((w, h) =>
+          uses[u].figs[h].update(w, { rowLabels: run.rowLabels, colLabels: run.colLabels, isMasked: run.isMasked }),
+        ),
+      );
       lines.textContent = M.usesNumpyLines(state.usesSeed);
     },
   };
@@ -312,10 +527,13 @@ function introduction() {
       url: 'https://github.com/neqkir/attention-mechanism',
       note: 'come from The Annotated Transformer (Harvard NLP, nlp.seas.harvard.edu/annotated-transformer); the masks, the head split and the three uses follow them',
     }),
-    el('p', { className: 'lede' },
+    el(
+      'p',
+      { className: 'lede' },
       'A Transformer has no recurrence: every token looks at every other token directly, through attention. ',
       'Here is that mechanism, one piece at a time, on inputs you can change. The embeddings and weight matrices are random (seeded), as in an untrained model: ',
-      'the point is the arithmetic, not what a trained model would attend to.'),
+      'the point is the arithmetic, not what a trained model would attend to.',
+    ),
   ];
 }
 
@@ -333,7 +551,8 @@ function memoize() {
 export default {
   id: 'transformer',
   title: 'Attention is all you need, hands on',
-  summary: 'Scaled dot-product attention with queries, keys and values, why scores are divided by √d_k, padding and causal masks, and multi-head attention in a Transformer.',
+  summary:
+    'Scaled dot-product attention with queries, keys and values, why scores are divided by √d_k, padding and causal masks, and multi-head attention in a Transformer.',
 
   /**
    * @param {HTMLElement} root
@@ -350,7 +569,15 @@ export default {
     };
     const s1 = inputsStep(ctx);
     ctx.headsSlot = s1.headsSlot;
-    const steps = [s1, scoresStep(ctx), scalingStep(ctx), attentionStep(ctx), maskStep(ctx), headsStep(ctx), usesStep(ctx)];
+    const steps = [
+      s1,
+      scoresStep(ctx),
+      scalingStep(ctx),
+      attentionStep(ctx),
+      maskStep(ctx),
+      headsStep(ctx),
+      usesStep(ctx),
+    ];
     const [, s2, s3, s4, s5, s6, s7] = steps;
     const error = errorLine();
     const timing = el('p', { className: 'timing', attrs: { 'aria-live': 'off' } });
@@ -364,9 +591,10 @@ export default {
       guarded(error, () => {
         const tokens = M.tokensOf(state);
         const n = tokens.length;
-        const view = n <= 24
-          ? { labels: { rowLabels: tokens, colLabels: tokens }, rowsOnly: { rowLabels: tokens } }
-          : { labels: { rowLabels: undefined, colLabels: undefined }, rowsOnly: { rowLabels: undefined } };
+        const view =
+          n <= 24
+            ? { labels: { rowLabels: tokens, colLabels: tokens }, rowsOnly: { rowLabels: tokens } }
+            : { labels: { rowLabels: undefined, colLabels: undefined }, rowsOnly: { rowLabels: undefined } };
         const keyA = JSON.stringify([tokens, state.dModel, state.seed]);
         changed('A', keyA, () => {
           data.inputs = M.drawInputs(api, tokens, state.dModel, state.seed);
@@ -381,8 +609,12 @@ export default {
           data.mask = M.buildMask(n, state);
           s5.show(data.mask, M.maskedAttention(api, data.proj, data.mask), view);
         });
-        changed('C', `${keyB}|${state.heads}`, () => s6.show(M.multiHead(api, data.inputs, data.proj, state.heads, data.mask), data.mask, view));
-        changed('D', JSON.stringify([state.usesSeed, state.source, state.target]), () => s7.show(M.threeUses(api, state)));
+        changed('C', `${keyB}|${state.heads}`, () =>
+          s6.show(M.multiHead(api, data.inputs, data.proj, state.heads, data.mask), data.mask, view),
+        );
+        changed('D', JSON.stringify([state.usesSeed, state.source, state.target]), () =>
+          s7.show(M.threeUses(api, state)),
+        );
         save();
       });
       const ms = performance.now() - t0;

@@ -71,18 +71,27 @@ export class Heatmap {
     this.table = el('table', { className: 'heatmap-table' });
     // The value table is built only while open: rebuilding thousands of cells
     // on every repaint would cost more than the drawing itself.
-    this.details = el('details', { className: 'heatmap-values', on: { toggle: () => this.details.open && this.fillTable() } },
-      el('summary', {}, 'Values as a table'), this.table);
-    const tools = el('div', { className: 'heatmap-tools' },
+    this.details = el(
+      'details',
+      { className: 'heatmap-values', on: { toggle: () => this.details.open && this.fillTable() } },
+      el('summary', {}, 'Values as a table'),
+      this.table,
+    );
+    const tools = el(
+      'div',
+      { className: 'heatmap-tools' },
       el('button', { type: 'button', className: 'small', on: { click: () => this.downloadPng() } }, 'PNG'),
       el('button', { type: 'button', className: 'small', on: { click: () => this.copyNumpy() } }, 'Copy as NumPy'),
     );
     this.caption = el('figcaption', { className: 'heatmap-caption', hidden: true });
-    this.element = el('figure', { className: 'heatmap' },
+    this.element = el(
+      'figure',
+      { className: 'heatmap' },
       el('div', { className: 'heatmap-stage' }, this.canvas, this.readout),
       this.caption,
       tools,
-      this.details);
+      this.details,
+    );
     /** @type {{rows: number, cols: number, data: ArrayLike<number>} | null} */
     this.matrix = null;
     this.focusCell = null;
@@ -126,7 +135,12 @@ export class Heatmap {
       this.readout.hidden = false;
     } catch {
       // No clipboard (file://, old browser): show the text selected, ready to copy.
-      const area = el('textarea', { className: 'copy-fallback', readOnly: true, value: text, rows: Math.min(8, this.matrix.rows + 1) });
+      const area = el('textarea', {
+        className: 'copy-fallback',
+        readOnly: true,
+        value: text,
+        rows: Math.min(8, this.matrix.rows + 1),
+      });
       this.element.append(area);
       area.select();
       this.readout.textContent = 'Press Ctrl+C (⌘C) to copy.';
@@ -137,7 +151,10 @@ export class Heatmap {
 
   downloadPng() {
     if (!this.matrix) return;
-    const link = el('a', { download: `${(this.options.label || 'heatmap').replace(/[^\w-]+/g, '_')}.png`, href: this.canvas.toDataURL('image/png') });
+    const link = el('a', {
+      download: `${(this.options.label || 'heatmap').replace(/[^\w-]+/g, '_')}.png`,
+      href: this.canvas.toDataURL('image/png'),
+    });
     link.click();
   }
 
@@ -185,10 +202,20 @@ export class Heatmap {
   fillTable() {
     const { rows, cols, data } = this.matrix;
     const o = this.options;
-    const head = el('tr', {}, el('th', {}, ''), ...Array.from({ length: cols }, (_, c) => el('th', { scope: 'col' }, o.colLabels?.[c] ?? `${c + 1}`)));
+    const head = el(
+      'tr',
+      {},
+      el('th', {}, ''),
+      ...Array.from({ length: cols }, (_, c) => el('th', { scope: 'col' }, o.colLabels?.[c] ?? `${c + 1}`)),
+    );
     const body = Array.from({ length: rows }, (_, r) =>
-      el('tr', {}, el('th', { scope: 'row' }, o.rowLabels?.[r] ?? `${r + 1}`),
-        ...Array.from({ length: cols }, (_, c) => el('td', {}, String(data[r * cols + c])))));
+      el(
+        'tr',
+        {},
+        el('th', { scope: 'row' }, o.rowLabels?.[r] ?? `${r + 1}`),
+        ...Array.from({ length: cols }, (_, c) => el('td', {}, String(data[r * cols + c]))),
+      ),
+    );
     this.table.replaceChildren(el('caption', {}, o.label), el('thead', {}, head), el('tbody', {}, ...body));
   }
 
@@ -215,7 +242,7 @@ export class Heatmap {
     this.caption.hidden = !(pixels || o.caption);
     this.caption.textContent = pixels
       ? `${o.caption ?? o.label} (${rows} × ${cols}; colour scale ${formatCell(vmin)} to ${formatCell(vmax)}${o.isMasked ? '; grey = masked' : ''})`
-      : o.caption ?? '';
+      : (o.caption ?? '');
     canvas.setAttribute('aria-label', `${o.label}: heatmap of ${rows} by ${cols} values`);
     canvas.dataset.painted = 'true';
     if (this.details.open) this.fillTable();
@@ -224,7 +251,11 @@ export class Heatmap {
 
   /** Pixel mode: one canvas pixel per cell, scaled up by CSS. */
   drawPixels(vmin, vmax) {
-    const { matrix: { rows, cols, data }, options: o, canvas } = this;
+    const {
+      matrix: { rows, cols, data },
+      options: o,
+      canvas,
+    } = this;
     const block = Math.max(2, Math.min(8, Math.floor(384 / Math.max(rows, cols))));
     if (canvas.width !== cols || canvas.height !== rows) {
       canvas.width = cols;

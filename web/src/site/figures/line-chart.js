@@ -7,7 +7,17 @@ export class LineChart {
    * @param {{label: string, caption: string, className?: string, logY?: boolean,
    *          width?: number, height?: number, empty?: string, xName?: string, color?: string}} options
    */
-  constructor({ label, caption, className = 'line-chart', logY = false, width = 520, height = 200, empty = 'no data yet', xName = 'x', color = '#6a3d9a' }) {
+  constructor({
+    label,
+    caption,
+    className = 'line-chart',
+    logY = false,
+    width = 520,
+    height = 200,
+    empty = 'no data yet',
+    xName = 'x',
+    color = '#6a3d9a',
+  }) {
     this.options = { logY, width, height, empty, xName, color };
     this.points = [];
     this.canvas = el('canvas', { className, attrs: { role: 'img', 'aria-label': label } });

@@ -47,9 +47,22 @@ export const PALETTES = {
   green: lightPalette('#e9f1ea', '#2e8b57'),
   // matplotlib's 'bone' (used by the GloVe notebook's attention plots).
   bone: segmented([
-    [[0, 0], [0.746032, 0.652778], [1, 1]],
-    [[0, 0], [0.365079, 0.319444], [0.746032, 0.777778], [1, 1]],
-    [[0, 0], [0.365079, 0.444444], [1, 1]],
+    [
+      [0, 0],
+      [0.746032, 0.652778],
+      [1, 1],
+    ],
+    [
+      [0, 0],
+      [0.365079, 0.319444],
+      [0.746032, 0.777778],
+      [1, 1],
+    ],
+    [
+      [0, 0],
+      [0.365079, 0.444444],
+      [1, 1],
+    ],
   ]),
   // Colour-blind-safe, perceptually uniform (matplotlib's viridis, 9 stops).
   viridis: stops(['#440154', '#472d7b', '#3b528b', '#2c728e', '#21918c', '#28ae80', '#5ec962', '#addc30', '#fde725']),
