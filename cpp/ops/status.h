@@ -9,8 +9,8 @@ namespace attention {
 
 enum class StatusCode : int {
   kOk = 0,
-  kShapeMismatch = 1,   // sizes that disagree or are empty     -> RangeError
-  kInvalidValue = 2,    // NaN, +/-Infinity where not allowed    -> RangeError
+  kShapeMismatch = 1,    // sizes that disagree or are empty     -> RangeError
+  kInvalidValue = 2,     // NaN, +/-Infinity where not allowed    -> RangeError
   kInvalidArgument = 3,  // anything else the caller got wrong    -> TypeError
   kOutOfMemory = 4       // the result does not fit in memory     -> RangeError
 };

@@ -21,22 +21,28 @@ function articleDraws(seed, n, h, att) {
 
 const PRINTED_SCORES = [4.35790943, 5.92373433, 4.18673175, 2.11437202, 0.95767155];
 const PRINTED_CONTEXT = [
-  -0.63514569, 0.04917298, -0.43930867, -0.9268003, 1.01903919, -0.43181409, 0.13365099, -0.84746874,
-  -0.37572203, 0.18279832, -0.90452701, 0.17872958, -0.58015282, -0.58294027, -0.75457577, 1.32985756,
+  -0.63514569, 0.04917298, -0.43930867, -0.9268003, 1.01903919, -0.43181409, 0.13365099, -0.84746874, -0.37572203,
+  0.18279832, -0.90452701, 0.17872958, -0.58015282, -0.58294027, -0.75457577, 1.32985756,
 ];
 
 test('article: seed 42 scores [4.35790943 5.92373433 4.18673175 2.11437202 0.95767155] to the printed digits', () => {
   const d = articleDraws(42, 5, 16, 10);
   const scores = a.concatScores(d.enc, d.dec, d.W1, d.w2);
   assert.ok(scores instanceof Float64Array);
-  assert.deepEqual(Array.from(scores, (x) => Number(x.toFixed(8))), PRINTED_SCORES);
+  assert.deepEqual(
+    Array.from(scores, (x) => Number(x.toFixed(8))),
+    PRINTED_SCORES,
+  );
   assertClose(scores, PRINTED_SCORES, 5e-9, { label: 'scores vs printed' });
 });
 
 test('article: seed 42 context vector equals the 16 printed numbers', () => {
   const d = articleDraws(42, 5, 16, 10);
   const r = a.concatAttention(d.enc, d.dec, d.W1, d.w2);
-  assert.deepEqual(Array.from(r.context, (x) => Number(x.toFixed(8))), PRINTED_CONTEXT);
+  assert.deepEqual(
+    Array.from(r.context, (x) => Number(x.toFixed(8))),
+    PRINTED_CONTEXT,
+  );
   assertClose(r.context, PRINTED_CONTEXT, 5e-9, { label: 'context vs printed' });
   // The steps the chapter shows, with the article's asserted shapes.
   assert.ok(r.inputs instanceof Matrix);
@@ -59,7 +65,12 @@ test('RandomState draws exactly the fixture inputs, and every step matches NumPy
     assert.deepEqual(d.W1.data, get('W1').data, `case${i} W1`);
     assert.deepEqual(d.w2.data, get('w2').data, `case${i} w2`);
     // Inputs from the fixture, passed in every accepted form.
-    const r = a.concatAttention(get('encoder_states'), get('decoder_state').data, get('W1'), Array.from(get('w2').data));
+    const r = a.concatAttention(
+      get('encoder_states'),
+      get('decoder_state').data,
+      get('W1'),
+      Array.from(get('w2').data),
+    );
     assert.deepEqual(r.inputs.data, get('inputs').data, `case${i} inputs (a copy: exact)`);
     assertClose(r.activations.data, get('activations').data, 1e-13, { label: `case${i} activations` });
     assertClose(r.scores, get('scores').data, 1e-12, { label: `case${i} scores` });
@@ -79,26 +90,73 @@ test('matmul matches NumPy longdouble references', () => {
     assert.deepEqual([got.rows, got.cols], [want.rows, want.cols]);
     assertClose(got.data, want.data, 1e-13, { label: `matmul${i}` });
   }
-  assert.deepEqual(a.matmul([[1, 0, 0], [1, 1, 0]], [[2, 0, 2], [2, 0, 0], [2, 1, 2]]).toArray(), [[2, 0, 2], [4, 0, 2]]);
+  assert.deepEqual(
+    a
+      .matmul(
+        [
+          [1, 0, 0],
+          [1, 1, 0],
+        ],
+        [
+          [2, 0, 2],
+          [2, 0, 0],
+          [2, 1, 2],
+        ],
+      )
+      .toArray(),
+    [
+      [2, 0, 2],
+      [4, 0, 2],
+    ],
+  );
 });
 
 const d = articleDraws(42, 5, 16, 10);
 const badInputs = [
-  ['decoder size', () => a.concatScores(d.enc, d.dec.data.slice(0, 15), d.W1, d.w2), RangeError,
-    'concatScores: decoderState has 15 entries but encoderStates has 16 columns (encoderStates is 5x16)'],
-  ['W1 rows', () => a.concatAttention(d.enc, d.dec, d.enc, d.w2), RangeError,
-    'concatAttention: W1 has 5 rows but needs 2 x hidden = 32 (W1 is 5x16, encoderStates is 5x16)'],
-  ['w2 length', () => a.concatScores(d.enc, d.dec, d.W1, [1, 2, 3]), RangeError,
-    'concatScores: w2 has 3 entries but W1 has 10 columns (W1 is 32x10)'],
-  ['w2 not a line', () => a.concatScores(d.enc, d.dec, d.W1, d.W1), RangeError,
-    'concatScores: w2 is 32x10 but must be a vector (one row or one column)'],
-  ['NaN in W1', () => a.concatScores(d.enc, d.dec, { rows: 32, cols: 10, data: d.W1.data.map((x, i) => (i === 13 ? NaN : x)) }, d.w2),
-    RangeError, 'concatScores: W1[1][3] is NaN'],
-  ['string encoder states', () => a.concatScores('enc', d.dec, d.W1, d.w2), TypeError,
-    'concatScores: encoderStates must be a number[][] or {rows, cols, data}, got a string'],
+  [
+    'decoder size',
+    () => a.concatScores(d.enc, d.dec.data.slice(0, 15), d.W1, d.w2),
+    RangeError,
+    'concatScores: decoderState has 15 entries but encoderStates has 16 columns (encoderStates is 5x16)',
+  ],
+  [
+    'W1 rows',
+    () => a.concatAttention(d.enc, d.dec, d.enc, d.w2),
+    RangeError,
+    'concatAttention: W1 has 5 rows but needs 2 x hidden = 32 (W1 is 5x16, encoderStates is 5x16)',
+  ],
+  [
+    'w2 length',
+    () => a.concatScores(d.enc, d.dec, d.W1, [1, 2, 3]),
+    RangeError,
+    'concatScores: w2 has 3 entries but W1 has 10 columns (W1 is 32x10)',
+  ],
+  [
+    'w2 not a line',
+    () => a.concatScores(d.enc, d.dec, d.W1, d.W1),
+    RangeError,
+    'concatScores: w2 is 32x10 but must be a vector (one row or one column)',
+  ],
+  [
+    'NaN in W1',
+    () =>
+      a.concatScores(d.enc, d.dec, { rows: 32, cols: 10, data: d.W1.data.map((x, i) => (i === 13 ? NaN : x)) }, d.w2),
+    RangeError,
+    'concatScores: W1[1][3] is NaN',
+  ],
+  [
+    'string encoder states',
+    () => a.concatScores('enc', d.dec, d.W1, d.w2),
+    TypeError,
+    'concatScores: encoderStates must be a number[][] or {rows, cols, data}, got a string',
+  ],
   ['missing w2', () => a.concatAttention(d.enc, d.dec, d.W1), TypeError, 'concatAttention: w2 must be a number[]'],
-  ['matmul shapes', () => a.matmul([[1, 2, 3]], [[1, 2, 3]]), RangeError,
-    "matmul: a is 1x3 and b is 1x3; a's columns (3) must equal b's rows (1)"],
+  [
+    'matmul shapes',
+    () => a.matmul([[1, 2, 3]], [[1, 2, 3]]),
+    RangeError,
+    "matmul: a is 1x3 and b is 1x3; a's columns (3) must equal b's rows (1)",
+  ],
   ['matmul empty', () => a.matmul([], [[1]]), RangeError, 'matmul: a is empty (0 rows)'],
   ['matmul Infinity', () => a.matmul([[1]], [[Infinity]]), RangeError, 'matmul: b[0][0] is Infinity'],
 ];

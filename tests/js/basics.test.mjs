@@ -8,7 +8,12 @@ import { assertClose, loadFixture, STRICT_RELATIVE, testBadInputs } from './fixt
 const a = await loadAttention();
 const ref = loadFixture('basics.txt');
 const decoder = [5, 1, 20];
-const annotations = [[3, 12, 45], [59, 2, 5], [1, 43, 5], [4, 3, 45.3]];
+const annotations = [
+  [3, 12, 45],
+  [59, 2, 5],
+  [1, 43, 5],
+  [4, 3, 45.3],
+];
 
 test('loadAttention instantiates once and shares the module', async () => {
   assert.equal(await loadAttention(), a);
@@ -53,7 +58,10 @@ test('notebook: weighted annotations and context vector [3.8808, 4.0728, 45.2642
   assertClose(applied.data, ref.get('notebook.scaled_rows').data, 1e-12, { label: 'scaleRows' });
   const context = a.weightedSum(w, annotations);
   assertClose(context, ref.get('notebook.context').data, 1e-9, { label: 'context' });
-  assert.deepEqual(Array.from(context, (x) => x.toFixed(4)), ['3.8808', '4.0728', '45.2642']);
+  assert.deepEqual(
+    Array.from(context, (x) => x.toFixed(4)),
+    ['3.8808', '4.0728', '45.2642'],
+  );
 });
 
 test('random cases match NumPy longdouble references', () => {
@@ -83,7 +91,10 @@ test('inputs: number[], Float64Array, Float32Array, number[][] and {rows, cols, 
   const flat = { rows: 4, cols: 3, data: annotations.flat() };
   const expected = Array.from(a.dotScores(decoder, annotations));
   assert.deepEqual(Array.from(a.dotScores(new Float64Array(decoder), flat)), expected);
-  assert.deepEqual(Array.from(a.dotScores(new Float32Array(decoder), { ...flat, data: new Float64Array(flat.data) })), expected);
+  assert.deepEqual(
+    Array.from(a.dotScores(new Float32Array(decoder), { ...flat, data: new Float64Array(flat.data) })),
+    expected,
+  );
   assert.deepEqual(a.scaleRows([1, 1, 1, 1], flat).toArray(), annotations);
 });
 
@@ -98,20 +109,73 @@ test('results are copies: later calls and memory growth do not change them', () 
 
 const badInputs = [
   ['dot', () => a.dot([1, 2], [1, 2, 3]), RangeError, 'dot: a has 2 entries but b has 3'],
-  ['dotScores shape', () => a.dotScores([1, 2], annotations), RangeError, 'dotScores: query has 2 entries but keys have 3 columns (keys is 4x3)'],
-  ['ragged keys', () => a.dotScores(decoder, [[1, 2, 3], [4, 5]]), RangeError, 'dotScores: keys is ragged: row 0 has 3 entries but row 1 has 2'],
+  [
+    'dotScores shape',
+    () => a.dotScores([1, 2], annotations),
+    RangeError,
+    'dotScores: query has 2 entries but keys have 3 columns (keys is 4x3)',
+  ],
+  [
+    'ragged keys',
+    () =>
+      a.dotScores(decoder, [
+        [1, 2, 3],
+        [4, 5],
+      ]),
+    RangeError,
+    'dotScores: keys is ragged: row 0 has 3 entries but row 1 has 2',
+  ],
   ['empty vector', () => a.softmax([]), RangeError, 'softmax: x is empty'],
   ['empty matrix', () => a.dotScores(decoder, []), RangeError, 'dotScores: keys is empty (0 rows)'],
-  ['NaN', () => a.softmax([1, NaN]), RangeError, 'softmax: x[1] is NaN; entries must be finite or -Infinity (a masked position)'],
+  [
+    'NaN',
+    () => a.softmax([1, NaN]),
+    RangeError,
+    'softmax: x[1] is NaN; entries must be finite or -Infinity (a masked position)',
+  ],
   ['+Infinity', () => a.softmax([Infinity, 1]), RangeError, 'softmax: x[0] is Infinity'],
-  ['NaN in matrix', () => a.dotScores(decoder, [[1, 2, 3], [4, NaN, 6]]), RangeError, 'dotScores: keys[1][1] is NaN'],
+  [
+    'NaN in matrix',
+    () =>
+      a.dotScores(decoder, [
+        [1, 2, 3],
+        [4, NaN, 6],
+      ]),
+    RangeError,
+    'dotScores: keys[1][1] is NaN',
+  ],
   ['string entry', () => a.dot([1, '2'], [1, 2]), TypeError, 'dot: a[1] is a string, expected a number'],
-  ['string vector', () => a.softmax('1,2'), TypeError, 'softmax: x must be a number[], Float64Array or Float32Array, got a string'],
+  [
+    'string vector',
+    () => a.softmax('1,2'),
+    TypeError,
+    'softmax: x must be a number[], Float64Array or Float32Array, got a string',
+  ],
   ['undefined', () => a.softmax(undefined), TypeError, 'softmax: x must be a number[]'],
-  ['vector as matrix', () => a.dotScores(decoder, [1, 2, 3]), TypeError, 'dotScores: keys must be an array of rows (number[][]), but keys[0] is a number'],
-  ['bad data length', () => a.weightedSum([1], { rows: 2, cols: 2, data: [1, 2, 3] }), RangeError, 'weightedSum: values.data has 3 entries but values is 2x2 (4 entries)'],
-  ['weights vs rows', () => a.weightedSum([0.5, 0.5], annotations), RangeError, 'weightedSum: weights has 2 entries but values has 4 rows (values is 4x3)'],
-  ['null matrix', () => a.scaleRows([1], null), TypeError, 'scaleRows: values must be a number[][] or {rows, cols, data}, got null'],
+  [
+    'vector as matrix',
+    () => a.dotScores(decoder, [1, 2, 3]),
+    TypeError,
+    'dotScores: keys must be an array of rows (number[][]), but keys[0] is a number',
+  ],
+  [
+    'bad data length',
+    () => a.weightedSum([1], { rows: 2, cols: 2, data: [1, 2, 3] }),
+    RangeError,
+    'weightedSum: values.data has 3 entries but values is 2x2 (4 entries)',
+  ],
+  [
+    'weights vs rows',
+    () => a.weightedSum([0.5, 0.5], annotations),
+    RangeError,
+    'weightedSum: weights has 2 entries but values has 4 rows (values is 4x3)',
+  ],
+  [
+    'null matrix',
+    () => a.scaleRows([1], null),
+    TypeError,
+    'scaleRows: values must be a number[][] or {rows, cols, data}, got null',
+  ],
 ];
 
 testBadInputs(test, badInputs, () => assert.equal(a.dot(decoder, [3, 12, 45]), 927));

@@ -21,7 +21,8 @@ function declaredModuleValues() {
   for (const node of source.statements) {
     if (!exported(node)) continue;
     if (ts.isFunctionDeclaration(node) || ts.isClassDeclaration(node)) names.push(node.name.text);
-    if (ts.isVariableStatement(node)) for (const d of node.declarationList.declarations) names.push(d.name.getText(source));
+    if (ts.isVariableStatement(node))
+      for (const d of node.declarationList.declarations) names.push(d.name.getText(source));
   }
   return names.sort();
 }
@@ -55,14 +56,15 @@ test('wasm-backed classes have exactly the public members their interfaces decla
   };
   const rs = new a.RandomState(0);
   const trainer = new a.Seq2SeqTrainer({ hidden: 4, embedding: 2, batch: 2 });
-  const table = a.embeddingsFromBinary(
-    (await a.loadEmbeddings('x 1 2\ny 3 4\n')).toBinary(),
-  );
+  const table = a.embeddingsFromBinary((await a.loadEmbeddings('x 1 2\ny 3 4\n')).toBinary());
   try {
     assert.deepEqual(publicMembers(rs), [...declaredMembers('RandomState'), ...owned].sort());
     assert.deepEqual(publicMembers(trainer), [...declaredMembers('Seq2SeqTrainer'), ...owned].sort());
     assert.deepEqual(publicMembers(table), [...declaredMembers('Embeddings'), ...owned].sort());
-    assert.deepEqual(Object.getOwnPropertyNames(a.Seq2SeqTrainer).filter((k) => !['length', 'name', 'prototype'].includes(k)), ['load']);
+    assert.deepEqual(
+      Object.getOwnPropertyNames(a.Seq2SeqTrainer).filter((k) => !['length', 'name', 'prototype'].includes(k)),
+      ['load'],
+    );
   } finally {
     rs.delete();
     trainer.delete();

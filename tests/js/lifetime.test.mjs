@@ -26,8 +26,13 @@ for (const [kind, make] of Object.entries(makers)) {
     x.delete();
     x.delete();
     assert.equal(x.deleted, true);
-    const use = { RandomState: () => x.randn(1, 1), Embeddings: () => x.has('x'), Seq2SeqTrainer: () => x.train(1) }[kind];
-    assert.throws(use, (e) => e instanceof TypeError && new RegExp(`^${kind}\\.\\w+: this ${kind} was deleted$`).test(e.message));
+    const use = { RandomState: () => x.randn(1, 1), Embeddings: () => x.has('x'), Seq2SeqTrainer: () => x.train(1) }[
+      kind
+    ];
+    assert.throws(
+      use,
+      (e) => e instanceof TypeError && new RegExp(`^${kind}\\.\\w+: this ${kind} was deleted$`).test(e.message),
+    );
   });
 
   test(`${kind}: Symbol.dispose frees it (using blocks)`, () => {
@@ -62,7 +67,10 @@ test('objects dropped without delete() are freed: 1200 default-size trainers (2.
   const grown = a.memoryBytes() - start;
   // Without the registry 1200 trainers need 1200 x ~2.3 MB > 2 GiB and the
   // constructor fails; with it the heap stays within a few rounds' worth.
-  assert.ok(grown < 300 * 2 ** 20, `heap grew by ${(grown / 2 ** 20).toFixed(0)} MiB (about ${(bytesEach / 2 ** 20).toFixed(2)} MiB per trainer)`);
+  assert.ok(
+    grown < 300 * 2 ** 20,
+    `heap grew by ${(grown / 2 ** 20).toFixed(0)} MiB (about ${(bytesEach / 2 ** 20).toFixed(2)} MiB per trainer)`,
+  );
   assert.equal(a.dot([5, 1, 20], [3, 12, 45]), 927);
 });
 
@@ -70,11 +78,21 @@ test('a refused huge request leaves the module working: thousands in a row, then
   const tall = { rows: 65536, cols: 1, data: new Float64Array(65536) };
   const wide = { rows: 8193, cols: 1, data: new Float64Array(8193) };
   for (let i = 0; i < 2000; i++) {
-    assert.throws(() => a.attentionScores(tall, wide), (e) => e instanceof RangeError && /^attentionScores: scores \(65536x8193\) needs 4\.0 GiB/.test(e.message));
+    assert.throws(
+      () => a.attentionScores(tall, wide),
+      (e) => e instanceof RangeError && /^attentionScores: scores \(65536x8193\) needs 4\.0 GiB/.test(e.message),
+    );
   }
-  assert.throws(() => a.matmul({ rows: 12000, cols: 1, data: new Float64Array(12000) }, { rows: 1, cols: 12000, data: new Float64Array(12000) }), {
-    name: 'RangeError',
-    message: 'matmul: result (12000x12000) needs 1.1 GiB, more than the 1.0 GiB one call may use',
-  });
+  assert.throws(
+    () =>
+      a.matmul(
+        { rows: 12000, cols: 1, data: new Float64Array(12000) },
+        { rows: 1, cols: 12000, data: new Float64Array(12000) },
+      ),
+    {
+      name: 'RangeError',
+      message: 'matmul: result (12000x12000) needs 1.1 GiB, more than the 1.0 GiB one call may use',
+    },
+  );
   assert.equal(a.dot([5, 1, 20], [3, 12, 45]), 927);
 });

@@ -9,24 +9,44 @@ import { assertClose, loadFixture, STRICT_RELATIVE } from './fixtures.js';
 const a = await loadAttention();
 const ref = loadFixture('qkv.txt');
 
-test('seed 42 draws the article\'s W_Q, W_K, W_V', () => {
+test("seed 42 draws the article's W_Q, W_K, W_V", () => {
   const { WQ, WK, WV } = drawWeights(a, 42);
-  assert.deepEqual(WQ, [[2, 0, 2], [2, 0, 0], [2, 1, 2]]);
-  assert.deepEqual(WK, [[2, 2, 2], [0, 2, 1], [0, 1, 1]]);
-  assert.deepEqual(WV, [[1, 1, 0], [0, 1, 1], [0, 0, 0]]);
+  assert.deepEqual(WQ, [
+    [2, 0, 2],
+    [2, 0, 0],
+    [2, 1, 2],
+  ]);
+  assert.deepEqual(WK, [
+    [2, 2, 2],
+    [0, 2, 1],
+    [0, 1, 1],
+  ]);
+  assert.deepEqual(WV, [
+    [1, 1, 0],
+    [0, 1, 1],
+    [0, 0, 0],
+  ]);
 });
 
 test('the article example: output to the printed 8 decimals', () => {
   const { WQ, WK, WV } = drawWeights(a, 42);
   const r = qkvAttention(a, ARTICLE_WORDS, WQ, WK, WV);
-  assert.deepEqual(r.scores.toArray(), [[8, 2, 10, 2], [4, 0, 4, 0], [12, 2, 14, 2], [10, 4, 14, 3]]);
+  assert.deepEqual(r.scores.toArray(), [
+    [8, 2, 10, 2],
+    [4, 0, 4, 0],
+    [12, 2, 14, 2],
+    [10, 4, 14, 3],
+  ]);
   const printed = [
     [0.98522025, 1.74174051, 0.75652026],
     [0.90965265, 1.40965265, 0.5],
     [0.99851226, 1.75849334, 0.75998108],
     [0.99560386, 1.90407309, 0.90846923],
   ];
-  assert.deepEqual(r.output.toArray().map((row) => row.map((x) => Number(x.toFixed(8)))), printed);
+  assert.deepEqual(
+    r.output.toArray().map((row) => row.map((x) => Number(x.toFixed(8)))),
+    printed,
+  );
 });
 
 test('every case matches NumPy: draws exactly, products to 1e-13, weights to 1e-12 relative', () => {

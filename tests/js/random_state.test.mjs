@@ -41,7 +41,11 @@ test('every fixture stream is reproduced exactly, interleavings included', () =>
         assert.equal(got.rows, rows);
         assert.equal(got.cols, cols);
         const different = countDifferent(got.data, want.data);
-        assert.equal(different, 0, `case${i} op${j} ${KINDS[kind]}(${kind === 2 ? `${low}, ${high}, ` : ''}${rows}, ${cols}) seed ${seed}: ${different} values differ from NumPy (tolerance 0)`);
+        assert.equal(
+          different,
+          0,
+          `case${i} op${j} ${KINDS[kind]}(${kind === 2 ? `${low}, ${high}, ` : ''}${rows}, ${cols}) seed ${seed}: ${different} values differ from NumPy (tolerance 0)`,
+        );
         values += got.data.length;
       }
     });
@@ -49,7 +53,7 @@ test('every fixture stream is reproduced exactly, interleavings included', () =>
   assert.ok(values > 5000, `only ${values} values compared`);
 });
 
-test('a long stream is exact, including normals 10276-10277 where musl\'s log() is 1 ulp off', () => {
+test("a long stream is exact, including normals 10276-10277 where musl's log() is 1 ulp off", () => {
   withRandomState(0, (rs) => {
     const normals = rs.randn(1, 10281).data;
     const start = ref.get('long.window_start').data[0];
@@ -84,9 +88,17 @@ test('200,001-normal streams of seeds 0, 42 and 2024 are bit-identical to NumPy'
       // Stored: every 97th normal and all 25 where musl's log() gave the wrong last bit.
       const got = Float64Array.from(indices, (i) => normals[i]);
       const different = countDifferent(got, want);
-      assert.equal(different, 0, `seed ${seed}: ${different} of ${indices.length} stored normals differ from NumPy (tolerance 0)`);
+      assert.equal(
+        different,
+        0,
+        `seed ${seed}: ${different} of ${indices.length} stored normals differ from NumPy (tolerance 0)`,
+      );
       // The checksum covers all 200,001 normals, bit for bit.
-      assert.equal(fnv1a(normals), ref.get(`${p}hash`).data[0], `seed ${seed}: checksum of all normals differs from NumPy's`);
+      assert.equal(
+        fnv1a(normals),
+        ref.get(`${p}hash`).data[0],
+        `seed ${seed}: checksum of all normals differs from NumPy's`,
+      );
       const after = [...rs.randn(1, 3).data, ...rs.rand(1, 2).data];
       assert.deepEqual(after, Array.from(ref.get(`${p}after`).data), `seed ${seed}: draws after the stream`);
     });
@@ -104,9 +116,22 @@ test('the article: seed 42 randn(5, 16) starts 0.4967141530112327, -0.1382643011
 test('the Q/K/V example: seed 42, three randint(0, 3) 3x3 draws', () => {
   withRandomState(42, (rs) => {
     const draws = [rs.randint(0, 3, 3, 3), rs.randint(0, 3, 3, 3), rs.randint(0, 3, 3, 3)];
-    const fixture = ref.get(`case${findCase([[2, 3, 3, 0, 3], [2, 3, 3, 0, 3], [2, 3, 3, 0, 3]], 42)}.out0`);
+    const fixture = ref.get(
+      `case${findCase(
+        [
+          [2, 3, 3, 0, 3],
+          [2, 3, 3, 0, 3],
+          [2, 3, 3, 0, 3],
+        ],
+        42,
+      )}.out0`,
+    );
     assert.deepEqual(Array.from(draws[0].data), Array.from(fixture.data));
-    assert.deepEqual(draws[0].toArray(), [[2, 0, 2], [2, 0, 0], [2, 1, 2]]); // W_Q as the article prints it
+    assert.deepEqual(draws[0].toArray(), [
+      [2, 0, 2],
+      [2, 0, 0],
+      [2, 1, 2],
+    ]); // W_Q as the article prints it
   });
 });
 
@@ -149,7 +174,10 @@ test('delete() frees the generator; later calls throw, delete() twice is harmles
   rs.delete();
   assert.equal(rs.deleted, true);
   rs.delete();
-  assert.throws(() => rs.randn(1, 1), { name: 'TypeError', message: 'RandomState.randn: this RandomState was deleted' });
+  assert.throws(() => rs.randn(1, 1), {
+    name: 'TypeError',
+    message: 'RandomState.randn: this RandomState was deleted',
+  });
 });
 
 test('creating and deleting 20000 generators does not grow memory', () => {
@@ -172,21 +200,83 @@ test('empty sizes give empty matrices and draw nothing', () => {
 
 const rs = new a.RandomState(0);
 const badInputs = [
-  ['negative seed', () => new a.RandomState(-1), RangeError, 'RandomState: seed must be an integer in [0, 4294967295], got -1'],
-  ['seed 2^32', () => new a.RandomState(2 ** 32), RangeError, 'RandomState: seed must be an integer in [0, 4294967295], got 4294967296'],
-  ['fractional seed', () => new a.RandomState(0.5), RangeError, 'RandomState: seed must be an integer in [0, 4294967295], got 0.5'],
-  ['NaN seed', () => new a.RandomState(NaN), RangeError, 'RandomState: seed must be an integer in [0, 4294967295], got NaN'],
-  ['infinite seed', () => new a.RandomState(Infinity), RangeError, 'RandomState: seed must be an integer in [0, 4294967295], got Infinity'],
+  [
+    'negative seed',
+    () => new a.RandomState(-1),
+    RangeError,
+    'RandomState: seed must be an integer in [0, 4294967295], got -1',
+  ],
+  [
+    'seed 2^32',
+    () => new a.RandomState(2 ** 32),
+    RangeError,
+    'RandomState: seed must be an integer in [0, 4294967295], got 4294967296',
+  ],
+  [
+    'fractional seed',
+    () => new a.RandomState(0.5),
+    RangeError,
+    'RandomState: seed must be an integer in [0, 4294967295], got 0.5',
+  ],
+  [
+    'NaN seed',
+    () => new a.RandomState(NaN),
+    RangeError,
+    'RandomState: seed must be an integer in [0, 4294967295], got NaN',
+  ],
+  [
+    'infinite seed',
+    () => new a.RandomState(Infinity),
+    RangeError,
+    'RandomState: seed must be an integer in [0, 4294967295], got Infinity',
+  ],
   ['string seed', () => new a.RandomState('42'), TypeError, 'RandomState: seed must be a number, got a string'],
   ['missing seed', () => new a.RandomState(), TypeError, 'RandomState: seed must be a number, got undefined'],
-  ['fractional rows', () => rs.randn(1.5, 2), RangeError, 'RandomState.randn: rows must be an integer in [0, 2147483647], got 1.5'],
-  ['negative cols', () => rs.rand(2, -1), RangeError, 'RandomState.rand: cols must be an integer in [0, 2147483647], got -1'],
+  [
+    'fractional rows',
+    () => rs.randn(1.5, 2),
+    RangeError,
+    'RandomState.randn: rows must be an integer in [0, 2147483647], got 1.5',
+  ],
+  [
+    'negative cols',
+    () => rs.rand(2, -1),
+    RangeError,
+    'RandomState.rand: cols must be an integer in [0, 2147483647], got -1',
+  ],
   ['missing cols', () => rs.randn(2), TypeError, 'RandomState.randn: cols must be a number, got undefined'],
-  ['huge size', () => rs.randn(100000, 100000), RangeError, 'RandomState.randn: result (100000x100000) needs 74.5 GiB, more than the 1.0 GiB one call may use'],
-  ['empty range', () => rs.randint(3, 3, 1, 1), RangeError, 'RandomState.randint: low is 3 and high is 3; high must be greater than low'],
-  ['fractional low', () => rs.randint(0.5, 3, 1, 1), RangeError, 'RandomState.randint: low is 0.5; it must be an integer'],
-  ['high beyond 2^53', () => rs.randint(0, 2 ** 60, 1, 1), RangeError, 'RandomState.randint: high is 1.152921504606847e+18; it must lie in [-2^53, 2^53]'],
-  ['string high', () => rs.randint(0, '3', 1, 1), TypeError, 'RandomState.randint: high must be a number, got a string'],
+  [
+    'huge size',
+    () => rs.randn(100000, 100000),
+    RangeError,
+    'RandomState.randn: result (100000x100000) needs 74.5 GiB, more than the 1.0 GiB one call may use',
+  ],
+  [
+    'empty range',
+    () => rs.randint(3, 3, 1, 1),
+    RangeError,
+    'RandomState.randint: low is 3 and high is 3; high must be greater than low',
+  ],
+  [
+    'fractional low',
+    () => rs.randint(0.5, 3, 1, 1),
+    RangeError,
+    'RandomState.randint: low is 0.5; it must be an integer',
+  ],
+  [
+    'high beyond 2^53',
+    () => rs.randint(0, 2 ** 60, 1, 1),
+    RangeError,
+    'RandomState.randint: high is 1.152921504606847e+18; it must lie in [-2^53, 2^53]',
+  ],
+  [
+    'string high',
+    () => rs.randint(0, '3', 1, 1),
+    TypeError,
+    'RandomState.randint: high must be a number, got a string',
+  ],
 ];
 
-testBadInputs(test, badInputs, () => withRandomState(0, (fresh) => assert.equal(fresh.rand(1, 1).data[0], 0.5488135039273248)));
+testBadInputs(test, badInputs, () =>
+  withRandomState(0, (fresh) => assert.equal(fresh.rand(1, 1).data[0], 0.5488135039273248)),
+);

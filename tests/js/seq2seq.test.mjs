@@ -18,7 +18,13 @@ test('defaults: the dates task with luong-general attention', () => {
   const t = new a.Seq2SeqTrainer({ seed: 0 });
   try {
     assert.deepEqual(t.options, {
-      task: 'dates', attention: 'luong-general', hidden: 64, embedding: 32, batch: 32, learningRate: 0.005, seed: 0,
+      task: 'dates',
+      attention: 'luong-general',
+      hidden: 64,
+      embedding: 32,
+      batch: 32,
+      learningRate: 0.005,
+      seed: 0,
     });
     assert.equal(t.steps, 0);
     assert.equal(t.heldOutSize, 1000);
@@ -49,7 +55,15 @@ test('same seed gives identical losses and weights; another seed differs', () =>
 });
 
 test('training lowers the loss and learns to reverse digit strings, with an anti-diagonal attention', () => {
-  const t = new a.Seq2SeqTrainer({ task: 'reverse', attention: 'luong-dot', hidden: 24, embedding: 8, batch: 16, learningRate: 0.02, seed: 1 });
+  const t = new a.Seq2SeqTrainer({
+    task: 'reverse',
+    attention: 'luong-dot',
+    hidden: 24,
+    embedding: 8,
+    batch: 16,
+    learningRate: 0.02,
+    seed: 1,
+  });
   try {
     const start = t.train(5);
     let loss = start;
@@ -148,7 +162,13 @@ test('corrupt checkpoints are rejected with a clear RangeError', () => {
     [new Uint8Array(64), /wrong magic number/],
   ];
   for (const [data, pattern] of cases) {
-    assert.throws(() => a.Seq2SeqTrainer.load(data), (e) => e instanceof RangeError && /^Seq2SeqTrainer\.load: not a valid seq2seq checkpoint: /.test(e.message) && pattern.test(e.message));
+    assert.throws(
+      () => a.Seq2SeqTrainer.load(data),
+      (e) =>
+        e instanceof RangeError &&
+        /^Seq2SeqTrainer\.load: not a valid seq2seq checkpoint: /.test(e.message) &&
+        pattern.test(e.message),
+    );
   }
   assert.throws(() => a.Seq2SeqTrainer.load(new Uint8Array(0)), /Seq2SeqTrainer\.load: bytes is empty/);
   assert.throws(() => a.Seq2SeqTrainer.load('A2S2'), TypeError);
@@ -171,7 +191,10 @@ test('bad options give TypeError/RangeError naming the option', () => {
     ['dates', TypeError, /options must be an object/],
   ];
   for (const [options, ErrorClass, pattern] of cases) {
-    assert.throws(() => new a.Seq2SeqTrainer(options), (e) => e instanceof ErrorClass && /^Seq2SeqTrainer: /.test(e.message) && pattern.test(e.message));
+    assert.throws(
+      () => new a.Seq2SeqTrainer(options),
+      (e) => e instanceof ErrorClass && /^Seq2SeqTrainer: /.test(e.message) && pattern.test(e.message),
+    );
   }
 });
 
@@ -192,7 +215,10 @@ test('bad inputs: unknown characters, empty, over-long, wrong type, bad counts',
     t.delete();
   }
   const r = new a.Seq2SeqTrainer({ task: 'reverse', hidden: 4, embedding: 2, batch: 2 });
-  assert.throws(() => r.translate('12a'), /"a" at position 2, which the reverse task does not know \(allowed: 0123456789\)/);
+  assert.throws(
+    () => r.translate('12a'),
+    /"a" at position 2, which the reverse task does not know \(allowed: 0123456789\)/,
+  );
   assert.throws(() => r.translate('1234567890123'), /at most 12/);
   r.delete();
 });
@@ -201,7 +227,10 @@ test('a deleted trainer throws; delete() twice is safe; memory does not grow', (
   const t = new a.Seq2SeqTrainer({ ...tiny });
   t.delete();
   t.delete();
-  assert.throws(() => t.train(1), { name: 'TypeError', message: 'Seq2SeqTrainer.train: this Seq2SeqTrainer was deleted' });
+  assert.throws(() => t.train(1), {
+    name: 'TypeError',
+    message: 'Seq2SeqTrainer.train: this Seq2SeqTrainer was deleted',
+  });
   assert.throws(() => t.translate('12'), /deleted/);
   assert.throws(() => t.steps, /deleted/);
   // Create/train/save/delete many times: the heap stays the same size.

@@ -18,7 +18,10 @@ test('the article (seed 42, 5, 16, 10): draws bit for bit, scores and context to
   assert.deepEqual(Array.from(r.layer1.data), Array.from(ref.get('case0.W1').data));
   assertClose(r.scores, ref.get('case0.scores').data, 1e-12, { label: 'scores' });
   assertClose(r.context, ref.get('case0.context').data, 1e-12, { label: 'context' });
-  assert.deepEqual(Array.from(r.scores, (x) => Number(x.toFixed(4))), [4.3579, 5.9237, 4.1867, 2.1144, 0.9577]);
+  assert.deepEqual(
+    Array.from(r.scores, (x) => Number(x.toFixed(4))),
+    [4.3579, 5.9237, 4.1867, 2.1144, 0.9577],
+  );
   assert.match(setupLines(state), /^np\.random\.seed\(42\)\nencoder_states = np\.random\.randn\(5, 16\)/);
 });
 
@@ -31,7 +34,7 @@ test('every fixture case matches NumPy to 1e-12', () => {
   }
 });
 
-test('schema: sizes are clamped to the fields\' bounds, junk falls back', () => {
+test("schema: sizes are clamped to the fields' bounds, junk falls back", () => {
   const s = readState(SCHEMA, new URLSearchParams('seed=abc&len=100000&hidden=0&att=1e9'));
   assert.deepEqual(s, { seed: 42, inputLength: 20, hiddenSize: 1, attentionSize: 10 });
 });

@@ -18,7 +18,9 @@ test('notebook inputs: scores exact, weights to 1e-12 relative (as tests/js/basi
   assertClose(r.logWeights, ref.get('notebook.log_softmax').data, 1e-12, { label: 'log weights' });
   assertClose(r.context, ref.get('notebook.context').data, 1e-12, { label: 'context' });
   // applied is d x n (one column per step): the transpose of NumPy's scaled rows.
-  assertClose(r.applied.transpose().data, ref.get('notebook.scaled_rows').data, 1e-12, { label: 'weighted annotations' });
+  assertClose(r.applied.transpose().data, ref.get('notebook.scaled_rows').data, 1e-12, {
+    label: 'weighted annotations',
+  });
   assert.deepEqual([r.H.rows, r.H.cols], [3, 4]);
   assert.ok(Number.isNaN(r.naive[0]));
 });

@@ -4,14 +4,22 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { loadAttention } from '../../dist/lib/index.js';
-import { columnsOf, DEFAULTS, pyList, pyRepr, SCHEMA, sentencesAttention, strongest } from '../../web/src/site/chapters/glove-model.js';
+import {
+  columnsOf,
+  DEFAULTS,
+  pyList,
+  pyRepr,
+  SCHEMA,
+  sentencesAttention,
+  strongest,
+} from '../../web/src/site/chapters/glove-model.js';
 import { readState } from '../../web/src/site/url-state.js';
 import { assertClose, loadFixture } from './fixtures.js';
 
 const a = await loadAttention();
 const ref = loadFixture('embeddings.txt');
 
-test('the notebook\'s sentences: 8 × 9 dot-product weights within 1e-3 of NumPy', async () => {
+test("the notebook's sentences: 8 × 9 dot-product weights within 1e-3 of NumPy", async () => {
   const E = await a.loadDefaultEmbeddings();
   const r = sentencesAttention(a, E, DEFAULTS.query, DEFAULTS.key);
   assert.deepEqual([r.dot.weights.rows, r.dot.weights.cols], [8, 9]);

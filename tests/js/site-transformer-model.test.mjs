@@ -10,7 +10,8 @@ import { assertClose, loadFixture } from './fixtures.js';
 
 const a = await loadAttention();
 const ref = loadFixture('transformer_chapter.txt');
-const exact = (got, name) => assert.deepEqual(Array.from(got.data), Array.from(ref.get(name).data), `${name} differs from NumPy`);
+const exact = (got, name) =>
+  assert.deepEqual(Array.from(got.data), Array.from(ref.get(name).data), `${name} differs from NumPy`);
 
 test('default state: X and Wq, Wk, Wv, Wo equal NumPy bit for bit; scaled scores to 1e-13', () => {
   const state = readState(M.SCHEMA, new URLSearchParams(''));
@@ -64,15 +65,23 @@ test('three uses: embeddings and weights equal NumPy; weights rows sum to 1 (or 
   exact(u.S, 'uses.S');
   exact(u.T, 'uses.T');
   u.runs.forEach((run, i) => exact(run.Wo, `uses.${i}.Wo`));
-  assert.deepEqual(u.runs.map((r) => r.name), M.USES);
-  for (const run of u.runs) for (const w of run.weights) for (let i = 0; i < w.rows; i++) {
-    const s = w.row(i).reduce((x, y) => x + y, 0);
-    assert.ok(Math.abs(s - 1) < 1e-12, `row sum ${s}`);
-  }
+  assert.deepEqual(
+    u.runs.map((r) => r.name),
+    M.USES,
+  );
+  for (const run of u.runs)
+    for (const w of run.weights)
+      for (let i = 0; i < w.rows; i++) {
+        const s = w.row(i).reduce((x, y) => x + y, 0);
+        assert.ok(Math.abs(s - 1) < 1e-12, `row sum ${s}`);
+      }
 });
 
 test('schema: malformed and oversized permalink values fall back or are clamped', () => {
-  const s = readState(M.SCHEMA, new URLSearchParams('tn=100000&td=7&th=abc&ts=-5&tp=99999&tc=maybe&tt=%20%20&tsrc=' + 'x'.repeat(5000)));
+  const s = readState(
+    M.SCHEMA,
+    new URLSearchParams('tn=100000&td=7&th=abc&ts=-5&tp=99999&tc=maybe&tt=%20%20&tsrc=' + 'x'.repeat(5000)),
+  );
   assert.equal(s.length, 0);
   assert.equal(s.dModel, 8);
   assert.equal(s.heads, 2);

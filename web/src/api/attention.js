@@ -98,7 +98,18 @@ export function attentionApi(core) {
       return withHeap(core, fn, (heap) => {
         const { n, args } = concatInputs(fn, heap, encoderStates, decoderState, W1, w2);
         const scores = heap.output(1, n, 'scores');
-        check(core._concatAttention({ ...args, inputs: ABSENT, activations: ABSENT, scores, weights: ABSENT, weighted: ABSENT, context: ABSENT }), fn);
+        check(
+          core._concatAttention({
+            ...args,
+            inputs: ABSENT,
+            activations: ABSENT,
+            scores,
+            weights: ABSENT,
+            weighted: ABSENT,
+            context: ABSENT,
+          }),
+          fn,
+        );
         return heap.read(scores);
       });
     },
@@ -137,7 +148,19 @@ export function attentionApi(core) {
       const k = toMatrix(K, fn, 'K');
       return withHeap(core, fn, (heap) => {
         const weights = heap.output(q.rows, k.rows, 'scores');
-        check(core._attention({ q: heap.matrix(q, 'Q'), k: heap.matrix(k, 'K'), v: ABSENT, mask: ABSENT, causal: false, scaled, output: ABSENT, weights }), fn);
+        check(
+          core._attention({
+            q: heap.matrix(q, 'Q'),
+            k: heap.matrix(k, 'K'),
+            v: ABSENT,
+            mask: ABSENT,
+            causal: false,
+            scaled,
+            output: ABSENT,
+            weights,
+          }),
+          fn,
+        );
         return heap.readMatrix(weights);
       });
     },
@@ -155,10 +178,19 @@ export function attentionApi(core) {
       return withHeap(core, SDPA, (heap) => {
         const output = heap.output(q.rows, v.cols, 'output');
         const weights = heap.output(q.rows, k.rows, 'weights');
-        check(core._attention({
-          q: heap.matrix(q, 'Q'), k: heap.matrix(k, 'K'), v: heap.matrix(v, 'V'),
-          mask: mask ? heap.matrix(mask, 'mask') : ABSENT, causal, scaled: true, output, weights,
-        }), SDPA);
+        check(
+          core._attention({
+            q: heap.matrix(q, 'Q'),
+            k: heap.matrix(k, 'K'),
+            v: heap.matrix(v, 'V'),
+            mask: mask ? heap.matrix(mask, 'mask') : ABSENT,
+            causal,
+            scaled: true,
+            output,
+            weights,
+          }),
+          SDPA,
+        );
         return { output: heap.readMatrix(output), weights: heap.readMatrix(weights) };
       });
     },
@@ -169,17 +201,24 @@ export function attentionApi(core) {
      */
     multiHeadAttention(Q, K, V, options) {
       if (options === undefined) throw new TypeError(`${MHA}: options { heads, Wq, Wk, Wv, Wo } are required`);
-      const opts = readOptions(options, ['heads', 'Wq', 'Wk', 'Wv', 'Wo', 'bq', 'bk', 'bv', 'bo', 'mask', 'causal'], MHA);
+      const opts = readOptions(
+        options,
+        ['heads', 'Wq', 'Wk', 'Wv', 'Wo', 'bq', 'bk', 'bv', 'bo', 'mask', 'causal'],
+        MHA,
+      );
       const { heads } = opts;
       if (typeof heads !== 'number') {
-        throw new TypeError(`${MHA}: options.heads must be an integer, got ${heads === undefined ? 'nothing' : describe(heads)}`);
+        throw new TypeError(
+          `${MHA}: options.heads must be an integer, got ${heads === undefined ? 'nothing' : describe(heads)}`,
+        );
       }
       requireInteger(heads, MHA, 'options.heads', 1, MAX_HEADS);
       const q = toMatrix(Q, MHA, 'Q');
       const k = toMatrix(K, MHA, 'K');
       const v = toMatrix(V, MHA, 'V');
       const matrix = (name) => {
-        if (opts[name] === undefined) throw new TypeError(`${MHA}: options.${name} is required (a d_model x d_model matrix)`);
+        if (opts[name] === undefined)
+          throw new TypeError(`${MHA}: options.${name} is required (a d_model x d_model matrix)`);
         return toMatrix(opts[name], MHA, name);
       };
       const bias = (name) => (opts[name] === undefined || opts[name] === null ? null : toVector(opts[name], MHA, name));
@@ -193,13 +232,17 @@ export function attentionApi(core) {
         args.mask = mask ? heap.matrix(mask, 'mask') : ABSENT;
         args.output = heap.output(q.rows, q.cols, 'output');
         // If heads does not divide d_model the core reports it; allocate nothing big.
-        args.weights = q.cols % heads === 0 ? heap.output(heads * q.rows, k.rows, 'weights') : heap.output(0, 0, 'weights');
+        args.weights =
+          q.cols % heads === 0 ? heap.output(heads * q.rows, k.rows, 'weights') : heap.output(0, 0, 'weights');
         check(core._multiHeadAttention(args), MHA);
         const all = heap.read(args.weights);
         const headSize = q.rows * k.rows;
         return {
           output: heap.readMatrix(args.output),
-          weights: Array.from({ length: heads }, (_, h) => new Matrix(q.rows, k.rows, all.slice(h * headSize, (h + 1) * headSize))),
+          weights: Array.from(
+            { length: heads },
+            (_, h) => new Matrix(q.rows, k.rows, all.slice(h * headSize, (h + 1) * headSize)),
+          ),
         };
       });
     },

@@ -53,7 +53,8 @@ export function toMatrix(value, fn, arg) {
     }
     const cols = first.length;
     if (cols === 0) throw new RangeError(`${fn}: ${arg} is empty (${rows}x0)`);
-    if (rows * cols > MAX_MATRIX_ENTRIES) throw new RangeError(`${fn}: ${arg} is ${rows}x${cols}, more than ${MAX_MATRIX_ENTRIES} entries`);
+    if (rows * cols > MAX_MATRIX_ENTRIES)
+      throw new RangeError(`${fn}: ${arg} is ${rows}x${cols}, more than ${MAX_MATRIX_ENTRIES} entries`);
     const data = new Float64Array(rows * cols);
     for (let r = 0; r < rows; r++) {
       const row = value[r];
@@ -63,14 +64,19 @@ export function toMatrix(value, fn, arg) {
       if (row.length !== cols) {
         throw new RangeError(`${fn}: ${arg} is ragged: row 0 has ${cols} entries but row ${r} has ${row.length}`);
       }
-      data.set(copyNumbers(row, (c) => `[${r}][${c}]`, fn, arg), r * cols);
+      data.set(
+        copyNumbers(row, (c) => `[${r}][${c}]`, fn, arg),
+        r * cols,
+      );
     }
     return { rows, cols, data };
   }
   if (value !== null && typeof value === 'object' && 'rows' in value && 'cols' in value && 'data' in value) {
     const { rows, cols, data } = /** @type {{rows: unknown, cols: unknown, data: unknown}} */ (value);
     if (typeof rows !== 'number' || typeof cols !== 'number') {
-      throw new TypeError(`${fn}: ${arg}.rows and ${arg}.cols must be numbers, got ${describe(rows)} and ${describe(cols)}`);
+      throw new TypeError(
+        `${fn}: ${arg}.rows and ${arg}.cols must be numbers, got ${describe(rows)} and ${describe(cols)}`,
+      );
     }
     if (!Number.isSafeInteger(rows) || !Number.isSafeInteger(cols) || rows < 0 || cols < 0) {
       throw new RangeError(`${fn}: ${arg}.rows and ${arg}.cols must be non-negative integers, got ${rows} and ${cols}`);
@@ -80,7 +86,9 @@ export function toMatrix(value, fn, arg) {
       throw new TypeError(`${fn}: ${arg}.data must be a number[], Float64Array or Float32Array, got ${describe(data)}`);
     }
     if (data.length !== rows * cols) {
-      throw new RangeError(`${fn}: ${arg}.data has ${data.length} entries but ${arg} is ${rows}x${cols} (${rows * cols} entries)`);
+      throw new RangeError(
+        `${fn}: ${arg}.data has ${data.length} entries but ${arg} is ${rows}x${cols} (${rows * cols} entries)`,
+      );
     }
     const copy = Array.isArray(data) ? copyNumbers(data, (i) => `.data[${i}]`, fn, arg) : Float64Array.from(data);
     return { rows, cols, data: copy };
@@ -90,7 +98,11 @@ export function toMatrix(value, fn, arg) {
 
 const isMatrixLike = (value) =>
   (Array.isArray(value) && value.length > 0 && (Array.isArray(value[0]) || ArrayBuffer.isView(value[0]))) ||
-  (value !== null && typeof value === 'object' && !ArrayBuffer.isView(value) && !Array.isArray(value) && 'rows' in value);
+  (value !== null &&
+    typeof value === 'object' &&
+    !ArrayBuffer.isView(value) &&
+    !Array.isArray(value) &&
+    'rows' in value);
 
 /**
  * A vector, or a matrix with one row or one column (what randn(1, h) and

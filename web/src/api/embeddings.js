@@ -27,7 +27,7 @@ async function* chunksOf(source, chunkBytes, fn) {
     const encoder = new TextEncoder();
     // Slice on UTF-16 code units, never between the halves of a surrogate pair.
     const step = Math.max(1, Math.floor(chunkBytes / 3));
-    for (let i = 0; i < source.length; ) {
+    for (let i = 0; i < source.length;) {
       let end = Math.min(source.length, i + step);
       const last = source.charCodeAt(end - 1);
       if (end < source.length && last >= 0xd800 && last <= 0xdbff) end++;
@@ -37,9 +37,10 @@ async function* chunksOf(source, chunkBytes, fn) {
     return;
   }
   if (source instanceof ArrayBuffer || ArrayBuffer.isView(source)) {
-    const bytes = source instanceof ArrayBuffer
-      ? new Uint8Array(source)
-      : new Uint8Array(source.buffer, source.byteOffset, source.byteLength);
+    const bytes =
+      source instanceof ArrayBuffer
+        ? new Uint8Array(source)
+        : new Uint8Array(source.buffer, source.byteOffset, source.byteLength);
     for (let i = 0; i < bytes.length; i += chunkBytes) yield bytes.subarray(i, i + chunkBytes);
     return;
   }
@@ -140,10 +141,14 @@ export class Embeddings extends OwnedHandle {
    */
   lookup(tokens) {
     const table = this.raw('lookup');
-    if (!Array.isArray(tokens)) throw new TypeError(`Embeddings.lookup: tokens must be a string[], got ${describe(tokens)}`);
+    if (!Array.isArray(tokens))
+      throw new TypeError(`Embeddings.lookup: tokens must be a string[], got ${describe(tokens)}`);
     const rows = Array.from({ length: tokens.length }, (_, i) => {
       const t = tokens[i];
-      if (typeof t !== 'string') throw new TypeError(`Embeddings.lookup: tokens[${i}] is ${i in tokens ? describe(t) : 'a hole'}, expected a string`);
+      if (typeof t !== 'string')
+        throw new TypeError(
+          `Embeddings.lookup: tokens[${i}] is ${i in tokens ? describe(t) : 'a hole'}, expected a string`,
+        );
       return table.indexOf(t);
     });
     const missing = [];
@@ -220,7 +225,8 @@ function loadScriptTwin(url, name) {
   return new Promise((resolve, reject) => {
     const script = document.createElement('script');
     script.src = url.replace(/\.bin$/, '.js');
-    script.onload = () => (store() ? resolve(store()) : reject(new Error(`loadDefaultEmbeddings: ${script.src} did not define the data`)));
+    script.onload = () =>
+      store() ? resolve(store()) : reject(new Error(`loadDefaultEmbeddings: ${script.src} did not define the data`));
     script.onerror = () => reject(new Error(`loadDefaultEmbeddings: cannot load ${script.src}`));
     document.head.appendChild(script);
   }).then((base64) => Uint8Array.from(atob(base64), (c) => c.charCodeAt(0)));
@@ -244,7 +250,8 @@ async function fetchDefault(url, onProgress, signal) {
     return loadScriptTwin(parsed.href, name); // browsers do not fetch file:// URLs
   }
   const response = await fetch(parsed.href, { signal });
-  if (!response.ok) throw new Error(`loadDefaultEmbeddings: ${parsed.href} answered ${response.status} ${response.statusText}`);
+  if (!response.ok)
+    throw new Error(`loadDefaultEmbeddings: ${parsed.href} answered ${response.status} ${response.statusText}`);
   return readAll(response, onProgress, signal);
 }
 
@@ -266,7 +273,9 @@ export function embeddingsApi(core) {
   function fromBinary(bytes, fn) {
     const table = new core._EmbeddingTable();
     try {
-      withHeap(core, fn, (heap) => throwForStatus(core, table.loadBinary(heap.bytes(bytes, 'bytes'), bytes.length), fn));
+      withHeap(core, fn, (heap) =>
+        throwForStatus(core, table.loadBinary(heap.bytes(bytes, 'bytes'), bytes.length), fn),
+      );
     } catch (error) {
       table.delete();
       throw error;
@@ -280,7 +289,9 @@ export function embeddingsApi(core) {
       const fn = 'tokenize';
       requireString(sentence, fn, 'sentence');
       if (sentence.length > MAX_SENTENCE_LENGTH) {
-        throw new RangeError(`${fn}: sentence has ${sentence.length} characters, more than the ${MAX_SENTENCE_LENGTH} allowed`);
+        throw new RangeError(
+          `${fn}: sentence has ${sentence.length} characters, more than the ${MAX_SENTENCE_LENGTH} allowed`,
+        );
       }
       throwForStatus(core, core._tokenize(sentence), fn);
       return core._tokens();
@@ -290,12 +301,19 @@ export function embeddingsApi(core) {
       const fn = 'loadEmbeddings';
       const o = readOptions(options, ['vocabulary', 'limit', 'onProgress', 'signal', 'chunkBytes'], fn);
       const { vocabulary, limit, onProgress, signal, chunkBytes = DEFAULT_CHUNK_BYTES } = o;
-      if (vocabulary !== undefined && (vocabulary === null || typeof vocabulary[Symbol.iterator] !== 'function' || typeof vocabulary === 'string')) {
-        throw new TypeError(`${fn}: options.vocabulary must be an iterable of strings (string[] or Set), got ${describe(vocabulary)}`);
+      if (
+        vocabulary !== undefined &&
+        (vocabulary === null || typeof vocabulary[Symbol.iterator] !== 'function' || typeof vocabulary === 'string')
+      ) {
+        throw new TypeError(
+          `${fn}: options.vocabulary must be an iterable of strings (string[] or Set), got ${describe(vocabulary)}`,
+        );
       }
       if (limit !== undefined) requireInteger(limit, fn, 'options.limit', 0, Number.MAX_SAFE_INTEGER);
-      if (onProgress !== undefined && typeof onProgress !== 'function') throw new TypeError(`${fn}: options.onProgress must be a function, got ${describe(onProgress)}`);
-      if (signal !== undefined && (signal === null || typeof signal.aborted !== 'boolean')) throw new TypeError(`${fn}: options.signal must be an AbortSignal, got ${describe(signal)}`);
+      if (onProgress !== undefined && typeof onProgress !== 'function')
+        throw new TypeError(`${fn}: options.onProgress must be a function, got ${describe(onProgress)}`);
+      if (signal !== undefined && (signal === null || typeof signal.aborted !== 'boolean'))
+        throw new TypeError(`${fn}: options.signal must be an AbortSignal, got ${describe(signal)}`);
       requireInteger(chunkBytes, fn, 'options.chunkBytes', 1, MAX_CHUNK_BYTES);
       if (signal?.aborted) throw abortError(signal);
 
@@ -305,18 +323,26 @@ export function embeddingsApi(core) {
         if (vocabulary !== undefined) {
           let i = 0;
           for (const word of vocabulary) {
-            if (typeof word !== 'string') throw new TypeError(`${fn}: options.vocabulary[${i}] is ${describe(word)}, expected a string`);
+            if (typeof word !== 'string')
+              throw new TypeError(`${fn}: options.vocabulary[${i}] is ${describe(word)}, expected a string`);
             throwForStatus(core, parser.keepWord(word), fn);
             i++;
           }
         }
         if (limit !== undefined) parser.setLimit(limit);
         const totalBytes = totalBytesOf(source);
-        const report = () => onProgress?.({
-          bytesRead: parser.bytesRead(), totalBytes, lines: parser.linesRead(), words: parser.size(),
-        });
+        const report = () =>
+          onProgress?.({
+            bytesRead: parser.bytesRead(),
+            totalBytes,
+            lines: parser.linesRead(),
+            words: parser.size(),
+          });
         buffer = core._malloc(chunkBytes);
-        if (buffer === 0) throw new RangeError(`${fn}: a ${chunkBytes}-byte buffer (options.chunkBytes) does not fit in the wasm memory`);
+        if (buffer === 0)
+          throw new RangeError(
+            `${fn}: a ${chunkBytes}-byte buffer (options.chunkBytes) does not fit in the wasm memory`,
+          );
         const synchronous = typeof source === 'string' || source instanceof ArrayBuffer || ArrayBuffer.isView(source);
         for await (const chunk of chunksOf(source, chunkBytes, fn)) {
           if (signal?.aborted) throw abortError(signal);
@@ -324,7 +350,10 @@ export function embeddingsApi(core) {
             const piece = chunk.subarray(at, at + chunkBytes);
             new Uint8Array(core.HEAPF64.buffer, buffer, piece.length).set(piece);
             const status = parser.feed(buffer, piece.length);
-            if (status !== ok) throw new (status === core.StatusCode.OutOfMemory ? RangeError : SyntaxError)(`${fn}: ${core._lastError()}`);
+            if (status !== ok)
+              throw new (status === core.StatusCode.OutOfMemory ? RangeError : SyntaxError)(
+                `${fn}: ${core._lastError()}`,
+              );
           }
           report();
           if (synchronous) await nextTask(); // let the page breathe and abort signals arrive
@@ -349,11 +378,13 @@ export function embeddingsApi(core) {
     async loadDefaultEmbeddings(options) {
       const fn = 'loadDefaultEmbeddings';
       const { url, onProgress, signal } = readOptions(options, ['url', 'onProgress', 'signal'], fn);
-      if (url !== undefined && typeof url !== 'string' && !(url instanceof URL)) throw new TypeError(`${fn}: options.url must be a string or URL, got ${describe(url)}`);
+      if (url !== undefined && typeof url !== 'string' && !(url instanceof URL))
+        throw new TypeError(`${fn}: options.url must be a string or URL, got ${describe(url)}`);
       if (signal?.aborted) throw abortError(signal);
-      const href = url === undefined
-        ? defaultUrl()
-        : new URL(String(url), typeof document !== 'undefined' ? document.baseURI : import.meta.url).href;
+      const href =
+        url === undefined
+          ? defaultUrl()
+          : new URL(String(url), typeof document !== 'undefined' ? document.baseURI : import.meta.url).href;
       let bytes = defaultFiles.get(href);
       if (!bytes) {
         bytes = fetchDefault(href, onProgress, signal);

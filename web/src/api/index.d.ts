@@ -80,12 +80,22 @@ export interface Attention {
    * encoderStates: (n × h), decoderState: (h) or a 1×h matrix, W1: (2h × a),
    * w2: (a) or an a×1 / 1×a matrix → (n).
    */
-  concatScores(encoderStates: MatrixInput, decoderState: VectorOrLineInput, W1: MatrixInput, w2: VectorOrLineInput): Float64Array;
+  concatScores(
+    encoderStates: MatrixInput,
+    decoderState: VectorOrLineInput,
+    W1: MatrixInput,
+    w2: VectorOrLineInput,
+  ): Float64Array;
   /**
    * The whole additive attention step, with every intermediate result (same
    * arguments as `concatScores`); see {@link AdditiveAttentionResult}.
    */
-  concatAttention(encoderStates: MatrixInput, decoderState: VectorOrLineInput, W1: MatrixInput, w2: VectorOrLineInput): AdditiveAttentionResult;
+  concatAttention(
+    encoderStates: MatrixInput,
+    decoderState: VectorOrLineInput,
+    W1: MatrixInput,
+    w2: VectorOrLineInput,
+  ): AdditiveAttentionResult;
   /** The matrix product `a · b`. a: (m × k), b: (k × n) → (m × n). */
   matmul(a: MatrixInput, b: MatrixInput): Matrix;
 
@@ -112,7 +122,12 @@ export interface Attention {
    * (d_model × d_model), every b (d_model). Returns the output (n_q × d_model) and one
    * weights matrix (n_q × n_k) per head. `heads` must divide d_model.
    */
-  multiHeadAttention(Q: MatrixInput, K: MatrixInput, V: MatrixInput, options: MultiHeadAttentionOptions): MultiHeadAttentionResult;
+  multiHeadAttention(
+    Q: MatrixInput,
+    K: MatrixInput,
+    V: MatrixInput,
+    options: MultiHeadAttentionOptions,
+  ): MultiHeadAttentionResult;
 
   // ---- Embeddings ----
   /** Splits on white space exactly like Python's `str.split()` (the notebook's tokenizer). */
@@ -132,7 +147,11 @@ export interface Attention {
    * Fetched from `embeddings/glove.6B.100d.14k.bin` next to the module (read from
    * disk in Node; from a base64 `<script>` twin when a page is opened from file://).
    */
-  loadDefaultEmbeddings(options?: { url?: string | URL; onProgress?: (progress: EmbeddingsProgress) => void; signal?: AbortSignal }): Promise<Embeddings>;
+  loadDefaultEmbeddings(options?: {
+    url?: string | URL;
+    onProgress?: (progress: EmbeddingsProgress) => void;
+    signal?: AbortSignal;
+  }): Promise<Embeddings>;
   /** A table from attention-lab's binary form (`Embeddings.toBinary()`). */
   embeddingsFromBinary(bytes: ArrayBuffer | Uint8Array): Embeddings;
   /** Trainable dot-product attention with `nn.Linear`-initialised W_q, W_k, W_v (in → out). */
@@ -297,8 +316,16 @@ export interface TrainableAttention {
    */
   reseed(seed: number): this;
   /** weights = softmax(Q Kᵀ / √out) with Q = W_q queries, K = W_k keys, V = W_v values (values default to keys). */
-  forward(queries: MatrixInput, keys: MatrixInput, values?: MatrixInput): {
-    weights: Matrix; output: Matrix; queries: Matrix; keys: Matrix; values: Matrix;
+  forward(
+    queries: MatrixInput,
+    keys: MatrixInput,
+    values?: MatrixInput,
+  ): {
+    weights: Matrix;
+    output: Matrix;
+    queries: Matrix;
+    keys: Matrix;
+    values: Matrix;
   };
 }
 
@@ -324,8 +351,16 @@ export interface AdditiveAttention {
    * scores(i, j) = w_s · tanh(W_q q_i + b_q + W_k k_j + b_k) + b_s for every query i and key j,
    * weights = row softmax, output = weights values (values default to keys).
    */
-  forward(queries: MatrixInput, keys: MatrixInput, values?: MatrixInput): {
-    scores: Matrix; weights: Matrix; output: Matrix; queries: Matrix; keys: Matrix;
+  forward(
+    queries: MatrixInput,
+    keys: MatrixInput,
+    values?: MatrixInput,
+  ): {
+    scores: Matrix;
+    weights: Matrix;
+    output: Matrix;
+    queries: Matrix;
+    keys: Matrix;
   };
 }
 

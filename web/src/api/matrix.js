@@ -17,7 +17,8 @@ function checkIndex(value, size, fn, name) {
 
 function checkSize(value, fn, name) {
   if (typeof value !== 'number') throw new TypeError(`${fn}: ${name} must be a number, got ${describe(value)}`);
-  if (!Number.isSafeInteger(value) || value < 0) throw new RangeError(`${fn}: ${name} must be a non-negative integer, got ${value}`);
+  if (!Number.isSafeInteger(value) || value < 0)
+    throw new RangeError(`${fn}: ${name} must be a non-negative integer, got ${value}`);
 }
 
 export class Matrix {

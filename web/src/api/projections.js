@@ -28,15 +28,20 @@ function initLinear(rs, inFeatures, outFeatures) {
 
 /** Draws every layer of `shapes` ({ name: [in, out] }, in draw order) from `rs`. */
 function drawLayers(rs, shapes) {
-  return Object.freeze(Object.fromEntries(Object.entries(shapes).map(([name, [i, o]]) => [name, initLinear(rs, i, o)])));
+  return Object.freeze(
+    Object.fromEntries(Object.entries(shapes).map(([name, [i, o]]) => [name, initLinear(rs, i, o)])),
+  );
 }
 
 function checkLinear(fn, name, layer, inFeatures, outFeatures) {
-  if (layer === null || typeof layer !== 'object') throw new TypeError(`${fn}: params.${name} must be { weight, bias }, got ${describe(layer)}`);
+  if (layer === null || typeof layer !== 'object')
+    throw new TypeError(`${fn}: params.${name} must be { weight, bias }, got ${describe(layer)}`);
   const weight = toMatrix(layer.weight, fn, `params.${name}.weight`);
   const bias = toVector(layer.bias, fn, `params.${name}.bias`);
   if (weight.rows !== outFeatures || weight.cols !== inFeatures) {
-    throw new RangeError(`${fn}: params.${name}.weight is ${weight.rows}x${weight.cols} but must be ${outFeatures}x${inFeatures} (out x in)`);
+    throw new RangeError(
+      `${fn}: params.${name}.weight is ${weight.rows}x${weight.cols} but must be ${outFeatures}x${inFeatures} (out x in)`,
+    );
   }
   if (bias.length !== outFeatures) {
     throw new RangeError(`${fn}: params.${name}.bias has ${bias.length} entries but must have ${outFeatures}`);
@@ -50,7 +55,9 @@ function checkLayers(fn, params, shapes) {
     throw new TypeError(`${fn}: params must be { ${Object.keys(shapes).join(', ')} }, got ${describe(params)}`);
   }
   return Object.freeze(
-    Object.fromEntries(Object.entries(shapes).map(([name, [i, o]]) => [name, checkLinear(fn, name, params[name], i, o)])),
+    Object.fromEntries(
+      Object.entries(shapes).map(([name, [i, o]]) => [name, checkLinear(fn, name, params[name], i, o)]),
+    ),
   );
 }
 
@@ -62,7 +69,16 @@ export function projectionsApi(core) {
   function linear(fn, x, layer) {
     return withHeap(core, fn, (heap) => {
       const y = heap.output(x.rows, layer.weight.rows, 'projection');
-      throwForStatus(core, core._linear({ x: heap.matrix(x, 'x'), weight: heap.matrix(layer.weight, 'weight'), bias: heap.vector(layer.bias, 'bias'), y }), fn);
+      throwForStatus(
+        core,
+        core._linear({
+          x: heap.matrix(x, 'x'),
+          weight: heap.matrix(layer.weight, 'weight'),
+          bias: heap.vector(layer.bias, 'bias'),
+          y,
+        }),
+        fn,
+      );
       return heap.readMatrix(y);
     });
   }
@@ -71,10 +87,20 @@ export function projectionsApi(core) {
     return withHeap(core, fn, (heap) => {
       const output = heap.output(q.rows, v.cols, 'output');
       const weights = heap.output(q.rows, k.rows, 'weights');
-      throwForStatus(core, core._attention({
-        q: heap.matrix(q, 'queries'), k: heap.matrix(k, 'keys'), v: heap.matrix(v, 'values'),
-        mask: ABSENT, causal: false, scaled: true, output, weights,
-      }), fn);
+      throwForStatus(
+        core,
+        core._attention({
+          q: heap.matrix(q, 'queries'),
+          k: heap.matrix(k, 'keys'),
+          v: heap.matrix(v, 'values'),
+          mask: ABSENT,
+          causal: false,
+          scaled: true,
+          output,
+          weights,
+        }),
+        fn,
+      );
       return { weights: heap.readMatrix(weights), output: heap.readMatrix(output) };
     });
   }
@@ -83,9 +109,14 @@ export function projectionsApi(core) {
     const q = toMatrix(queries, fn, 'queries');
     const k = toMatrix(keys, fn, 'keys');
     const v = values === undefined ? k : toMatrix(values, fn, 'values');
-    for (const [m, name] of [[q, 'queries'], [k, 'keys']]) {
+    for (const [m, name] of [
+      [q, 'queries'],
+      [k, 'keys'],
+    ]) {
       if (m.cols !== inFeatures) {
-        throw new RangeError(`${fn}: ${name} has ${m.cols} columns but the projections take ${inFeatures} features (${name} is ${m.rows}x${m.cols})`);
+        throw new RangeError(
+          `${fn}: ${name} has ${m.cols} columns but the projections take ${inFeatures} features (${name} is ${m.rows}x${m.cols})`,
+        );
       }
     }
     return { q, k, v };
@@ -121,11 +152,17 @@ export function projectionsApi(core) {
 
   class TrainableAttention extends ProjectedAttention {
     constructor(options) {
-      super('TrainableAttention', 'createTrainableAttention', options, 'outFeatures', ({ inFeatures, outFeatures }) => ({
-        Wq: [inFeatures, outFeatures],
-        Wk: [inFeatures, outFeatures],
-        Wv: [inFeatures, outFeatures],
-      }));
+      super(
+        'TrainableAttention',
+        'createTrainableAttention',
+        options,
+        'outFeatures',
+        ({ inFeatures, outFeatures }) => ({
+          Wq: [inFeatures, outFeatures],
+          Wk: [inFeatures, outFeatures],
+          Wv: [inFeatures, outFeatures],
+        }),
+      );
     }
 
     /** Q = W_q queries, K = W_k keys, V = W_v values; weights = softmax(Q Kᵀ / sqrt(out)), output = weights V. */
@@ -133,7 +170,9 @@ export function projectionsApi(core) {
       const fn = 'TrainableAttention.forward';
       const { q, k, v } = inputs(fn, queries, keys, values, this.inFeatures);
       if (v.cols !== this.inFeatures) {
-        throw new RangeError(`${fn}: values has ${v.cols} columns but the projections take ${this.inFeatures} features (values is ${v.rows}x${v.cols})`);
+        throw new RangeError(
+          `${fn}: values has ${v.cols} columns but the projections take ${this.inFeatures} features (values is ${v.rows}x${v.cols})`,
+        );
       }
       const Q = linear(fn, q, this.params.Wq);
       const K = linear(fn, k, this.params.Wk);
@@ -144,11 +183,17 @@ export function projectionsApi(core) {
 
   class AdditiveAttention extends ProjectedAttention {
     constructor(options) {
-      super('AdditiveAttention', 'createAdditiveAttention', options, 'hiddenFeatures', ({ inFeatures, hiddenFeatures }) => ({
-        Wq: [inFeatures, hiddenFeatures],
-        Wk: [inFeatures, hiddenFeatures],
-        Ws: [hiddenFeatures, 1],
-      }));
+      super(
+        'AdditiveAttention',
+        'createAdditiveAttention',
+        options,
+        'hiddenFeatures',
+        ({ inFeatures, hiddenFeatures }) => ({
+          Wq: [inFeatures, hiddenFeatures],
+          Wk: [inFeatures, hiddenFeatures],
+          Ws: [hiddenFeatures, 1],
+        }),
+      );
     }
 
     /**
@@ -167,10 +212,18 @@ export function projectionsApi(core) {
           weights: heap.output(Q.rows, K.rows, 'weights'),
           output: heap.output(Q.rows, v.cols, 'output'),
         };
-        throwForStatus(core, core._pairwiseAdditiveAttention({
-          queries: heap.matrix(Q, 'queries'), keys: heap.matrix(K, 'keys'), ws: heap.vector(ws.weight.data, 'ws'),
-          bs: ws.bias[0], values: heap.matrix(v, 'values'), ...out,
-        }), fn);
+        throwForStatus(
+          core,
+          core._pairwiseAdditiveAttention({
+            queries: heap.matrix(Q, 'queries'),
+            keys: heap.matrix(K, 'keys'),
+            ws: heap.vector(ws.weight.data, 'ws'),
+            bs: ws.bias[0],
+            values: heap.matrix(v, 'values'),
+            ...out,
+          }),
+          fn,
+        );
         return {
           scores: heap.readMatrix(out.scores),
           weights: heap.readMatrix(out.weights),

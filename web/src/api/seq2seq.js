@@ -107,7 +107,9 @@ export function seq2seqApi(core) {
       }
       if (bytes.length === 0) throw new RangeError(`${fn}: bytes is empty`);
       const raw = new core._Seq2SeqTrainer();
-      guarded(raw, () => withHeap(core, fn, (heap) => throwForStatus(core, raw.load(heap.bytes(bytes, 'bytes'), bytes.length), fn)));
+      guarded(raw, () =>
+        withHeap(core, fn, (heap) => throwForStatus(core, raw.load(heap.bytes(bytes, 'bytes'), bytes.length), fn)),
+      );
       return new Seq2SeqTrainer(new RawHandle(raw));
     }
 
