@@ -53,7 +53,7 @@ test('the tarball holds only the whitelisted files', () => {
   for (const f of files)
     assert.match(
       f,
-      /^(dist\/lib\/|dist\/elements\/|dist\/classic\/|README\.md$|package\.json$|LICENSE$)/,
+      /^(dist\/lib\/|dist\/elements\/|dist\/classic\/|README\.md$|CHANGELOG\.md$|package\.json$|LICENSE$)/,
       `unexpected file in package: ${f}`,
     );
 });
