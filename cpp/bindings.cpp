@@ -176,12 +176,8 @@ StatusCode rawWeightedSum(const PairArgs& x) {
 
 // a: (m x k), b: (k x n) -> out: (m x n), through the packed gemm kernel
 StatusCode rawMatmul(const PairArgs& x) {
-  return guarded([&] {
-    Matrix result;
-    const Status s = matmul(x.a.matrix(), x.b.matrix(), result);
-    if (s.isOk()) copyOut(result, x.out);
-    return s;
-  });
+  // Straight into the caller's output: no temporary, no second copy.
+  return guarded([&] { return matmulInto(x.a.matrix(), x.b.matrix(), x.out.output()); });
 }
 
 // ---- RandomState (NumPy-exact) ----------------------------------------------------

@@ -345,7 +345,7 @@ Status multiHeadAttention(const MatrixView& q, const MatrixView& k, const Matrix
   RETURN_IF_ERROR(checkKeysValues(k, v));
   const int h = params.heads;
   if (h < 1) {
-    return Status::invalidArgument("heads is " + std::to_string(h) + " but must be at least 1");
+    return Status::invalidValue("heads is " + std::to_string(h) + " but must be at least 1");
   }
   if (dModel % h != 0) {
     return Status::shapeMismatch(

@@ -171,29 +171,21 @@ void gemm(const MatrixView& a, Trans ta, const MatrixView& b, Trans tb, MatrixOu
        c.data(), c.outerStride(), update);
 }
 
-Status matmul(const MatrixView& a, const MatrixView& b, Matrix& out) {
+Status matmulInto(const MatrixView& a, const MatrixView& b, MatrixOut c) {
   RETURN_IF_ERROR(checkProduct(a, b));
   RETURN_IF_ERROR(requireFinite("a", a));
   RETURN_IF_ERROR(requireFinite("b", b));
-  out.resize(a.rows(), b.cols());
-  gemm(a, Trans::kNo, b, Trans::kNo, out);
-  return Status::ok();
-}
-
-Status matmulInto(const MatrixView& a, const MatrixView& b, MatrixOut c) {
-  RETURN_IF_ERROR(requireNonEmpty("a", a));
-  RETURN_IF_ERROR(requireNonEmpty("b", b));
-  if (a.cols() != b.rows()) {
-    return Status::shapeMismatch("a has " + std::to_string(a.cols()) + " columns but b has " +
-                                 std::to_string(b.rows()) + " rows (a is " + shapeOf(a) +
-                                 ", b is " + shapeOf(b) + ")");
-  }
   if (c.rows() != a.rows() || c.cols() != b.cols()) {
     return Status::shapeMismatch("c is " + dims(c.rows(), c.cols()) + " but must be " +
                                  dims(a.rows(), b.cols()));
   }
   gemm(a, Trans::kNo, b, Trans::kNo, c);
   return Status::ok();
+}
+
+Status matmul(const MatrixView& a, const MatrixView& b, Matrix& out) {
+  out.resize(a.rows(), b.cols());
+  return matmulInto(a, b, out);
 }
 
 }  // namespace attention

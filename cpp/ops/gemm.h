@@ -32,10 +32,11 @@ void gemm(Trans ta, Trans tb, Eigen::Index m, Eigen::Index n, Eigen::Index k, co
 void gemm(const MatrixView& a, Trans ta, const MatrixView& b, Trans tb, MatrixOut c,
           Update update = Update::kSet);
 
-// Validated products for the API: a: (m x k), b: (k x n) -> out: (m x n) = a b.
-Status matmul(const MatrixView& a, const MatrixView& b, Matrix& out);
-// Same into a caller-sized c: (m x n).
+// The validated product for the API: a: (m x k), b: (k x n), both finite
+// -> c: (m x n) = a b, written into a caller-sized c.
 Status matmulInto(const MatrixView& a, const MatrixView& b, MatrixOut c);
+// The same, sizing out itself.
+Status matmul(const MatrixView& a, const MatrixView& b, Matrix& out);
 
 // ---- packed form, for callers that reuse one packed B over many products ------
 // (scaled dot-product attention packs K^T and V once per call.)

@@ -284,8 +284,9 @@ TEST_CASE("multi-head attention reports bad parameters", "[transformer]") {
   }
   SECTION("no heads") {
     const MultiHeadParams p{0, w, w, w, w, {}, {}, {}, {}};
-    CHECK(multiHeadAttention(x, x, x, p, none, out, weights).message ==
-          "heads is 0 but must be at least 1");
+    const Status s = multiHeadAttention(x, x, x, p, none, out, weights);
+    CHECK(s.code == StatusCode::kInvalidValue);  // a value, not a type: RangeError in JS
+    CHECK(s.message == "heads is 0 but must be at least 1");
   }
   SECTION("a projection of the wrong shape") {
     const Matrix wk = Matrix::Ones(6, 5);

@@ -152,5 +152,8 @@ TEST_CASE("matmulInto matches Eigen's product for awkward shapes", "[gemm]") {
   Matrix a(2, 3), b(4, 2), c(2, 2);
   a.setOnes();
   b.setOnes();
-  CHECK(matmulInto(a, b, c).message == "a has 3 columns but b has 4 rows (a is 2x3, b is 4x2)");
+  CHECK(matmulInto(a, b, c).message ==
+        "a is 2x3 and b is 4x2; a's columns (3) must equal b's rows (4)");
+  Matrix wrongOut(3, 3);
+  CHECK(matmulInto(a, a.transpose(), wrongOut).message == "c is 3x3 but must be 2x2");
 }
