@@ -153,13 +153,17 @@ Status Seq2SeqTask::validateInput(const std::string& input, const char* what) co
   return Status::ok();
 }
 
+Status checkSeq2SeqTaskName(const std::string& name) {
+  if (name == "dates" || name == "reverse") return Status::ok();
+  return Status::invalidValue("task must be one of 'dates', 'reverse', got '" + name + "'");
+}
+
 Status makeSeq2SeqTask(const std::string& name, std::unique_ptr<Seq2SeqTask>& out) {
+  RETURN_IF_ERROR(checkSeq2SeqTaskName(name));
   if (name == "dates") {
     out = std::make_unique<DatesTask>();
-  } else if (name == "reverse") {
-    out = std::make_unique<ReverseTask>();
   } else {
-    return Status::invalidArgument("task must be 'dates' or 'reverse', got '" + name + "'");
+    out = std::make_unique<ReverseTask>();
   }
   return Status::ok();
 }

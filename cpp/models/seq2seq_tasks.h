@@ -52,7 +52,10 @@ class Seq2SeqTask {
   std::vector<Seq2SeqExample> heldOut_;
 };
 
-// "dates" or "reverse"; anything else gives an invalidArgument status.
+// Ok for "dates" or "reverse"; anything else is an invalidValue status naming them.
+Status checkSeq2SeqTaskName(const std::string& name);
+
+// The task called `name` (checked by checkSeq2SeqTaskName).
 Status makeSeq2SeqTask(const std::string& name, std::unique_ptr<Seq2SeqTask>& out);
 
 constexpr int kHeldOutSize = 1000;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 
 namespace attention {
@@ -114,13 +115,12 @@ void initialise(const Seq2SeqConfig& config, Vector& params, RandomState& rng) {
 
 Status validateSeq2SeqOptions(const Seq2SeqOptions& o) {
   ScoreKind kind;
+  // Unknown names are values out of range (RangeError in JS), like the sizes below.
+  RETURN_IF_ERROR(checkSeq2SeqTaskName(o.task));
   if (!parseScoreKind(o.attention, kind)) {
-    return Status::invalidArgument(
-        "attention must be 'bahdanau', 'luong-dot', 'luong-general' or 'luong-concat', got '" +
+    return Status::invalidValue(
+        "attention must be one of 'bahdanau', 'luong-dot', 'luong-general', 'luong-concat', got '" +
         o.attention + "'");
-  }
-  if (o.task != "dates" && o.task != "reverse") {
-    return Status::invalidArgument("task must be 'dates' or 'reverse', got '" + o.task + "'");
   }
   if (o.hidden < 1 || o.hidden > 256) {
     return Status::invalidValue("hidden must be an integer in [1, 256], got " +
@@ -135,8 +135,10 @@ Status validateSeq2SeqOptions(const Seq2SeqOptions& o) {
                                 std::to_string(o.batch));
   }
   if (!(o.learningRate > 0 && o.learningRate <= 1)) {
-    return Status::invalidValue("learningRate must be in (0, 1], got " +
-                                std::to_string(o.learningRate));
+    char shown[32];
+    std::snprintf(shown, sizeof shown, "%g", o.learningRate);
+    if (std::isnan(o.learningRate)) std::snprintf(shown, sizeof shown, "NaN");  // as JS says it
+    return Status::invalidValue(std::string("learningRate must be in (0, 1], got ") + shown);
   }
   return Status::ok();
 }

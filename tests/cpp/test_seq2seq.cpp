@@ -142,8 +142,8 @@ TEST_CASE("seq2seq tasks: held-out set fixed, disjoint from training, inputs val
   }
   std::unique_ptr<Seq2SeqTask> task;
   const Status bad = makeSeq2SeqTask("french", task);
-  CHECK(bad.code == StatusCode::kInvalidArgument);
-  CHECK(bad.message == "task must be 'dates' or 'reverse', got 'french'");
+  CHECK(bad.code == StatusCode::kInvalidValue);
+  CHECK(bad.message == "task must be one of 'dates', 'reverse', got 'french'");
 }
 
 TEST_CASE("seq2seq tasks: input validation messages", "[seq2seq]") {
@@ -389,9 +389,9 @@ TEST_CASE("seq2seq trainer: options are validated", "[seq2seq]") {
   Seq2SeqTrainer t;
   Seq2SeqOptions o;
   o.attention = "luong";
-  CHECK(
-      t.init(o).message ==
-      "attention must be 'bahdanau', 'luong-dot', 'luong-general' or 'luong-concat', got 'luong'");
+  CHECK(t.init(o).message ==
+        "attention must be one of 'bahdanau', 'luong-dot', 'luong-general', 'luong-concat', got "
+        "'luong'");
   o = Seq2SeqOptions();
   o.hidden = 0;
   CHECK(t.init(o).code == StatusCode::kInvalidValue);
