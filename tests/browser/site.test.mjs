@@ -116,3 +116,38 @@ test('usable at phone width: nothing overflows the page horizontally', async () 
   assert.ok(overflow <= 0, `page is ${overflow}px wider than the screen`);
   await page.context().close();
 });
+
+test('switching the OS to dark mode repaints the canvases in dark colours (heatmaps, the loss chart)', async () => {
+  const page = await openPage(env.browser, `${env.url}#chapter=nmt`);
+  await page.waitForFunction(() => document.querySelector('#chapter-nmt')?.dataset.nmtReady === 'true', null, {
+    timeout: 30000,
+  });
+  // The top-left pixel of the loss chart is its background; the heatmap's axis
+  // labels are drawn in --al-heatmap-ink.
+  const corner = () =>
+    page.$eval('canvas.loss-curve', (canvas) =>
+      Array.from(canvas.getContext('2d').getImageData(0, 0, 1, 1).data.slice(0, 3)),
+    );
+  const heatmap = '#chapter-nmt figure.nmt-attention canvas';
+  const light = { corner: await corner(), heatmap: await canvasHash(page, heatmap) };
+  assert.ok(
+    light.corner.every((c) => c > 200),
+    `light background ${light.corner}`,
+  );
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await page.waitForFunction(
+    () => document.querySelector('canvas.loss-curve').getContext('2d').getImageData(0, 0, 1, 1).data[0] < 60,
+  );
+  assert.ok(
+    (await corner()).every((c) => c < 60),
+    'dark background',
+  );
+  assert.notEqual(await canvasHash(page, heatmap), light.heatmap, 'the heatmap was repainted');
+  await page.emulateMedia({ colorScheme: 'light' });
+  await page.waitForFunction(
+    () => document.querySelector('canvas.loss-curve').getContext('2d').getImageData(0, 0, 1, 1).data[0] > 200,
+  );
+  assert.equal(await canvasHash(page, heatmap), light.heatmap, 'back to the light painting');
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});

@@ -7,6 +7,7 @@
 // work in both modes.
 import { el } from '../dom.js';
 import { formatCell, formatNumpy } from '../numpy-format.js';
+import { track, repaintAll } from './live.js';
 import { luminance, PALETTES, rgb } from './palettes.js';
 
 const FONT = '12px system-ui, -apple-system, "Segoe UI", Roboto, sans-serif';
@@ -38,17 +39,12 @@ const COLORBAR_WIDTH = 12;
  * event ({ detail: { row, col } }) that chapters can treat like a click.
  */
 
-// Every live heatmap, so a page-wide palette switch can repaint them all.
-const live = new Set();
 let paletteOverride = null;
 
 /** Switches every heatmap to `name` (e.g. 'viridis'), or back to their own palettes with null. */
 export function setPaletteOverride(name) {
   paletteOverride = name && PALETTES[name] ? name : null;
-  for (const heatmap of live) {
-    if (heatmap.canvas.isConnected) heatmap.draw();
-    else live.delete(heatmap);
-  }
+  repaintAll();
 }
 
 export class Heatmap {
@@ -95,7 +91,7 @@ export class Heatmap {
     /** @type {{rows: number, cols: number, data: ArrayLike<number>} | null} */
     this.matrix = null;
     this.focusCell = null;
-    live.add(this);
+    track(this);
   }
 
   /**

@@ -1,6 +1,7 @@
 // A small line chart on a canvas (used for the NMT training loss): points are
 // added as they arrive, the y axis may be logarithmic, the axes are labelled.
 import { el } from '../dom.js';
+import { track } from './live.js';
 
 export class LineChart {
   /**
@@ -16,12 +17,13 @@ export class LineChart {
     height = 200,
     empty = 'no data yet',
     xName = 'x',
-    color = '#6a3d9a',
+    color,
   }) {
     this.options = { logY, width, height, empty, xName, color };
     this.points = [];
     this.canvas = el('canvas', { className, attrs: { role: 'img', 'aria-label': label } });
     this.element = el('figure', { className: 'heatmap line-chart-figure' }, this.canvas, el('figcaption', {}, caption));
+    track(this);
   }
 
   reset() {
@@ -45,17 +47,20 @@ export class LineChart {
     canvas.style.height = `${height}px`;
     const ctx = canvas.getContext('2d');
     ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-    ctx.fillStyle = '#fff';
+    // The page's theme colours (light or dark), read at every paint.
+    const styles = getComputedStyle(canvas);
+    const themed = (name, fallback) => styles.getPropertyValue(name).trim() || fallback;
+    ctx.fillStyle = themed('--al-bg', '#fff');
     ctx.fillRect(0, 0, width, height);
     const left = 48;
     const bottom = height - 24;
-    ctx.strokeStyle = '#888';
+    ctx.strokeStyle = themed('--al-muted', '#888');
     ctx.beginPath();
     ctx.moveTo(left, 8);
     ctx.lineTo(left, bottom);
     ctx.lineTo(width - 8, bottom);
     ctx.stroke();
-    ctx.fillStyle = '#333';
+    ctx.fillStyle = themed('--al-fg', '#333');
     ctx.font = '11px system-ui, sans-serif';
     if (this.points.length < 2) {
       ctx.fillText(empty, left + 12, bottom - 12);
@@ -72,7 +77,7 @@ export class LineChart {
     for (let e = yMin; e <= yMax; e++) ctx.fillText(logY ? `1e${e}` : String(e), 6, y(e) + 4);
     ctx.fillText(`${xName} ${x0}`, left, height - 8);
     ctx.fillText(`${xName} ${x1}`, width - 80, height - 8);
-    ctx.strokeStyle = color;
+    ctx.strokeStyle = color ?? themed('--al-accent', '#6a3d9a');
     ctx.lineWidth = 1.5;
     ctx.beginPath();
     xs.forEach((s, i) => (i === 0 ? ctx.moveTo(x(s), y(ys[i])) : ctx.lineTo(x(s), y(ys[i]))));

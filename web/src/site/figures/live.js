@@ -1,0 +1,22 @@
+// Every figure on the page that paints a canvas, so that a page-wide change
+// (the colour-blind-safe palette switch, the OS switching between light and
+// dark) repaints them all. A canvas keeps the colours it was painted with, so
+// without this a figure painted in light mode would keep dark ink on a dark page.
+
+/** @type {Set<{canvas: HTMLCanvasElement, draw: () => void}>} */
+const figures = new Set();
+
+/** Registers a figure whose draw() repaints its canvas from its current state. */
+export function track(figure) {
+  figures.add(figure);
+}
+
+/** Repaints every figure still on the page and forgets the removed ones. */
+export function repaintAll() {
+  for (const figure of figures) {
+    if (figure.canvas.isConnected) figure.draw();
+    else figures.delete(figure);
+  }
+}
+
+globalThis.matchMedia?.('(prefers-color-scheme: dark)').addEventListener?.('change', repaintAll);
