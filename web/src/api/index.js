@@ -28,7 +28,7 @@ let loading;
  */
 export function loadAttention() {
   loading ??= createAttentionCore().then((core) => {
-    const { RandomState } = randomStateApi(core);
+    const { RandomState, withRandomState } = randomStateApi(core);
     return Object.freeze({
       Matrix,
       /** Current size of the wasm memory in bytes (it grows, never shrinks). */
@@ -37,7 +37,7 @@ export function loadAttention() {
       ...gemmApi(core),
       ...attentionApi(core),
       RandomState,
-      ...projectionsApi(core),
+      ...projectionsApi(core, withRandomState),
       ...embeddingsApi(core),
       ...seq2seqApi(core),
     });

@@ -9,7 +9,6 @@ import { toMatrix, toVector } from './convert.js';
 import { describe, readOptions, requireInteger, throwForStatus } from './errors.js';
 import { ABSENT, withHeap } from './heap.js';
 import { Matrix } from './matrix.js';
-import { randomStateApi } from './random_state.js';
 
 const MAX_FEATURES = 4096;
 
@@ -61,10 +60,12 @@ function checkLayers(fn, params, shapes) {
   );
 }
 
-/** @param {any} core the instantiated Emscripten module */
-export function projectionsApi(core) {
-  const { withRandomState } = randomStateApi(core);
-
+/**
+ * @param {any} core the instantiated Emscripten module
+ * @param {(seed: number, draw: (rs: any) => any) => any} withRandomState from random_state.js,
+ *   so the parameters come from the API's one RandomState class
+ */
+export function projectionsApi(core, withRandomState) {
   // x: (n × in), layer.weight: (out × in), layer.bias: (out) -> x weightᵀ + bias (n × out)
   function linear(fn, x, layer) {
     return withHeap(core, fn, (heap) => {
@@ -127,11 +128,11 @@ export function projectionsApi(core) {
     #shapes;
     #kind;
 
-    constructor(kind, fn, options, sizeNames, shapes) {
-      const o = readOptions(options, ['inFeatures', sizeNames, 'seed', 'params'], fn);
+    constructor(kind, fn, options, sizeName, shapes) {
+      const o = readOptions(options, ['inFeatures', sizeName, 'seed', 'params'], fn);
       this.#kind = kind;
       this.inFeatures = requireInteger(o.inFeatures ?? 100, fn, 'inFeatures', 1, MAX_FEATURES);
-      this[sizeNames] = requireInteger(o[sizeNames] ?? 64, fn, sizeNames, 1, MAX_FEATURES);
+      this[sizeName] = requireInteger(o[sizeName] ?? 64, fn, sizeName, 1, MAX_FEATURES);
       this.#shapes = shapes(this);
       if (o.params !== undefined) {
         this.seed = undefined;
