@@ -7,7 +7,6 @@
 import { toMatrix, toVector, toVectorOrLine } from './convert.js';
 import { describe, readOptions, requireBoolean, requireInteger, throwForStatus } from './errors.js';
 import { ABSENT, withHeap } from './heap.js';
-import { Matrix } from './matrix.js';
 
 const SDPA = 'scaledDotProductAttention';
 const MHA = 'multiHeadAttention';
@@ -235,13 +234,12 @@ export function attentionApi(core) {
         args.weights =
           q.cols % heads === 0 ? heap.output(heads * q.rows, k.rows, 'weights') : heap.output(0, 0, 'weights');
         check(core._multiHeadAttention(args), MHA);
-        const all = heap.read(args.weights);
-        const headSize = q.rows * k.rows;
+        // Head h's (n_q x n_k) block starts h * n_q * n_k doubles into the stacked weights.
+        const headBytes = q.rows * k.rows * 8;
         return {
           output: heap.readMatrix(args.output),
-          weights: Array.from(
-            { length: heads },
-            (_, h) => new Matrix(q.rows, k.rows, all.slice(h * headSize, (h + 1) * headSize)),
+          weights: Array.from({ length: heads }, (_, h) =>
+            heap.readMatrix({ data: args.weights.data + h * headBytes, rows: q.rows, cols: k.rows }),
           ),
         };
       });
