@@ -173,7 +173,29 @@ std::string quoted(const char* b, const char* e) {
   return "'" + text + "'";
 }
 
-constexpr std::size_t kMaxLineBytes = std::size_t{64} << 20;
+// Longest line taken: 4096 values of up to ~30 characters, plus a long word.
+constexpr std::size_t kMaxLineBytes = std::size_t{1} << 20;
+
+Status lineTooLong(long long line) {
+  return Status::invalidValue("line " + std::to_string(line) +
+                              " is longer than 1 MiB: not a GloVe text file?");
+}
+
+// Fields of the line, counting no further than `limit`.
+std::size_t countFieldsUpTo(const char* begin, const char* end, std::size_t limit) {
+  std::size_t count = 0;
+  for (const char* p = begin; p != end && count < limit;) {
+    while (p != end && isSeparator(*p)) ++p;
+    if (p == end) break;
+    ++count;
+    while (p != end && !isSeparator(*p)) ++p;
+  }
+  return count;
+}
+
+// Doubles below this in magnitude round to a finite float32 (FLT_MAX plus half
+// its ulp): "3.4028235e38", float32's maximum as NumPy prints it, is accepted.
+constexpr double kFloat32RoundsToInfinity = 0x1.ffffffp127;
 
 }  // namespace
 
@@ -294,6 +316,10 @@ std::string lowerCase(const std::string& word) {
 
 Status EmbeddingTable::setDim(int dim) {
   if (dim <= 0) return Status::shapeMismatch("dim must be positive, got " + std::to_string(dim));
+  if (dim > kMaxEmbeddingDim) {
+    return Status::invalidValue("vectors of " + std::to_string(dim) + " values are more than the " +
+                                std::to_string(kMaxEmbeddingDim) + " a table takes");
+  }
   if (!words_.empty() && dim != dim_) {
     return Status::shapeMismatch("the table holds " + std::to_string(size()) + " words of size " +
                                  std::to_string(dim_) + "; cannot change dim to " +
@@ -408,8 +434,9 @@ Status EmbeddingTable::fromBinary(const std::uint8_t* data, std::size_t size, Em
   const std::uint64_t wordBytes = getU32(data + 20);
   const std::uint64_t infoBytes = getU32(data + 24);
   if (encoding > 1) return Status::invalidValue("unknown encoding " + std::to_string(encoding));
-  if (dim == 0 || dim > (1u << 20)) {
-    return Status::invalidValue("implausible dim " + std::to_string(dim));
+  if (dim == 0 || dim > static_cast<std::uint64_t>(kMaxEmbeddingDim)) {
+    return Status::invalidValue("implausible dim " + std::to_string(dim) + " (at most " +
+                                std::to_string(kMaxEmbeddingDim) + ")");
   }
   std::uint64_t offset = kHeaderBytes + infoBytes + wordBytes;
   offset = (offset + 3) / 4 * 4;
@@ -498,8 +525,7 @@ Status GloveParser::feed(const char* data, std::size_t size) {
     if (nl == nullptr) {
       carry_.append(p, end);
       if (carry_.size() > kMaxLineBytes) {
-        return fail(Status::invalidValue("line " + std::to_string(line_ + 1) +
-                                         " is longer than 64 MiB: not a GloVe text file?"));
+        return fail(lineTooLong(line_ + 1));
       }
       break;
     }
@@ -532,6 +558,7 @@ Status GloveParser::finish() {
 
 Status GloveParser::processLine(const char* begin, const char* end) {
   const long long lineNumber = ++line_;
+  if (static_cast<std::size_t>(end - begin) > kMaxLineBytes) return lineTooLong(lineNumber);
   const auto where = [lineNumber] { return "line " + std::to_string(lineNumber) + ": "; };
   if (lineNumber == 1 && end - begin >= 3 && std::memcmp(begin, "\xEF\xBB\xBF", 3) == 0) {
     begin += 3;  // UTF-8 byte order mark
@@ -541,15 +568,23 @@ Status GloveParser::processLine(const char* begin, const char* end) {
   if (begin == end) return Status::ok();  // blank line
 
   if (table_.dim() == 0) {
+    // Count before splitting: a runaway first line must not become millions of spans.
+    const std::size_t count = countFieldsUpTo(begin, end, kMaxEmbeddingDim + 2);
+    if (count > static_cast<std::size_t>(kMaxEmbeddingDim) + 1) {
+      return Status::invalidValue(where() + "more than " + std::to_string(kMaxEmbeddingDim) +
+                                  " values after the word; vectors have at most " +
+                                  std::to_string(kMaxEmbeddingDim));
+    }
     const std::vector<Span> fields = splitFields(begin, end);
     if (fields.size() == 2 && isDigits(fields[0].begin, fields[0].end) &&
         isDigits(fields[1].begin, fields[1].end)) {
       // word2vec-style header "<count> <dim>".
       const long dim =
           std::strtol(std::string(fields[1].begin, fields[1].end).c_str(), nullptr, 10);
-      if (dim <= 0 || dim > (1L << 20)) {
+      if (dim <= 0 || dim > kMaxEmbeddingDim) {
         return Status::invalidValue(where() + "header gives an implausible dimension " +
-                                    std::to_string(dim));
+                                    std::to_string(dim) + " (at most " +
+                                    std::to_string(kMaxEmbeddingDim) + ")");
       }
       RETURN_IF_ERROR(table_.setDim(static_cast<int>(dim)));
       values_.resize(static_cast<std::size_t>(dim));
@@ -610,8 +645,7 @@ Status GloveParser::processLine(const char* begin, const char* end) {
                                   std::to_string(dim) + " " + quoted(f.begin, f.end) +
                                   " is not a number");
     }
-    if (!std::isfinite(value) ||
-        std::abs(value) > static_cast<double>(std::numeric_limits<float>::max())) {
+    if (!std::isfinite(value) || std::abs(value) >= kFloat32RoundsToInfinity) {
       return Status::invalidValue(where() + "value " + std::to_string(k + 1) + " " +
                                   quoted(f.begin, f.end) + " is out of range for float32");
     }

@@ -43,6 +43,10 @@ enum class BinaryEncoding : std::uint32_t {
   kInt16 = 1     // per-word scale: value = q * scale, scale = max|v| / 32767, |error| <= scale / 2
 };
 
+// Largest vector size a table takes (GloVe and fastText use at most 300; this
+// leaves room for any published embedding while refusing a runaway line).
+constexpr int kMaxEmbeddingDim = 4096;
+
 // Words and their float32 vectors (float32 like the notebook's
 // np.asarray(values, dtype='float32')). Row i of the table is word i, in the
 // order the words were added.

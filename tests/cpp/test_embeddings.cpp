@@ -222,6 +222,35 @@ TEST_CASE("parser: non-numbers name the line and the value", "[embeddings][parse
   CHECK(parseError("the 1 2\nof 1e39 2\n") == "line 2: value 1 '1e39' is out of range for float32");
 }
 
+TEST_CASE("parser: float32's range is the one NumPy prints", "[embeddings][parser]") {
+  // float32's maximum is printed by NumPy as 3.4028235e38 (above FLT_MAX as a
+  // decimal, yet rounding to it); the first double that rounds to infinity
+  // is FLT_MAX + half an ulp = 0x1.ffffffp127 = 3.4028235677973366e38.
+  const EmbeddingTable table = parseOk("big 3.4028235e38 -3.4028235e38\n");
+  REQUIRE(table.size() == 1);
+  CHECK(table.rowData(0)[0] == std::numeric_limits<float>::max());
+  CHECK(table.rowData(0)[1] == -std::numeric_limits<float>::max());
+  CHECK(parseOk("x 3.40282356e38 1\n").rowData(0)[0] == std::numeric_limits<float>::max());
+  CHECK(parseError("x 3.4028235677973366e38 1\n") ==
+        "line 1: value 1 '3.4028235677973366e38' is out of range for float32");
+}
+
+TEST_CASE("parser: vectors and lines have a maximum size", "[embeddings][parser][errors]") {
+  std::string wide = "w";
+  for (int k = 0; k < kMaxEmbeddingDim; ++k) wide += " 1";
+  CHECK(parseOk(wide + "\n").dim() == kMaxEmbeddingDim);
+  CHECK(parseError(wide + " 1\n") ==
+        "line 1: more than 4096 values after the word; vectors have at most 4096");
+  CHECK(parseError("2 5000\n") == "line 1: header gives an implausible dimension 5000 (at most 4096)");
+  // A runaway line later in the file, whole in one chunk or carried across chunks.
+  const std::string runaway = "the 1 2\n" + std::string(std::size_t{1} << 21, 'x') + " 1 2\n";
+  CHECK(parseError(runaway, std::size_t{4} << 20) == "line 2 is longer than 1 MiB: not a GloVe text file?");
+  CHECK(parseError(runaway, 4096) == "line 2 is longer than 1 MiB: not a GloVe text file?");
+  EmbeddingTable t;
+  CHECK(t.setDim(kMaxEmbeddingDim + 1).message ==
+        "vectors of 4097 values are more than the 4096 a table takes");
+}
+
 TEST_CASE("parser: empty input and lone words fail", "[embeddings][parser][errors]") {
   CHECK(parseError("") == "the file holds no word vectors");
   CHECK(parseError("\n\r\n  \n") == "the file holds no word vectors");

@@ -8,11 +8,18 @@ import { describe, readOptions, requireInteger, requireOneOf, requireString, thr
 import { OwnedHandle } from './handle.js';
 import { readBytes, withHeap } from './heap.js';
 import { Matrix } from './matrix.js';
+import { wellFormed } from './text.js';
 
 /** The shipped vocabulary (built by scripts/build-embeddings.mjs). */
 export const DEFAULT_EMBEDDINGS_FILE = 'glove.6B.100d.14k.bin';
 
 const DEFAULT_CHUNK_BYTES = 1 << 20;
+
+function requireSignal(signal, fn) {
+  if (signal === undefined) return;
+  if (signal === null || typeof signal.aborted !== 'boolean' || typeof signal.addEventListener !== 'function')
+    throw new TypeError(`${fn}: options.signal must be an AbortSignal, got ${describe(signal)}`);
+}
 
 function abortError(signal) {
   if (signal.reason !== undefined) return signal.reason;
@@ -20,6 +27,24 @@ function abortError(signal) {
 }
 
 const nextTask = () => new Promise((resolve) => setTimeout(resolve, 0));
+
+/** Settles like `promise`, or rejects as soon as `signal` aborts (a stalled source cannot hold an abort back). */
+function unlessAborted(promise, signal) {
+  if (!signal) return promise;
+  return new Promise((resolve, reject) => {
+    const onAbort = () => reject(abortError(signal));
+    if (signal.aborted) return onAbort();
+    signal.addEventListener('abort', onAbort, { once: true });
+    const settle = (done) => (value) => {
+      signal.removeEventListener('abort', onAbort);
+      done(value);
+    };
+    promise.then(settle(resolve), settle(reject));
+  });
+}
+
+/** How long the loader may run between two turns of the event loop. */
+const SLICE_MS = 12;
 
 /** Yields Uint8Array chunks of at most `chunkBytes` bytes from any supported source. */
 async function* chunksOf(source, chunkBytes, fn) {
@@ -104,7 +129,7 @@ export class Embeddings extends OwnedHandle {
 
   #word(fn, word) {
     if (typeof word !== 'string') throw new TypeError(`Embeddings.${fn}: word must be a string, got ${describe(word)}`);
-    return word;
+    return wellFormed(word);
   }
 
   /** Size of every vector. */
@@ -149,7 +174,7 @@ export class Embeddings extends OwnedHandle {
         throw new TypeError(
           `Embeddings.lookup: tokens[${i}] is ${i in tokens ? describe(t) : 'a hole'}, expected a string`,
         );
-      return table.indexOf(t);
+      return table.indexOf(wellFormed(t));
     });
     const missing = [];
     rows.forEach((row, i) => {
@@ -168,7 +193,7 @@ export class Embeddings extends OwnedHandle {
     const table = this.raw('toBinary');
     const { encoding = 'float32', info } = readOptions(options, ['encoding', 'info'], fn);
     const code = ['float32', 'int16'].indexOf(requireOneOf(encoding, ['float32', 'int16'], fn, 'options.encoding'));
-    if (info !== undefined) table.setInfo(requireString(info, fn, 'options.info'));
+    if (info !== undefined) table.setInfo(wellFormed(requireString(info, fn, 'options.info')));
     const core = this.#core;
     try {
       throwForStatus(core, table.toBinary(code), fn);
@@ -195,8 +220,61 @@ export class Embeddings extends OwnedHandle {
   }
 }
 
-/** @type {Map<string, Promise<Uint8Array>>} bytes of default files, by URL */
+/**
+ * One download per URL, shared by every concurrent caller. Each caller waits
+ * with its own signal and progress callback; the download itself is cancelled
+ * only when every caller waiting for it has aborted. Finished bytes are kept
+ * for later calls.
+ */
+class SharedDownload {
+  #controller = new AbortController();
+  #listeners = new Set();
+  #waiting = 0;
+  #settled = false;
+
+  constructor(href, forget) {
+    this.bytes = fetchDefault(
+      href,
+      (progress) => this.#listeners.forEach((listen) => listen(progress)),
+      this.#controller.signal,
+    );
+    this.bytes.then(
+      () => (this.#settled = true),
+      () => {
+        this.#settled = true;
+        forget();
+      },
+    );
+  }
+
+  async wait(onProgress, signal) {
+    this.#waiting++;
+    const listener = onProgress && ((progress) => onProgress(progress));
+    if (listener) this.#listeners.add(listener);
+    try {
+      return await unlessAborted(this.bytes, signal);
+    } finally {
+      this.#waiting--;
+      if (listener) this.#listeners.delete(listener);
+      if (this.#waiting === 0 && !this.#settled) this.#controller.abort();
+    }
+  }
+}
+
+/** @type {Map<string, SharedDownload>} downloads of default files, by URL */
 const defaultFiles = new Map();
+
+/** Node's file errors, said in words that name the function and the file. */
+function fileError(fn, path, error) {
+  const reasons = {
+    ENOENT: 'no such file',
+    EISDIR: 'it is a directory, not a file',
+    EACCES: 'permission denied',
+    ENOTDIR: 'a part of the path is not a directory',
+  };
+  const reason = reasons[error?.code] ?? String(error?.message ?? error);
+  return new Error(`${fn}: cannot read ${path}: ${reason}`, { cause: error });
+}
 
 async function readAll(response, onProgress, signal) {
   const total = Number(response.headers.get('content-length')) || undefined;
@@ -242,14 +320,27 @@ async function fetchDefault(url, onProgress, signal) {
     const urlModule = 'node:url';
     const { readFile } = await import(/* @vite-ignore */ fsModule);
     const { fileURLToPath } = await import(/* @vite-ignore */ urlModule);
-    const bytes = new Uint8Array(await readFile(fileURLToPath(parsed)));
+    const path = fileURLToPath(parsed);
+    let bytes;
+    try {
+      bytes = new Uint8Array(await readFile(path, { signal }));
+    } catch (error) {
+      if (signal?.aborted) throw abortError(signal);
+      throw fileError('loadDefaultEmbeddings', path, error);
+    }
     onProgress?.({ bytesRead: bytes.length, totalBytes: bytes.length, lines: 0, words: 0 });
     return bytes;
   }
   if (parsed.protocol === 'file:' && typeof document !== 'undefined') {
     return loadScriptTwin(parsed.href, name); // browsers do not fetch file:// URLs
   }
-  const response = await fetch(parsed.href, { signal });
+  let response;
+  try {
+    response = await fetch(parsed.href, { signal });
+  } catch (error) {
+    if (signal?.aborted) throw abortError(signal);
+    throw new Error(`loadDefaultEmbeddings: cannot fetch ${parsed.href}: ${error?.message ?? error}`, { cause: error });
+  }
   if (!response.ok)
     throw new Error(`loadDefaultEmbeddings: ${parsed.href} answered ${response.status} ${response.statusText}`);
   return readAll(response, onProgress, signal);
@@ -293,7 +384,7 @@ export function embeddingsApi(core) {
           `${fn}: sentence has ${sentence.length} characters, more than the ${MAX_SENTENCE_LENGTH} allowed`,
         );
       }
-      throwForStatus(core, core._tokenize(sentence), fn);
+      throwForStatus(core, core._tokenize(wellFormed(sentence)), fn);
       return core._tokens();
     },
 
@@ -312,20 +403,20 @@ export function embeddingsApi(core) {
       if (limit !== undefined) requireInteger(limit, fn, 'options.limit', 0, Number.MAX_SAFE_INTEGER);
       if (onProgress !== undefined && typeof onProgress !== 'function')
         throw new TypeError(`${fn}: options.onProgress must be a function, got ${describe(onProgress)}`);
-      if (signal !== undefined && (signal === null || typeof signal.aborted !== 'boolean'))
-        throw new TypeError(`${fn}: options.signal must be an AbortSignal, got ${describe(signal)}`);
+      requireSignal(signal, fn);
       requireInteger(chunkBytes, fn, 'options.chunkBytes', 1, MAX_CHUNK_BYTES);
       if (signal?.aborted) throw abortError(signal);
 
       const parser = new core._GloveParser();
       let buffer = 0;
+      let chunks;
       try {
         if (vocabulary !== undefined) {
           let i = 0;
           for (const word of vocabulary) {
             if (typeof word !== 'string')
               throw new TypeError(`${fn}: options.vocabulary[${i}] is ${describe(word)}, expected a string`);
-            throwForStatus(core, parser.keepWord(word), fn);
+            throwForStatus(core, parser.keepWord(wellFormed(word)), fn);
             i++;
           }
         }
@@ -343,8 +434,15 @@ export function embeddingsApi(core) {
           throw new RangeError(
             `${fn}: a ${chunkBytes}-byte buffer (options.chunkBytes) does not fit in the wasm memory`,
           );
-        const synchronous = typeof source === 'string' || source instanceof ArrayBuffer || ArrayBuffer.isView(source);
-        for await (const chunk of chunksOf(source, chunkBytes, fn)) {
+        // Sources held in memory (strings, buffers, generators, streams already
+        // filled) never give the event loop a turn by themselves: the loop
+        // yields every SLICE_MS so the page stays responsive and aborts land.
+        chunks = chunksOf(source, chunkBytes, fn);
+        let sliceStart = Date.now();
+        for (;;) {
+          const next = await unlessAborted(chunks.next(), signal);
+          if (next.done) break;
+          const chunk = next.value;
           if (signal?.aborted) throw abortError(signal);
           for (let at = 0; at < chunk.length; at += chunkBytes) {
             const piece = chunk.subarray(at, at + chunkBytes);
@@ -356,7 +454,10 @@ export function embeddingsApi(core) {
               );
           }
           report();
-          if (synchronous) await nextTask(); // let the page breathe and abort signals arrive
+          if (Date.now() - sliceStart >= SLICE_MS) {
+            await nextTask();
+            sliceStart = Date.now();
+          }
         }
         if (signal?.aborted) throw abortError(signal);
         if (parser.finish() !== ok) throw new SyntaxError(`${fn}: ${core._lastError()}`);
@@ -372,6 +473,7 @@ export function embeddingsApi(core) {
       } finally {
         if (buffer !== 0) core._free(buffer);
         parser.delete();
+        chunks?.return().catch(() => {}); // releases a stream's reader; not awaited: it may be stalled
       }
     },
 
@@ -380,18 +482,20 @@ export function embeddingsApi(core) {
       const { url, onProgress, signal } = readOptions(options, ['url', 'onProgress', 'signal'], fn);
       if (url !== undefined && typeof url !== 'string' && !(url instanceof URL))
         throw new TypeError(`${fn}: options.url must be a string or URL, got ${describe(url)}`);
+      if (onProgress !== undefined && typeof onProgress !== 'function')
+        throw new TypeError(`${fn}: options.onProgress must be a function, got ${describe(onProgress)}`);
+      requireSignal(signal, fn);
       if (signal?.aborted) throw abortError(signal);
       const href =
         url === undefined
           ? defaultUrl()
           : new URL(String(url), typeof document !== 'undefined' ? document.baseURI : import.meta.url).href;
-      let bytes = defaultFiles.get(href);
-      if (!bytes) {
-        bytes = fetchDefault(href, onProgress, signal);
-        defaultFiles.set(href, bytes);
-        bytes.catch(() => defaultFiles.delete(href));
+      let download = defaultFiles.get(href);
+      if (!download) {
+        download = new SharedDownload(href, () => defaultFiles.get(href) === download && defaultFiles.delete(href));
+        defaultFiles.set(href, download);
       }
-      return fromBinary(await bytes, fn);
+      return fromBinary(await download.wait(onProgress, signal), fn);
     },
 
     embeddingsFromBinary(bytes) {
