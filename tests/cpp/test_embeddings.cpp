@@ -241,10 +241,12 @@ TEST_CASE("parser: vectors and lines have a maximum size", "[embeddings][parser]
   CHECK(parseOk(wide + "\n").dim() == kMaxEmbeddingDim);
   CHECK(parseError(wide + " 1\n") ==
         "line 1: more than 4096 values after the word; vectors have at most 4096");
-  CHECK(parseError("2 5000\n") == "line 1: header gives an implausible dimension 5000 (at most 4096)");
+  CHECK(parseError("2 5000\n") ==
+        "line 1: header gives an implausible dimension 5000 (at most 4096)");
   // A runaway line later in the file, whole in one chunk or carried across chunks.
   const std::string runaway = "the 1 2\n" + std::string(std::size_t{1} << 21, 'x') + " 1 2\n";
-  CHECK(parseError(runaway, std::size_t{4} << 20) == "line 2 is longer than 1 MiB: not a GloVe text file?");
+  CHECK(parseError(runaway, std::size_t{4} << 20) ==
+        "line 2 is longer than 1 MiB: not a GloVe text file?");
   CHECK(parseError(runaway, 4096) == "line 2 is longer than 1 MiB: not a GloVe text file?");
   EmbeddingTable t;
   CHECK(t.setDim(kMaxEmbeddingDim + 1).message ==
