@@ -13,6 +13,16 @@ constexpr char kMagic[4] = {'A', '2', 'S', '2'};
 constexpr double kClipNorm = 5.0;
 constexpr double kBeta1 = 0.9, kBeta2 = 0.999, kAdamEps = 1e-8;
 constexpr int kMaxTrainSteps = 100000;
+// One train() call does at most this much work, counted in examples of the
+// default size (hidden 64, embedding 32): 6,250 default steps, about three
+// minutes at the ~35 steps/s measured in Node here, with any options, so no
+// call can block a thread for hours. Longer training is a loop of calls,
+// which also lets a page stay responsive and stop between them.
+constexpr double kMaxTrainWork = 2e5;
+
+double workPerExample(const Seq2SeqOptions& o) {
+  return static_cast<double>(o.hidden) * (o.hidden + o.embedding) / (64.0 * (64 + 32));
+}
 constexpr int kEvalChunk = 100;
 
 std::uint32_t fnv1a(const std::uint8_t* data, std::size_t size) {
@@ -238,6 +248,15 @@ Status Seq2SeqTrainer::train(int steps, double& meanLoss) {
   if (steps < 1 || steps > kMaxTrainSteps) {
     return Status::invalidValue("steps must be an integer in [1, " +
                                 std::to_string(kMaxTrainSteps) + "], got " + std::to_string(steps));
+  }
+  const double perStep = options_.batch * workPerExample(options_);
+  if (steps * perStep > kMaxTrainWork) {
+    const int most = std::max(1, static_cast<int>(kMaxTrainWork / perStep));
+    return Status::invalidValue(
+        "steps = " + std::to_string(steps) + " with batch " + std::to_string(options_.batch) +
+        ", hidden " + std::to_string(options_.hidden) + " and embedding " +
+        std::to_string(options_.embedding) + " is more work than one call may do (at most " +
+        std::to_string(most) + " steps with these options); train in a loop of shorter calls");
   }
   std::vector<Seq2SeqExample> examples(static_cast<std::size_t>(options_.batch));
   double total = 0;

@@ -207,6 +207,19 @@ test('bad inputs: unknown characters, empty, over-long, wrong type, bad counts',
     assert.throws(() => t.translate('21 névembre 2026'), /input has "é" at position 4/);
     assert.throws(() => t.translate(20261121), TypeError);
     assert.throws(() => t.train(0), /steps must be an integer in \[1, 100000\], got 0/);
+    // One call's work is bounded (the largest options would otherwise block a thread for days).
+    const defaults = new a.Seq2SeqTrainer();
+    assert.throws(() => defaults.train(6251), {
+      name: 'RangeError',
+      message:
+        'Seq2SeqTrainer.train: steps = 6251 with batch 32, hidden 64 and embedding 32 is more work than one call ' +
+        'may do (at most 6250 steps with these options); train in a loop of shorter calls',
+    });
+    const largest = new a.Seq2SeqTrainer({ batch: 512, hidden: 256, embedding: 256 });
+    assert.throws(() => largest.train(100000), /is more work than one call may do \(at most 18 steps/);
+    assert.ok(Number.isFinite(largest.train(1)));
+    defaults.delete();
+    largest.delete();
     assert.throws(() => t.train(1.5), RangeError);
     assert.throws(() => t.evaluate(1001), /n must be an integer in \[1, 1000\], got 1001/);
     // The trainer keeps working after errors.

@@ -222,7 +222,11 @@ export interface Seq2SeqTrainer extends OwnedObject {
   /** Size of the fixed held-out set. */
   readonly heldOutSize: number;
   readonly parameterCount: number;
-  /** Trains `steps` mini-batches (integer in [1, 100000]); returns their mean cross-entropy per output token. */
+  /**
+   * Trains `steps` mini-batches (integer in [1, 100000]); returns their mean cross-entropy per output token.
+   * One call does at most 200,000 default-size examples of work (steps × batch × hidden·(hidden+embedding)/(64·96),
+   * 6,250 steps at the defaults); larger requests throw a RangeError saying the most allowed. Loop for longer training.
+   */
   train(steps: number): number;
   /** Exact-match accuracy on the first `n` held-out examples (default 500), in [0, 1]. */
   evaluate(n?: number): number;

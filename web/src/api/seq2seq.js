@@ -154,7 +154,12 @@ export function seq2seqApi(core) {
       return this.raw('parameterCount').parameterCount();
     }
 
-    /** Runs `steps` mini-batches (Adam, teacher forcing); returns their mean loss per token. */
+    /**
+     * Runs `steps` mini-batches (Adam, teacher forcing); returns their mean loss per token.
+     * One call does at most 200,000 examples' worth of default-size work
+     * (steps × batch × hidden·(hidden+embedding) / (64·96)): 6,250 steps at the
+     * defaults. Train longer in a loop of calls, yielding between them.
+     */
     train(steps) {
       const raw = this.raw('train');
       requireInteger(steps, 'Seq2SeqTrainer.train', 'steps', 1, MAX_STEPS);
