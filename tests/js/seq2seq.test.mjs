@@ -187,8 +187,8 @@ test('bad options give TypeError/RangeError naming the option', () => {
     [{ learningRate: NaN }, RangeError, /learningRate/],
     [{ seed: -1 }, RangeError, /seed must be an integer in \[0, 4294967295\]/],
     [{ hiden: 64 }, TypeError, /unknown option 'hiden'/],
-    [null, TypeError, /options must be an object/],
-    ['dates', TypeError, /options must be an object/],
+    [null, TypeError, /options must be a plain object/],
+    ['dates', TypeError, /options must be a plain object/],
   ];
   for (const [options, ErrorClass, pattern] of cases) {
     assert.throws(

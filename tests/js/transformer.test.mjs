@@ -148,7 +148,7 @@ test('bad options: unknown names and wrong types are TypeErrors', () => {
   });
   assert.throws(() => a.scaledDotProductAttention(X, X, X, 'causal'), {
     name: 'TypeError',
-    message: 'scaledDotProductAttention: options must be an object, got a string',
+    message: 'scaledDotProductAttention: options must be a plain object ({ ... }), got a string',
   });
   assert.throws(() => a.scaledDotProductAttention(X, X, X, { mask: [[true]] }), {
     name: 'TypeError',

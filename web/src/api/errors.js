@@ -16,8 +16,19 @@ export function describe(value) {
   if (value === undefined) return 'undefined';
   if (Array.isArray(value)) return 'an array';
   if (ArrayBuffer.isView(value)) return `a ${value.constructor?.name ?? 'typed array'}`;
-  if (typeof value === 'object') return 'an object';
+  if (typeof value === 'object') {
+    if (isPlainObject(value)) return 'an object';
+    const name = Object.getPrototypeOf(value)?.constructor?.name;
+    return typeof name === 'string' && name !== '' ? `a ${name}` : 'an object';
+  }
   return `a ${typeof value}`;
+}
+
+/** An object literal (its prototype is some realm's Object.prototype, or null). */
+export function isPlainObject(value) {
+  if (value === null || typeof value !== 'object') return false;
+  const proto = Object.getPrototypeOf(value);
+  return proto === null || Object.getPrototypeOf(proto) === null;
 }
 
 /**
@@ -76,8 +87,9 @@ export function requireOneOf(value, allowed, fn, name) {
  */
 export function readOptions(options, known, fn, name = 'options') {
   if (options === undefined) return {};
-  if (options === null || typeof options !== 'object' || Array.isArray(options)) {
-    throw new TypeError(`${fn}: ${name} must be an object, got ${describe(options)}`);
+  if (!isPlainObject(options)) {
+    // A Map, Promise or class instance has no own option keys: taking it as {} would hide the mistake.
+    throw new TypeError(`${fn}: ${name} must be a plain object ({ ... }), got ${describe(options)}`);
   }
   const unknown = Object.keys(options).filter((key) => !known.includes(key));
   if (unknown.length > 0) {
