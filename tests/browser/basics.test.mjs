@@ -140,3 +140,61 @@ test('a malformed or oversized permalink falls back to the notebook inputs and s
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
+
+/** Keyboard: focus a heatmap and move to cell (row, col) with the arrow keys. */
+async function focusCell(page, figureSelector, row, col) {
+  await page.focus(`${figureSelector} canvas`);
+  for (let r = 0; r < row; r++) await page.keyboard.press('ArrowDown');
+  for (let c = 0; c < col; c++) await page.keyboard.press('ArrowRight');
+}
+
+test('provenance: hovering a score, a weight or a context entry outlines its sources and shows the arithmetic', async () => {
+  const page = await openPage(env.browser, env.url);
+  const scores = '#chapter-basics section.step:nth-of-type(5) figure.heatmap';
+  const weights = '#chapter-basics section.step:nth-of-type(6) figure.heatmap';
+  const context = '#chapter-basics section.step:nth-of-type(8) figure.heatmap';
+  const sourceFigures = () =>
+    page.$$eval('#chapter-basics figure.heatmap.is-source', (nodes) =>
+      nodes.map((n) => n.querySelector('canvas').getAttribute('aria-label').split(':')[0]),
+    );
+
+  // The pointer: the first score cell sits at the canvas's top left (no row labels: 2 px, then 8 px of margin).
+  await page.locator(`${scores} canvas`).hover({ position: { x: 20, y: 20 } });
+  assert.match(await page.textContent(`${scores} .heatmap-readout`), /h̄1: 927$/);
+  assert.equal(await page.textContent(`${scores} .heatmap-story`), 'e1 = h · h̄1 = 5·3 + 1·12 + 20·45 = 927');
+  assert.equal(await page.getAttribute(`${scores} .heatmap-story`, 'aria-live'), 'polite');
+  assert.deepEqual(await sourceFigures(), [
+    'decoder hidden state h',
+    'annotations matrix H, one column per encoder step',
+  ]);
+
+  await focusCell(page, weights, 0, 0);
+  assert.equal(
+    await page.textContent(`${weights} .heatmap-story`),
+    'α1 = e^(927 − 929) / (e^(927 − 929) + e^(397 − 929) + e^(148 − 929) + 1) = 0.1192',
+  );
+  assert.deepEqual(await sourceFigures(), ['scores e, one per encoder step']);
+
+  await focusCell(page, context, 0, 0);
+  assert.match(
+    await page.textContent(`${context} .heatmap-story`),
+    /^c\[1\] = Σ α_s h̄_s\[1\] = 0\.1192·3 \+ .* = 3\.881$/,
+  );
+  assert.equal((await sourceFigures()).length, 3);
+
+  // After an edit the readout and the softmax sentence quote the new numbers.
+  await decoderEntry(page, 1).fill('6');
+  await page.locator(`${scores} canvas`).hover({ position: { x: 20, y: 20 } });
+  assert.equal(await page.textContent(`${scores} .heatmap-story`), 'e1 = h · h̄1 = 6·3 + 1·12 + 20·45 = 930');
+  const sentence = await page.textContent('#chapter-basics .live-sentence');
+  assert.match(sentence, /^The two largest scores, 930 \(step 1\) and 933 \(step 4\), differ by 3/);
+  assert.ok(!sentence.includes('927'));
+
+  // Moving on clears the outlines of the sources.
+  await focusCell(page, weights, 0, 3);
+  assert.match(await page.textContent(`${weights} .heatmap-story`), /^α4 = 1 \/ \(/);
+  await page.locator('#chapter-basics h2').click();
+  assert.deepEqual(await sourceFigures(), []);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});

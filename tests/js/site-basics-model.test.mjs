@@ -3,7 +3,16 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { loadAttention } from '../../dist/lib/index.js';
-import { basicsAttention, DEFAULTS, SCHEMA } from '../../web/src/site/chapters/basics-model.js';
+import {
+  basicsAttention,
+  DEFAULTS,
+  explainApplied,
+  explainContext,
+  explainScore,
+  explainWeight,
+  SCHEMA,
+  softmaxSentence,
+} from '../../web/src/site/chapters/basics-model.js';
 import { readState } from '../../web/src/site/url-state.js';
 import { assertClose, loadFixture, STRICT_RELATIVE } from './fixtures.js';
 
@@ -30,4 +39,82 @@ test('schema: malformed or oversized permalinks fall back to the notebook inputs
   assert.deepEqual(s, DEFAULTS);
   const ok = readState(SCHEMA, new URLSearchParams('h=1,0,0&H=1,2,3;4,5,6'));
   assert.deepEqual(basicsAttention(a, ok).scores, Float64Array.from([1, 4]));
+});
+
+test('provenance: each computed cell explains itself with the live numbers and names its sources', () => {
+  const r = basicsAttention(a, DEFAULTS);
+  const score = explainScore(DEFAULTS, r, 0);
+  assert.equal(score.text, 'e1 = h · h̄1 = 5·3 + 1·12 + 20·45 = 927');
+  assert.deepEqual(score.sources, {
+    decoder: [
+      [0, 0],
+      [1, 0],
+      [2, 0],
+    ],
+    annotations: [
+      [0, 0],
+      [1, 0],
+      [2, 0],
+    ],
+  });
+  // The arithmetic evaluates to the value shown (checked independently of the core).
+  assert.equal(5 * 3 + 1 * 12 + 20 * 45, r.scores[0]);
+
+  const weight = explainWeight(r, 0);
+  assert.equal(weight.text, 'α1 = e^(927 − 929) / (e^(927 − 929) + e^(397 − 929) + e^(148 − 929) + 1) = 0.1192');
+  assert.ok(Math.abs(Math.exp(-2) / (Math.exp(-2) + Math.exp(-532) + Math.exp(-781) + 1) - 0.1192) < 5e-5);
+  assert.deepEqual(weight.sources, {
+    scores: [
+      [0, 0],
+      [0, 1],
+      [0, 2],
+      [0, 3],
+    ],
+  });
+
+  const applied = explainApplied(DEFAULTS, r, 2, 3);
+  assert.equal(applied.text, 'α4 · h̄4[3] = 0.8808 · 45.3 = 39.9');
+  assert.deepEqual(applied.sources, { weights: [[0, 3]], annotations: [[2, 3]] });
+
+  const context = explainContext(DEFAULTS, r, 0);
+  assert.match(context.text, /^c\[1\] = Σ α_s h̄_s\[1\] = 0\.1192·3 \+ \S+·59 \+ \S+·1 \+ 0\.8808·4 = 3\.881$/);
+  assert.ok(Math.abs(0.11920292202211755 * 3 + 0.8807970779778823 * 4 - r.context[0]) < 1e-12);
+
+  // Negative factors are parenthesised and use a true minus sign.
+  const negative = { ...DEFAULTS, decoder: [-5, 1, 20] };
+  assert.equal(
+    explainScore(negative, basicsAttention(a, negative), 0).text,
+    'e1 = h · h̄1 = (−5)·3 + 1·12 + 20·45 = 897',
+  );
+});
+
+test('the softmax sentence quotes the current numbers, never the notebook’s after an edit', () => {
+  assert.equal(
+    softmaxSentence(basicsAttention(a, DEFAULTS)),
+    'The two largest scores, 927 (step 1) and 929 (step 4), differ by 2; softmax gives them 0.1192 and 0.8808: ' +
+      'e^2 ≈ 7.389 times more weight for the larger one. The other 2 steps are all but erased (together 7.95e-232).',
+  );
+  const edited = basicsAttention(a, { ...DEFAULTS, decoder: [6, 1, 20] });
+  assert.deepEqual(Array.from(edited.scores.slice(0, 4)), [930, 456, 149, 933]);
+  const sentence = softmaxSentence(edited);
+  assert.match(
+    sentence,
+    /^The two largest scores, 930 \(step 1\) and 933 \(step 4\), differ by 3; softmax gives them 0\.04743 and 0\.9526/,
+  );
+  assert.ok(!sentence.includes('927') && !sentence.includes('0.1192'));
+  const tie = basicsAttention(a, {
+    ...DEFAULTS,
+    annotations: [
+      [1, 1, 1],
+      [1, 1, 1],
+    ],
+  });
+  assert.equal(
+    softmaxSentence(tie),
+    'The two largest scores tie at 26, so softmax gives steps 1 and 2 the same weight, 0.5 each.',
+  );
+  assert.equal(
+    softmaxSentence(basicsAttention(a, { ...DEFAULTS, annotations: [[1, 2, 3]] })),
+    'With a single encoder step, softmax gives it all the weight: α1 = 1.',
+  );
 });

@@ -1,6 +1,7 @@
 // The computations of the "Attention Basics" chapter, kept apart from the page
 // (no DOM) so node tests can check them against the notebook's numbers
 // (tests/js/site-basics-model.test.mjs). Every number comes from the API.
+import { formatCell } from '../numpy-format.js';
 
 export const DEFAULTS = {
   decoder: [5, 1, 20],
@@ -58,4 +59,86 @@ export function basicsAttention(api, { decoder, annotation, annotations }) {
     applied: api.scaleRows(weights, annotations).transpose(),
     context: api.weightedSum(weights, annotations),
   };
+}
+
+// ---- provenance: where each computed number comes from ---------------------------
+//
+// Each function returns the arithmetic with the actual numbers and the cells it
+// read, by figure name: decoder (d x 1), annotations H (d x n), scores (1 x n),
+// weights (1 x n), applied (d x n). The view maps names to its figures.
+
+/** A number as the figures print it, with a true minus sign. */
+export const shown = (x) => formatCell(x).replace(/^-/, '\u2212');
+/** A factor of a product: negative numbers in parentheses. */
+const factor = (x) => (x < 0 ? `(${shown(x)})` : shown(x));
+const all = (rows, col) => Array.from({ length: rows }, (_, k) => [k, col]);
+const rowCells = (row, cols) => Array.from({ length: cols }, (_, j) => [row, j]);
+
+/** e_s = h · h̄_s, written out. */
+export function explainScore({ decoder, annotations }, r, s) {
+  const terms = decoder.map((h, k) => `${factor(h)}·${factor(annotations[s][k])}`).join(' + ');
+  return {
+    text: `e${s + 1} = h · h̄${s + 1} = ${terms} = ${shown(r.scores[s])}`,
+    sources: { decoder: all(decoder.length, 0), annotations: all(decoder.length, s) },
+  };
+}
+
+/** α_s = e^(e_s − m) / Σ_j e^(e_j − m), written out with every score. */
+export function explainWeight(r, s) {
+  const m = Math.max(...r.scores);
+  const power = (e) => (e === m ? '1' : `e^(${shown(e)} − ${shown(m)})`);
+  const denominator = Array.from(r.scores, power).join(' + ');
+  return {
+    text: `α${s + 1} = ${power(r.scores[s])} / (${denominator}) = ${shown(r.weights[s])}`,
+    sources: { scores: rowCells(0, r.scores.length) },
+  };
+}
+
+/** Entry k of α_s h̄_s. */
+export function explainApplied({ annotations }, r, k, s) {
+  return {
+    text: `α${s + 1} · h̄${s + 1}[${k + 1}] = ${shown(r.weights[s])} · ${factor(annotations[s][k])} = ${shown(r.applied.get(k, s))}`,
+    sources: { weights: [[0, s]], annotations: [[k, s]] },
+  };
+}
+
+/** Entry k of the context vector c = Σ_s α_s h̄_s. */
+export function explainContext({ annotations }, r, k) {
+  const terms = annotations.map((column, s) => `${shown(r.weights[s])}·${factor(column[k])}`).join(' + ');
+  return {
+    text: `c[${k + 1}] = Σ α_s h̄_s[${k + 1}] = ${terms} = ${shown(r.context[k])}`,
+    sources: {
+      weights: rowCells(0, annotations.length),
+      annotations: rowCells(k, annotations.length),
+      applied: rowCells(k, annotations.length),
+    },
+  };
+}
+
+/**
+ * The sentence under the softmax step, built from the current scores and
+ * weights so it never quotes numbers the figures no longer show.
+ */
+export function softmaxSentence(r) {
+  const n = r.scores.length;
+  if (n === 1) return 'With a single encoder step, softmax gives it all the weight: α1 = 1.';
+  const order = Array.from(r.scores.keys()).sort((i, j) => r.scores[j] - r.scores[i] || i - j);
+  const [a, b] = order;
+  const gap = r.scores[a] - r.scores[b];
+  const rest = order.slice(2).reduce((sum, j) => sum + r.weights[j], 0);
+  const others =
+    n === 2
+      ? ''
+      : rest < 1e-3
+        ? ` The other ${n - 2 === 1 ? 'step is' : `${n - 2} steps are`} all but erased (together ${shown(rest)}).`
+        : ` The other ${n - 2 === 1 ? 'step keeps' : `${n - 2} steps keep`} ${shown(rest)} between them.`;
+  if (gap === 0) {
+    return `The two largest scores tie at ${shown(r.scores[a])}, so softmax gives steps ${a + 1} and ${b + 1} the same weight, ${shown(r.weights[a])} each.${others}`;
+  }
+  return (
+    `The two largest scores, ${shown(r.scores[b])} (step ${b + 1}) and ${shown(r.scores[a])} (step ${a + 1}), differ by ${shown(gap)}; ` +
+    `softmax gives them ${shown(r.weights[b])} and ${shown(r.weights[a])}: ` +
+    (gap < 700 ? `e^${shown(gap)} ≈ ${shown(Math.exp(gap))} times` : `more than 10^300 times`) +
+    ` more weight for the larger one.${others}`
+  );
 }

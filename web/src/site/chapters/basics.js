@@ -7,7 +7,16 @@ import { Heatmap } from '../figures/heatmap.js';
 import { tex } from '../math.js';
 import { formatCell, formatFromLog, formatNumpy } from '../numpy-format.js';
 import { readState, writeState } from '../url-state.js';
-import { basicsAttention, MAX_STEPS, SCHEMA } from './basics-model.js';
+import {
+  basicsAttention,
+  explainApplied,
+  explainContext,
+  explainScore,
+  explainWeight,
+  MAX_STEPS,
+  SCHEMA,
+  softmaxSentence,
+} from './basics-model.js';
 
 const column = (v) => ({ rows: v.length, cols: 1, data: Float64Array.from(v) });
 const row = (v) => ({ rows: 1, cols: v.length, data: Float64Array.from(v) });
@@ -27,6 +36,14 @@ export default {
   render(root, { api }) {
     const state = readState(SCHEMA);
     const save = () => writeState(SCHEMA, state);
+    /** The latest results, which the provenance readouts explain. */
+    let result = null;
+    /** Explains a cell with a model function, mapping its named sources to this page's figures. */
+    const story = (explainer) => (r, c) => {
+      if (!result) return null;
+      const { text, sources } = explainer(r, c);
+      return { text, sources: Object.entries(sources).map(([name, cells]) => ({ figure: figures[name], cells })) };
+    };
 
     // ---- Step 1: the decoder hidden state
     const decoderMap = new Heatmap({ palette: 'purple', label: 'decoder hidden state h', rowLabels: unitNames(3) });
@@ -74,22 +91,49 @@ export default {
     });
 
     // ---- Step 5: all scores
-    const scoresMap = new Heatmap({ palette: 'orange', label: 'scores e, one per encoder step' });
+    const scoresMap = new Heatmap({
+      palette: 'orange',
+      label: 'scores e, one per encoder step',
+      explain: story((_, s) => explainScore(state, result, s)),
+    });
     const scoresOut = outputBlock('scores as NumPy prints them');
 
     // ---- Step 6: softmax
-    const weightsMap = new Heatmap({ palette: 'orange', label: 'attention weights α', vmin: 0, vmax: 1 });
+    const weightsMap = new Heatmap({
+      palette: 'orange',
+      label: 'attention weights α',
+      vmin: 0,
+      vmax: 1,
+      explain: story((_, s) => explainWeight(result, s)),
+    });
+    const softmaxText = el('p', { className: 'live-sentence' });
     const weightsOut = outputBlock('softmax weights as NumPy prints them (float64)');
     const naiveOut = outputBlock('the naive formula in float64');
     const logOut = outputBlock('log-softmax as NumPy prints it');
     const tinyList = el('ul', { className: 'tiny-weights' });
 
     // ---- Step 7: weighted annotations
-    const appliedMap = new Heatmap({ palette: 'orange', label: 'weighted annotations, one column per encoder step' });
+    const appliedMap = new Heatmap({
+      palette: 'orange',
+      label: 'weighted annotations, one column per encoder step',
+      explain: story((k, s) => explainApplied(state, result, k, s)),
+    });
     const appliedOut = outputBlock('weighted annotations as NumPy prints them');
 
     // ---- Step 8: context vector
-    const contextMap = new Heatmap({ palette: 'blue', label: 'context vector c', rowLabels: unitNames(3) });
+    const contextMap = new Heatmap({
+      palette: 'blue',
+      label: 'context vector c',
+      rowLabels: unitNames(3),
+      explain: story((k) => explainContext(state, result, k)),
+    });
+    const figures = {
+      decoder: decoderMap,
+      annotations: annotationsMap,
+      scores: scoresMap,
+      weights: weightsMap,
+      applied: appliedMap,
+    };
     const contextOut = outputBlock('context vector as NumPy prints it');
 
     const error = errorLine();
@@ -104,6 +148,7 @@ export default {
         annotationOut.textContent = formatNumpy(annotation, [3]);
 
         const r = basicsAttention(api, state);
+        result = r;
         singleOut.textContent = formatNumpy([r.single], []);
         singleSum.textContent = `${decoder.map((h, i) => `${formatCell(h)}·${formatCell(annotation[i])}`).join(' + ')} = ${formatCell(r.single)}`;
 
@@ -114,6 +159,7 @@ export default {
 
         weightsMap.update(row(r.weights), { colLabels: stepNames(n) });
         weightsOut.textContent = formatNumpy(r.weights, [n]);
+        softmaxText.textContent = softmaxSentence(r);
         naiveOut.textContent = formatNumpy(r.naive, [n]);
         logOut.textContent = formatNumpy(r.logWeights, [n]);
         tinyList.replaceChildren(
@@ -227,13 +273,7 @@ export default {
         output: weightsOut,
         figures: [weightsMap.element],
         after: [
-          el(
-            'p',
-            {},
-            'Scores 927 and 929 differ by only 2, yet softmax gives them about 0.119 and 0.881: ',
-            tex('e^{2} \\approx 7.39'),
-            ' times more weight for the larger one. The other two steps are all but erased.',
-          ),
+          softmaxText,
           el('h4', {}, 'Why the formula as written fails'),
           el(
             'p',

@@ -14,6 +14,10 @@ const FONT = '12px system-ui, -apple-system, "Segoe UI", Roboto, sans-serif';
 const LABEL_FONT = '12px system-ui, -apple-system, "Segoe UI", Roboto, sans-serif';
 const GRID = 1; // white line between cells, like seaborn's linewidths=1
 const COLORBAR_WIDTH = 12;
+const TICK_GAP = 8; // tick mark (3 px) plus white space before its label
+
+/** A colour-bar label: the cell format with U+2212 for negatives. */
+export const tickLabel = (t) => formatCell(t).replace(/^-/, '\u2212');
 
 /**
  * @typedef {object} HeatmapOptions
@@ -33,11 +37,22 @@ const COLORBAR_WIDTH = 12;
  * @property {(r: number, c: number) => boolean} [isMasked] cells drawn hatched (grey in pixel mode)
  * @property {number} [pixelAbove] pixel mode when rows * cols exceeds this (default: never)
  * @property {string} [caption] a caption under the picture
+ * @property {(r: number, c: number) => CellStory | null} [explain] where a cell's value comes
+ *   from: hovering, focusing or tapping the cell outlines it, outlines its sources in the other
+ *   figures and writes the arithmetic in a readout under the figure (also announced)
  *
  * Keyboard: Tab focuses the canvas, arrow keys move between cells (the readout
  * names the value, row and column), Enter or Space dispatches a 'cellactivate'
  * event ({ detail: { row, col } }) that chapters can treat like a click.
  */
+
+/**
+ * @typedef {object} CellStory a computed cell explained (built by the chapter's model)
+ * @property {string} text the arithmetic with the actual numbers, e.g. "e1 = 5·3 + 1·12 + 20·45 = 927"
+ * @property {Array<{figure: Heatmap, cells: Array<[number, number]>}>} sources cells it was computed from
+ */
+
+const IDLE_STORY = 'Hover, focus or tap a cell to see how it was computed.';
 
 let paletteOverride = null;
 
@@ -57,6 +72,7 @@ export class Heatmap {
       attrs: { role: 'img' },
       on: {
         mousemove: (e) => this.pointAt(e.offsetX, e.offsetY),
+        pointerdown: (e) => this.pointAt(e.offsetX, e.offsetY), // a tap on a phone
         mouseleave: () => this.showCell(null),
         focus: () => this.showCell(this.focusCell ?? [0, 0]),
         blur: () => this.showCell(null),
@@ -80,10 +96,18 @@ export class Heatmap {
       el('button', { type: 'button', className: 'small', on: { click: () => this.copyNumpy() } }, 'Copy as NumPy'),
     );
     this.caption = el('figcaption', { className: 'heatmap-caption', hidden: true });
+    // The provenance readout sits under the figure, in the flow (never over other content).
+    this.story = el('p', {
+      className: 'heatmap-story',
+      hidden: !this.options.explain,
+      attrs: { 'aria-live': 'polite' },
+    });
+    this.story.textContent = IDLE_STORY;
     this.element = el(
       'figure',
       { className: 'heatmap' },
       el('div', { className: 'heatmap-stage' }, this.canvas, this.readout),
+      this.story,
       this.caption,
       tools,
       this.details,
@@ -91,6 +115,12 @@ export class Heatmap {
     /** @type {{rows: number, cols: number, data: ArrayLike<number>} | null} */
     this.matrix = null;
     this.focusCell = null;
+    /** @type {[number, number] | null} the cell being explained, outlined */
+    this.activeCell = null;
+    /** @type {Array<[number, number]>} cells outlined as the sources of a cell in another figure */
+    this.highlighted = [];
+    /** @type {Heatmap[]} figures this one lit up */
+    this.lit = [];
     track(this);
   }
 
@@ -178,8 +208,36 @@ export class Heatmap {
     this.showCell(this.focusCell);
   }
 
+  /** Outlines `cells` as the sources of a cell being explained elsewhere ([] clears). */
+  highlight(cells) {
+    if (cells.length === 0 && this.highlighted.length === 0) return;
+    this.highlighted = cells;
+    this.element.classList.toggle('is-source', cells.length > 0);
+    this.draw();
+  }
+
+  /** Explains `cell` (or stops explaining with null): outline, sources, arithmetic. */
+  explainCell(cell) {
+    const explain = this.options.explain;
+    if (!explain) return;
+    const same = cell && this.activeCell && cell[0] === this.activeCell[0] && cell[1] === this.activeCell[1];
+    if (same || (!cell && !this.activeCell)) return;
+    for (const figure of this.lit) figure.highlight([]);
+    this.lit = [];
+    this.activeCell = cell;
+    const story = cell && this.matrix ? explain(cell[0], cell[1]) : null;
+    this.story.textContent = story?.text ?? IDLE_STORY;
+    for (const { figure, cells } of story?.sources ?? []) {
+      if (figure === this) continue;
+      figure.highlight(cells);
+      this.lit.push(figure);
+    }
+    this.draw();
+  }
+
   /** Shows the value, row and column of a cell under the pointer or keyboard focus. */
   showCell(cell) {
+    this.explainCell(cell);
     if (!cell || !this.matrix) {
       this.readout.textContent = '';
       this.readout.hidden = true;
@@ -190,7 +248,8 @@ export class Heatmap {
     const value = this.matrix.data[r * this.matrix.cols + c];
     const rowName = o.rowLabels?.[r] ?? `row ${r + 1}`;
     const colName = o.colLabels?.[c] ?? `column ${c + 1}`;
-    this.readout.hidden = false;
+    // Figures that explain their cells say it under the figure; no tooltip over the page then.
+    this.readout.hidden = Boolean(o.explain);
     this.readout.textContent = `${rowName}, ${colName}: ${value}`;
     if (document.activeElement === this.canvas) this.focusCell = cell;
   }
@@ -221,7 +280,18 @@ export class Heatmap {
    */
   update(matrix, options = {}) {
     Object.assign(this.options, options);
+    const resized = !this.matrix || this.matrix.rows !== matrix.rows || this.matrix.cols !== matrix.cols;
     this.matrix = matrix;
+    if (resized) {
+      this.highlighted = [];
+      if (this.activeCell) this.explainCell(null);
+    } else if (this.activeCell && this.options.explain) {
+      // The numbers changed under the pointer: the story follows them.
+      const cell = this.activeCell;
+      this.activeCell = null;
+      this.explainCell(cell);
+      return;
+    }
     this.draw();
   }
 
@@ -306,8 +376,14 @@ export class Heatmap {
         : 20
       : 0;
     const barH = Math.max(rows * (o.cellHeight ?? 32), 110); // tall enough for readable ticks
-    const ticks = colorbarTicks(vmin, vmax, Math.max(2, Math.floor(barH / 24)));
-    const tickW = o.colorbar ? Math.ceil(Math.max(...ticks.map((t) => ctx.measureText(formatCell(t)).width))) + 8 : 0;
+    const ticks = colorbarTicks(
+      vmin,
+      vmax,
+      Math.min(6, Math.max(2, Math.floor(barH / 24))) /* at most 6, however tall */,
+    );
+    const tickW = o.colorbar
+      ? Math.ceil(Math.max(...ticks.map((t) => ctx.measureText(tickLabel(t)).width))) + TICK_GAP + 4
+      : 0;
     const gridW = cols * cellW;
     const gridH = rows * cellH;
     const left = rowLabelW + 2;
@@ -393,9 +469,27 @@ export class Heatmap {
         const frac = vmax === vmin ? 0.5 : (t - vmin) / (vmax - vmin);
         const y = top + (1 - frac) * (barH - 1);
         ctx.fillRect(bx + COLORBAR_WIDTH, y, 3, 1);
-        ctx.fillText(formatCell(t), bx + COLORBAR_WIDTH + 5, y);
+        // A gap after the tick mark, so it never reads as a minus sign, and a true minus for negatives.
+        ctx.fillText(tickLabel(t), bx + COLORBAR_WIDTH + TICK_GAP, y);
       }
     }
+
+    // Provenance outlines: sources of a cell explained elsewhere, and the cell explained here.
+    // One colour that reads on every palette in both themes: sources dashed, the explained cell solid.
+    const highlight = styles.getPropertyValue('--al-highlight').trim() || '#d6246e';
+    const outline = (cells, dash) => {
+      ctx.save();
+      ctx.strokeStyle = highlight;
+      ctx.lineWidth = 3;
+      ctx.setLineDash(dash);
+      for (const [r, c] of cells) {
+        if (r >= rows || c >= cols) continue;
+        ctx.strokeRect(left + c * cellW + 2.5, top + r * cellH + 2.5, cellW - 5, cellH - 5);
+      }
+      ctx.restore();
+    };
+    outline(this.highlighted, [5, 3]);
+    if (this.activeCell) outline([this.activeCell], []);
 
     this.layout = { left, top, cellW, cellH, rows, cols };
   }
@@ -456,8 +550,11 @@ export function colorbarTicks(vmin, vmax, maxTicks = 5) {
   if (!(vmax > vmin)) return [vmin];
   const span = vmax - vmin;
   const step0 = 10 ** Math.floor(Math.log10(span / maxTicks));
-  const step = [1, 2, 2.5, 5, 10, 20].map((m) => m * step0).find((s) => span / s <= maxTicks) ?? span;
+  const step = [1, 2, 2.5, 5, 10, 20].map((m) => m * step0).find((s) => Math.floor(span / s + 1e-9) + 1 <= maxTicks) ?? span;
   const ticks = [];
-  for (let t = Math.ceil(vmin / step) * step; t <= vmax + step * 1e-9; t += step) ticks.push(Number(t.toPrecision(12)));
+  // Ticks are integer multiples of the step (no accumulated error), and zero is exactly 0, never 1.08e-15.
+  for (let k = Math.ceil(vmin / step - 1e-9); k * step <= vmax + step * 1e-9; k++) {
+    ticks.push(k === 0 ? 0 : Number((k * step).toPrecision(12)));
+  }
   return ticks.length ? ticks : [vmin, vmax];
 }
