@@ -19,6 +19,7 @@ const decoderEntry = (page, i) =>
 
 async function checkNotebookNumbers(page) {
   const text = (await outputs(page)).join('\n');
+  assert.ok((await outputs(page)).includes('927'), 'np.dot of the integer lists prints 927 (an int64)');
   assert.match(text, /array\(\[927\., 397\., 148\., 929\.\]\)/);
   assert.match(text, /array\(\[1\.19202922e-001, 7\.94715151e-232, 0\.00000000e\+000, 8\.80797078e-001\]\)/);
   assert.match(text, /array\(\[nan, {2}0\., {2}0\., nan\]\)/); // the naive formula

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
-import { formatCell, formatFromLog, formatNumpy } from '../../web/src/site/numpy-format.js';
+import { formatCell, formatFromLog, formatNumpy, formatScalar } from '../../web/src/site/numpy-format.js';
 
 const fixture = JSON.parse(readFileSync(new URL('../fixtures/numpy_repr.json', import.meta.url), 'utf8'));
 const toNumber = (v) => (typeof v === 'number' ? v : { nan: NaN, inf: Infinity, '-inf': -Infinity }[v]);
@@ -25,4 +25,9 @@ test('formatCell keeps heatmap labels short', () => {
   assert.equal(formatCell(7.947151507960553e-232), '7.95e-232');
   assert.equal(formatCell(0), '0');
   assert.equal(formatCell(NaN), 'nan');
+});
+
+test('formatScalar matches the repr of NumPy float64 and int64 scalars (tests/fixtures/scalar_repr.json)', () => {
+  const scalars = JSON.parse(readFileSync(new URL('../fixtures/scalar_repr.json', import.meta.url), 'utf8'));
+  for (const c of scalars.cases) assert.equal(formatScalar(c.value, { integer: c.integer }), c.repr, `${c.value}`);
 });

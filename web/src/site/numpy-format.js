@@ -152,3 +152,23 @@ export function formatFromLog(logValue, digits = 4) {
   }
   return `${mantissa}e${exponent}`;
 }
+
+/**
+ * A NumPy scalar as the notebook shows it: an int64 (the product of integer
+ * inputs, as np.dot([5,1,20],[3,12,45]) gives 927) prints bare, a float64 as
+ * Python's repr (927.0, 0.5, 1e+16).
+ */
+export function formatScalar(x, { integer = false } = {}) {
+  if (integer && Number.isSafeInteger(x)) return String(x);
+  if (Number.isNaN(x)) return 'nan';
+  if (!Number.isFinite(x)) return x > 0 ? 'inf' : '-inf';
+  const abs = Math.abs(x);
+  if (abs !== 0 && (abs >= 1e16 || abs < 1e-4)) {
+    // Python switches to exponent form at 1e16 and below 1e-4; exponents have two digits at least.
+    const [mantissa, exponent] = x.toExponential().split('e');
+    const sign = exponent.startsWith('-') ? '-' : '+';
+    return `${mantissa}e${sign}${exponent.replace(/^[-+]/, '').padStart(2, '0')}`;
+  }
+  const text = String(x);
+  return Number.isInteger(x) ? `${text}.0` : text;
+}

@@ -5,7 +5,7 @@ import { ColumnsEditor, VectorEditor } from '../editors.js';
 import { credit, errorLine, guarded, outputBlock, step } from '../chapter-kit.js';
 import { Heatmap } from '../figures/heatmap.js';
 import { tex } from '../math.js';
-import { formatCell, formatFromLog, formatNumpy } from '../numpy-format.js';
+import { formatCell, formatFromLog, formatNumpy, formatScalar } from '../numpy-format.js';
 import { readState, writeState } from '../url-state.js';
 import {
   basicsAttention,
@@ -149,7 +149,9 @@ export default {
 
         const r = basicsAttention(api, state);
         result = r;
-        singleOut.textContent = formatNumpy([r.single], []);
+        // np.dot of the notebook's integer lists is an int64: 927, not 927.0.
+        const integers = [...decoder, ...annotation].every(Number.isInteger);
+        singleOut.textContent = formatScalar(r.single, { integer: integers });
         singleSum.textContent = `${decoder.map((h, i) => `${formatCell(h)}·${formatCell(annotation[i])}`).join(' + ')} = ${formatCell(r.single)}`;
 
         annotationsMap.update(r.H, { colLabels: stepNames(n), rowLabels: unitNames(3) });
