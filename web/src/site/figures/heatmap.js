@@ -550,7 +550,8 @@ export function colorbarTicks(vmin, vmax, maxTicks = 5) {
   if (!(vmax > vmin)) return [vmin];
   const span = vmax - vmin;
   const step0 = 10 ** Math.floor(Math.log10(span / maxTicks));
-  const step = [1, 2, 2.5, 5, 10, 20].map((m) => m * step0).find((s) => Math.floor(span / s + 1e-9) + 1 <= maxTicks) ?? span;
+  const step =
+    [1, 2, 2.5, 5, 10, 20].map((m) => m * step0).find((s) => Math.floor(span / s + 1e-9) + 1 <= maxTicks) ?? span;
   const ticks = [];
   // Ticks are integer multiples of the step (no accumulated error), and zero is exactly 0, never 1.08e-15.
   for (let k = Math.ceil(vmin / step - 1e-9); k * step <= vmax + step * 1e-9; k++) {
