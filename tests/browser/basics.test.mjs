@@ -199,3 +199,31 @@ test('provenance: hovering a score, a weight or a context entry outlines its sou
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
+
+test('diagram: drawn from the live numbers, lines as wide as the weights, a hovered step isolated', async () => {
+  const page = await openPage(env.browser, env.url);
+  const widths = () =>
+    page.$$eval('#chapter-basics .flow-diagram .flow-weight', (lines) =>
+      lines.map((l) => Number(l.getAttribute('stroke-width'))),
+    );
+  // Weights 0.1192, 7.9e-232, 0, 0.8808 times 12 px.
+  assert.deepEqual(await widths(), [1.43, 0, 0, 10.57]);
+  assert.match(
+    await page.textContent('#chapter-basics .flow-diagram'),
+    /e1 = 927.*e4 = 929.*c = \[3\.881, 4\.073, 45\.26\]/,
+  );
+  await decoderEntry(page, 1).fill('6'); // scores 930, 456, 149, 933: weights 0.0474, 0, 0, 0.9526
+  assert.deepEqual(await widths(), [0.569, 0, 0, 11.431]);
+  const step = page.locator('#chapter-basics .flow-step').nth(3);
+  await step.locator('.flow-state').hover({ force: true });
+  const opacities = await page.$$eval('#chapter-basics .flow-step', (gs) => gs.map((g) => getComputedStyle(g).opacity));
+  await page.waitForFunction(() =>
+    [...document.querySelectorAll('#chapter-basics .flow-step')].every(
+      (g, i) => getComputedStyle(g).opacity === (i === 3 ? '1' : '0.2'),
+    ),
+  );
+  assert.equal(opacities.length, 4);
+  assert.equal(await step.getAttribute('aria-label'), 'h̄4: score 933, weight 0.9526');
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});

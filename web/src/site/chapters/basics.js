@@ -3,6 +3,7 @@
 import { code, el } from '../dom.js';
 import { ColumnsEditor, VectorEditor } from '../editors.js';
 import { credit, errorLine, guarded, outputBlock, step } from '../chapter-kit.js';
+import { FlowDiagram } from '../figures/flow-diagram.js';
 import { Heatmap } from '../figures/heatmap.js';
 import { tex } from '../math.js';
 import { formatCell, formatFromLog, formatNumpy, formatScalar } from '../numpy-format.js';
@@ -127,6 +128,7 @@ export default {
       rowLabels: unitNames(3),
       explain: story((k) => explainContext(state, result, k)),
     });
+    const diagram = new FlowDiagram({ label: 'the attention step: encoder states, scores, weights, context' });
     const figures = {
       decoder: decoderMap,
       annotations: annotationsMap,
@@ -174,6 +176,13 @@ export default {
         appliedOut.textContent = formatNumpy(r.applied.data, [3, n]);
         contextMap.update(column(r.context));
         contextOut.textContent = formatNumpy(r.context, [3]);
+        diagram.update({
+          states: annotations,
+          query: decoder,
+          scores: r.scores,
+          weights: r.weights,
+          context: r.context,
+        });
         save();
       });
     }
@@ -334,6 +343,15 @@ export default {
         formula: 'c = \\sum_{s=1}^{n} \\alpha_s\\, \\bar h_s = H \\alpha',
         output: contextOut,
         figures: [contextMap.element],
+        after: [
+          el('h4', {}, 'The whole step at a glance'),
+          el(
+            'p',
+            {},
+            'Every number above, in one picture: the decoder state is scored against each encoder state, softmax turns the scores into weights, and each encoder state flows into the context through a line as wide as its weight.',
+          ),
+          diagram.element,
+        ],
       }),
       error,
     );

@@ -1,0 +1,130 @@
+// The attention step as a diagram, drawn from the live numbers: encoder states
+// on top, one score each (from the decoder state), the softmax weights as bars,
+// and lines into the context vector whose width is the weight. Hovering or
+// focusing a column isolates it. SVG built with createElementNS (no markup
+// strings), so typed text can never become markup.
+import { formatCell } from '../numpy-format.js';
+
+const SVG = 'http://www.w3.org/2000/svg';
+const COLUMN = 96; // px per encoder step
+const LEFT = 64; // room for the decoder state and the row names
+const MAX_LINE = 12; // px: the width of a line with weight 1
+
+/** An SVG element with attributes (and text). */
+function svg(name, attrs = {}, text) {
+  const node = document.createElementNS(SVG, name);
+  for (const [key, value] of Object.entries(attrs)) node.setAttribute(key, String(value));
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+const shown = (x) => formatCell(x).replace(/^-/, '\u2212');
+const vectorText = (v) => `[${Array.from(v, shown).join(', ')}]`;
+
+/**
+ * @typedef {object} FlowNumbers
+ * @property {ArrayLike<number>[]} states encoder states, one per step (n × d)
+ * @property {ArrayLike<number> | null} query the decoder state the scores compare against
+ * @property {ArrayLike<number>} scores (n)
+ * @property {ArrayLike<number>} weights (n), summing to 1
+ * @property {ArrayLike<number>} context (d)
+ */
+
+export class FlowDiagram {
+  /**
+   * @param {{label: string, stateName?: (s: number) => string, queryName?: string, scoreName?: string}} options
+   */
+  constructor(options) {
+    this.options = { stateName: (s) => `h̄${s + 1}`, queryName: 'h', scoreName: 'e', ...options };
+    this.element = document.createElement('figure');
+    this.element.className = 'flow-diagram';
+    this.svg = svg('svg', { role: 'img', 'aria-label': options.label });
+    this.caption = document.createElement('figcaption');
+    this.caption.className = 'heatmap-caption';
+    this.caption.textContent =
+      'Each line into the context is as wide as its weight. Hover or focus a step to isolate it.';
+    this.element.append(this.svg, this.caption);
+  }
+
+  /** @param {FlowNumbers} numbers */
+  update({ states, query, scores, weights, context }) {
+    const { stateName, queryName, scoreName } = this.options;
+    const n = states.length;
+    const width = LEFT + n * COLUMN + 16;
+    const height = 300;
+    const centre = (s) => LEFT + s * COLUMN + COLUMN / 2;
+    const contextX = LEFT + (n * COLUMN) / 2;
+    const contextY = 262;
+    this.svg.setAttribute('viewBox', `0 0 ${width} ${height}`);
+    this.svg.setAttribute('width', String(width));
+    this.svg.setAttribute('height', String(height));
+    this.svg.replaceChildren();
+
+    // Row names.
+    const names = svg('g', { class: 'flow-names' });
+    names.append(
+      svg('text', { x: 4, y: 30 }, 'states'),
+      svg('text', { x: 4, y: 104 }, 'scores'),
+      svg('text', { x: 4, y: 176 }, 'weights'),
+    );
+    this.svg.append(names);
+
+    // The decoder state, compared with every encoder state.
+    if (query) {
+      const q = svg('g', { class: 'flow-query' });
+      q.append(
+        svg('rect', { x: 4, y: 112, width: LEFT - 12, height: 22, rx: 4 }),
+        svg('text', { x: 4 + (LEFT - 12) / 2, y: 127, 'text-anchor': 'middle' }, queryName),
+        svg('title', {}, `${queryName} = ${vectorText(query)}`),
+      );
+      this.svg.append(q);
+    }
+
+    for (let s = 0; s < n; s++) {
+      const x = centre(s);
+      const w = weights[s];
+      const column = svg('g', {
+        class: 'flow-step',
+        tabindex: 0,
+        'data-step': s,
+        'aria-label': `${stateName(s)}: score ${shown(scores[s])}, weight ${shown(w)}`,
+      });
+      // Encoder state box with its numbers; the transparent strip makes the whole column hoverable.
+      column.append(
+        svg('rect', { class: 'flow-hit', x: x - COLUMN / 2, y: 0, width: COLUMN, height: 214, fill: 'transparent' }),
+        svg('rect', { class: 'flow-state', x: x - 40, y: 12, width: 80, height: 36, rx: 4 }),
+        svg('text', { x, y: 27, 'text-anchor': 'middle', class: 'flow-name' }, stateName(s)),
+        svg('text', { x, y: 42, 'text-anchor': 'middle', class: 'flow-values' }, vectorText(states[s])),
+        svg('line', { class: 'flow-thin', x1: x, y1: 48, x2: x, y2: 90 }),
+      );
+      if (query) column.append(svg('line', { class: 'flow-thin', x1: LEFT - 8, y1: 123, x2: x - 36, y2: 100 }));
+      // Score, weight bar, and the line into the context, as wide as the weight.
+      const bar = Math.max(1, 40 * w);
+      column.append(
+        svg('text', { x, y: 104, 'text-anchor': 'middle' }, `${scoreName}${s + 1} = ${shown(scores[s])}`),
+        svg('rect', { class: 'flow-bar', x: x - 14, y: 190 - bar, width: 28, height: bar }),
+        svg('text', { x, y: 204, 'text-anchor': 'middle' }, `α${s + 1} = ${shown(w)}`),
+        svg('line', {
+          class: 'flow-weight',
+          x1: x,
+          y1: 210,
+          x2: contextX,
+          y2: contextY - 14,
+          'stroke-width': (MAX_LINE * w).toFixed(3),
+          'data-weight': w,
+        }),
+        svg('title', {}, `${stateName(s)} = ${vectorText(states[s])}, score ${shown(scores[s])}, weight ${shown(w)}`),
+      );
+      this.svg.append(column);
+    }
+
+    const c = svg('g', { class: 'flow-context' });
+    const label = `c = ${vectorText(context)}`;
+    const boxWidth = Math.max(120, label.length * 7.2);
+    c.append(
+      svg('rect', { x: contextX - boxWidth / 2, y: contextY - 14, width: boxWidth, height: 28, rx: 4 }),
+      svg('text', { x: contextX, y: contextY + 5, 'text-anchor': 'middle' }, label),
+    );
+    this.svg.append(c);
+  }
+}
