@@ -227,3 +227,48 @@ test('diagram: drawn from the live numbers, lines as wide as the weights, a hove
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
+
+test('direct manipulation: arrow keys and the drag handle change a number live; temperature; experiments', async () => {
+  const page = await openPage(env.browser, env.url);
+  const entry = decoderEntry(page, 1);
+  await entry.focus();
+  await page.keyboard.press('ArrowUp'); // 5 -> 6
+  assert.equal(await entry.inputValue(), '6');
+  assert.match((await outputs(page)).join('\n'), /array\(\[930\., 456\., 149\., 933\.\]\)/);
+  await page.keyboard.press('Shift+ArrowDown'); // 6 -> -4
+  assert.equal(await entry.inputValue(), '-4');
+
+  // Dragging the handle beside the entry up by 12 px adds 3 steps.
+  const handle = page.locator('#chapter-basics .vector-editor .scrub').first();
+  const box = await handle.boundingBox();
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2 - 12, { steps: 4 });
+  await page.mouse.up();
+  assert.equal(await entry.inputValue(), '-1');
+  assert.match(await page.evaluate(() => location.hash), /h=-1,1,20/);
+
+  // Experiments set the inputs up.
+  await page.getByRole('button', { name: 'Try: h = [1, 0, 0]' }).click();
+  assert.match((await outputs(page)).join('\n'), /array\(\[ 3\., 59\.,  1\.,  4\.\]\)/);
+  await page.getByRole('button', { name: 'Try: h = [0, 0, 0]' }).click();
+  assert.match((await outputs(page)).join('\n'), /array\(\[0\.25, 0\.25, 0\.25, 0\.25\]\)/);
+  await page.getByRole('button', { name: 'Try: the notebook’s numbers' }).click();
+  assert.equal(await entry.inputValue(), '5');
+  await page.getByRole('button', { name: 'Try: duplicate the winning step' }).click();
+  assert.match((await outputs(page)).join('\n'), /array\(\[927\., 397\., 148\., 929\., 929\.\]\)/);
+  await page.getByRole('button', { name: 'Try: the notebook’s numbers' }).click();
+
+  // Temperature: at T = 1 the bars are the weights; T = 100 flattens them: softmax([9.27, 3.97, 1.48, 9.29]).
+  const bars = () =>
+    page.$$eval('#chapter-basics .bar-chart .bar', (gs) => gs.map((g) => Number(g.getAttribute('data-value'))));
+  const atOne = await bars();
+  assert.ok(Math.abs(atOne[0] - 0.11920292202211755) < 1e-15 && Math.abs(atOne[3] - 0.8807970779778823) < 1e-15);
+  await page.locator('#chapter-basics input[type=range]').fill('2');
+  assert.equal(await page.textContent('#chapter-basics .temperature output'), 'T = 100');
+  const e = [9.27, 3.97, 1.48, 9.29].map(Math.exp);
+  const sum = e.reduce((p, q) => p + q, 0);
+  (await bars()).forEach((w, i) => assert.ok(Math.abs(w - e[i] / sum) < 1e-12, `bar ${i}: ${w}`));
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});

@@ -57,3 +57,17 @@ export function guarded(errorNode, render) {
     errorNode.textContent = error instanceof Error ? error.message : String(error);
   }
 }
+
+/**
+ * A concrete experiment: a button that sets the inputs up, and what to look for.
+ * @param {{label: string, explain: string, apply: () => void}} options
+ */
+export function experiment({ label, explain, apply }) {
+  return el(
+    'p',
+    { className: 'experiment' },
+    el('button', { type: 'button', className: 'small', on: { click: apply } }, `Try: ${label}`),
+    ' ',
+    el('span', {}, explain),
+  );
+}

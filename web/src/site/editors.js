@@ -8,17 +8,23 @@ import { NumberInput } from './number-input.js';
  * A column of inputs (one vector). `onChange(values)` fires with every valid edit.
  */
 export class VectorEditor {
-  constructor({ values, label, entryLabel = (i) => `${label}, entry ${i + 1}`, onChange }) {
+  constructor({ values, label, entryLabel = (i) => `${label}, entry ${i + 1}`, onChange, scrub }) {
     this.values = [...values];
     this.onChange = onChange;
-    this.inputs = this.values.map(
-      (v, i) => new NumberInput({ value: v, label: entryLabel(i), onChange: (x) => this.edited(i, x) }).element,
+    this.fields = this.values.map(
+      (v, i) => new NumberInput({ value: v, label: entryLabel(i), onChange: (x) => this.edited(i, x), scrub }),
     );
     this.element = el(
       'div',
       { className: 'vector-editor', attrs: { role: 'group', 'aria-label': label } },
-      ...this.inputs,
+      ...this.fields.map((f) => f.element),
     );
+  }
+
+  /** Shows values set by the program (an experiment), without reporting them. */
+  setValues(values) {
+    this.values = [...values];
+    this.fields.forEach((f, i) => f.set(values[i]));
   }
 
   edited(i, x) {
@@ -36,8 +42,9 @@ export class ColumnsEditor {
    * @param {{columns: number[][], name: (j: number) => string, onChange: (columns: number[][]) => void,
    *          minColumns?: number, maxColumns?: number, newColumn?: (columns: number[][]) => number[]}} options
    */
-  constructor({ columns, name, onChange, minColumns = 1, maxColumns = 12, newColumn }) {
+  constructor({ columns, name, onChange, minColumns = 1, maxColumns = 12, newColumn, scrub }) {
     this.columns = columns.map((c) => [...c]);
+    this.scrub = scrub;
     this.name = name;
     this.onChange = onChange;
     this.minColumns = minColumns;
@@ -62,6 +69,7 @@ export class ColumnsEditor {
             new NumberInput({
               value: v,
               label: `${label}, entry ${i + 1}`,
+              scrub: this.scrub,
               onChange: (x) => {
                 this.columns[j][i] = x;
                 this.emit();
@@ -89,6 +97,12 @@ export class ColumnsEditor {
       }),
     );
     this.addButton.disabled = this.columns.length >= this.maxColumns;
+  }
+
+  /** Shows columns set by the program (an experiment), without reporting them. */
+  setColumns(columns) {
+    this.columns = columns.map((c) => [...c]);
+    this.render();
   }
 
   add() {

@@ -37,9 +37,10 @@ export class NumberInput {
    * @param {{value: number, label: string, caption?: string, integer?: boolean, min?: number, max?: number,
    *          onChange: (x: number) => void, width?: string}} options
    */
-  constructor({ value, label, caption, integer = false, min, max, onChange, width }) {
+  constructor({ value, label, caption, integer = false, min, max, onChange, width, scrub }) {
     this.rules = { integer, min, max };
     this.onChange = onChange;
+    this.step = scrub?.step ?? 1;
     this.input = el('input', {
       type: 'text',
       inputMode: integer && !(min < 0) ? 'numeric' : 'decimal',
@@ -47,18 +48,70 @@ export class NumberInput {
       className: 'num',
       spellcheck: false,
       attrs: { 'aria-label': label, autocomplete: 'off' },
-      on: { input: () => this.edited() },
+      on: { input: () => this.edited(), keydown: (e) => this.stepKey(e) },
     });
     if (width) this.input.style.width = width;
+    // Direct manipulation: drag the handle up or down (or use the arrow keys in the input).
+    const handle = scrub
+      ? el('span', {
+          className: 'scrub',
+          title: 'drag up or down',
+          attrs: { 'aria-hidden': 'true' },
+          on: { pointerdown: (e) => this.startScrub(e) },
+        })
+      : null;
+    const field = handle ? el('span', { className: 'scrubbable' }, this.input, handle) : this.input;
     this.element = caption
       ? el(
           'label',
           { className: 'control number-control' },
           el('span', { className: 'control-label' }, caption),
           ' ',
-          this.input,
+          field,
         )
-      : this.input;
+      : field;
+  }
+
+  /** The value now, or null when the text is not a valid number. */
+  current() {
+    return parseNumber(this.input.value, this.rules);
+  }
+
+  /** Sets a value as if typed (clamped to the rules), and reports it. */
+  nudge(x) {
+    const { min = -Infinity, max = Infinity, integer } = this.rules;
+    let next = Math.min(max, Math.max(min, x));
+    next = integer ? Math.round(next) : Number(next.toPrecision(12)); // 0.1 + 0.2 shows as 0.3
+    this.set(next);
+    this.onChange(next);
+  }
+
+  /** ArrowUp / ArrowDown change the number by its step (Shift: ten steps, Alt: a tenth). */
+  stepKey(event) {
+    if (event.key !== 'ArrowUp' && event.key !== 'ArrowDown') return;
+    const x = this.current();
+    if (x === null) return;
+    event.preventDefault();
+    const size = this.step * (event.shiftKey ? 10 : event.altKey ? 0.1 : 1);
+    this.nudge(x + (event.key === 'ArrowUp' ? size : -size));
+  }
+
+  startScrub(event) {
+    const start = this.current();
+    if (start === null) return;
+    event.preventDefault();
+    const handle = /** @type {HTMLElement} */ (event.currentTarget);
+    handle.setPointerCapture(event.pointerId);
+    const y0 = event.clientY;
+    const move = (e) => this.nudge(start + Math.round((y0 - e.clientY) / 4) * this.step); // 4 px per step
+    const end = () => {
+      handle.removeEventListener('pointermove', move);
+      handle.removeEventListener('pointerup', end);
+      handle.removeEventListener('pointercancel', end);
+    };
+    handle.addEventListener('pointermove', move);
+    handle.addEventListener('pointerup', end);
+    handle.addEventListener('pointercancel', end);
   }
 
   edited() {

@@ -142,3 +142,11 @@ export function softmaxSentence(r) {
     ` more weight for the larger one.${others}`
   );
 }
+
+/** softmax(e / T): T = 1 gives the chapter's weights, T → 0 the argmax, T → ∞ the uniform 1/n. */
+export function temperedWeights(api, scores, temperature) {
+  return api.softmax(Array.from(scores, (e) => e / temperature));
+}
+
+/** Slider position (log10 of T, −2 … 2) to the temperature, rounded so it prints cleanly. */
+export const temperatureAt = (position) => Number((10 ** position).toPrecision(3));

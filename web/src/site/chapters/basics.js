@@ -2,7 +2,8 @@
 // vector, following Udacity's Attention Basics notebook step by step.
 import { code, el } from '../dom.js';
 import { ColumnsEditor, VectorEditor } from '../editors.js';
-import { credit, errorLine, guarded, outputBlock, step } from '../chapter-kit.js';
+import { credit, errorLine, experiment, guarded, outputBlock, step } from '../chapter-kit.js';
+import { BarChart } from '../figures/bar-chart.js';
 import { FlowDiagram } from '../figures/flow-diagram.js';
 import { Heatmap } from '../figures/heatmap.js';
 import { tex } from '../math.js';
@@ -14,9 +15,12 @@ import {
   explainContext,
   explainScore,
   explainWeight,
+  DEFAULTS,
   MAX_STEPS,
   SCHEMA,
   softmaxSentence,
+  temperatureAt,
+  temperedWeights,
 } from './basics-model.js';
 
 const column = (v) => ({ rows: v.length, cols: 1, data: Float64Array.from(v) });
@@ -52,6 +56,7 @@ export default {
     const decoderEditor = new VectorEditor({
       values: state.decoder,
       label: 'decoder hidden state h',
+      scrub: { step: 1 },
       onChange: (v) => {
         state.decoder = v;
         update();
@@ -64,6 +69,7 @@ export default {
     const annotationEditor = new VectorEditor({
       values: state.annotation,
       label: 'annotation h̄',
+      scrub: { step: 1 },
       onChange: (v) => {
         state.annotation = v;
         update();
@@ -84,6 +90,7 @@ export default {
       columns: state.annotations,
       name: (j) => `encoder step ${j + 1}`,
       maxColumns: MAX_STEPS,
+      scrub: { step: 1 },
       newColumn: (cols) => cols[cols.length - 1].map((x) => Math.round(x * 0.5 + 1)),
       onChange: (cols) => {
         state.annotations = cols;
@@ -138,6 +145,65 @@ export default {
     };
     const contextOut = outputBlock('context vector as NumPy prints it');
 
+    // ---- Step 6 aside: temperature
+    let temperature = 1;
+    const temperatureBars = new BarChart({ label: 'weights at temperature T', names: (j) => `α${j + 1}` });
+    const temperatureValue = el('output', { className: 'control-label' }, 'T = 1');
+    const temperatureSlider = el('input', {
+      type: 'range',
+      min: '-2',
+      max: '2',
+      step: '0.01',
+      value: '0',
+      attrs: { 'aria-label': 'temperature T (logarithmic, 0.01 to 100)' },
+      on: {
+        input: () => {
+          temperature = temperatureAt(Number(temperatureSlider.value));
+          drawTemperature();
+        },
+      },
+    });
+    function drawTemperature() {
+      if (!result) return;
+      temperatureValue.textContent = `T = ${temperature}`;
+      temperatureBars.update(temperedWeights(api, result.scores, temperature));
+    }
+
+    // ---- Experiments: each sets the inputs up and says what to look for.
+    const setInputs = (next) => {
+      Object.assign(state, next);
+      decoderEditor.setValues(state.decoder);
+      annotationEditor.setValues(state.annotation);
+      annotationsEditor.setColumns(state.annotations);
+      update();
+    };
+    const tryPointAtStep2 = experiment({
+      label: 'h = [1, 0, 0]',
+      explain:
+        'Each score becomes the first entry of its annotation (3, 59, 1, 4), so encoder step 2 wins instead of step 4.',
+      apply: () => setInputs({ decoder: [1, 0, 0] }),
+    });
+    const tryEqualScores = experiment({
+      label: 'h = [0, 0, 0]',
+      explain: 'Every score is 0, so softmax has nothing to prefer: every weight is 1/n.',
+      apply: () => setInputs({ decoder: [0, 0, 0] }),
+    });
+    const tryDuplicate = experiment({
+      label: 'duplicate the winning step',
+      explain: 'Two steps with the same, largest score share its weight evenly.',
+      apply: () => {
+        const scores = state.annotations.map((a) => a.reduce((sum, x, k) => sum + x * state.decoder[k], 0));
+        const best = scores.indexOf(Math.max(...scores));
+        if (state.annotations.length < MAX_STEPS)
+          setInputs({ annotations: [...state.annotations, [...state.annotations[best]]] });
+      },
+    });
+    const tryNotebook = experiment({
+      label: 'the notebook’s numbers',
+      explain: 'Back to h = [5, 1, 20] and the four annotations of the notebook.',
+      apply: () => setInputs(structuredClone(DEFAULTS)),
+    });
+
     const error = errorLine();
 
     function update() {
@@ -176,6 +242,7 @@ export default {
         appliedOut.textContent = formatNumpy(r.applied.data, [3, n]);
         contextMap.update(column(r.context));
         contextOut.textContent = formatNumpy(r.context, [3]);
+        drawTemperature();
         diagram.update({
           states: annotations,
           query: decoder,
@@ -216,6 +283,10 @@ export default {
         controls: [el('span', { className: 'control-label' }, 'h ='), decoderEditor.element],
         output: decoderOut,
         figures: [decoderMap.element],
+        after: [
+          'Type a number, drag the handle beside it up or down, or use the arrow keys: everything below follows.',
+          tryPointAtStep2,
+        ],
       }),
       step({
         title: '2. One annotation',
@@ -261,6 +332,7 @@ export default {
         controls: [annotationsEditor.element],
         output: annotationsOut,
         figures: [annotationsMap.element],
+        after: [tryDuplicate],
       }),
       step({
         title: '5. Scoring all annotations at once',
@@ -272,6 +344,7 @@ export default {
         figures: [scoresMap.element],
         after: [
           'Which encoder step will get the most attention? The scores alone already say so; softmax decides by how much.',
+          tryEqualScores,
         ],
       }),
       step({
@@ -285,6 +358,22 @@ export default {
         figures: [weightsMap.element],
         after: [
           softmaxText,
+          el('h4', {}, 'Temperature'),
+          el(
+            'p',
+            {},
+            'Dividing every score by a temperature ',
+            tex('T'),
+            ' before softmax, ',
+            tex('\\alpha = \\operatorname{softmax}(e / T)'),
+            ', controls how decisive the weights are: ',
+            tex('T = 1'),
+            ' gives the weights above, a small ',
+            tex('T'),
+            ' sends all the weight to the largest score, a large one spreads it evenly.',
+          ),
+          el('div', { className: 'temperature' }, temperatureSlider, temperatureValue),
+          temperatureBars.element,
           el('h4', {}, 'Why the formula as written fails'),
           el(
             'p',
@@ -351,6 +440,7 @@ export default {
             'Every number above, in one picture: the decoder state is scored against each encoder state, softmax turns the scores into weights, and each encoder state flows into the context through a line as wide as its weight.',
           ),
           diagram.element,
+          tryNotebook,
         ],
       }),
       error,
