@@ -272,3 +272,24 @@ test('direct manipulation: arrow keys and the drag handle change a number live; 
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
+
+test('formulas: symbols are coloured like their figures; hovering one lights the other', async () => {
+  const page = await openPage(env.browser, env.url);
+  const step6 = page.locator('#chapter-basics section.step').nth(5);
+  const alpha = step6.locator('.formula .sym-weights').first();
+  const colour = await alpha.evaluate((n) => getComputedStyle(n).color);
+  assert.equal(colour, 'rgb(217, 119, 6)'); // the weights' orange
+  await alpha.hover();
+  assert.equal(await step6.locator('figure.heatmap.linked').count(), 1);
+  await step6.locator('figure.heatmap canvas').hover();
+  assert.ok((await step6.locator('.formula .sym-weights.linked').count()) >= 1);
+  // Step 8: the context symbol links to the context figure.
+  const step8 = page.locator('#chapter-basics section.step').nth(7);
+  await step8.locator('.formula .sym-context').hover();
+  assert.equal(
+    await step8.locator('figure.heatmap.linked canvas').getAttribute('aria-label'),
+    'context vector c: heatmap of 3 by 1 values',
+  );
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});

@@ -6,7 +6,8 @@ import { credit, errorLine, experiment, guarded, outputBlock, step } from '../ch
 import { BarChart } from '../figures/bar-chart.js';
 import { FlowDiagram } from '../figures/flow-diagram.js';
 import { Heatmap } from '../figures/heatmap.js';
-import { tex } from '../math.js';
+import { linkFormulas } from '../formula-links.js';
+import { symbol, tex } from '../math.js';
 import { formatCell, formatFromLog, formatNumpy, formatScalar } from '../numpy-format.js';
 import { readState, writeState } from '../url-state.js';
 import {
@@ -26,6 +27,13 @@ import {
 const column = (v) => ({ rows: v.length, cols: 1, data: Float64Array.from(v) });
 const row = (v) => ({ rows: 1, cols: v.length, data: Float64Array.from(v) });
 const stepNames = (n) => Array.from({ length: n }, (_, j) => `h̄${j + 1}`);
+// Formula symbols, coloured like (and linked to) their figures.
+const h = symbol('decoder', 'h');
+const hs = symbol('annotation', '\\bar h_s');
+const H = symbol('annotations', 'H');
+const e = symbol('scores', 'e');
+const es = symbol('scores', 'e_s');
+const alpha = symbol('weights', '\\alpha_s');
 const unitNames = (d) => Array.from({ length: d }, (_, i) => `${i + 1}`);
 
 export default {
@@ -310,7 +318,7 @@ export default {
         intro: [
           'The simplest score is the dot product: multiply matching entries and add them up. Vectors pointing the same way score high.',
         ],
-        formula: '\\operatorname{score}(h, \\bar h_s) = h^\\top \\bar h_s = \\sum_{k=1}^{d} h_k\\, \\bar h_{s,k}',
+        formula: `\\operatorname{score}(${h}, ${hs}) = ${h}^\\top ${hs} = \\sum_{k=1}^{d} ${symbol('decoder', 'h_k')}\\, ${symbol('annotation', '\\bar h_{s,k}')}`,
         output: singleOut,
         after: [singleSum],
       }),
@@ -339,7 +347,7 @@ export default {
         intro: [
           'One vector–matrix product gives every score in one go: entry s is the dot product of h with column s.',
         ],
-        formula: 'e = h^\\top H = \\big[\\, h^\\top \\bar h_1,\\; \\dots,\\; h^\\top \\bar h_n \\,\\big]',
+        formula: `${e} = ${h}^\\top ${H} = \\big[\\, ${h}^\\top ${symbol('annotations', '\\bar h_1')},\\; \\dots,\\; ${h}^\\top ${symbol('annotations', '\\bar h_n')} \\,\\big]`,
         output: scoresOut,
         figures: [scoresMap.element],
         after: [
@@ -352,8 +360,7 @@ export default {
         intro: [
           'Softmax turns scores into positive weights that add up to one. Differences between scores matter, not their size: adding the same number to every score changes nothing.',
         ],
-        formula:
-          '\\alpha_s = \\frac{\\exp(e_s)}{\\sum_{j} \\exp(e_j)} = \\frac{\\exp(e_s - m)}{\\sum_{j} \\exp(e_j - m)}, \\quad m = \\max_j e_j',
+        formula: `${alpha} = \\frac{\\exp(${es})}{\\sum_{j} \\exp(${symbol('scores', 'e_j')})} = \\frac{\\exp(${es} - m)}{\\sum_{j} \\exp(${symbol('scores', 'e_j')} - m)}, \\quad m = \\max_j ${symbol('scores', 'e_j')}`,
         output: weightsOut,
         figures: [weightsMap.element],
         after: [
@@ -420,7 +427,7 @@ export default {
         intro: [
           'Multiply each annotation by its weight. Columns with tiny weights fade to zero; the best-scoring step dominates.',
         ],
-        formula: '\\alpha_s\\, \\bar h_s \\quad \\text{for } s = 1, \\dots, n',
+        formula: `${alpha}\\, ${symbol('annotations', '\\bar h_s')} \\quad \\text{for } s = 1, \\dots, n`,
         output: appliedOut,
         figures: [appliedMap.element],
       }),
@@ -429,7 +436,7 @@ export default {
         intro: [
           'Adding up the weighted columns gives the context vector: a blend of the encoder states, mostly the ones the decoder found relevant. The decoder combines it with its own state to predict the next word.',
         ],
-        formula: 'c = \\sum_{s=1}^{n} \\alpha_s\\, \\bar h_s = H \\alpha',
+        formula: `${symbol('context', 'c')} = \\sum_{s=1}^{n} ${alpha}\\, ${symbol('annotations', '\\bar h_s')} = ${H} ${symbol('weights', '\\alpha')}`,
         output: contextOut,
         figures: [contextMap.element],
         after: [
@@ -445,6 +452,7 @@ export default {
       }),
       error,
     );
+    linkFormulas(root, { ...figures, annotation: annotationMap, context: contextMap });
     update();
   },
 };
