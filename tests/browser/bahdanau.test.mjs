@@ -166,3 +166,28 @@ test('the contents bar lists the chapter', async () => {
   assert.equal(await page.title(), 'Bahdanau additive attention · attention-lab');
   await page.context().close();
 });
+
+test('provenance and diagram: a score explains itself through the tanh layer; the diagram has a line per step', async () => {
+  const page = await openPage(env.browser, `${env.url}#chapter=bahdanau`);
+  const figure = (label) => `#chapter-bahdanau figure.heatmap:has(canvas[aria-label^="${label}"])`;
+  await page.focus(`${figure('alignment scores e')} canvas`);
+  await page.keyboard.press('ArrowDown'); // e2
+  const text = await page.textContent(`${figure('alignment scores e')} .heatmap-story`);
+  assert.match(text, /^e2 = w2 · tanh\(W1ᵀ·\[h2; s\]\) = w2 · a2 = .* = −?[\d.]+$/);
+  const sources = await page.$$eval('#chapter-bahdanau figure.heatmap.is-source canvas', (cs) =>
+    cs.map((c) => c.getAttribute('aria-label').split(':')[0]),
+  );
+  assert.deepEqual(sources, ['tanh activations, one row per encoder step', 'layer_2 weights w2']);
+  await page.focus(`${figure('tanh activations')} canvas`);
+  assert.match(
+    await page.textContent(`${figure('tanh activations')} .heatmap-story`),
+    /^a1\[1\] = tanh\(x1 · W1\[:, 1\]\) = tanh\(/,
+  );
+  const widths = await page.$$eval('#chapter-bahdanau .flow-diagram .flow-weight', (ls) =>
+    ls.map((l) => Number(l.getAttribute('data-weight'))),
+  );
+  assert.equal(widths.length, 5);
+  assert.ok(Math.abs(widths.reduce((p, q) => p + q, 0) - 1) < 1e-12);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});

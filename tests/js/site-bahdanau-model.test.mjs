@@ -2,8 +2,19 @@
 // against NumPy (tests/fixtures/additive.txt) and the article's printed numbers.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { formatCell } from '../../web/src/site/numpy-format.js';
 import { loadAttention } from '../../dist/lib/index.js';
-import { bahdanauAttention, SCHEMA, setupLines } from '../../web/src/site/chapters/bahdanau-model.js';
+import {
+  SCHEMA,
+  bahdanauAttention,
+  explainActivation,
+  explainComparison,
+  explainContext,
+  explainInput,
+  explainScore,
+  explainWeight,
+  setupLines,
+} from '../../web/src/site/chapters/bahdanau-model.js';
 import { readState } from '../../web/src/site/url-state.js';
 import { assertClose, loadFixture } from './fixtures.js';
 
@@ -37,4 +48,46 @@ test('every fixture case matches NumPy to 1e-12', () => {
 test("schema: sizes are clamped to the fields' bounds, junk falls back", () => {
   const s = readState(SCHEMA, new URLSearchParams('seed=abc&len=100000&hidden=0&att=1e9'));
   assert.deepEqual(s, { seed: 42, inputLength: 20, hiddenSize: 1, attentionSize: 10 });
+});
+
+test('provenance: every computed cell explains itself with the numbers it came from', () => {
+  const sizes = { seed: 42, inputLength: 5, hiddenSize: 16, attentionSize: 10 };
+  const r = bahdanauAttention(a, sizes);
+  // Pre-activations are X W1, checked with a plain loop.
+  for (let i = 0; i < 5; i++)
+    for (let k = 0; k < 10; k++) {
+      let sum = 0;
+      for (let j = 0; j < 32; j++) sum += r.inputs.get(i, j) * r.layer1.get(j, k);
+      assert.ok(Math.abs(sum - r.preActivations.get(i, k)) < 1e-12);
+      assert.ok(Math.abs(Math.tanh(sum) - r.activations.get(i, k)) < 1e-12);
+    }
+  const score = explainScore(r, 2);
+  assert.match(
+    score.text,
+    /^e3 = w2 · tanh\(W1ᵀ·\[h3; s\]\) = w2 · a3 = (\(?−?[\d.e-]+\)?·\(?−?[\d.e-]+\)? \+ ){9}\(?−?[\d.e-]+\)?·\(?−?[\d.e-]+\)? = /,
+  );
+  assert.ok(score.text.endsWith(`= ${formatCell(r.scores[2]).replace('-', '−')}`));
+  assert.equal(score.sources.activations.length, 10);
+  assert.deepEqual(score.sources.layer2[9], [9, 0]);
+
+  const activation = explainActivation(r, 0, 3);
+  assert.match(activation.text, /^a1\[4\] = tanh\(x1 · W1\[:, 4\]\) = tanh\(−?[\d.]+\) = −?[\d.]+$/);
+  assert.deepEqual(activation.sources.layer1.length, 32);
+
+  assert.equal(
+    explainInput(r, 1, 0).text,
+    `x2[1] = h2[1] = ${formatCell(r.encoderStates.get(1, 0)).replace('-', '−')}`,
+  );
+  assert.deepEqual(explainInput(r, 1, 17).sources, { decoder: [[0, 1]] });
+
+  const weight = explainWeight(r, 0);
+  assert.match(weight.text, /^α1 = (1|e\^\(.*\)) \/ \(.*\) = [\d.]+$/);
+  assert.equal((weight.text.match(/ \+ /g) ?? []).length, 4); // five scores in the denominator
+
+  const context = explainContext(r, 5);
+  let c5 = 0;
+  for (let i = 0; i < 5; i++) c5 += r.weights[i] * r.encoderStates.get(i, 5);
+  assert.ok(Math.abs(c5 - r.context[5]) < 1e-12);
+  assert.equal(context.sources.encoder.length, 5);
+  assert.match(explainComparison(r, 1, 0).text, /^α1 \(dot\) = .*, with dot scores s · h_i$/);
 });

@@ -4,13 +4,25 @@
 // attention size 10).
 import { code, el } from '../dom.js';
 import { credit, errorLine, guarded, outputBlock, step } from '../chapter-kit.js';
+import { FlowDiagram } from '../figures/flow-diagram.js';
 import { captioned, Heatmap } from '../figures/heatmap.js';
 import { tex } from '../math.js';
 
 import { formatCell, formatNumpy } from '../numpy-format.js';
 import { readState, writeState } from '../url-state.js';
 import { NumberInput } from '../number-input.js';
-import { bahdanauAttention, SCHEMA, setupLines } from './bahdanau-model.js';
+import {
+  bahdanauAttention,
+  explainActivation,
+  explainComparison,
+  explainContext,
+  explainInput,
+  explainScore,
+  explainWeight,
+  explainWeighted,
+  SCHEMA,
+  setupLines,
+} from './bahdanau-model.js';
 
 const DEFAULTS = Object.fromEntries(SCHEMA.map((p) => [p.name, p.default]));
 const LIMITS = Object.fromEntries(SCHEMA.map((p) => [p.name, [p.min, p.max]]));
@@ -88,6 +100,15 @@ export default {
       'back to the article (42, 5, 16, 10)',
     );
 
+    /** The latest results, which the provenance readouts explain. */
+    let result = null;
+    /** Explains a cell with a model function, mapping its named sources to this page's figures. */
+    const story = (explainer) => (r, c) => {
+      if (!result) return null;
+      const { text, sources } = explainer(r, c);
+      return { text, sources: Object.entries(sources).map(([name, cells]) => ({ figure: figures[name], cells })) };
+    };
+
     // ---- outputs and figures, filled by update()
     const setupOut = outputBlock('the draws and their shapes');
     const encoderMap = new Heatmap({ palette: 'orange', label: 'encoder states, one row per encoder step' });
@@ -97,19 +118,42 @@ export default {
     const inputsMap = new Heatmap({
       palette: 'viridis',
       label: 'concatenated inputs [h_i; s], one row per encoder step',
+      explain: story((i, j) => explainInput(result, i, j)),
     });
     const inputsOut = scrollable(outputBlock('inputs as NumPy prints them'));
     const layer1Map = new Heatmap({ palette: 'bone', label: 'layer_1 weights W1' });
-    const activationsMap = new Heatmap({ palette: 'green', label: 'tanh activations, one row per encoder step' });
+    const activationsMap = new Heatmap({
+      palette: 'green',
+      label: 'tanh activations, one row per encoder step',
+      explain: story((i, k) => explainActivation(result, i, k)),
+    });
     const activationsOut = scrollable(outputBlock('activations as NumPy prints them'));
     const layer2Map = new Heatmap({ palette: 'bone', label: 'layer_2 weights w2' });
-    const scoresMap = new Heatmap({ palette: 'orange', label: 'alignment scores e, one per encoder step' });
+    const scoresMap = new Heatmap({
+      palette: 'orange',
+      label: 'alignment scores e, one per encoder step',
+      explain: story((i) => explainScore(result, i)),
+    });
     const scoresOut = outputBlock('alignment scores as NumPy prints them');
-    const weightsMap = new Heatmap({ palette: 'orange', label: 'attention weights α', vmin: 0, vmax: 1 });
+    const weightsMap = new Heatmap({
+      palette: 'orange',
+      label: 'attention weights α',
+      vmin: 0,
+      vmax: 1,
+      explain: story((_, i) => explainWeight(result, i)),
+    });
     const weightsOut = outputBlock('softmax weights as NumPy prints them');
-    const weightedMap = new Heatmap({ palette: 'orange', label: 'weighted encoder states α_i h_i' });
+    const weightedMap = new Heatmap({
+      palette: 'orange',
+      label: 'weighted encoder states α_i h_i',
+      explain: story((i, k) => explainWeighted(result, i, k)),
+    });
     const weightedOut = scrollable(outputBlock('weighted encoder states as NumPy prints them'));
-    const contextMap = new Heatmap({ palette: 'blue', label: 'context vector c' });
+    const contextMap = new Heatmap({
+      palette: 'blue',
+      label: 'context vector c',
+      explain: story((_, k) => explainContext(result, k)),
+    });
     const contextOut = outputBlock('context vector as NumPy prints it');
     const compareMap = new Heatmap({
       palette: 'orange',
@@ -117,7 +161,25 @@ export default {
       vmin: 0,
       vmax: 1,
       rowLabels: ['additive', 'dot product'],
+      explain: story((row, i) => explainComparison(result, row, i)),
     });
+    const diagram = new FlowDiagram({
+      label: 'the attention step: encoder states, additive scores, weights, context',
+      stateName: (i) => `h${i + 1}`,
+      queryName: 's',
+    });
+    const figures = {
+      encoder: encoderMap,
+      decoder: decoderMap,
+      inputs: inputsMap,
+      layer1: layer1Map,
+      activations: activationsMap,
+      layer2: layer2Map,
+      scores: scoresMap,
+      weights: weightsMap,
+      weighted: weightedMap,
+      context: contextMap,
+    };
     const compareOut = outputBlock('dot-product scores and weights of the same states');
     const shapeLine = el('p', { className: 'worked' });
     const argmaxLine = el('p', { className: 'worked' });
@@ -127,6 +189,7 @@ export default {
       guarded(error, () => {
         const { inputLength: n, hiddenSize: h, attentionSize: a } = state;
         const r = bahdanauAttention(api, state);
+        result = r;
         const steps = names('h', n);
 
         setupOut.textContent = setupLines(state);
@@ -179,6 +242,13 @@ export default {
           ...layout(1, h),
         });
         contextOut.textContent = formatNumpy(r.context, [h]);
+        diagram.update({
+          states: Array.from({ length: n }, (_, i) => r.encoderStates.row(i)),
+          query: r.decoderState.data,
+          scores: r.scores,
+          weights: r.weights,
+          context: r.context,
+        });
 
         const both = new Float64Array(2 * n);
         both.set(r.weights, 0);
@@ -365,6 +435,15 @@ export default {
         formula: 'c = \\sum_{i=1}^{n} \\alpha_i\\, h_i',
         output: contextOut,
         figures: [captioned(contextMap, 'context vector c')],
+        after: [
+          el('h4', {}, 'The whole step at a glance'),
+          el(
+            'p',
+            {},
+            'The decoder state is paired with each encoder state, the small network scores each pair, softmax turns the scores into weights, and each encoder state flows into the context through a line as wide as its weight.',
+          ),
+          diagram.element,
+        ],
       }),
       step({
         title: '9. Additive versus dot-product scoring',

@@ -1,7 +1,7 @@
 // The computations of the "Attention Basics" chapter, kept apart from the page
 // (no DOM) so node tests can check them against the notebook's numbers
 // (tests/js/site-basics-model.test.mjs). Every number comes from the API.
-import { formatCell } from '../numpy-format.js';
+import { columnCells, factor, rowCells, shown, softmaxText } from '../provenance.js';
 
 export const DEFAULTS = {
   decoder: [5, 1, 20],
@@ -67,12 +67,7 @@ export function basicsAttention(api, { decoder, annotation, annotations }) {
 // read, by figure name: decoder (d x 1), annotations H (d x n), scores (1 x n),
 // weights (1 x n), applied (d x n). The view maps names to its figures.
 
-/** A number as the figures print it, with a true minus sign. */
-export const shown = (x) => formatCell(x).replace(/^-/, '\u2212');
-/** A factor of a product: negative numbers in parentheses. */
-const factor = (x) => (x < 0 ? `(${shown(x)})` : shown(x));
-const all = (rows, col) => Array.from({ length: rows }, (_, k) => [k, col]);
-const rowCells = (row, cols) => Array.from({ length: cols }, (_, j) => [row, j]);
+const all = columnCells;
 
 /** e_s = h · h̄_s, written out. */
 export function explainScore({ decoder, annotations }, r, s) {
@@ -85,11 +80,8 @@ export function explainScore({ decoder, annotations }, r, s) {
 
 /** α_s = e^(e_s − m) / Σ_j e^(e_j − m), written out with every score. */
 export function explainWeight(r, s) {
-  const m = Math.max(...r.scores);
-  const power = (e) => (e === m ? '1' : `e^(${shown(e)} − ${shown(m)})`);
-  const denominator = Array.from(r.scores, power).join(' + ');
   return {
-    text: `α${s + 1} = ${power(r.scores[s])} / (${denominator}) = ${shown(r.weights[s])}`,
+    text: softmaxText(`α${s + 1}`, r.scores, r.weights, s),
     sources: { scores: rowCells(0, r.scores.length) },
   };
 }

@@ -20,6 +20,9 @@ function svg(name, attrs = {}, text) {
 
 const shown = (x) => formatCell(x).replace(/^-/, '\u2212');
 const vectorText = (v) => `[${Array.from(v, shown).join(', ')}]`;
+// Vectors longer than this are named, not printed, inside the boxes (the tooltip has them all).
+const MAX_SHOWN = 4;
+const boxText = (v) => (v.length <= MAX_SHOWN ? vectorText(v) : `${v.length} values`);
 
 /**
  * @typedef {object} FlowNumbers
@@ -94,7 +97,7 @@ export class FlowDiagram {
         svg('rect', { class: 'flow-hit', x: x - COLUMN / 2, y: 0, width: COLUMN, height: 214, fill: 'transparent' }),
         svg('rect', { class: 'flow-state', x: x - 40, y: 12, width: 80, height: 36, rx: 4 }),
         svg('text', { x, y: 27, 'text-anchor': 'middle', class: 'flow-name' }, stateName(s)),
-        svg('text', { x, y: 42, 'text-anchor': 'middle', class: 'flow-values' }, vectorText(states[s])),
+        svg('text', { x, y: 42, 'text-anchor': 'middle', class: 'flow-values' }, boxText(states[s])),
         svg('line', { class: 'flow-thin', x1: x, y1: 48, x2: x, y2: 90 }),
       );
       if (query) column.append(svg('line', { class: 'flow-thin', x1: LEFT - 8, y1: 123, x2: x - 36, y2: 100 }));
@@ -119,11 +122,12 @@ export class FlowDiagram {
     }
 
     const c = svg('g', { class: 'flow-context' });
-    const label = `c = ${vectorText(context)}`;
+    const label = `c = ${boxText(context)}`;
     const boxWidth = Math.max(120, label.length * 7.2);
     c.append(
       svg('rect', { x: contextX - boxWidth / 2, y: contextY - 14, width: boxWidth, height: 28, rx: 4 }),
       svg('text', { x: contextX, y: contextY + 5, 'text-anchor': 'middle' }, label),
+      svg('title', {}, `c = ${vectorText(context)}`),
     );
     this.svg.append(c);
   }

@@ -1,0 +1,27 @@
+// Pieces of provenance readouts shared by the chapters' models (no DOM): how a
+// computed number is written out with the numbers it came from.
+import { formatCell } from './numpy-format.js';
+
+/** A number as the figures print it, with a true minus sign. */
+export const shown = (x) => formatCell(x).replace(/^-/, '\u2212');
+
+/** A factor of a product: negative numbers in parentheses. */
+export const factor = (x) => (x < 0 ? `(${shown(x)})` : shown(x));
+
+/** "a·b + c·d + …" for pairs [a, b]. */
+export const sumOfProducts = (pairs) => pairs.map(([x, y]) => `${factor(x)}·${factor(y)}`).join(' + ');
+
+/** Cells (row, col) for every row of one column, and every column of one row. */
+export const columnCells = (rows, col) => Array.from({ length: rows }, (_, r) => [r, col]);
+export const rowCells = (row, cols) => Array.from({ length: cols }, (_, c) => [row, c]);
+
+/**
+ * Weight i of softmax(scores), written out with every score:
+ * "α1 = e^(927 − 929) / (e^(927 − 929) + … + 1) = 0.1192" (the largest score's term is 1).
+ */
+export function softmaxText(name, scores, weights, i) {
+  const m = Math.max(...scores);
+  const power = (e) => (e === m ? '1' : `e^(${shown(e)} − ${shown(m)})`);
+  const denominator = Array.from(scores, power).join(' + ');
+  return `${name} = ${power(scores[i])} / (${denominator}) = ${shown(weights[i])}`;
+}
