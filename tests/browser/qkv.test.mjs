@@ -210,3 +210,25 @@ test('both chapters work as <attention-lesson> elements on a host page, never to
     rmSync(hostDir, { recursive: true, force: true });
   }
 });
+
+test('provenance: a score outlines its query and key rows and shows q·k; a weight shows its softmax row', async () => {
+  const page = await openPage(env.browser, `${env.url}#chapter=qkv`);
+  const figure = (label) => `#chapter-qkv figure.heatmap:has(canvas[aria-label^="${label}"])`;
+  await page.focus(`${figure('scores Q·Kᵀ')} canvas`);
+  await page.keyboard.press('ArrowRight'); // S[1][2]
+  assert.match(
+    await page.textContent(`${figure('scores Q·Kᵀ')} .heatmap-story`),
+    /^S\[1\]\[2\] = q1 · k2 = \d+·\d+ \+ \d+·\d+ \+ \d+·\d+ = \d+$/,
+  );
+  const sources = await page.$$eval('#chapter-qkv figure.heatmap.is-source canvas', (cs) =>
+    cs.map((c) => c.getAttribute('aria-label').split(':')[0]),
+  );
+  assert.deepEqual(sources, ['queries Q, one row per word', 'keys K, one row per word']);
+  await page.focus(`${figure('attention weights')} canvas`);
+  assert.match(
+    await page.textContent(`${figure('attention weights')} .heatmap-story`),
+    /^A\[1\]\[1\] = .*, with row 1 of S\/√3$/,
+  );
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});

@@ -3,7 +3,17 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { loadAttention } from '../../dist/lib/index.js';
-import { ARTICLE_WORDS, isWhole, qkvAttention, resolveWeights, SCHEMA } from '../../web/src/site/chapters/qkv-model.js';
+import {
+  ARTICLE_WORDS,
+  explainOutput,
+  explainProjection,
+  explainScore,
+  explainWeight,
+  isWhole,
+  qkvAttention,
+  resolveWeights,
+  SCHEMA,
+} from '../../web/src/site/chapters/qkv-model.js';
 import { readState, stateEntries } from '../../web/src/site/url-state.js';
 import { assertClose, loadFixture, STRICT_RELATIVE } from './fixtures.js';
 
@@ -51,4 +61,48 @@ test('typed weights win over the seed; malformed ones are ignored', () => {
     WK: null,
     WV: '1,1,0;0,1,1;0,0,5',
   });
+});
+
+test('provenance: projections, scores, weights and outputs written out with their numbers', () => {
+  const W = resolveWeights(a, readState(SCHEMA, new URLSearchParams('')));
+  const r = qkvAttention(a, ARTICLE_WORDS, W.WQ, W.WK, W.WV);
+  // Every number in these strings is checked against a plain JS recomputation.
+  const q = explainProjection('Q', ARTICLE_WORDS, W.WQ, r, 2, 1);
+  const q21 = ARTICLE_WORDS[2].reduce((sum, x, j) => sum + x * W.WQ[j][1], 0);
+  assert.equal(q.text, `Q[3][2] = x3 · W_Q[:, 2] = 1·${W.WQ[0][1]} + 1·${W.WQ[1][1]} + 0·${W.WQ[2][1]} = ${q21}`);
+  assert.deepEqual(q.sources, {
+    words: [
+      [2, 0],
+      [2, 1],
+      [2, 2],
+    ],
+    WQ: [
+      [0, 1],
+      [1, 1],
+      [2, 1],
+    ],
+  });
+
+  const s = explainScore(r, 0, 1);
+  const s01 = [0, 1, 2].reduce((sum, k) => sum + r.Q.get(0, k) * r.K.get(1, k), 0);
+  assert.equal(
+    s.text,
+    `S[1][2] = q1 · k2 = ${[0, 1, 2].map((k) => `${r.Q.get(0, k)}·${r.K.get(1, k)}`).join(' + ')} = ${s01}`,
+  );
+
+  const w = explainWeight(r, 0, 0);
+  assert.match(w.text, /^A\[1\]\[1\] = .* \/ \(.*\) = 0\.\d+, with row 1 of S\/√3$/);
+  assert.deepEqual(w.sources, {
+    scores: [
+      [0, 0],
+      [0, 1],
+      [0, 2],
+      [0, 3],
+    ],
+  });
+
+  const o = explainOutput(r, 1, 2);
+  const o12 = [0, 1, 2, 3].reduce((sum, j) => sum + r.weights.get(1, j) * r.V.get(j, 2), 0);
+  assert.ok(Math.abs(o12 - r.output.get(1, 2)) < 1e-12);
+  assert.match(o.text, /^out\[2\]\[3\] = Σ_j A\[2\]\[j\] V\[j\]\[3\] = .* = [\d.]+$/);
 });

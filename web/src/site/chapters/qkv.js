@@ -9,7 +9,18 @@ import { MatrixEditor } from '../matrix-editor.js';
 import { formatCell, formatNumpy } from '../numpy-format.js';
 import { NumberInput } from '../number-input.js';
 import { readState, writeState } from '../url-state.js';
-import { drawWeights, isWhole, qkvAttention, resolveWeights, SCHEMA, WEIGHT_KEYS } from './qkv-model.js';
+import {
+  SCHEMA,
+  WEIGHT_KEYS,
+  drawWeights,
+  explainOutput,
+  explainProjection,
+  explainScore,
+  explainWeight,
+  isWhole,
+  qkvAttention,
+  resolveWeights,
+} from './qkv-model.js';
 
 const WEIGHT_NAMES = { WQ: 'W_Q', WK: 'W_K', WV: 'W_V' };
 
@@ -114,11 +125,35 @@ export default {
     const labelled = (key, node) =>
       el('div', {}, el('div', { className: 'control-label' }, `${WEIGHT_NAMES[key]} =`), node);
 
+    // ---- Provenance: the latest results, explained by the model's functions.
+    let result = null;
+    const story = (explainer) => (r, c) => {
+      if (!result) return null;
+      const { text, sources } = explainer(r, c);
+      return { text, sources: Object.entries(sources).map(([name, cells]) => ({ figure: figures[name], cells })) };
+    };
+    const projection = (name) => story((i, k) => explainProjection(name, state.words, state[`W${name}`], result, i, k));
+
     // ---- Step 3: Q, K, V
     const projMaps = {
-      Q: new Heatmap({ palette: 'orange', label: 'queries Q, one row per word', colLabels: dims(3) }),
-      K: new Heatmap({ palette: 'green', label: 'keys K, one row per word', colLabels: dims(3) }),
-      V: new Heatmap({ palette: 'blue', label: 'values V, one row per word', colLabels: dims(3) }),
+      Q: new Heatmap({
+        palette: 'orange',
+        label: 'queries Q, one row per word',
+        colLabels: dims(3),
+        explain: projection('Q'),
+      }),
+      K: new Heatmap({
+        palette: 'green',
+        label: 'keys K, one row per word',
+        colLabels: dims(3),
+        explain: projection('K'),
+      }),
+      V: new Heatmap({
+        palette: 'blue',
+        label: 'values V, one row per word',
+        colLabels: dims(3),
+        explain: projection('V'),
+      }),
     };
     const projOut = outputBlock('Q, K and V as NumPy prints them');
 
@@ -127,6 +162,7 @@ export default {
       palette: 'orange',
       label: 'scores Q·Kᵀ: rows are queries, columns are keys',
       colLabelsOnTop: true,
+      explain: story((i, j) => explainScore(result, i, j)),
     });
     const scoresOut = outputBlock('scores as NumPy prints them');
     const scoresWorked = el('p', { className: 'worked' });
@@ -138,12 +174,25 @@ export default {
       vmin: 0,
       vmax: 1,
       colLabelsOnTop: true,
+      explain: story((i, j) => explainWeight(result, i, j)),
     });
     const attnOut = outputBlock('attention weights as NumPy prints them');
     const scaleLine = el('p', { className: 'worked' });
 
     // ---- Step 6: output
-    const outputMap = new Heatmap({ palette: 'blue', label: 'attention output, one row per word', colLabels: dims(3) });
+    const outputMap = new Heatmap({
+      palette: 'blue',
+      label: 'attention output, one row per word',
+      colLabels: dims(3),
+      explain: story((i, k) => explainOutput(result, i, k)),
+    });
+    const figures = {
+      words: wordsMap,
+      ...Object.fromEntries(WEIGHT_KEYS.map((key) => [key, weightMaps[key]])),
+      ...projMaps,
+      scores: scoresMap,
+      weights: weightsMap,
+    };
     const outputOut = outputBlock('attention output as NumPy prints it');
     const outputWorked = el('p', { className: 'worked' });
 
@@ -170,6 +219,7 @@ export default {
           .join('\n');
 
         const r = qkvAttention(api, state.words, state.WQ, state.WK, state.WV);
+        result = r;
         for (const name of ['Q', 'K', 'V']) projMaps[name].update(r[name], { rowLabels: labels });
         projOut.textContent = ['Q', 'K', 'V']
           .map((name) => numpyRepr(r[name].data, [n, 3], `${name} = `, { float: !intProducts }))
