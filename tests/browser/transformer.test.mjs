@@ -246,3 +246,25 @@ test('malformed and oversized permalink values fall back to defaults or are clam
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
+
+test('provenance: a masked weight names its mask cell; an open one its softmax row; sources outlined', async () => {
+  const page = await openPage(env.browser, `${env.url}#chapter=transformer`);
+  const fig = (label) => `${CH} figure.heatmap:has(canvas[aria-label^="${label}"])`;
+  await page.focus(`${fig('raw scores')} canvas`);
+  assert.match(await page.textContent(`${fig('raw scores')} .heatmap-story`), /^score = q1 \(the\) · k1 \(the\) = /);
+  const sources = await page.$$eval(`${CH} figure.heatmap.is-source canvas`, (cs) =>
+    cs.map((c) => c.getAttribute('aria-label').split(':')[0]),
+  );
+  assert.deepEqual(sources, ['queries Q = X Wq', 'keys K = X Wk']);
+  // The default state pads the last token: row 1's last key is masked.
+  await page.focus(`${fig('masked attention weights')} canvas`);
+  for (let i = 0; i < 5; i++) await page.keyboard.press('ArrowRight');
+  assert.match(
+    await page.textContent(`${fig('masked attention weights')} .heatmap-story`),
+    /= 0: the mask cell M\[1\]\[6\] is 0 \(masked\)$/,
+  );
+  await page.keyboard.press('ArrowLeft');
+  assert.match(await page.textContent(`${fig('masked attention weights')} .heatmap-story`), /1 masked key left out$/);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});

@@ -92,3 +92,34 @@ test('schema: malformed and oversized permalink values fall back or are clamped'
   assert.equal(s.source.length, 200);
   assert.equal(M.tokensOf({ tokens: 'a '.repeat(1000), length: 0 }).length, M.MAX_TOKENS);
 });
+
+test('provenance: raw and scaled scores, masked weights and outputs explain themselves', () => {
+  const tokens = ['the', 'cat', 'sat'];
+  const inputs = M.drawInputs(a, tokens, 8, 1);
+  const proj = M.projections(a, inputs);
+  const raw = M.explainRawScore(proj, 0, 1, tokens);
+  assert.match(raw.text, /^score = q1 \(the\) · k2 \(cat\) = .* = −?[\d.]+$/);
+  let s01 = 0;
+  for (let k = 0; k < 8; k++) s01 += proj.Q.get(0, k) * proj.K.get(1, k);
+  assert.ok(Math.abs(s01 - proj.raw.get(0, 1)) < 1e-12);
+  assert.equal(M.explainScaledScore(proj, 0, 1).text.split(' = ').length, 4);
+
+  const mask = M.buildMask(3, { padding: 1, causal: false, flips: new Set() }); // key 3 is padding
+  const masked = M.maskedAttention(a, proj, mask);
+  assert.match(
+    M.explainMaskedWeight(proj, masked.weights, mask, 0, 2, tokens).text,
+    /= 0: the mask cell M\[1\]\[3\] is 0 \(masked\)$/,
+  );
+  const open = M.explainMaskedWeight(proj, masked.weights, mask, 0, 0, tokens);
+  assert.match(
+    open.text,
+    /^weight q1 \(the\) → k1 \(the\) = .* \/ \([^+]* \+ [^+]*\) = [\d.]+; 1 masked key left out$/,
+  );
+  assert.deepEqual(open.sources.mask, [[0, 0]]);
+  // The weight the readout quotes is the softmax of the two open scaled scores.
+  const [x, y] = [proj.scaled.get(0, 0), proj.scaled.get(0, 1)];
+  assert.ok(Math.abs(masked.weights.get(0, 0) - Math.exp(x) / (Math.exp(x) + Math.exp(y))) < 1e-12);
+
+  const out = M.explainOutput(proj.attention.weights, proj.V, proj.attention.output, 1, 2, tokens);
+  assert.match(out.text, /^output\[2\]\[3\] \(cat\) = Σ_j weight\[2\]\[j\] · V\[j\]\[3\] = .* = −?[\d.]+$/);
+});

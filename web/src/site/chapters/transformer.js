@@ -17,6 +17,21 @@ const BIG = 24 * 24; // above this many cells, heatmaps switch to pixel mode
 const SHOWN = 12 * 12; // largest matrix printed as NumPy
 
 const figure = (options) => new Heatmap({ pixelAbove: BIG, ...options });
+
+/**
+ * Provenance: `explainer(latest, r, c)` (from the model) run on the latest
+ * numbers, its named sources mapped to the chapter's figures (ctx.figures).
+ */
+const storyOf = (ctx, explainer) => (r, c) => {
+  if (!ctx.latest.proj) return null;
+  const { text, sources } = explainer(ctx.latest, r, c);
+  return {
+    text,
+    sources: Object.entries(sources)
+      .filter(([name]) => ctx.figures[name])
+      .map(([name, cells]) => ({ figure: ctx.figures[name], cells })),
+  };
+};
 const tokenFigure = (options) => figure({ ...options, rotateColLabels: true, colLabelsOnTop: true });
 const numpyOrSize = (m, what) =>
   m.rows * m.cols <= SHOWN
@@ -71,11 +86,12 @@ function checkbox(label, checked, onChange) {
 
 // ---- one piece per step: { element, show(...) } -------------------------------------
 
-function inputsStep({ state, edit }) {
+function inputsStep({ state, edit, figures }) {
   const xFig = figure({ palette: 'blue', label: 'embeddings X, one row per token' });
   const qFig = figure({ palette: 'purple', label: 'queries Q = X Wq' });
   const kFig = figure({ palette: 'orange', label: 'keys K = X Wk' });
   const vFig = figure({ palette: 'green', label: 'values V = X Wv' });
+  Object.assign(figures, { Q: qFig, K: kFig, V: vFig });
   const lines = numpyLinesBlock('the NumPy lines that draw X and the weights');
   const headsSlot = el('span');
   const renderHeads = () =>
@@ -161,9 +177,18 @@ function inputsStep({ state, edit }) {
   };
 }
 
-function scoresStep() {
-  const scoresFig = tokenFigure({ palette: 'orange', label: 'raw scores Q Kᵀ (rows: queries, columns: keys)' });
-  const scaledFig = tokenFigure({ palette: 'orange', label: 'scaled scores Q Kᵀ / √d_k' });
+function scoresStep(ctx) {
+  const scoresFig = tokenFigure({
+    palette: 'orange',
+    label: 'raw scores Q Kᵀ (rows: queries, columns: keys)',
+    explain: storyOf(ctx, (l, i, j) => M.explainRawScore(l.proj, i, j, l.tokens)),
+  });
+  const scaledFig = tokenFigure({
+    palette: 'orange',
+    label: 'scaled scores Q Kᵀ / √d_k',
+    explain: storyOf(ctx, (l, i, j) => M.explainScaledScore(l.proj, i, j)),
+  });
+  Object.assign(ctx.figures, { raw: scoresFig, scaled: scaledFig });
   const scoresOut = outputBlock('raw scores as NumPy prints them');
   return {
     element: step({
@@ -287,14 +312,22 @@ function scalingStep({ state, edit }) {
   };
 }
 
-function attentionStep() {
+function attentionStep(ctx) {
   const weightsFig = tokenFigure({
     palette: 'orange',
     label: 'attention weights softmax(Q Kᵀ / √d_k)',
     vmin: 0,
     vmax: 1,
+    explain: storyOf(ctx, (l, i, j) => M.explainMaskedWeight(l.proj, l.proj.attention.weights, null, i, j, l.tokens)),
   });
-  const outFig = figure({ palette: 'green', label: 'output = weights · V' });
+  const outFig = figure({
+    palette: 'green',
+    label: 'output = weights · V',
+    explain: storyOf(ctx, (l, i, k) =>
+      M.explainOutput(l.proj.attention.weights, l.proj.V, l.proj.attention.output, i, k, l.tokens),
+    ),
+  });
+  Object.assign(ctx.figures, { weights: weightsFig });
   const weightsOut = outputBlock('attention weights as NumPy prints them');
   return {
     element: step({
@@ -315,7 +348,8 @@ function attentionStep() {
   };
 }
 
-function maskStep({ state, edit, update }) {
+function maskStep(ctx) {
+  const { state, edit, update } = ctx;
   const maskFig = tokenFigure({
     palette: 'bone',
     label: 'mask (1 = may attend, 0 = masked; click a cell, or focus it and press Enter, to flip it)',
@@ -327,7 +361,9 @@ function maskStep({ state, edit, update }) {
     label: 'masked attention weights (hatched = masked)',
     vmin: 0,
     vmax: 1,
+    explain: storyOf(ctx, (l, i, j) => M.explainMaskedWeight(l.proj, l.masked.weights, l.mask, i, j, l.tokens)),
   });
+  Object.assign(ctx.figures, { mask: maskFig });
   const maskedOutFig = figure({ palette: 'green', label: 'masked output' });
   const maskedOut = outputBlock('masked attention weights as NumPy prints them');
   const maskNote = el('p', { className: 'worked' });
@@ -562,7 +598,8 @@ export default {
     const read = M.consistent(readState(M.SCHEMA));
     const state = { ...read, flips: M.parseFlips(read.flips) };
     const save = () => writeState(M.SCHEMA, { ...state, flips: [...state.flips].join(',') });
-    const ctx = { state, update: () => update() };
+    // figures: by name, for provenance; latest: the numbers the readouts explain.
+    const ctx = { state, update: () => update(), figures: {}, latest: {} };
     ctx.edit = (change) => (value) => {
       change(value);
       update();
@@ -599,6 +636,7 @@ export default {
         changed('A', keyA, () => {
           data.inputs = M.drawInputs(api, tokens, state.dModel, state.seed);
           data.proj = M.projections(api, data.inputs);
+          Object.assign(ctx.latest, { proj: data.proj, tokens: n <= 24 ? tokens : null });
           s1.show(data.inputs, data.proj, view);
           s2.show(data.proj, view);
           s4.show(data.proj, view);
@@ -607,7 +645,9 @@ export default {
         const keyB = `${keyA}|${state.padding}|${state.causal}|${[...state.flips].join(',')}`;
         changed('B', keyB, () => {
           data.mask = M.buildMask(n, state);
-          s5.show(data.mask, M.maskedAttention(api, data.proj, data.mask), view);
+          const masked = M.maskedAttention(api, data.proj, data.mask);
+          Object.assign(ctx.latest, { mask: data.mask, masked });
+          s5.show(data.mask, masked, view);
         });
         changed('C', `${keyB}|${state.heads}`, () =>
           s6.show(M.multiHead(api, data.inputs, data.proj, state.heads, data.mask), data.mask, view),
