@@ -63,4 +63,10 @@ inline double fromBits(std::uint64_t u) {
 // Unlike log() it never sets errno or raises floating-point exception flags.
 double exactLog(double x);
 
+// RN(a b + c) with one rounding, computed without an fma instruction (exactLog
+// uses it in WebAssembly, which has none). Exact when nothing overflows and
+// the product's rounding error is not subnormal (|a|, |b| < 2^995 and a b == 0
+// or |a b| >= 2^-968); exact_log.cpp says why and how.
+double emulatedFma(double a, double b, double c);
+
 }  // namespace attention
