@@ -262,9 +262,14 @@ export class Heatmap {
       canvas.width = cols;
       canvas.height = rows;
     }
-    setIfChanged(canvas.style, 'width', `${cols * block}px`);
-    setIfChanged(canvas.style, 'height', `${rows * block}px`);
-    setIfChanged(canvas.style, 'imageRendering', 'pixelated');
+    // Styles set once per size (reading them back from the DOM costs more than remembering).
+    const size = `${cols * block}px ${rows * block}px`;
+    if (this.pixelSize !== size) {
+      canvas.style.width = `${cols * block}px`;
+      canvas.style.height = `${rows * block}px`;
+      canvas.style.imageRendering = 'pixelated';
+      this.pixelSize = size;
+    }
     const ctx = canvas.getContext('2d');
     ctx.setTransform(1, 0, 0, 1, 0, 0);
     // One ImageData per size, reused; pixels written as whole RGBA words.
@@ -293,6 +298,7 @@ export class Heatmap {
     const { matrix, options: o, canvas } = this;
     const { rows, cols, data } = matrix;
     canvas.style.imageRendering = '';
+    this.pixelSize = null;
     const ctx = canvas.getContext('2d');
     const palette = PALETTES[paletteOverride ?? o.palette] ?? PALETTES.orange;
     const texts = Array.from(data, (x) => o.format(x));
