@@ -7,7 +7,8 @@
 #include <cstring>
 #include <limits>
 
-// Only the std::fma calls below may fuse; every other multiply and add must be
+// Only the fusedMultiplyAdd calls below may fuse (and emulatedFma relies on
+// unfused products and sums); every other multiply and add must be
 // rounded on its own, whatever -ffp-contract default or -march the build uses.
 #if defined(__clang__)
 #pragma clang fp contract(off)

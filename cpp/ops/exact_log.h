@@ -16,8 +16,8 @@
 // the code is our own C++ rendering of the HAVE_FAST_FMA variant (128-entry
 // table, degree-6 polynomial, degree-12 polynomial near 1). glibc compiles that
 // C with floating-point contraction, so its x86-64 FMA build fuses further
-// multiply-adds; exact_log.cpp spells out exactly the same fusions with std::fma
-// (correctly rounded everywhere, musl's software fma in WebAssembly) and keeps
+// multiply-adds; exact_log.cpp spells out exactly the same fusions with a
+// correctly rounded fma (std::fma natively, emulatedFma in WebAssembly) and keeps
 // every other operation unfused. tests/cpp/test_exact_log.cpp compares the
 // result with the system log() bit for bit on over 10 million inputs.
 //
