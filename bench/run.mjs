@@ -16,6 +16,8 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
+import { randomMatrix } from './lib/data.mjs';
+import { jsAttention } from './lib/js-attention.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const at = (...p) => join(root, ...p);
@@ -36,45 +38,6 @@ function time(body, { minRuns = 5, maxRuns = 30, budgetMs = 1500 } = {}) {
   }
   times.sort((x, y) => x - y);
   return { min: times[0], median: times[times.length >> 1] };
-}
-
-// Deterministic pseudo-random normal-ish data (sum of uniforms), row-major.
-function randomMatrix(rows, cols, seed) {
-  let s = seed >>> 0;
-  const next = () => (s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32;
-  const data = new Float64Array(rows * cols);
-  for (let i = 0; i < data.length; i++) data[i] = next() + next() + next() - 1.5;
-  return { rows, cols, data };
-}
-
-// ---- the plain JS baseline ---------------------------------------------------------
-
-/** softmax(Q K^T / sqrt(d)) V with three nested loops; Q, K, V: n x d row-major. */
-function jsAttention(Q, K, V, n, d) {
-  const W = new Float64Array(n * n);
-  const scale = 1 / Math.sqrt(d);
-  for (let i = 0; i < n; i++) {
-    for (let j = 0; j < n; j++) {
-      let s = 0;
-      for (let t = 0; t < d; t++) s += Q[i * d + t] * K[j * d + t];
-      W[i * n + j] = s * scale;
-    }
-  }
-  for (let i = 0; i < n; i++) {
-    let max = -Infinity;
-    for (let j = 0; j < n; j++) max = Math.max(max, W[i * n + j]);
-    let sum = 0;
-    for (let j = 0; j < n; j++) sum += W[i * n + j] = Math.exp(W[i * n + j] - max);
-    for (let j = 0; j < n; j++) W[i * n + j] /= sum;
-  }
-  const O = new Float64Array(n * d);
-  for (let i = 0; i < n; i++) {
-    for (let j = 0; j < n; j++) {
-      const w = W[i * n + j];
-      for (let t = 0; t < d; t++) O[i * d + t] += w * V[j * d + t];
-    }
-  }
-  return { output: O, weights: W };
 }
 
 // ---- sizes ---------------------------------------------------------------------------

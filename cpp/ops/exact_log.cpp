@@ -7,7 +7,8 @@
 #include <cstring>
 #include <limits>
 
-// Only the std::fma calls below may fuse; every other multiply and add must be
+// Only the fusedMultiplyAdd calls below may fuse (and emulatedFma relies on
+// unfused products and sums); every other multiply and add must be
 // rounded on its own, whatever -ffp-contract default or -march the build uses.
 #if defined(__clang__)
 #pragma clang fp contract(off)
@@ -17,7 +18,70 @@
 
 namespace attention {
 
+// ---- fused multiply-add without hardware FMA ----------------------------------
+// WebAssembly has no fma instruction, and musl's software fma() (128-bit
+// integer arithmetic) made exactLog, hence RandomState::randn, several times
+// slower than everything else in a chapter's seed edit. This is Boldo and
+// Melquiond's emulation ("Emulation of FMA and correctly rounded sums: proved
+// algorithms using rounding to odd", IEEE Trans. Computers 57(4), 2008): the
+// product and the sum are computed exactly as pairs of doubles, their small
+// parts are added rounded to odd, and one final rounding to nearest gives
+// RN(a b + c). Valid when nothing overflows and the product's error term does
+// not underflow (|a|, |b| < 2^995 and a b == 0 or |a b| >= 2^-968): true of
+// every call in exactLog, whose operands are table values, polynomial
+// coefficients, k in [-1074, 1024] and r with |r| in [2^-106, 2^-4]
+// (tests/cpp/test_exact_log.cpp checks it against std::fma).
 namespace {
+
+// hi + lo == a b exactly (Dekker's product with Veltkamp's split at 2^27 + 1).
+inline void exactProduct(double a, double b, double& hi, double& lo) {
+  constexpr double kSplit = 0x1p27 + 1.0;
+  const double ca = kSplit * a, cb = kSplit * b;
+  const double ahi = ca - (ca - a), alo = a - ahi;
+  const double bhi = cb - (cb - b), blo = b - bhi;
+  hi = a * b;
+  lo = ((ahi * bhi - hi) + ahi * blo + alo * bhi) + alo * blo;
+}
+
+// hi + lo == a + b exactly (Knuth's branch-free two-sum).
+inline void exactSum(double a, double b, double& hi, double& lo) {
+  hi = a + b;
+  const double bv = hi - a;
+  lo = (a - (hi - bv)) + (b - bv);
+}
+
+// a + b rounded to odd: the truncation of the exact sum, last bit forced to 1
+// when the sum is inexact.
+inline double sumRoundedToOdd(double a, double b) {
+  double s, e;
+  exactSum(a, b, s, e);
+  std::uint64_t bits = bitsOf(s);
+  // Inexact with an even last bit: the odd neighbour towards the exact sum.
+  // (s != 0 here: a sum that rounds to zero is exact.)
+  if (e != 0.0 && (bits & 1U) == 0) bits = ((e > 0.0) == (s > 0.0)) ? bits + 1 : bits - 1;
+  return fromBits(bits);
+}
+
+}  // namespace
+
+double emulatedFma(double a, double b, double c) {
+  double uh, ul, th, tl;
+  exactProduct(a, b, uh, ul);
+  exactSum(c, uh, th, tl);
+  const double v = sumRoundedToOdd(tl, ul);
+  return v == 0.0 ? th : th + v;  // th alone keeps the sign of an exact zero (-0 + -0 = -0)
+}
+
+namespace {
+
+// The fma of exactLog: the hardware's where there is one, the emulation in wasm.
+inline double fusedMultiplyAdd(double a, double b, double c) {
+#if defined(__wasm__)
+  return emulatedFma(a, b, c);
+#else
+  return std::fma(a, b, c);
+#endif
+}
 
 // ---- Constants of ARM optimized-routines math/log_data.c (LOG_TABLE_BITS 7,
 // LOG_POLY_ORDER 6, LOG_POLY1_ORDER 12), unchanged. ----
@@ -127,10 +191,11 @@ double logNearOne(double x) {
   const double r = x - 1.0;
   const double r2 = r * r;
   const double r3 = r * r2;
-  const double p1 = std::fma(r2, B[3], std::fma(r, B[2], B[1]));
-  const double p2 = std::fma(r2, B[6], std::fma(r, B[5], B[4]));
-  const double p3 = std::fma(r3, B[10], std::fma(r2, B[9], std::fma(r, B[8], B[7])));
-  const double q = std::fma(std::fma(p3, r3, p2), r3, p1);  // y = r3 * q
+  const double p1 = fusedMultiplyAdd(r2, B[3], fusedMultiplyAdd(r, B[2], B[1]));
+  const double p2 = fusedMultiplyAdd(r2, B[6], fusedMultiplyAdd(r, B[5], B[4]));
+  const double p3 =
+      fusedMultiplyAdd(r3, B[10], fusedMultiplyAdd(r2, B[9], fusedMultiplyAdd(r, B[8], B[7])));
+  const double q = fusedMultiplyAdd(fusedMultiplyAdd(p3, r3, p2), r3, p1);  // y = r3 * q
   // r = rhi + rlo with rhi of at most 26 significant bits, so rhi * rhi is exact.
   const double w = r * 0x1p27;
   const double rhi = (r + w) - w;
@@ -138,8 +203,8 @@ double logNearOne(double x) {
   const double half = rhi * rhi * B[0];  // exact: B[0] == -0.5
   const double hi = r + half;
   double lo = (r - hi) + half;
-  lo = std::fma(B[0] * rlo, rhi + r, lo);
-  const double y = std::fma(r3, q, lo);
+  lo = fusedMultiplyAdd(B[0] * rlo, rhi + r, lo);
+  const double y = fusedMultiplyAdd(r3, q, lo);
   return hi + y;
 }
 
@@ -175,16 +240,17 @@ double exactLog(double x) {
   const double logc = kTable[i].logc;
 
   // log(x) = k ln2 + log(c) + log1p(r) with r = z/c - 1 = z * invc - 1 (one rounding).
-  const double r = std::fma(z, invc, -1.0);
+  const double r = fusedMultiplyAdd(z, invc, -1.0);
   const double kd = static_cast<double>(k);
-  const double w = std::fma(kd, kLn2Hi, logc);  // the product is exact
+  const double w = fusedMultiplyAdd(kd, kLn2Hi, logc);  // the product is exact
   const double hi = w + r;
-  const double lo = std::fma(kd, kLn2Lo, (w - hi) + r);
+  const double lo = fusedMultiplyAdd(kd, kLn2Lo, (w - hi) + r);
   const double* A = kPoly;
   const double r2 = r * r;
   const double r3 = r * r2;
-  const double p = std::fma(std::fma(r, A[4], A[3]), r2, std::fma(r, A[2], A[1]));
-  const double y = std::fma(r3, p, std::fma(r2, A[0], lo));
+  const double p =
+      fusedMultiplyAdd(fusedMultiplyAdd(r, A[4], A[3]), r2, fusedMultiplyAdd(r, A[2], A[1]));
+  const double y = fusedMultiplyAdd(r3, p, fusedMultiplyAdd(r2, A[0], lo));
   return y + hi;
 }
 

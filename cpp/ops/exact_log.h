@@ -16,8 +16,8 @@
 // the code is our own C++ rendering of the HAVE_FAST_FMA variant (128-entry
 // table, degree-6 polynomial, degree-12 polynomial near 1). glibc compiles that
 // C with floating-point contraction, so its x86-64 FMA build fuses further
-// multiply-adds; exact_log.cpp spells out exactly the same fusions with std::fma
-// (correctly rounded everywhere, musl's software fma in WebAssembly) and keeps
+// multiply-adds; exact_log.cpp spells out exactly the same fusions with a
+// correctly rounded fma (std::fma natively, emulatedFma in WebAssembly) and keeps
 // every other operation unfused. tests/cpp/test_exact_log.cpp compares the
 // result with the system log() bit for bit on over 10 million inputs.
 //
@@ -62,5 +62,11 @@ inline double fromBits(std::uint64_t u) {
 // NaN for negative x and NaN x (computed as (x - x) / (x - x), like glibc).
 // Unlike log() it never sets errno or raises floating-point exception flags.
 double exactLog(double x);
+
+// RN(a b + c) with one rounding, computed without an fma instruction (exactLog
+// uses it in WebAssembly, which has none). Exact when nothing overflows and
+// the product's rounding error is not subnormal (|a|, |b| < 2^995 and a b == 0
+// or |a b| >= 2^-968); exact_log.cpp says why and how.
+double emulatedFma(double a, double b, double c);
 
 }  // namespace attention

@@ -146,3 +146,63 @@ TEST_CASE("exactLog's special values are glibc's", "[exact_log]") {
     CHECK(bitsOf(got) == bitsOf(want));
   }
 }
+
+// emulatedFma (what exactLog uses in WebAssembly) against std::fma, which is
+// correctly rounded on every conforming platform (hardware FMA or glibc's
+// software fma). Tolerance 0: every result must have the same bits.
+TEST_CASE("emulatedFma is bit-identical to std::fma in its documented range", "[exact_log]") {
+  using attention::emulatedFma;
+  std::mt19937_64 rng(20261122);
+  long compared = 0, different = 0;
+  std::string first;
+  auto check = [&](double a, double b, double c) {
+    const double got = emulatedFma(a, b, c), want = std::fma(a, b, c);
+    ++compared;
+    if (bitsOf(got) != bitsOf(want) && !(std::isnan(got) && std::isnan(want))) {
+      if (different++ == 0) {
+        std::ostringstream text;
+        text << std::hexfloat << "fma(" << a << ", " << b << ", " << c << "): " << got << " vs "
+             << want;
+        first = text.str();
+      }
+    }
+  };
+  std::uniform_int_distribution<int> exponent(-400, 400), shift(-60, 60), sign(0, 1);
+  std::uniform_int_distribution<std::uint64_t> mantissa(0, (std::uint64_t{1} << 52) - 1);
+  auto randomDouble = [&](int e) {
+    return (sign(rng) ? -1.0 : 1.0) *
+           std::ldexp(1.0 + std::ldexp(static_cast<double>(mantissa(rng)), -52), e);
+  };
+  for (int i = 0; i < 2000000; ++i) {
+    // c near the product's magnitude: cancellation and carries.
+    const int ea = exponent(rng), eb = exponent(rng);
+    const double a = randomDouble(ea), b = randomDouble(eb);
+    check(a, b, randomDouble(ea + eb + shift(rng)));
+    check(a, b, -(a * b));  // the product's own rounding error, exactly
+    check(a, b, 0.0);
+  }
+  // Short integers: many exact results, exact halfway cases (ties to even) and sums of 54-55 bits.
+  std::uniform_int_distribution<std::int64_t> small(1 << 25, (1 << 27) - 1),
+      wide(-(std::int64_t{1} << 54), std::int64_t{1} << 54);
+  for (int i = 0; i < 2000000; ++i) {
+    const double a = static_cast<double>(small(rng)), b = static_cast<double>(small(rng));
+    check(a, b, static_cast<double>(wide(rng)));
+    check(a, -b, std::ldexp(1.0, 53 + i % 3) + static_cast<double>(i % 7));
+  }
+  // The shapes of exactLog's calls: r in [2^-106, 2^-4] times coefficients, k ln2.
+  std::uniform_real_distribution<double> unit(-1.0, 1.0);
+  std::uniform_int_distribution<int> tiny(-106, -4), k(-1074, 1024);
+  for (int i = 0; i < 1000000; ++i) {
+    const double r = std::ldexp(unit(rng), tiny(rng));
+    check(r, 0x1.555555551305bp-2, -0x1.0000000000001p-1);
+    check(r * r * r, unit(rng), std::ldexp(unit(rng), tiny(rng)));
+    check(static_cast<double>(k(rng)), 0x1.ef35793c76730p-45, std::ldexp(unit(rng), tiny(rng)));
+    check(1.0 + std::ldexp(unit(rng), -2), 0x1.734f0c3e0de9fp+0, -1.0);
+  }
+  check(0.0, 5.0, -0.0);
+  check(-0.0, 5.0, 0.0);
+  check(0.0, -5.0, -0.0);
+  INFO(compared << " triples compared; " << different << " differ; first " << first);
+  CHECK(compared > 10000000);
+  CHECK(different == 0);
+}

@@ -598,6 +598,14 @@ export default {
     const read = M.consistent(readState(M.SCHEMA));
     const state = { ...read, flips: M.parseFlips(read.flips) };
     const save = () => writeState(M.SCHEMA, { ...state, flips: [...state.flips].join(',') });
+    // The permalink is written in a task of its own, right after the edit's
+    // recompute and repaint: history.replaceState inside it cost the seed edit
+    // at n = 128 as much as a third of its time (bench/frame.mjs).
+    let pendingSave = 0;
+    const saveSoon = () => {
+      clearTimeout(pendingSave);
+      pendingSave = setTimeout(save, 0);
+    };
     // figures: by name, for provenance; latest: the numbers the readouts explain.
     const ctx = { state, update: () => update(), figures: {}, latest: {} };
     ctx.edit = (change) => (value) => {
@@ -655,7 +663,7 @@ export default {
         changed('D', JSON.stringify([state.usesSeed, state.source, state.target]), () =>
           s7.show(M.threeUses(api, state)),
         );
-        save();
+        saveSoon();
       });
       const ms = performance.now() - t0;
       root.dataset.updateMs = ms.toFixed(2);

@@ -305,14 +305,19 @@ export class Heatmap {
     canvas.classList.toggle('heatmap-canvas', !pixels);
     if (pixels) this.drawPixels(vmin, vmax);
     else this.drawCells(vmin, vmax);
-    this.caption.hidden = !(pixels || o.caption);
-    this.caption.textContent = pixels
+    // DOM writes only when something changed: a repaint of the same shape at
+    // n = 128 should cost the canvas and nothing else (no layout, no new nodes).
+    const caption = pixels
       ? `${o.caption ?? o.label} (${rows} × ${cols}; colour scale ${formatCell(vmin)} to ${formatCell(vmax)}${o.isMasked ? '; grey = masked' : ''})`
       : (o.caption ?? '');
-    canvas.setAttribute('aria-label', `${o.label}: heatmap of ${rows} by ${cols} values`);
+    setIfChanged(this.caption, 'hidden', !(pixels || o.caption));
+    setIfChanged(this.caption, 'textContent', caption);
+    const label = `${o.label}: heatmap of ${rows} by ${cols} values`;
+    if (canvas.getAttribute('aria-label') !== label) canvas.setAttribute('aria-label', label);
     canvas.dataset.painted = 'true';
     if (this.details.open) this.fillTable();
-    else this.table.replaceChildren(el('caption', {}, o.label));
+    else if (this.table.childElementCount !== 1 || this.table.firstElementChild.textContent !== o.label)
+      this.table.replaceChildren(el('caption', {}, o.label));
   }
 
   /** Pixel mode: one canvas pixel per cell, scaled up by CSS. */
@@ -327,27 +332,31 @@ export class Heatmap {
       canvas.width = cols;
       canvas.height = rows;
     }
-    canvas.style.width = `${cols * block}px`;
-    canvas.style.height = `${rows * block}px`;
-    canvas.style.imageRendering = 'pixelated';
+    // Styles set once per size (reading them back from the DOM costs more than remembering).
+    const size = `${cols * block}px ${rows * block}px`;
+    if (this.pixelSize !== size) {
+      canvas.style.width = `${cols * block}px`;
+      canvas.style.height = `${rows * block}px`;
+      canvas.style.imageRendering = 'pixelated';
+      this.pixelSize = size;
+    }
     const ctx = canvas.getContext('2d');
     ctx.setTransform(1, 0, 0, 1, 0, 0);
-    const image = ctx.createImageData(cols, rows);
-    const lut = lookupTable(paletteOverride ?? o.palette);
-    const px = image.data;
+    // One ImageData per size, reused; pixels written as whole RGBA words.
+    if (this.image?.width !== cols || this.image?.height !== rows) this.image = ctx.createImageData(cols, rows);
+    const image = this.image;
+    const px = new Uint32Array(image.data.buffer);
+    const lut = packedLookupTable(paletteOverride ?? o.palette);
     const scale = vmax > vmin ? 255 / (vmax - vmin) : 0;
+    const isMasked = o.isMasked;
     for (let r = 0, k = 0; r < rows; r++) {
-      for (let c = 0; c < cols; c++, k += 4) {
-        const x = data[r * cols + c];
-        if (o.isMasked?.(r, c) || !Number.isFinite(x)) {
-          px[k] = px[k + 1] = px[k + 2] = 120; // hatching needs more than one pixel
+      for (let c = 0; c < cols; c++, k++) {
+        const x = data[k];
+        if ((isMasked && isMasked(r, c)) || !Number.isFinite(x)) {
+          px[k] = lut[MASKED]; // hatching needs more than one pixel
         } else {
-          const t = scale ? Math.max(0, Math.min(255, ((x - vmin) * scale + 0.5) | 0)) * 3 : 384;
-          px[k] = lut[t];
-          px[k + 1] = lut[t + 1];
-          px[k + 2] = lut[t + 2];
+          px[k] = lut[scale ? Math.max(0, Math.min(255, ((x - vmin) * scale + 0.5) | 0)) : 128];
         }
-        px[k + 3] = 255;
       }
     }
     ctx.putImageData(image, 0, 0);
@@ -359,6 +368,7 @@ export class Heatmap {
     const { matrix, options: o, canvas } = this;
     const { rows, cols, data } = matrix;
     canvas.style.imageRendering = '';
+    this.pixelSize = null;
     const ctx = canvas.getContext('2d');
     const palette = PALETTES[paletteOverride ?? o.palette] ?? PALETTES.orange;
     const texts = Array.from(data, (x) => o.format(x));
@@ -503,12 +513,18 @@ export function captioned(heatmap, text) {
   return heatmap.element;
 }
 
+/** Sets `target[key] = value` unless it already holds that value (no DOM invalidation). */
+function setIfChanged(target, key, value) {
+  if (target[key] !== value) target[key] = value;
+}
+
 /** [vmin, vmax]: the options' bounds, else the finite data's range. */
 function colourRange(data, o) {
   let lo = Infinity;
   let hi = -Infinity;
   if (o.vmin === undefined || o.vmax === undefined) {
-    for (const x of data) {
+    for (let i = 0; i < data.length; i++) {
+      const x = data[i];
       if (!Number.isFinite(x)) continue;
       if (x < lo) lo = x;
       if (x > hi) hi = x;
@@ -517,13 +533,20 @@ function colourRange(data, o) {
   return [o.vmin ?? (lo === Infinity ? 0 : lo), o.vmax ?? (hi === -Infinity ? 1 : hi)];
 }
 
+const MASKED = 256; // index of the grey of masked and non-finite cells in a packed table
 const lookupTables = new Map();
-/** 256 colours of a palette as r, g, b bytes. */
-function lookupTable(name) {
+/**
+ * 256 colours of a palette, then the masked grey, each as one opaque RGBA word
+ * in the byte order of an ImageData (written through a byte view, so it holds
+ * on any endianness).
+ */
+function packedLookupTable(name) {
   const key = PALETTES[name] ? name : 'orange';
   if (!lookupTables.has(key)) {
-    const lut = new Uint8ClampedArray(256 * 3);
-    for (let i = 0; i < 256; i++) lut.set(PALETTES[key](i / 255).map(Math.round), i * 3);
+    const lut = new Uint32Array(257);
+    const bytes = new Uint8ClampedArray(lut.buffer);
+    for (let i = 0; i < 256; i++) bytes.set([...PALETTES[key](i / 255).map(Math.round), 255], i * 4);
+    bytes.set([120, 120, 120, 255], MASKED * 4);
     lookupTables.set(key, lut);
   }
   return lookupTables.get(key);
