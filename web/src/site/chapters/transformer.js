@@ -16,7 +16,8 @@ import * as M from './transformer-model.js';
 const BIG = 24 * 24; // above this many cells, heatmaps switch to pixel mode
 const SHOWN = 12 * 12; // largest matrix printed as NumPy
 
-const figure = (options) => new Heatmap({ pixelAbove: BIG, ...options });
+// Every figure shows its label as a visible caption (X, Q, K, V, raw and scaled scores, … told apart).
+const figure = (options) => new Heatmap({ pixelAbove: BIG, caption: options.label, ...options });
 
 /**
  * Provenance: `explainer(latest, r, c)` (from the model) run on the latest
@@ -469,6 +470,8 @@ function headsStep({ headsSlot }) {
       if (headFigs.length !== r.perHead.length) {
         headFigs = r.perHead.map((_, i) => tokenFigure({ palette: 'orange', label: label(i), vmin: 0, vmax: 1 }));
         headsRow.replaceChildren(...headFigs.map((f) => f.element));
+        // A square-ish grid: 4 heads as 2 + 2, 8 as 3 + 3 + 2 (never 2 + 1 + 1).
+        headsRow.style.setProperty('--columns', String(Math.ceil(Math.sqrt(headFigs.length))));
       }
       r.perHead.forEach((h, i) => headFigs[i].update(h.weights, { ...view.labels, isMasked, label: label(i) }));
       concatFig.update(r.concat, view.rowsOnly);

@@ -31,6 +31,8 @@ export const tickLabel = (t) => formatCell(t).replace(/^-/, '\u2212');
  * @property {boolean} [colorbar] default true
  * @property {number} [vmin] colour scale (default: finite data min)
  * @property {number} [vmax] colour scale (default: finite data max)
+ * @property {boolean} [diverging] matrices with both signs (and no vmin/vmax) use the diverging
+ *   palette on a scale symmetric about 0, so zero is white and the sign reads at a glance (default true)
  * @property {number} [cellWidth] minimum, CSS px (default 44)
  * @property {number} [cellHeight] CSS px (default 28)
  * @property {string} label accessible name, e.g. "decoder hidden state"
@@ -299,7 +301,11 @@ export class Heatmap {
     const { matrix, options: o, canvas } = this;
     if (!matrix) return;
     const { rows, cols } = matrix;
-    const [vmin, vmax] = colourRange(matrix.data, o);
+    const [lo, hi] = colourRange(matrix.data, o);
+    // Signed data on a free scale: symmetric about zero, diverging colours.
+    this.signed = o.diverging !== false && o.vmin === undefined && o.vmax === undefined && lo < 0 && hi > 0;
+    const reach = Math.max(-lo, hi);
+    const [vmin, vmax] = this.signed ? [-reach, reach] : [lo, hi];
     const pixels = o.pixelAbove !== undefined && rows * cols > o.pixelAbove;
     canvas.classList.toggle('pixel-map', pixels);
     canvas.classList.toggle('heatmap-canvas', !pixels);
@@ -318,6 +324,11 @@ export class Heatmap {
     if (this.details.open) this.fillTable();
     else if (this.table.childElementCount !== 1 || this.table.firstElementChild.textContent !== o.label)
       this.table.replaceChildren(el('caption', {}, o.label));
+  }
+
+  /** The reader's palette choice, else diverging for signed data, else the figure's own. */
+  paletteName() {
+    return paletteOverride ?? (this.signed ? 'diverging' : this.options.palette);
   }
 
   /** Pixel mode: one canvas pixel per cell, scaled up by CSS. */
@@ -346,7 +357,7 @@ export class Heatmap {
     if (this.image?.width !== cols || this.image?.height !== rows) this.image = ctx.createImageData(cols, rows);
     const image = this.image;
     const px = new Uint32Array(image.data.buffer);
-    const lut = packedLookupTable(paletteOverride ?? o.palette);
+    const lut = packedLookupTable(this.paletteName());
     const scale = vmax > vmin ? 255 / (vmax - vmin) : 0;
     const isMasked = o.isMasked;
     for (let r = 0, k = 0; r < rows; r++) {
@@ -370,7 +381,7 @@ export class Heatmap {
     canvas.style.imageRendering = '';
     this.pixelSize = null;
     const ctx = canvas.getContext('2d');
-    const palette = PALETTES[paletteOverride ?? o.palette] ?? PALETTES.orange;
+    const palette = PALETTES[this.paletteName()] ?? PALETTES.orange;
     const texts = Array.from(data, (x) => o.format(x));
 
     // Layout in CSS pixels.
@@ -436,6 +447,11 @@ export class Heatmap {
     ctx.fillStyle = '#ffffff';
     for (let c = 1; c < cols; c++) ctx.fillRect(left + c * cellW - GRID / 2, top, GRID, gridH);
     for (let r = 1; r < rows; r++) ctx.fillRect(left, top + r * cellH - GRID / 2, gridW, GRID);
+    // A thin frame, so a palette's extremes (bone's white, black) never merge with the page.
+    const frame = styles.getPropertyValue('--al-border').trim() || '#dcd8e4';
+    ctx.strokeStyle = frame;
+    ctx.lineWidth = 1;
+    ctx.strokeRect(left - 0.5, top - 0.5, gridW + 1, gridH + 1);
 
     // Labels.
     ctx.fillStyle = ink;

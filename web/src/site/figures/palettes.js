@@ -64,6 +64,8 @@ export const PALETTES = {
       [1, 1],
     ],
   ]),
+  // Signed matrices: blue below zero, white at zero, red above (matplotlib's coolwarm end points).
+  diverging: stops(['#3b4cc0', '#8db0fe', '#f2f2f2', '#f49a7b', '#b40426']),
   // Colour-blind-safe, perceptually uniform (matplotlib's viridis, 9 stops).
   viridis: stops(['#440154', '#472d7b', '#3b528b', '#2c728e', '#21918c', '#28ae80', '#5ec962', '#addc30', '#fde725']),
 };
