@@ -268,3 +268,22 @@ test('provenance: a masked weight names its mask cell; an open one its softmax r
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
+
+test('captions: every figure has a visible caption; the mask legend matches the drawing mode', async () => {
+  const page = await openPage(env.browser, `${env.url}#chapter=transformer`);
+  const captions = await page.$$eval(`${CH} section.step:nth-of-type(1) figure.heatmap figcaption`, (cs) =>
+    cs.map((c) => (c.hidden ? '' : c.textContent)),
+  );
+  assert.deepEqual(captions, [
+    'embeddings X, one row per token',
+    'queries Q = X Wq',
+    'keys K = X Wk',
+    'values V = X Wv',
+  ]);
+  const masked = `${CH} figure.heatmap:has(canvas[aria-label^="masked attention weights"]) figcaption`;
+  assert.equal(await page.textContent(masked), 'masked attention weights (hatched = masked)');
+  await page.context().close();
+  const big = await openPage(env.browser, `${env.url}#chapter=transformer&tn=128`);
+  assert.match(await big.textContent(masked), /^masked attention weights \(128 × 128; colour scale 0 to 1; grey = masked\)$/);
+  await big.context().close();
+});

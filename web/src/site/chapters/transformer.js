@@ -359,7 +359,7 @@ function maskStep(ctx) {
   });
   const maskedFig = tokenFigure({
     palette: 'orange',
-    label: 'masked attention weights (hatched = masked)',
+    label: 'masked attention weights',
     vmin: 0,
     vmax: 1,
     explain: storyOf(ctx, (l, i, j) => M.explainMaskedWeight(l.proj, l.masked.weights, l.mask, i, j, l.tokens)),
@@ -459,7 +459,7 @@ function headsStep({ headsSlot }) {
         ),
       ],
       formula:
-        '\\operatorname{MultiHead}(Q, K, V) = \\operatorname{Concat}(\\text{head}_1, \\dots, \\text{head}_h) W^O, \\quad \\text{head}_i = \\operatorname{Attention}(Q W_i^Q, K W_i^K, V W_i^V)',
+        '\\operatorname{MultiHead}(X) = \\operatorname{Concat}(\\text{head}_1, \\dots, \\text{head}_h) W^O, \\quad \\text{head}_i = \\operatorname{Attention}(Q_i, K_i, V_i), \\quad Q_i = X W^Q_i',
       controls: [headsSlot],
       figures: [headsRow, concatFig.element, mhaFig.element],
       after: [mhaCheck],

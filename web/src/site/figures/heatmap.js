@@ -313,9 +313,12 @@ export class Heatmap {
     else this.drawCells(vmin, vmax);
     // DOM writes only when something changed: a repaint of the same shape at
     // n = 128 should cost the canvas and nothing else (no layout, no new nodes).
+    // The mask legend matches the drawing mode: hatched cells, or grey pixels.
     const caption = pixels
       ? `${o.caption ?? o.label} (${rows} × ${cols}; colour scale ${formatCell(vmin)} to ${formatCell(vmax)}${o.isMasked ? '; grey = masked' : ''})`
-      : (o.caption ?? '');
+      : o.caption
+        ? `${o.caption}${o.isMasked ? ' (hatched = masked)' : ''}`
+        : '';
     setIfChanged(this.caption, 'hidden', !(pixels || o.caption));
     setIfChanged(this.caption, 'textContent', caption);
     const label = `${o.label}: heatmap of ${rows} by ${cols} values`;
