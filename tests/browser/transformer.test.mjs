@@ -284,6 +284,9 @@ test('captions: every figure has a visible caption; the mask legend matches the 
   assert.equal(await page.textContent(masked), 'masked attention weights (hatched = masked)');
   await page.context().close();
   const big = await openPage(env.browser, `${env.url}#chapter=transformer&tn=128`);
-  assert.match(await big.textContent(masked), /^masked attention weights \(128 × 128; colour scale 0 to 1; grey = masked\)$/);
+  assert.match(
+    await big.textContent(masked),
+    /^masked attention weights \(128 × 128; colour scale 0 to 1; grey = masked\)$/,
+  );
   await big.context().close();
 });
