@@ -89,8 +89,8 @@ test('loads from file:// with no console errors', async () => {
 
 test('editing seed and sizes redraws, recomputes (NumPy fixture values), repaints and updates the URL', async () => {
   const page = await openPage(env.browser, `${env.url}#chapter=bahdanau`);
-  const scoresCanvas = '#chapter-bahdanau section.step:nth-of-type(5) canvas:nth-of-type(1)';
-  const before = await canvasHash(page, '#chapter-bahdanau section.step:nth-of-type(5) figure:nth-of-type(2) canvas');
+  const scoresCanvas = '#chapter-bahdanau section.step:nth-of-type(6) canvas:nth-of-type(1)';
+  const before = await canvasHash(page, '#chapter-bahdanau section.step:nth-of-type(6) figure:nth-of-type(2) canvas');
   // Fixture case 1: seed 0, input_length 3, hidden_size 4, attention_size 2.
   assert.deepEqual(Array.from(ref.get('case1.config').data), [0, 3, 4, 2]);
   await field(page, 'seed').fill('0');
@@ -100,7 +100,7 @@ test('editing seed and sizes redraws, recomputes (NumPy fixture values), repaint
   await checkFixtureCase(page, 1);
   assert.match((await outputs(page))[0], /encoder_states = np\.random\.randn\(3, 4\)/);
   assert.notEqual(
-    await canvasHash(page, '#chapter-bahdanau section.step:nth-of-type(5) figure:nth-of-type(2) canvas'),
+    await canvasHash(page, '#chapter-bahdanau section.step:nth-of-type(6) figure:nth-of-type(2) canvas'),
     before,
     'scores heatmap was not repainted',
   );

@@ -39,7 +39,8 @@ export function credit({ text, title, url, note }) {
     { className: 'credit' },
     `${text} `,
     el('a', { href: url, rel: 'noopener', target: '_blank' }, title),
-    note ? `. ${note}` : '.',
+    // A note that continues the sentence ("which works through …") follows the title directly.
+    note ? (/^[a-z]/.test(note) ? ` ${note}.` : `. ${note}.`) : '.',
   );
 }
 
@@ -70,4 +71,28 @@ export function experiment({ label, explain, apply }) {
     ' ',
     el('span', {}, explain),
   );
+}
+
+/**
+ * Folds a long output block to its first `lines` lines, with a "show all"
+ * button (the full text stays in the block, for copying and screen readers).
+ * Returns the element to place; `pre` keeps being filled as before.
+ */
+export function folded(pre, lines = 8) {
+  const button = el('button', { type: 'button', className: 'small fold-toggle', hidden: true }, 'show all');
+  const box = el('div', { className: 'folded' }, pre, button);
+  box.style.setProperty('--fold-lines', String(lines));
+  const refresh = () => {
+    const count = pre.textContent.split('\n').length;
+    button.hidden = count <= lines;
+    box.classList.toggle('is-folded', count > lines && !box.classList.contains('expanded'));
+    button.textContent = box.classList.contains('expanded') ? 'show less' : `show all ${count} lines`;
+    button.setAttribute('aria-expanded', String(box.classList.contains('expanded')));
+  };
+  button.addEventListener('click', () => {
+    box.classList.toggle('expanded');
+    refresh();
+  });
+  new MutationObserver(refresh).observe(pre, { childList: true, characterData: true, subtree: true });
+  return box;
 }

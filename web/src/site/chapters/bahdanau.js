@@ -3,8 +3,9 @@
 // NumPy walk-through of the paper (seed 42, 5 encoder steps, 16 hidden units,
 // attention size 10).
 import { code, el } from '../dom.js';
-import { credit, errorLine, guarded, outputBlock, step } from '../chapter-kit.js';
+import { credit, errorLine, folded, guarded, outputBlock, step } from '../chapter-kit.js';
 import { FlowDiagram } from '../figures/flow-diagram.js';
+import { lengthSketch } from '../figures/length-sketch.js';
 import { captioned, Heatmap } from '../figures/heatmap.js';
 import { tex } from '../math.js';
 
@@ -43,11 +44,7 @@ function layout(rows, cols) {
 
 const names = (prefix, n) => Array.from({ length: n }, (_, i) => `${prefix}${i + 1}`);
 const units = (n) => Array.from({ length: n }, (_, i) => `${i + 1}`);
-const scrollable = (node) => {
-  node.style.maxHeight = '20em';
-  node.style.overflowY = 'auto';
-  return node;
-};
+
 const asRow = (v) => ({ rows: 1, cols: v.length, data: v });
 const asColumn = (v) => ({ rows: v.length, cols: 1, data: v });
 
@@ -113,21 +110,21 @@ export default {
     const setupOut = outputBlock('the draws and their shapes');
     const encoderMap = new Heatmap({ palette: 'orange', label: 'encoder states, one row per encoder step' });
     const decoderMap = new Heatmap({ palette: 'purple', label: 'decoder state s' });
-    const encoderOut = scrollable(outputBlock('encoder_states as NumPy prints it'));
+    const encoderOut = outputBlock('encoder_states as NumPy prints it');
     const decoderOut = outputBlock('decoder_state as NumPy prints it');
     const inputsMap = new Heatmap({
       palette: 'viridis',
       label: 'concatenated inputs [h_i; s], one row per encoder step',
       explain: story((i, j) => explainInput(result, i, j)),
     });
-    const inputsOut = scrollable(outputBlock('inputs as NumPy prints them'));
+    const inputsOut = outputBlock('inputs as NumPy prints them');
     const layer1Map = new Heatmap({ palette: 'bone', label: 'layer_1 weights W1' });
     const activationsMap = new Heatmap({
       palette: 'green',
       label: 'tanh activations, one row per encoder step',
       explain: story((i, k) => explainActivation(result, i, k)),
     });
-    const activationsOut = scrollable(outputBlock('activations as NumPy prints them'));
+    const activationsOut = outputBlock('activations as NumPy prints them');
     const layer2Map = new Heatmap({ palette: 'bone', label: 'layer_2 weights w2' });
     const scoresMap = new Heatmap({
       palette: 'orange',
@@ -148,7 +145,7 @@ export default {
       label: 'weighted encoder states α_i h_i',
       explain: story((i, k) => explainWeighted(result, i, k)),
     });
-    const weightedOut = scrollable(outputBlock('weighted encoder states as NumPy prints them'));
+    const weightedOut = outputBlock('weighted encoder states as NumPy prints them');
     const contextMap = new Heatmap({
       palette: 'blue',
       label: 'context vector c',
@@ -287,6 +284,19 @@ export default {
         'and the decoder receives a blend of the encoder states weighted by those ratings. Here that network runs on random inputs, drawn exactly as NumPy draws them, so you can compare every number with the original NumPy code.',
       ),
       step({
+        title: 'Why attention: the bottleneck',
+        intro: [
+          el(
+            'p',
+            {},
+            'Before attention, an encoder–decoder translator read the whole source sentence into one vector of fixed size and generated the translation from that vector alone. ',
+            'Short sentences fit; long ones do not: Bahdanau, Cho and Bengio measured translation quality falling steadily once sentences grew beyond about twenty words. ',
+            'Their fix keeps every encoder state and lets the decoder choose, at each output word, which ones to read. With it, quality held up on long sentences.',
+          ),
+        ],
+        figures: [lengthSketch()],
+      }),
+      step({
         title: '1. Seed and sizes',
         intro: [
           el(
@@ -326,7 +336,7 @@ export default {
             ' entries.',
           ),
         ],
-        output: encoderOut,
+        output: folded(encoderOut),
         figures: [captioned(encoderMap, 'encoder_states: row i is h_i'), captioned(decoderMap, 'decoder_state s')],
         after: [decoderOut],
       }),
@@ -350,7 +360,7 @@ export default {
         ],
         formula:
           'x_i = \\begin{bmatrix} h_i \\\\ s \\end{bmatrix} \\in \\mathbb{R}^{2\\,\\mathrm{hidden}}, \\qquad X = \\big[\\, H \\;\\big|\\; \\mathbf{1}\\, s^\\top \\big] \\in \\mathbb{R}^{n \\times 2\\,\\mathrm{hidden}}',
-        output: inputsOut,
+        output: folded(inputsOut),
         figures: [captioned(inputsMap, 'inputs: [h_i ; s] on row i')],
         after: [
           shapeLine,
@@ -380,7 +390,7 @@ export default {
         ],
         formula:
           'a_i = \\tanh\\!\\big(W_1^\\top x_i\\big) \\in \\mathbb{R}^{\\mathrm{attention}}, \\qquad A = \\tanh(X W_1) \\in \\mathbb{R}^{n \\times \\mathrm{attention}}',
-        output: activationsOut,
+        output: folded(activationsOut),
         figures: [captioned(layer1Map, 'layer_1 (W1)'), captioned(activationsMap, 'activations = tanh(inputs · W1)')],
         after: [
           'The first heatmap is W1 itself: one row per entry of x_i (the top half multiplies h_i, the bottom half s), one column per attention unit. The second shows the activations, one row per encoder step.',
@@ -424,7 +434,7 @@ export default {
           'Each encoder state is multiplied by its weight. Rows with small weights fade; the rows the decoder cares about keep most of their size.',
         ],
         formula: '\\alpha_i\\, h_i \\quad \\text{for } i = 1, \\dots, n',
-        output: weightedOut,
+        output: folded(weightedOut),
         figures: [captioned(weightedMap, 'α_i · h_i on row i')],
       }),
       step({

@@ -618,7 +618,7 @@ export default {
           el(
             'p',
             {},
-            'Additive attention (Bahdanau et al., 2015) scores a pair with a small neural network instead of a dot product: project the query and the key, add them, squash with tanh, and weigh the result with a vector ',
+            'Additive attention (Bahdanau et al., 2014) scores a pair with a small neural network instead of a dot product: project the query and the key, add them, squash with tanh, and weigh the result with a vector ',
             tex('w_s'),
             '.',
           ),
