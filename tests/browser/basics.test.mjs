@@ -293,3 +293,19 @@ test('formulas: symbols are coloured like their figures; hovering one lights the
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
+
+test('the score-function table links to the chapters that compute each', async () => {
+  const page = await openPage(env.browser, env.url);
+  const links = await page.$$eval('#chapter-basics .scoring-table a', (as) => as.map((a) => a.getAttribute('href')));
+  assert.deepEqual(links, [
+    '#chapter=qkv',
+    '#chapter=transformer',
+    '#chapter=nmt',
+    '#chapter=bahdanau',
+    '#chapter=nmt',
+  ]);
+  await page.click('#chapter-basics .scoring-table a[href="#chapter=bahdanau"]');
+  await page.waitForSelector('#chapter-bahdanau canvas[data-painted]');
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});

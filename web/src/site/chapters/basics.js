@@ -36,6 +36,43 @@ const es = symbol('scores', 'e_s');
 const alpha = symbol('weights', '\\alpha_s');
 const unitNames = (d) => Array.from({ length: d }, (_, i) => `${i + 1}`);
 
+/** The three score functions (Luong et al., 2015, section 3.1) and the chapters that compute each. */
+function scoringTable() {
+  const link = (id, text) => el('a', { href: `#chapter=${id}` }, text);
+  const row = (name, formula, ...uses) =>
+    el('tr', {}, el('th', { scope: 'row' }, name), el('td', {}, tex(formula)), el('td', {}, ...uses));
+  return el(
+    'table',
+    { className: 'scoring-table' },
+    el('caption', {}, 'Score functions'),
+    el(
+      'tr',
+      {},
+      el('th', { scope: 'col' }, 'name'),
+      el('th', { scope: 'col' }, 'score(h, h̄_s)'),
+      el('th', { scope: 'col' }, 'computed in'),
+    ),
+    row(
+      'dot',
+      'h^\\top \\bar h_s',
+      'this chapter; divided by ',
+      tex('\\sqrt{d_k}'),
+      ' in ',
+      link('qkv', 'Q/K/V attention'),
+      ' and ',
+      link('transformer', 'the Transformer chapter'),
+    ),
+    row('general', 'h^\\top W_a \\bar h_s', link('nmt', 'the translator'), ' (its default, “luong-general”)'),
+    row(
+      'concat',
+      'v_a^\\top \\tanh\\big(W_a [h; \\bar h_s]\\big)',
+      link('bahdanau', 'Bahdanau additive attention'),
+      '; an option of ',
+      link('nmt', 'the translator'),
+    ),
+  );
+}
+
 export default {
   id: 'basics',
   title: 'Attention Basics',
@@ -353,6 +390,13 @@ export default {
         after: [
           'Which encoder step will get the most attention? The scores alone already say so; softmax decides by how much.',
           tryEqualScores,
+          el('h4', {}, 'Other ways to score'),
+          el(
+            'p',
+            {},
+            'The dot product is one of three score functions Luong, Pham and Manning (2015) compared; each is a chapter here:',
+          ),
+          scoringTable(),
         ],
       }),
       step({
