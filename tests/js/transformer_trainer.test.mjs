@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { loadAttention } from '../../dist/lib/index.js';
-import { CHECKPOINT_STEPS } from '../../scripts/train-transformer-checkpoint.mjs';
+import { CHECKPOINT_CHUNK, MAX_CHECKPOINT_STEPS } from '../../scripts/train-transformer-checkpoint.mjs';
 
 const a = await loadAttention();
 const tiny = { task: 'reverse', layers: 1, heads: 2, dModel: 8, dFF: 16, batch: 4 };
@@ -215,18 +215,26 @@ test('bad calls: steps, n, input characters and length, wrong types; a deleted t
   assert.throws(() => t.options, TypeError);
 });
 
-test(`the shipped dates checkpoint (default options, ${CHECKPOINT_STEPS} steps) gets >= 99% exact match on all 1000 held-out dates`, () => {
+test(`the shipped dates checkpoint (default options, seed 0, at most ${MAX_CHECKPOINT_STEPS} steps) gets >= 99% exact match on all 1000 held-out dates`, () => {
+  // scripts/train-transformer-checkpoint.mjs trains the defaults in chunks of
+  // CHECKPOINT_CHUNK steps until the reloaded checkpoint reaches 99%; the full
+  // training is measured in scripts/bench-transformer.mjs, not repeated here.
   const base64 = readFileSync(new URL('../../web/assets/transformer-dates.b64.txt', import.meta.url), 'utf8');
   const t = a.TransformerTrainer.load(Buffer.from(base64.trim(), 'base64'));
   try {
     const defaults = new a.TransformerTrainer();
     assert.deepEqual(t.options, defaults.options);
     defaults.delete();
-    assert.equal(t.steps, CHECKPOINT_STEPS);
+    assert.ok(t.steps > 0 && t.steps <= MAX_CHECKPOINT_STEPS && t.steps % CHECKPOINT_CHUNK === 0, `steps ${t.steps}`);
     const accuracy = t.evaluate(1000);
     assert.ok(accuracy >= 0.99, `held-out exact match ${accuracy}`);
     assert.equal(t.translate('21 November 2026').output, '2026-11-21');
     assert.equal(t.translate('Sat, 3 Jan 1970').output, '1970-01-03');
+    // The decoder's maps of a trained model are still causal and normalised.
+    const r = t.translate('the 5th of march 1999');
+    assert.equal(r.output, '1999-03-05');
+    for (const layer of r.decoderSelf) for (const head of layer) assert.equal(head.get(0, 1), 0);
+    for (const layer of r.cross) for (const head of layer) assertRowsSumToOne(head, 'cross');
   } finally {
     t.delete();
   }
