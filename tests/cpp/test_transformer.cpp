@@ -354,16 +354,16 @@ TEST_CASE("transformer forward: NumPy reference (make_transformer_forward.py)", 
   for (int b = 0; b < 2; ++b) {
     const std::string p = "ex" + std::to_string(b);
     const Matrix mine = logits.middleRows(batch.target.offset[b], batch.target.length[b]);
-    CHECK_CLOSE(mine, ref.matrix(p + ".logits"), 1e-12);
+    CHECK_RELATIVE(mine, ref.matrix(p + ".logits"), 1e-12);
     for (int l = 0; l < 2; ++l) {
       for (int i = 0; i < 2; ++i) {
         const std::string h = ".h" + std::to_string(i), layer = std::to_string(l);
         const Matrix encSelf = cache.encoder[l].self.headWeights(b, i);
         const Matrix decSelf = cache.decoder[l].self.headWeights(b, i);
         const Matrix cross = cache.decoder[l].cross.headWeights(b, i);
-        CHECK_CLOSE(encSelf, ref.matrix(p + ".enc" + layer + ".self" + h), 1e-12);
-        CHECK_CLOSE(decSelf, ref.matrix(p + ".dec" + layer + ".self" + h), 1e-12);
-        CHECK_CLOSE(cross, ref.matrix(p + ".dec" + layer + ".cross" + h), 1e-12);
+        CHECK_RELATIVE(encSelf, ref.matrix(p + ".enc" + layer + ".self" + h), 1e-12);
+        CHECK_RELATIVE(decSelf, ref.matrix(p + ".dec" + layer + ".self" + h), 1e-12);
+        CHECK_RELATIVE(cross, ref.matrix(p + ".dec" + layer + ".cross" + h), 1e-12);
       }
     }
   }
