@@ -26,6 +26,7 @@
 
 #include "models/embeddings.h"
 #include "models/seq2seq_trainer.h"
+#include "models/transformer_trainer.h"
 #include "ops/attention.h"
 #include "ops/gemm.h"
 #include "ops/linear.h"
@@ -485,6 +486,129 @@ class RawSeq2SeqTrainer {
   std::vector<std::uint8_t> saved_;
 };
 
+// ---- transformer trainer ------------------------------------------------------------------
+
+// Options of a new Transformer trainer, as one value object.
+struct TransformerInit {
+  std::string task, schedule;
+  int layers = 0, heads = 0, dModel = 0, dFF = 0, batch = 0, warmup = 0;
+  double learningRate = 0, labelSmoothing = 0, seed = 0;
+};
+
+// The trainer behind web/src/api/transformer_trainer.js's TransformerTrainer.
+// Same convention as RawSeq2SeqTrainer; train() writes one loss per step into
+// a (1 x steps) output, translate() keeps the maps for mapRows/mapCols/copyMap.
+class RawTransformerTrainer {
+ public:
+  StatusCode init(const TransformerInit& init) {
+    return guarded([&] {
+      TransformerOptions o;
+      o.task = init.task;
+      o.schedule = init.schedule;
+      o.layers = init.layers;
+      o.heads = init.heads;
+      o.dModel = init.dModel;
+      o.dFF = init.dFF;
+      o.batch = init.batch;
+      o.warmup = init.warmup;
+      o.learningRate = init.learningRate;
+      o.labelSmoothing = init.labelSmoothing;
+      o.seed = static_cast<std::uint32_t>(init.seed);
+      return trainer_.init(o);
+    });
+  }
+  // out: (1 x steps), the loss of each step
+  StatusCode train(int steps, const Tensor& out) {
+    return guarded([&] {
+      std::vector<double> losses;
+      const Status s = trainer_.train(steps, losses);
+      if (s.isOk()) std::copy(losses.begin(), losses.end(), out.doubles());
+      return s;
+    });
+  }
+  // out: (1 x 1), the exact-match accuracy
+  StatusCode evaluate(int n, const Tensor& out) {
+    return guarded([&] {
+      double accuracy = 0;
+      const Status s = trainer_.evaluate(n, accuracy);
+      if (s.isOk()) *out.doubles() = accuracy;
+      return s;
+    });
+  }
+  void sample() { sample_ = trainer_.sample(); }
+  std::string sampleInput() const { return sample_.input; }
+  std::string sampleTarget() const { return sample_.target; }
+  StatusCode translate(const std::string& input) {
+    return guarded([&] {
+      std::string output;
+      TransformerDecoded details;
+      const Status s = trainer_.translate(input, output, details);
+      if (s.isOk()) {
+        output_ = output;
+        details_ = std::move(details);
+      }
+      return s;
+    });
+  }
+  std::string output() const { return output_; }
+  // use: 0 = encoder self-attention, 1 = decoder self-attention, 2 = cross-attention
+  int mapRows(int use, int layer, int head) const {
+    return static_cast<int>(map(use, layer, head).rows());
+  }
+  int mapCols(int use, int layer, int head) const {
+    return static_cast<int>(map(use, layer, head).cols());
+  }
+  void copyMap(int use, int layer, int head, const Tensor& out) const {
+    copyOut(map(use, layer, head), out);
+  }
+  StatusCode save() {
+    return guarded([&] {
+      saved_ = trainer_.save();
+      return Status::ok();
+    });
+  }
+  double savedData() const {
+    return static_cast<double>(reinterpret_cast<std::uintptr_t>(saved_.data()));
+  }
+  double savedSize() const { return static_cast<double>(saved_.size()); }
+  void releaseSaved() { std::vector<std::uint8_t>().swap(saved_); }
+  StatusCode load(Ptr bytes, double size) {
+    return guarded([&] { return trainer_.load(bytesAt(bytes), static_cast<std::size_t>(size)); });
+  }
+  double steps() const { return static_cast<double>(trainer_.steps()); }
+  double rateAt(double step) const { return trainer_.rateAt(static_cast<std::uint64_t>(step)); }
+  std::string task() const { return trainer_.options().task; }
+  std::string schedule() const { return trainer_.options().schedule; }
+  int layers() const { return trainer_.options().layers; }
+  int heads() const { return trainer_.options().heads; }
+  int dModel() const { return trainer_.options().dModel; }
+  int dFF() const { return trainer_.options().dFF; }
+  int batch() const { return trainer_.options().batch; }
+  int warmup() const { return trainer_.options().warmup; }
+  double learningRate() const { return trainer_.options().learningRate; }
+  double labelSmoothing() const { return trainer_.options().labelSmoothing; }
+  double seed() const { return trainer_.options().seed; }
+  std::string inputAlphabet() const { return trainer_.task().inputAlphabet(); }
+  int maxInputLength() const { return trainer_.task().maxInputLength(); }
+  int heldOutSize() const { return static_cast<int>(trainer_.task().heldOut().size()); }
+  int parameterCount() const { return static_cast<int>(trainer_.parameters().size()); }
+
+ private:
+  const Matrix& map(int use, int layer, int head) const {
+    static const Matrix empty;
+    const auto& maps =
+        use == 0 ? details_.encoderSelf : (use == 1 ? details_.decoderSelf : details_.cross);
+    if (layer < 0 || layer >= static_cast<int>(maps.size())) return empty;
+    if (head < 0 || head >= static_cast<int>(maps[layer].size())) return empty;
+    return maps[layer][head];
+  }
+  mutable TransformerTrainer trainer_;
+  Seq2SeqExample sample_;
+  std::string output_;
+  TransformerDecoded details_;
+  std::vector<std::uint8_t> saved_;
+};
+
 }  // namespace
 }  // namespace attention
 
@@ -572,6 +696,19 @@ EMSCRIPTEN_BINDINGS(attention_core) {
       .field("learningRate", &Seq2SeqInit::learningRate)
       .field("seed", &Seq2SeqInit::seed);
 
+  value_object<TransformerInit>("TransformerInit")
+      .field("task", &TransformerInit::task)
+      .field("schedule", &TransformerInit::schedule)
+      .field("layers", &TransformerInit::layers)
+      .field("heads", &TransformerInit::heads)
+      .field("dModel", &TransformerInit::dModel)
+      .field("dFF", &TransformerInit::dFF)
+      .field("batch", &TransformerInit::batch)
+      .field("warmup", &TransformerInit::warmup)
+      .field("learningRate", &TransformerInit::learningRate)
+      .field("labelSmoothing", &TransformerInit::labelSmoothing)
+      .field("seed", &TransformerInit::seed);
+
   // ---- scores, softmax, context, products ----
   function("_dot", &rawDot);
   function("_dotScores", &rawDotScores);
@@ -656,4 +793,41 @@ EMSCRIPTEN_BINDINGS(attention_core) {
       .function("maxInputLength", &RawSeq2SeqTrainer::maxInputLength)
       .function("heldOutSize", &RawSeq2SeqTrainer::heldOutSize)
       .function("parameterCount", &RawSeq2SeqTrainer::parameterCount);
+
+  // ---- transformer trainer ----
+  class_<RawTransformerTrainer>("_TransformerTrainer")
+      .constructor<>()
+      .function("init", &RawTransformerTrainer::init)
+      .function("train", &RawTransformerTrainer::train)
+      .function("evaluate", &RawTransformerTrainer::evaluate)
+      .function("sample", &RawTransformerTrainer::sample)
+      .function("sampleInput", &RawTransformerTrainer::sampleInput)
+      .function("sampleTarget", &RawTransformerTrainer::sampleTarget)
+      .function("translate", &RawTransformerTrainer::translate)
+      .function("output", &RawTransformerTrainer::output)
+      .function("mapRows", &RawTransformerTrainer::mapRows)
+      .function("mapCols", &RawTransformerTrainer::mapCols)
+      .function("copyMap", &RawTransformerTrainer::copyMap)
+      .function("save", &RawTransformerTrainer::save)
+      .function("savedData", &RawTransformerTrainer::savedData)
+      .function("savedSize", &RawTransformerTrainer::savedSize)
+      .function("releaseSaved", &RawTransformerTrainer::releaseSaved)
+      .function("load", &RawTransformerTrainer::load)
+      .function("steps", &RawTransformerTrainer::steps)
+      .function("rateAt", &RawTransformerTrainer::rateAt)
+      .function("task", &RawTransformerTrainer::task)
+      .function("schedule", &RawTransformerTrainer::schedule)
+      .function("layers", &RawTransformerTrainer::layers)
+      .function("heads", &RawTransformerTrainer::heads)
+      .function("dModel", &RawTransformerTrainer::dModel)
+      .function("dFF", &RawTransformerTrainer::dFF)
+      .function("batch", &RawTransformerTrainer::batch)
+      .function("warmup", &RawTransformerTrainer::warmup)
+      .function("learningRate", &RawTransformerTrainer::learningRate)
+      .function("labelSmoothing", &RawTransformerTrainer::labelSmoothing)
+      .function("seed", &RawTransformerTrainer::seed)
+      .function("inputAlphabet", &RawTransformerTrainer::inputAlphabet)
+      .function("maxInputLength", &RawTransformerTrainer::maxInputLength)
+      .function("heldOutSize", &RawTransformerTrainer::heldOutSize)
+      .function("parameterCount", &RawTransformerTrainer::parameterCount);
 }

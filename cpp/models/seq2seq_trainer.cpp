@@ -5,6 +5,8 @@
 #include <cstdio>
 #include <cstring>
 
+#include "checkpoint_io.h"
+
 namespace attention {
 
 namespace {
@@ -25,87 +27,9 @@ double workPerExample(const Seq2SeqOptions& o) {
 }
 constexpr int kEvalChunk = 100;
 
-std::uint32_t fnv1a(const std::uint8_t* data, std::size_t size) {
-  std::uint32_t h = 2166136261u;
-  for (std::size_t i = 0; i < size; ++i) {
-    h ^= data[i];
-    h *= 16777619u;
-  }
-  return h;
-}
-
-class Writer {
- public:
-  void u32(std::uint32_t x) {
-    for (int i = 0; i < 4; ++i) bytes.push_back(static_cast<std::uint8_t>(x >> (8 * i)));
-  }
-  void u64(std::uint64_t x) {
-    for (int i = 0; i < 8; ++i) bytes.push_back(static_cast<std::uint8_t>(x >> (8 * i)));
-  }
-  void f64(double x) {
-    std::uint64_t bits = 0;
-    std::memcpy(&bits, &x, 8);
-    u64(bits);
-  }
-  void f32(float x) {
-    std::uint32_t bits = 0;
-    std::memcpy(&bits, &x, 4);
-    u32(bits);
-  }
-  void str(const std::string& s) {
-    u32(static_cast<std::uint32_t>(s.size()));
-    bytes.insert(bytes.end(), s.begin(), s.end());
-  }
-  std::vector<std::uint8_t> bytes;
-};
-
-class Reader {
- public:
-  Reader(const std::uint8_t* data, std::size_t size) : data_(data), size_(size) {}
-  bool u32(std::uint32_t& x) {
-    if (!need(4)) return false;
-    x = 0;
-    for (int i = 0; i < 4; ++i) x |= static_cast<std::uint32_t>(data_[pos_++]) << (8 * i);
-    return true;
-  }
-  bool u64(std::uint64_t& x) {
-    if (!need(8)) return false;
-    x = 0;
-    for (int i = 0; i < 8; ++i) x |= static_cast<std::uint64_t>(data_[pos_++]) << (8 * i);
-    return true;
-  }
-  bool i32(int& x) {
-    std::uint32_t u = 0;
-    if (!u32(u)) return false;
-    std::memcpy(&x, &u, 4);
-    return true;
-  }
-  bool f64(double& x) {
-    std::uint64_t bits = 0;
-    if (!u64(bits)) return false;
-    std::memcpy(&x, &bits, 8);
-    return true;
-  }
-  bool f32(float& x) {
-    std::uint32_t bits = 0;
-    if (!u32(bits)) return false;
-    std::memcpy(&x, &bits, 4);
-    return true;
-  }
-  bool str(std::string& s, std::size_t maxLength) {
-    std::uint32_t n = 0;
-    if (!u32(n) || n > maxLength || !need(n)) return false;
-    s.assign(reinterpret_cast<const char*>(data_ + pos_), n);
-    pos_ += n;
-    return true;
-  }
-  std::size_t position() const { return pos_; }
-
- private:
-  bool need(std::size_t n) const { return size_ - pos_ >= n; }
-  const std::uint8_t* data_;
-  std::size_t size_, pos_ = 0;
-};
+using checkpoint::fnv1a;
+using checkpoint::Reader;
+using checkpoint::Writer;
 
 void initialise(const Seq2SeqConfig& config, Vector& params, RandomState& rng) {
   params = Vector::Zero(static_cast<Eigen::Index>(seq2seqParamCount(config)));
@@ -346,10 +270,7 @@ Status Seq2SeqTrainer::load(const std::uint8_t* bytes, std::size_t size) {
     return corrupt("version " + std::to_string(version) + " is not supported (this build reads " +
                    std::to_string(kSeq2SeqCheckpointVersion) + ")");
   }
-  const std::uint32_t stored = static_cast<std::uint32_t>(bytes[size - 4]) |
-                               static_cast<std::uint32_t>(bytes[size - 3]) << 8 |
-                               static_cast<std::uint32_t>(bytes[size - 2]) << 16 |
-                               static_cast<std::uint32_t>(bytes[size - 1]) << 24;
+  const std::uint32_t stored = checkpoint::trailingU32(bytes, size);
   if (fnv1a(bytes, size - 4) != stored) return corrupt("checksum mismatch (truncated or altered)");
   Seq2SeqOptions o;
   std::uint64_t steps = 0, count = 0;

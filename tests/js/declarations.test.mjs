@@ -56,11 +56,17 @@ test('wasm-backed classes have exactly the public members their interfaces decla
   };
   const rs = new a.RandomState(0);
   const trainer = new a.Seq2SeqTrainer({ hidden: 4, embedding: 2, batch: 2 });
+  const transformer = new a.TransformerTrainer({ layers: 1, heads: 1, dModel: 2, dFF: 2, batch: 1 });
   const table = a.embeddingsFromBinary((await a.loadEmbeddings('x 1 2\ny 3 4\n')).toBinary());
   try {
     assert.deepEqual(publicMembers(rs), [...declaredMembers('RandomState'), ...owned].sort());
     assert.deepEqual(publicMembers(trainer), [...declaredMembers('Seq2SeqTrainer'), ...owned].sort());
     assert.deepEqual(publicMembers(table), [...declaredMembers('Embeddings'), ...owned].sort());
+    assert.deepEqual(publicMembers(transformer), [...declaredMembers('TransformerTrainer'), ...owned].sort());
+    assert.deepEqual(
+      Object.getOwnPropertyNames(a.TransformerTrainer).filter((k) => !['length', 'name', 'prototype'].includes(k)),
+      ['load'],
+    );
     assert.deepEqual(
       Object.getOwnPropertyNames(a.Seq2SeqTrainer).filter((k) => !['length', 'name', 'prototype'].includes(k)),
       ['load'],
@@ -68,6 +74,7 @@ test('wasm-backed classes have exactly the public members their interfaces decla
   } finally {
     rs.delete();
     trainer.delete();
+    transformer.delete();
     table.delete();
   }
 });

@@ -26,7 +26,7 @@ export declare class Matrix {
 
 /**
  * Every object that owns WebAssembly memory (RandomState, Embeddings,
- * Seq2SeqTrainer). `delete()` frees it now; an object dropped without
+ * Seq2SeqTrainer, TransformerTrainer). `delete()` frees it now; an object dropped without
  * `delete()` is freed when it is garbage-collected (FinalizationRegistry), and
  * `using x = ...` (explicit resource management, `Symbol.dispose`) frees it at
  * the end of the block. A deleted object throws TypeError when used.
@@ -166,6 +166,14 @@ export interface Attention {
    * Owns WebAssembly memory: call `delete()` when done.
    */
   readonly Seq2SeqTrainer: Seq2SeqTrainerConstructor;
+
+  // ---- Transformer trainer ----
+  /**
+   * The encoder–decoder Transformer of "Attention is all you need" (pre-LN,
+   * separate source/target embeddings), trained in WebAssembly on the seq2seq
+   * tasks. Owns WebAssembly memory: call `delete()` when done.
+   */
+  readonly TransformerTrainer: TransformerTrainerConstructor;
 }
 
 /** The translation tasks: `'dates'` (human-written dates → ISO `yyyy-mm-dd`) or `'reverse'` (digit strings reversed). */
@@ -235,6 +243,86 @@ export interface Seq2SeqTrainer extends OwnedObject {
   /** Greedy translation; RangeError for empty, over-long input or unknown characters. */
   translate(input: string): Seq2SeqTranslation;
   /** A checkpoint: magic "A2S2", format version, options, step count, float32 weights, checksum. */
+  save(): Uint8Array;
+}
+
+/** Learning-rate schedules of the Transformer trainer. */
+export type TransformerSchedule = 'warmup' | 'constant';
+
+export interface TransformerTrainerOptions {
+  /** Default `'dates'`. */
+  task?: Seq2SeqTask;
+  /** Encoder layers and decoder layers (each), integer in [1, 6]. Default 2. */
+  layers?: number;
+  /** Attention heads, integer in [1, 16] dividing `dModel`. Default 4. */
+  heads?: number;
+  /** Model width d_model, even integer in [2, 256]. Default 32. */
+  dModel?: number;
+  /** Feed-forward width d_ff, integer in [1, 1024]. Default 64. */
+  dFF?: number;
+  /** Examples per mini-batch, integer in [1, 512]. Default 32. */
+  batch?: number;
+  /**
+   * `'warmup'`: rate = learningRate · d_model^−0.5 · min(step^−0.5, step · warmup^−1.5) (the paper's
+   * schedule times a factor); `'constant'`: rate = learningRate. Default `'warmup'`.
+   */
+  schedule?: TransformerSchedule;
+  /** Factor of the warm-up schedule, or the constant rate; in (0, 10]. Default 1. */
+  learningRate?: number;
+  /** Warm-up steps, integer in [1, 100000]. Default 200. */
+  warmup?: number;
+  /** Label smoothing ε in [0, 1): the target is (1 − ε)·one-hot + ε/vocabulary. Default 0. */
+  labelSmoothing?: number;
+  /** Seed of the trainer's generator (initial weights, training examples), integer in [0, 2³²−1]. Default 0. */
+  seed?: number;
+}
+
+/** Attention maps: one array per layer, one `Matrix` per head; every row sums to 1. */
+export type AttentionMaps = Matrix[][];
+
+export interface TransformerTranslation {
+  /** The greedy decoding (without the end token); m characters. */
+  output: string;
+  /** Encoder self-attention, (n × n) per layer and head, n = input length. */
+  encoderSelf: AttentionMaps;
+  /** Masked decoder self-attention, (m+1 × m+1): keys <start>, y₁..yₘ; zero above the diagonal. */
+  decoderSelf: AttentionMaps;
+  /** Encoder–decoder attention, (m+1 × n); row t produced output character t (row m the end token). */
+  cross: AttentionMaps;
+}
+
+/** The class `a.TransformerTrainer` (only reachable from the loaded API object). */
+export interface TransformerTrainerConstructor {
+  /** Throws TypeError/RangeError naming the option for unknown options, wrong types or out-of-range values. */
+  new (options?: TransformerTrainerOptions): TransformerTrainer;
+  /** Rebuilds a trainer from `save()`'s bytes; RangeError for a bad magic, version, size or checksum. Adam's moments restart. */
+  load(bytes: Uint8Array | ArrayBuffer): TransformerTrainer;
+}
+
+/** See {@link Attention.TransformerTrainer}. */
+export interface TransformerTrainer extends OwnedObject {
+  /** The options in use, defaults filled in. */
+  readonly options: Readonly<Required<TransformerTrainerOptions>>;
+  /** Mini-batches trained so far. */
+  readonly steps: number;
+  /** Every character an input may contain. */
+  readonly inputAlphabet: string;
+  /** Longest input `translate` accepts. */
+  readonly maxInputLength: number;
+  /** Size of the fixed held-out set. */
+  readonly heldOutSize: number;
+  readonly parameterCount: number;
+  /** Adam's rate at `step` (1-based) under the schedule. */
+  learningRateAt(step: number): number;
+  /** Trains `steps` mini-batches (integer in [1, 100000]); returns each one's loss per target token. */
+  train(steps: number): number[];
+  /** Exact-match accuracy on the first `n` held-out examples (default 1000), in [0, 1]. */
+  evaluate(n?: number): number;
+  /** A held-out example chosen by the trainer's seeded sampler. */
+  sample(): { input: string; target: string };
+  /** Greedy translation with every attention map; RangeError for empty, over-long input or unknown characters. */
+  translate(input: string): TransformerTranslation;
+  /** A checkpoint: magic "A2TF", format version, options, step count, float32 weights, checksum. */
   save(): Uint8Array;
 }
 

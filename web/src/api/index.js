@@ -5,7 +5,7 @@
 //   a.softmax([927, 397, 148, 929]);
 //
 // One module per operation of the core (softmax, gemm, attention, random
-// state) and per model built from them (projections, embeddings, seq2seq);
+// state) and per model built from them (projections, embeddings, seq2seq, transformer trainer);
 // this file instantiates the wasm core once and assembles the public object.
 import createAttentionCore from './attention_core.mjs';
 import { attentionApi } from './attention.js';
@@ -16,6 +16,7 @@ import { projectionsApi } from './projections.js';
 import { randomStateApi } from './random_state.js';
 import { seq2seqApi } from './seq2seq.js';
 import { softmaxApi } from './softmax.js';
+import { transformerTrainerApi } from './transformer_trainer.js';
 
 export { Matrix };
 
@@ -40,6 +41,7 @@ export function loadAttention() {
       ...projectionsApi(core, withRandomState),
       ...embeddingsApi(core),
       ...seq2seqApi(core),
+      ...transformerTrainerApi(core),
     });
   });
   return loading;
