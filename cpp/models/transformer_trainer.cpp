@@ -19,6 +19,18 @@ constexpr char kMagic[4] = {'A', '2', 'T', 'F'};
 // Adam as in the paper: beta1 0.9, beta2 0.98, epsilon 1e-9.
 constexpr double kBeta1 = 0.9, kBeta2 = 0.98, kAdamEps = 1e-9;
 constexpr int kMaxTrainSteps = 100000;
+// One train() call does at most this much work, counted in examples of the
+// default size (2 + 2 layers, d_model 32, d_ff 64): 7,812 default steps, a few
+// minutes in Node, with any options; longer training is a loop of calls (which
+// also lets a page stay responsive and stop between them).
+constexpr double kMaxTrainWork = 2.5e5;
+
+// Multiply-adds per token, relative to the defaults: attention projections and
+// products ~12·d², feed-forward ~4·d·d_ff, per layer pair.
+double workPerExample(const TransformerOptions& o) {
+  const auto perLayer = [](double d, double ff) { return 12 * d * d + 4 * d * ff; };
+  return o.layers * perLayer(o.dModel, o.dFF) / (2 * perLayer(32, 64));
+}
 constexpr int kEvalChunk = 100;
 
 bool endsWith(const std::string& s, const char* suffix) {
@@ -172,6 +184,18 @@ Status TransformerTrainer::train(int steps, std::vector<double>& losses) {
   if (steps < 1 || steps > kMaxTrainSteps) {
     return Status::invalidValue("steps must be an integer in [1, " +
                                 std::to_string(kMaxTrainSteps) + "], got " + std::to_string(steps));
+  }
+  const double perStep = options_.batch * workPerExample(options_);
+  if (steps * perStep > kMaxTrainWork) {
+    const int most = std::max(1, static_cast<int>(kMaxTrainWork / perStep));
+    return Status::invalidValue("steps = " + std::to_string(steps) + " with batch " +
+                                std::to_string(options_.batch) + ", layers " +
+                                std::to_string(options_.layers) + ", dModel " +
+                                std::to_string(options_.dModel) + " and dFF " +
+                                std::to_string(options_.dFF) +
+                                " is more work than one call may do (at most " +
+                                std::to_string(most) +
+                                " steps with these options); train in a loop of shorter calls");
   }
   std::vector<Seq2SeqExample> examples(static_cast<std::size_t>(options_.batch));
   losses.clear();

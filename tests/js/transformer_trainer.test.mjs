@@ -174,7 +174,7 @@ test('bad options: TypeError for unknown options and wrong types, RangeError for
   throws({ heads: '4' }, TypeError, /heads must be a number, got a string/);
   throws({ task: 3 }, TypeError, /task must be a string/);
   throws({ labelSmoothing: null }, TypeError, /labelSmoothing must be a number/);
-  throws('dates', TypeError, /options must be an object/);
+  throws('dates', TypeError, /options must be a plain object/);
   throws({ heads: 3 }, RangeError, /heads = 3 must divide dModel = 32/);
   throws({ layers: 0 }, RangeError, /layers must be an integer in \[1, 6\], got 0/);
   throws({ dModel: 31, heads: 1 }, RangeError, /dModel must be even/);
@@ -193,6 +193,18 @@ test('bad calls: steps, n, input characters and length, wrong types; a deleted t
   const t = new a.TransformerTrainer(tiny);
   assert.throws(() => t.train(0), /TransformerTrainer\.train: steps must be an integer in \[1, 100000\], got 0/);
   assert.throws(() => t.train('1'), TypeError);
+  // One call's work is bounded: the largest options would otherwise block a thread for days.
+  const largest = new a.TransformerTrainer({ layers: 6, heads: 16, dModel: 256, dFF: 1024, batch: 512 });
+  assert.throws(() => largest.train(100000), {
+    name: 'RangeError',
+    message:
+      'TransformerTrainer.train: steps = 100000 with batch 512, layers 6, dModel 256 and dFF 1024 is more work ' +
+      'than one call may do (at most 1 steps with these options); train in a loop of shorter calls',
+  });
+  largest.delete();
+  const defaults = new a.TransformerTrainer();
+  assert.throws(() => defaults.train(7813), /at most 7812 steps with these options/);
+  defaults.delete();
   assert.throws(() => t.evaluate(1001), RangeError);
   assert.throws(() => t.evaluate(0), /n must be an integer in \[1, 1000\]/);
   assert.throws(() => t.translate(12), TypeError);

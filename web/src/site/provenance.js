@@ -12,7 +12,7 @@ export const factor = (x) => (x < 0 ? `(${shown(x)})` : shown(x));
  * "a·b + c·d + …" for pairs [a, b]. Long sums keep their first three and last
  * products and say how many there are, so a readout stays readable at d = 64.
  */
-export function sumOfProducts(pairs, most = 8) {
+export function sumOfProducts(pairs, most = 12) {
   const term = ([x, y]) => `${factor(x)}·${factor(y)}`;
   if (pairs.length <= most) return pairs.map(term).join(' + ');
   return `${pairs.slice(0, 3).map(term).join(' + ')} + … + ${term(pairs[pairs.length - 1])} (${pairs.length} products)`;
