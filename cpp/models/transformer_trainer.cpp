@@ -188,14 +188,12 @@ Status TransformerTrainer::train(int steps, std::vector<double>& losses) {
   const double perStep = options_.batch * workPerExample(options_);
   if (steps * perStep > kMaxTrainWork) {
     const int most = std::max(1, static_cast<int>(kMaxTrainWork / perStep));
-    return Status::invalidValue("steps = " + std::to_string(steps) + " with batch " +
-                                std::to_string(options_.batch) + ", layers " +
-                                std::to_string(options_.layers) + ", dModel " +
-                                std::to_string(options_.dModel) + " and dFF " +
-                                std::to_string(options_.dFF) +
-                                " is more work than one call may do (at most " +
-                                std::to_string(most) +
-                                " steps with these options); train in a loop of shorter calls");
+    return Status::invalidValue(
+        "steps = " + std::to_string(steps) + " with batch " + std::to_string(options_.batch) +
+        ", layers " + std::to_string(options_.layers) + ", dModel " +
+        std::to_string(options_.dModel) + " and dFF " + std::to_string(options_.dFF) +
+        " is more work than one call may do (at most " + std::to_string(most) +
+        " steps with these options); train in a loop of shorter calls");
   }
   std::vector<Seq2SeqExample> examples(static_cast<std::size_t>(options_.batch));
   losses.clear();
