@@ -590,6 +590,55 @@ const FUNCTIONS = {
       name: 'Seq2SeqTrainer',
     };
   },
+  TransformerTrainer(g) {
+    const options = {
+      task: g.pick(['dates', 'reverse']),
+      layers: 1,
+      heads: g.pick([1, 2]),
+      dModel: 4,
+      dFF: g.int(1, 8),
+      batch: g.int(1, 3),
+    };
+    const opt = g.pick([
+      () => ok(options),
+      () => brokenOptions(g, Object.keys(options)),
+      () => badType({ ...options, layers: '1' }),
+      () => badValue({ ...options, dModel: g.pick([3, 0, 1e9, -2, 1.5]) }),
+      () => badValue({ ...options, heads: 3 }), // does not divide d_model
+      () => badValue({ ...options, schedule: 'cosine' }),
+      () => badValue({ ...options, labelSmoothing: g.pick([1, -0.1, NaN]) }),
+    ])();
+    const input = g.pick([
+      () => ok(options.task === 'dates' ? '21 November 2026' : '123'),
+      () => badType(g.pick([null, 12, ['1']])),
+      () => badValue(''),
+      () => badValue('9'.repeat(g.int(41, 100))),
+      () => badValue('\uD800'),
+    ])();
+    return {
+      args: [opt, input],
+      call: (o, text) => {
+        const t = new a.TransformerTrainer(o);
+        try {
+          const losses = t.train(1);
+          const copy = a.TransformerTrainer.load(t.save());
+          const translation = t.translate(text);
+          copy.delete();
+          return { losses, translation };
+        } finally {
+          t.delete();
+        }
+      },
+      check: (r) => {
+        assert.ok(r.losses.every((l) => Number.isFinite(l) && l > 0));
+        const { output, ...maps } = r.translation;
+        assert.equal(typeof output, 'string');
+        for (const layers of Object.values(maps))
+          for (const heads of layers) heads.forEach((m, h) => assertRowsAreWeights(m, `head ${h}`));
+      },
+      name: 'TransformerTrainer',
+    };
+  },
   'Seq2SeqTrainer.load'(g) {
     const bytes = g.pick([
       () => badType(g.pick(WRONG_TYPES)()),

@@ -17,6 +17,7 @@ const makers = {
   RandomState: () => new a.RandomState(1),
   Embeddings: () => a.embeddingsFromBinary(tinyTable),
   Seq2SeqTrainer: () => new a.Seq2SeqTrainer({ hidden: 4, embedding: 2, batch: 2 }),
+  TransformerTrainer: () => new a.TransformerTrainer({ layers: 1, heads: 1, dModel: 4, dFF: 4, batch: 2 }),
 };
 
 for (const [kind, make] of Object.entries(makers)) {
@@ -26,9 +27,12 @@ for (const [kind, make] of Object.entries(makers)) {
     x.delete();
     x.delete();
     assert.equal(x.deleted, true);
-    const use = { RandomState: () => x.randn(1, 1), Embeddings: () => x.has('x'), Seq2SeqTrainer: () => x.train(1) }[
-      kind
-    ];
+    const use = {
+      RandomState: () => x.randn(1, 1),
+      Embeddings: () => x.has('x'),
+      Seq2SeqTrainer: () => x.train(1),
+      TransformerTrainer: () => x.train(1),
+    }[kind];
     assert.throws(
       use,
       (e) => e instanceof TypeError && new RegExp(`^${kind}\\.\\w+: this ${kind} was deleted$`).test(e.message),
