@@ -151,3 +151,18 @@ test('switching the OS to dark mode repaints the canvases in dark colours (heatm
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
+
+test('phone width (390 px): every heatmap fits the column (colour bar below, narrower cells), steps clear the toolbar', async () => {
+  for (const chapter of ['basics', 'bahdanau', 'qkv', 'transformer']) {
+    const page = await openPage(env.browser, `${env.url}#chapter=${chapter}`, {
+      viewport: { width: 390, height: 844 },
+    });
+    const wide = await page.$$eval(`#chapter-${chapter} figure.heatmap canvas`, (cs) =>
+      cs.filter((c) => c.getBoundingClientRect().right > window.innerWidth).map((c) => c.getAttribute('aria-label')),
+    );
+    assert.deepEqual(wide, [], chapter);
+    const margin = await page.$eval(`#chapter-${chapter} section.step`, (s) => getComputedStyle(s).scrollMarginTop);
+    assert.equal(margin, '72px');
+    await page.context().close();
+  }
+});

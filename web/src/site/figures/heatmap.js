@@ -15,6 +15,9 @@ const LABEL_FONT = '12px system-ui, -apple-system, "Segoe UI", Roboto, sans-seri
 const GRID = 1; // white line between cells, like seaborn's linewidths=1
 const COLORBAR_WIDTH = 12;
 const TICK_GAP = 8; // tick mark (3 px) plus white space before its label
+const SMALL_FONT = '10px system-ui, -apple-system, "Segoe UI", Roboto, sans-serif';
+const MIN_CELL = 20; // narrowest cell when fitting a narrow screen (CSS px)
+const BAR_BELOW_WIDTH = 160; // a colour bar drawn under the grid
 
 /** A colour-bar label: the cell format with U+2212 for negatives. */
 export const tickLabel = (t) => formatCell(t).replace(/^-/, '\u2212');
@@ -341,7 +344,8 @@ export class Heatmap {
       options: o,
       canvas,
     } = this;
-    const block = Math.max(2, Math.min(8, Math.floor(384 / Math.max(rows, cols))));
+    const room = this.element.parentElement?.clientWidth || Infinity; // fit a narrow screen too
+    const block = Math.max(1, Math.min(8, Math.floor(384 / Math.max(rows, cols)), Math.floor(room / cols)));
     if (canvas.width !== cols || canvas.height !== rows) {
       canvas.width = cols;
       canvas.height = rows;
@@ -390,7 +394,7 @@ export class Heatmap {
     // Layout in CSS pixels.
     ctx.font = FONT;
     const textWidth = o.annotate ? Math.max(0, ...texts.map((t) => ctx.measureText(t).width)) : 0;
-    const cellW = Math.max(o.cellWidth ?? 50, Math.ceil(textWidth) + 12);
+    let cellW = Math.max(o.cellWidth ?? 50, Math.ceil(textWidth) + 12);
     const cellH = o.cellHeight ?? 32;
     ctx.font = LABEL_FONT;
     const rowLabelW = o.rowLabels ? Math.ceil(Math.max(...o.rowLabels.map((l) => ctx.measureText(l).width))) + 8 : 0;
@@ -408,12 +412,23 @@ export class Heatmap {
     const tickW = o.colorbar
       ? Math.ceil(Math.max(...ticks.map((t) => ctx.measureText(tickLabel(t)).width))) + TICK_GAP + 4
       : 0;
-    const gridW = cols * cellW;
-    const gridH = rows * cellH;
     const left = rowLabelW + 2;
     const top = (o.colLabelsOnTop ? colLabelExtent : 0) + 8;
-    const width = left + gridW + (o.colorbar ? 14 + COLORBAR_WIDTH + 4 + tickW : 4);
-    const height = top + Math.max(gridH + (o.colLabelsOnTop ? 0 : colLabelExtent), o.colorbar ? barH : 0) + 8;
+    // Narrow screens: the colour bar moves below the grid, then cells shrink (down to
+    // MIN_CELL, with smaller numbers) so the figure fits the column instead of scrolling.
+    const room = this.element.parentElement?.clientWidth || Infinity;
+    const sideBar = o.colorbar ? 14 + COLORBAR_WIDTH + 4 + tickW : 4;
+    const barBelow = o.colorbar && left + cols * cellW + sideBar > room;
+    if (left + cols * cellW + 4 > room)
+      cellW = Math.max(o.annotate ? MIN_CELL : 4, Math.floor((room - left - 4) / cols));
+    const small = o.annotate && textWidth + 8 > cellW;
+    const gridW = cols * cellW;
+    const gridH = rows * cellH;
+    const belowGrid = top + gridH + (o.colLabelsOnTop ? 0 : colLabelExtent);
+    const width = barBelow ? Math.max(left + gridW + 4, left + BAR_BELOW_WIDTH + 24) : left + gridW + sideBar;
+    const height = barBelow
+      ? belowGrid + 14 + COLORBAR_WIDTH + 22
+      : top + Math.max(gridH + (o.colLabelsOnTop ? 0 : colLabelExtent), o.colorbar ? barH : 0) + 8;
 
     const dpr = globalThis.devicePixelRatio || 1;
     canvas.width = Math.round(width * dpr);
@@ -428,7 +443,7 @@ export class Heatmap {
     const ink = styles.getPropertyValue('--al-heatmap-ink').trim() || '#222';
 
     // Cells.
-    ctx.font = FONT;
+    ctx.font = small ? SMALL_FONT : FONT;
     ctx.textAlign = 'center';
     ctx.textBaseline = 'middle';
     for (let r = 0; r < rows; r++) {
@@ -440,7 +455,7 @@ export class Heatmap {
         ctx.fillStyle = rgb(color);
         ctx.fillRect(px, py, cellW, cellH);
         if (o.isMasked?.(r, c)) hatch(ctx, px, py, cellW, cellH);
-        if (o.annotate) {
+        if (o.annotate && (!small || ctx.measureText(texts[r * cols + c]).width + 4 <= cellW)) {
           ctx.fillStyle = luminance(color) > 0.4 ? '#262626' : '#ffffff';
           ctx.fillText(texts[r * cols + c], px + cellW / 2, py + cellH / 2 + 0.5);
         }
@@ -484,8 +499,23 @@ export class Heatmap {
       });
     }
 
-    // Colour bar with ticks.
-    if (o.colorbar) {
+    // Colour bar with ticks: beside the grid, or below it on a narrow screen.
+    if (barBelow) {
+      const by = belowGrid + 14;
+      for (let i = 0; i < BAR_BELOW_WIDTH; i++) {
+        ctx.fillStyle = rgb(palette(i / (BAR_BELOW_WIDTH - 1)));
+        ctx.fillRect(left + i, by, 1, COLORBAR_WIDTH);
+      }
+      ctx.fillStyle = ink;
+      ctx.textAlign = 'center';
+      ctx.textBaseline = 'top';
+      for (const t of ticks) {
+        const frac = vmax === vmin ? 0.5 : (t - vmin) / (vmax - vmin);
+        const x = left + frac * (BAR_BELOW_WIDTH - 1);
+        ctx.fillRect(x, by + COLORBAR_WIDTH, 1, 3);
+        ctx.fillText(tickLabel(t), x, by + COLORBAR_WIDTH + 6);
+      }
+    } else if (o.colorbar) {
       const bx = left + gridW + 14;
       for (let i = 0; i < barH; i++) {
         ctx.fillStyle = rgb(palette(1 - i / Math.max(1, barH - 1)));

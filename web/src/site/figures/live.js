@@ -20,3 +20,16 @@ export function repaintAll() {
 }
 
 globalThis.matchMedia?.('(prefers-color-scheme: dark)').addEventListener?.('change', repaintAll);
+
+// A new width can change how figures fit (colour bar beside or below, cell size).
+let resizePending = false;
+let lastWidth = globalThis.innerWidth;
+globalThis.addEventListener?.('resize', () => {
+  if (resizePending || globalThis.innerWidth === lastWidth) return; // phones fire resize on scroll
+  resizePending = true;
+  requestAnimationFrame(() => {
+    resizePending = false;
+    lastWidth = globalThis.innerWidth;
+    repaintAll();
+  });
+});
