@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 #include <string>
+#include <utility>
 
 #include "validate.h"
 
@@ -65,11 +66,18 @@ struct Blocking {
   static constexpr int kPanel = kPanelVecs * kLanes;       // columns per panel
 };
 
+// x in every lane, written as an initializer list {x, x, ...} so that clang
+// emits one splat (f64x2.splat / f32x4.splat); a loop of lane stores was
+// compiled into lane-by-lane code for floats and made the kernel 20x slower.
+// (Not Vec{} + x: adding 0 is not exact for -0.)
+template <typename Vec, typename T, std::size_t... Lane>
+inline Vec splat(T x, std::index_sequence<Lane...>) {
+  return Vec{((void)Lane, x)...};
+}
+
 template <typename T>
 inline typename Simd<T>::Vec broadcast(T x) {
-  typename Simd<T>::Vec v;
-  for (int i = 0; i < Blocking<T>::kLanes; ++i) v[i] = x;  // one splat (not x + 0, not exact)
-  return v;
+  return splat<typename Simd<T>::Vec>(x, std::make_index_sequence<Blocking<T>::kLanes>{});
 }
 
 template <typename T>
