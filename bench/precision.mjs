@@ -65,8 +65,14 @@ function cases(a) {
 export function benchPrecision(a, { rounds = 3 } = {}) {
   const rows = [];
   for (const c of cases(a)) {
-    // The default rule must pick what the label says.
-    if (!(c.run('f32').output?.data ?? c.run('f32').data instanceof Float32Array)) throw new Error('float32 not chosen');
+    // The default rule must pick what the columns say.
+    const sample = (p) => {
+      const result = c.run(p);
+      return result.output ? result.output.data : result.data;
+    };
+    if (!(sample('f32') instanceof Float32Array) || !(sample('f64') instanceof Float64Array)) {
+      throw new Error(`${c.label}: the default rule did not pick float32 / float64`);
+    }
     let f64 = null;
     let f32 = null;
     for (let round = 0; round < rounds; round++) {

@@ -16,6 +16,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
+import { benchPrecision } from './precision.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const at = (...p) => join(root, ...p);
@@ -201,6 +202,9 @@ console.log(
     `native Eigen ${fmt(nativeTime('eigen', 'mha', MHA.n))}, native our kernel ${fmt(nativeTime('ours', 'mha', MHA.n))}, ` +
     `wasm ${fmt(mhaWasm)}`,
 );
+
+// float32 vs float64 through the same API (bench/precision.mjs).
+benchPrecision(a);
 
 // Sizes.
 const core = readFileSync(at('dist/lib/attention_core.mjs'), 'utf8');
