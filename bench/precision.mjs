@@ -3,7 +3,7 @@
 // d = 64, multi-head attention n = 512, d_model = 512, 8 heads. The float32
 // inputs are the float64 inputs rounded to Float32Array, so the default rule
 // picks float32 (precision.js); conversions and copies are included as a user
-// would pay them. Used by bench/run.mjs; alone: `node bench/precision.mjs`.
+// would pay them. Used by bench/run.mjs.
 import { pathToFileURL } from 'node:url';
 
 function time(body, { minRuns = 5, maxRuns = 40, budgetMs = 1500 } = {}) {
@@ -96,7 +96,8 @@ export function benchPrecision(a, { rounds = 3 } = {}) {
   return rows;
 }
 
-if (import.meta.url === pathToFileURL(process.argv[1]).href) {
+// Alone: `node bench/precision.mjs [rounds]`.
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const { loadAttention } = await import(new URL('../dist/lib/index.js', import.meta.url).href);
-  benchPrecision(await loadAttention());
+  benchPrecision(await loadAttention(), { rounds: Number(process.argv[2] ?? 3) });
 }
