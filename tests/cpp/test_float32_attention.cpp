@@ -46,49 +46,65 @@ struct Worst {
   void add(double err, double bound) { ratio = std::max(ratio, err / bound); }
 };
 
-// Checks float32 weights w32 and output o32 against float64 w64, o64 of the
-// same inputs. scoreError(i, j) bounds |ds_ij| (the scaled score's error);
-// valueMagnitude is |V| (plus its own error bound, for multi-head attention)
-// and valueError an absolute error bound on V (zero for plain inputs).
-void checkAgainstFloat64(const Matrix32& w32, const Matrix32& o32, const Matrix& w64,
-                         const Matrix& o64, const Matrix& scores64, const Matrix& scoreError,
-                         const Matrix& valueMagnitude, const Matrix& valueError, Worst& weights,
-                         Worst& outputs, long& zeroMismatches) {
-  const Eigen::Index nq = w64.rows(), nk = w64.cols();
-  for (Eigen::Index i = 0; i < nq; ++i) {
-    double maxScore = -std::numeric_limits<double>::infinity(), maxError = 0;
-    Eigen::Index allowed = 0;
-    for (Eigen::Index j = 0; j < nk; ++j) {
-      if (!std::isfinite(scores64(i, j))) continue;  // masked
-      ++allowed;
-      maxScore = std::max(maxScore, scores64(i, j));
-      maxError = std::max(maxError, scoreError(i, j));
-    }
-    double maxArgument = 0;
-    for (Eigen::Index j = 0; j < nk; ++j) {
-      if (std::isfinite(scores64(i, j))) {
-        maxArgument = std::max(maxArgument, maxScore - scores64(i, j));
-      }
-    }
-    const double delta = weightDelta(maxError, maxArgument, std::max<Eigen::Index>(allowed, 1));
-    for (Eigen::Index j = 0; j < nk; ++j) {
+// delta for row i of the scaled scores (masked entries -Infinity) given the
+// bound scoreError on each score's error.
+double rowDelta(const Matrix& scores64, const Matrix& scoreError, Eigen::Index i) {
+  double maxScore = -std::numeric_limits<double>::infinity(), maxError = 0, maxArgument = 0;
+  Eigen::Index allowed = 0;
+  for (Eigen::Index j = 0; j < scores64.cols(); ++j) {
+    if (!std::isfinite(scores64(i, j))) continue;  // masked
+    ++allowed;
+    maxScore = std::max(maxScore, scores64(i, j));
+    maxError = std::max(maxError, scoreError(i, j));
+  }
+  for (Eigen::Index j = 0; j < scores64.cols(); ++j) {
+    if (std::isfinite(scores64(i, j)))
+      maxArgument = std::max(maxArgument, maxScore - scores64(i, j));
+  }
+  return weightDelta(maxError, maxArgument, std::max<Eigen::Index>(allowed, 1));
+}
+
+// Float32 weights w32 against float64 w64 of the same inputs: masked entries
+// exactly 0 in both, the others within delta w64 (+ the subnormal slack).
+void checkWeights(const Matrix32& w32, const Matrix& w64, const Matrix& scores64,
+                  const Matrix& scoreError, Worst& weights, long& zeroMismatches) {
+  for (Eigen::Index i = 0; i < w64.rows(); ++i) {
+    const double delta = rowDelta(scores64, scoreError, i);
+    for (Eigen::Index j = 0; j < w64.cols(); ++j) {
       if (!std::isfinite(scores64(i, j))) {
         if (w32(i, j) != 0.0f || w64(i, j) != 0.0) ++zeroMismatches;
         continue;
       }
       weights.add(std::abs(double{w32(i, j)} - w64(i, j)), delta * w64(i, j) + kSubnormalSlack);
     }
-    for (Eigen::Index l = 0; l < o64.cols(); ++l) {
+  }
+}
+
+// The bound on |o32 - o64| for o = w V, entry by entry: valueMagnitude is |V|
+// (plus V's own error bound, for multi-head attention) and valueError an
+// absolute error bound on V (zero for plain inputs).
+Matrix outputBound(const Matrix& w64, const Matrix& scores64, const Matrix& scoreError,
+                   const Matrix& valueMagnitude, const Matrix& valueError) {
+  const Eigen::Index nk = w64.cols();
+  Matrix bound(w64.rows(), valueMagnitude.cols());
+  for (Eigen::Index i = 0; i < w64.rows(); ++i) {
+    const double delta = rowDelta(scores64, scoreError, i);
+    for (Eigen::Index l = 0; l < bound.cols(); ++l) {
       double magnitude = 0, fromValues = 0;
       for (Eigen::Index j = 0; j < nk; ++j) {
         magnitude += w64(i, j) * valueMagnitude(j, l);
         fromValues += w64(i, j) * valueError(j, l);
       }
-      const double bound =
+      bound(i, l) =
           (delta + gammaOf(nk) * (1 + delta)) * magnitude + fromValues + nk * kSubnormalSlack;
-      outputs.add(std::abs(double{o32(i, l)} - o64(i, l)), bound);
     }
   }
+  return bound;
+}
+
+// Largest |got - want| / bound over the entries.
+double worstRatio(const Matrix32& got, const Matrix& want, const Matrix& bound) {
+  return ((got.cast<double>() - want).cwiseAbs().array() / bound.array()).maxCoeff();
 }
 
 // Scaled scores in double with masked entries at -Infinity (the reference's view).
@@ -199,8 +215,11 @@ TEST_CASE("float32 scaled dot-product attention equals float64 within the derive
           const Matrix scores = maskedScores(q.d, k.d, useMask ? &m.d : nullptr, causal);
           const Matrix scoreError = gammaOf(d + 2) / std::sqrt(static_cast<double>(d)) *
                                     (q.d.cwiseAbs() * k.d.cwiseAbs().transpose());
-          checkAgainstFloat64(w32, o32, w64, o64, scores, scoreError, v.d.cwiseAbs(),
-                              Matrix::Zero(nk, dv), weights, outputs, zeroMismatches);
+          checkWeights(w32, w64, scores, scoreError, weights, zeroMismatches);
+          outputs.ratio = std::max(outputs.ratio,
+                                   worstRatio(o32, o64,
+                                              outputBound(w64, scores, scoreError, v.d.cwiseAbs(),
+                                                          Matrix::Zero(nk, dv))));
           ++runs;
         }
       }
@@ -305,7 +324,7 @@ TEST_CASE("float32 multi-head attention equals float64 within the derived bound"
                  EV = projectionError(v, wv, bv);
     const Eigen::Index dk = c.dModel / c.heads;
     const double scale = 1.0 / std::sqrt(static_cast<double>(dk));
-    Worst weights, heads;
+    Worst weights;
     long zeroMismatches = 0;
     Matrix concat64(c.nq, c.dModel), concatError(c.nq, c.dModel);
     for (int h = 0; h < c.heads; ++h) {
@@ -321,43 +340,16 @@ TEST_CASE("float32 multi-head attention equals float64 within the derived bound"
       // Head h's float64 weights from the float64 kernel, and its output w V.
       const Matrix wh = w64.middleRows(h * c.nq, c.nq);
       const Matrix oh = wh * Vh;
-      // The float32 head output is not returned: check it through the concat
-      // bound below, and the weights here.
-      Matrix32 oh32 = (w32.middleRows(h * c.nq, c.nq).cast<double>() * Vh).cast<float>();
-      Worst unused;
-      checkAgainstFloat64(w32.middleRows(h * c.nq, c.nq), oh32, wh, oh, scores, scoreError,
-                          Vh.cwiseAbs() + EVh, EVh, weights, unused, zeroMismatches);
-      // The head output's error bound, as in checkAgainstFloat64.
-      for (Eigen::Index i = 0; i < c.nq; ++i) {
-        double maxScore = -std::numeric_limits<double>::infinity(), maxE = 0, maxArg = 0;
-        Eigen::Index allowed = 0;
-        for (Eigen::Index j = 0; j < c.nk; ++j) {
-          if (!std::isfinite(scores(i, j))) continue;
-          ++allowed;
-          maxScore = std::max(maxScore, scores(i, j));
-          maxE = std::max(maxE, scoreError(i, j));
-        }
-        for (Eigen::Index j = 0; j < c.nk; ++j) {
-          if (std::isfinite(scores(i, j))) maxArg = std::max(maxArg, maxScore - scores(i, j));
-        }
-        const double delta = weightDelta(maxE, maxArg, std::max<Eigen::Index>(allowed, 1));
-        for (Eigen::Index l = 0; l < dk; ++l) {
-          double magnitude = 0, fromValues = 0;
-          for (Eigen::Index j = 0; j < c.nk; ++j) {
-            magnitude += wh(i, j) * (std::abs(Vh(j, l)) + EVh(j, l));
-            fromValues += wh(i, j) * EVh(j, l);
-          }
-          concatError(i, c0 + l) = (delta + gammaOf(c.nk) * (1 + delta)) * magnitude + fromValues +
-                                   c.nk * kSubnormalSlack;
-        }
-      }
+      checkWeights(w32.middleRows(h * c.nq, c.nq), wh, scores, scoreError, weights, zeroMismatches);
+      // The heads' float32 outputs are not returned: their bound enters the output's.
+      concatError.middleCols(c0, dk) =
+          outputBound(wh, scores, scoreError, Vh.cwiseAbs() + EVh, EVh);
       concat64.middleCols(c0, dk) = oh;
     }
     Matrix outBound = concatError * wo.d.cwiseAbs() +
                       gp * ((concat64.cwiseAbs() + concatError) * wo.d.cwiseAbs());
     if (c.bias) outBound.rowwise() += gp * bo.d.col(0).cwiseAbs().transpose();
-    const double worstOut =
-        ((o32.cast<double>() - o64).cwiseAbs().array() / outBound.array()).maxCoeff();
+    const double worstOut = worstRatio(o32, o64, outBound);
     INFO(c.nq << " queries, " << c.nk << " keys, d_model " << c.dModel << ", " << c.heads
               << " heads, causal " << c.causal << ", mask " << c.mask << ": worst weight error "
               << weights.ratio << ", worst output error " << worstOut << " of the bound");
