@@ -18,6 +18,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { randomMatrix } from './lib/data.mjs';
 import { jsAttention } from './lib/js-attention.mjs';
+import { benchPrecision } from './precision.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const at = (...p) => join(root, ...p);
@@ -164,6 +165,9 @@ console.log(
     `native Eigen ${fmt(nativeTime('eigen', 'mha', MHA.n))}, native our kernel ${fmt(nativeTime('ours', 'mha', MHA.n))}, ` +
     `wasm ${fmt(mhaWasm)}`,
 );
+
+// float32 vs float64 through the same API (bench/precision.mjs).
+benchPrecision(a);
 
 // Sizes.
 const core = readFileSync(at('dist/lib/attention_core.mjs'), 'utf8');

@@ -8,6 +8,9 @@
 //   * each operation takes ONE value object naming its arguments (`PairArgs`,
 //     `AttentionArgs`, ...) instead of a positional list;
 //   * results are written into output Tensors the caller allocated;
+//   * a Tensor holds doubles, except for the float32 path: the functions whose
+//     name ends in 32 (_matmul32, _attention32, _multiHeadAttention32) take the
+//     same argument objects with every Tensor holding row-major floats;
 //   * every call returns a `StatusCode` (bound below from cpp/status.h); the
 //     message of the last failure is `_lastError()` and the JS Error class for a
 //     code is `_errorClass(code)`;
@@ -55,6 +58,25 @@ struct Tensor {
   std::optional<VectorView> optionalVector() const {
     if (!present()) return std::nullopt;
     return VectorView(vector());
+  }
+
+  // The same views for a Tensor of element type T (double, or float for the *32 functions).
+  template <typename T>
+  T* elements() const {
+    return reinterpret_cast<T*>(static_cast<std::uintptr_t>(data));
+  }
+  template <typename T>
+  Eigen::Map<const MatrixOf<T>> matrixOf() const {
+    return Eigen::Map<const MatrixOf<T>>(elements<T>(), rows, cols);
+  }
+  template <typename T>
+  Eigen::Map<MatrixOf<T>> outputOf() const {
+    return Eigen::Map<MatrixOf<T>>(elements<T>(), rows, cols);
+  }
+  template <typename T>
+  std::optional<VectorViewOf<T>> optionalVectorOf() const {
+    if (!present()) return std::nullopt;
+    return VectorViewOf<T>(Eigen::Map<const VectorOf<T>>(elements<T>(), Eigen::Index{rows} * cols));
   }
 };
 
@@ -175,10 +197,13 @@ StatusCode rawWeightedSum(const PairArgs& x) {
   });
 }
 
-// a: (m x k), b: (k x n) -> out: (m x n), through the packed gemm kernel
+// a: (m x k), b: (k x n) -> out: (m x n), through the packed gemm kernel (T = double or float)
+template <typename T>
 StatusCode rawMatmul(const PairArgs& x) {
   // Straight into the caller's output: no temporary, no second copy.
-  return guarded([&] { return matmulInto(x.a.matrix(), x.b.matrix(), x.out.output()); });
+  return guarded([&] {
+    return matmulInto(x.a.matrixOf<T>(), x.b.matrixOf<T>(), MatrixOutOf<T>(x.out.outputOf<T>()));
+  });
 }
 
 // ---- RandomState (NumPy-exact) ----------------------------------------------------
@@ -236,40 +261,46 @@ StatusCode rawConcatAttention(const ConcatArgs& x) {
 
 // ---- scaled dot-product and multi-head attention -------------------------------------
 
-AttentionMask maskOf(const Tensor& mask, bool causal) {
-  AttentionMask m;
-  if (mask.present()) m.mask.emplace(mask.matrix());
+template <typename T>
+AttentionMaskOf<T> maskOf(const Tensor& mask, bool causal) {
+  AttentionMaskOf<T> m;
+  if (mask.present()) m.mask.emplace(mask.matrixOf<T>());
   m.causal = causal;
   return m;
 }
 
 // Without `v`: the raw scores q kᵀ (scaled by 1/sqrt(d_k) if `scaled`) into `weights`.
 // With `v`: weights = softmax(q kᵀ / sqrt(d_k)) with the masks, output = weights v.
+// T = double, or float for _attention32.
+template <typename T>
 StatusCode rawAttention(const AttentionArgs& x) {
   return guarded([&] {
     if (!x.v.present()) {
-      return attentionScores(x.q.matrix(), x.k.matrix(), x.scaled, x.weights.output());
+      return attentionScores(x.q.matrixOf<T>(), x.k.matrixOf<T>(), x.scaled,
+                             MatrixOutOf<T>(x.weights.outputOf<T>()));
     }
-    return scaledDotProductAttention(x.q.matrix(), x.k.matrix(), x.v.matrix(),
-                                     maskOf(x.mask, x.causal), x.output.output(),
-                                     x.weights.output());
+    return scaledDotProductAttention(
+        x.q.matrixOf<T>(), x.k.matrixOf<T>(), x.v.matrixOf<T>(), maskOf<T>(x.mask, x.causal),
+        MatrixOutOf<T>(x.output.outputOf<T>()), MatrixOutOf<T>(x.weights.outputOf<T>()));
   });
 }
 
 // weights: heads blocks of (n_q x n_k) stacked as (heads * n_q x n_k).
+template <typename T>
 StatusCode rawMultiHeadAttention(const MultiHeadArgs& x) {
   return guarded([&] {
-    const MultiHeadParams params{x.heads,
-                                 x.wq.matrix(),
-                                 x.wk.matrix(),
-                                 x.wv.matrix(),
-                                 x.wo.matrix(),
-                                 x.bq.optionalVector(),
-                                 x.bk.optionalVector(),
-                                 x.bv.optionalVector(),
-                                 x.bo.optionalVector()};
-    return multiHeadAttention(x.q.matrix(), x.k.matrix(), x.v.matrix(), params,
-                              maskOf(x.mask, x.causal), x.output.output(), x.weights.output());
+    const MultiHeadParamsOf<T> params{x.heads,
+                                      x.wq.matrixOf<T>(),
+                                      x.wk.matrixOf<T>(),
+                                      x.wv.matrixOf<T>(),
+                                      x.wo.matrixOf<T>(),
+                                      x.bq.optionalVectorOf<T>(),
+                                      x.bk.optionalVectorOf<T>(),
+                                      x.bv.optionalVectorOf<T>(),
+                                      x.bo.optionalVectorOf<T>()};
+    return multiHeadAttention(x.q.matrixOf<T>(), x.k.matrixOf<T>(), x.v.matrixOf<T>(), params,
+                              maskOf<T>(x.mask, x.causal), MatrixOutOf<T>(x.output.outputOf<T>()),
+                              MatrixOutOf<T>(x.weights.outputOf<T>()));
   });
 }
 
@@ -717,10 +748,13 @@ EMSCRIPTEN_BINDINGS(attention_core) {
   function("_naiveSoftmax", &rawVectorToVector<naiveSoftmax>);
   function("_scaleRows", &rawScaleRows);
   function("_weightedSum", &rawWeightedSum);
-  function("_matmul", &rawMatmul);
+  function("_matmul", &rawMatmul<double>);
+  function("_matmul32", &rawMatmul<float>);
   function("_concatAttention", &rawConcatAttention);
-  function("_attention", &rawAttention);
-  function("_multiHeadAttention", &rawMultiHeadAttention);
+  function("_attention", &rawAttention<double>);
+  function("_attention32", &rawAttention<float>);
+  function("_multiHeadAttention", &rawMultiHeadAttention<double>);
+  function("_multiHeadAttention32", &rawMultiHeadAttention<float>);
   function("_linear", &rawLinear);
   function("_pairwiseAdditiveAttention", &rawPairwiseAdditiveAttention);
 

@@ -34,7 +34,8 @@ Status checkMatrix(const char* name, const MatrixView& m) {
   return requireFinite(name, m);
 }
 
-Status checkQueriesKeys(const MatrixView& q, const MatrixView& k) {
+template <typename M>
+Status checkQueriesKeys(const M& q, const M& k) {
   RETURN_IF_ERROR(requireNonEmpty("Q", q));
   RETURN_IF_ERROR(requireNonEmpty("K", k));
   if (q.cols() != k.cols()) {
@@ -45,7 +46,8 @@ Status checkQueriesKeys(const MatrixView& q, const MatrixView& k) {
   return Status::ok();
 }
 
-Status checkKeysValues(const MatrixView& k, const MatrixView& v) {
+template <typename M>
+Status checkKeysValues(const M& k, const M& v) {
   if (k.rows() != v.rows()) {
     return Status::shapeMismatch("K has " + std::to_string(k.rows()) + " rows but V has " +
                                  std::to_string(v.rows()) + " (K is " + shapeOf(k) + ", V is " +
@@ -206,13 +208,20 @@ void weightsTimesValues(const MatrixView& weights, const MatrixView& values, Mat
 
 namespace {
 
+// The float64 and float32 paths below are one template over the element type
+// T; the public functions are thin overloads.
+
 // Strided row-major view of a (rows x cols) block: entry (r, c) is data[r * stride + c].
+template <typename T>
 struct Block {
-  const double* data;
+  const T* data;
   Index rows, cols, stride;
 };
 
-Block blockOf(const MatrixView& m) { return {m.data(), m.rows(), m.cols(), m.outerStride()}; }
+template <typename T>
+Block<T> blockOf(const MatrixViewOf<T>& m) {
+  return {m.data(), m.rows(), m.cols(), m.outerStride()};
+}
 
 // Rows per pass: their scores (kRowBlock x n_k) stay in cache between the
 // score product, the softmax and the weights-times-values product.
@@ -221,20 +230,22 @@ constexpr Index kRowBlock = 16;
 // q: (n_q x d_k), k: (n_k x d_k), v: (n_k x d_v), mask: (n_q x n_k) or null
 //   -> out: (n_q x d_v) at stride ldo, w: (n_q x n_k) at stride ldw.
 // Inputs are already validated. kt, vp are scratch for packed k^T and v.
-void singleHeadAttention(const Block& q, const Block& k, const Block& v, const Block* mask,
-                         bool causal, double* out, Index ldo, double* w, Index ldw,
-                         std::vector<double>& kt, std::vector<double>& vp) {
+template <typename T>
+void singleHeadAttention(const Block<T>& q, const Block<T>& k, const Block<T>& v,
+                         const Block<T>* mask, bool causal, T* out, Index ldo, T* w, Index ldw,
+                         std::vector<T>& kt, std::vector<T>& vp) {
   const Index nq = q.rows, nk = k.rows, dk = k.cols, dv = v.cols;
   // Scores are q k^T: with k^T packed, each score row is a sum of contiguous
   // rows (the SIMD-friendly form) and no horizontal sums are needed.
   packB(Trans::kYes, k.data, k.stride, dk, nk, kt);
   packB(Trans::kNo, v.data, v.stride, nk, dv, vp);
-  const double scale = 1.0 / std::sqrt(static_cast<double>(dk));
+  // 1 / sqrt(d_k) in double, rounded once to T.
+  const T scale = static_cast<T>(1.0 / std::sqrt(static_cast<double>(dk)));
   for (Index i0 = 0; i0 < nq; i0 += kRowBlock) {
     const Index rows = std::min(kRowBlock, nq - i0);
     // With the causal mask no query of this block looks past key i0 + rows - 1.
     const Index active = causal ? std::min(nk, i0 + rows) : nk;
-    double* wBlock = w + i0 * ldw;
+    T* wBlock = w + i0 * ldw;
     gemmPacked(rows, active, dk, q.data + i0 * q.stride, q.stride, kt.data(), dk, wBlock, ldw);
     for (Index r = 0; r < rows; ++r) {
       const Index i = i0 + r;
@@ -247,8 +258,9 @@ void singleHeadAttention(const Block& q, const Block& k, const Block& v, const B
 
 // ---- validation ---------------------------------------------------------------
 
-Status checkOutputs(Index rows, Index cols, Index wRows, Index wCols, const MatrixOut& output,
-                    const MatrixOut& weights) {
+template <typename Out>
+Status checkOutputs(Index rows, Index cols, Index wRows, Index wCols, const Out& output,
+                    const Out& weights) {
   if (output.rows() != rows || output.cols() != cols) {
     return Status::shapeMismatch("output is " + dims(output.rows(), output.cols()) +
                                  " but must be " + dims(rows, cols));
@@ -260,7 +272,8 @@ Status checkOutputs(Index rows, Index cols, Index wRows, Index wCols, const Matr
   return Status::ok();
 }
 
-Status checkAttentionInputs(const MatrixView& q, const MatrixView& k, const MatrixView& v) {
+template <typename M>
+Status checkAttentionInputs(const M& q, const M& k, const M& v) {
   RETURN_IF_ERROR(requireNonEmpty("Q", q));
   RETURN_IF_ERROR(requireNonEmpty("K", k));
   RETURN_IF_ERROR(requireNonEmpty("V", v));
@@ -271,11 +284,9 @@ Status checkAttentionInputs(const MatrixView& q, const MatrixView& k, const Matr
   return requireFinite("V", v);
 }
 
-}  // namespace
-
-// ---- public kernels -----------------------------------------------------------
-
-Status attentionScores(const MatrixView& q, const MatrixView& k, bool scaled, MatrixOut scores) {
+template <typename T>
+Status attentionScoresOf(const MatrixViewOf<T>& q, const MatrixViewOf<T>& k, bool scaled,
+                         MatrixOutOf<T> scores) {
   RETURN_IF_ERROR(checkQueriesKeys(q, k));
   RETURN_IF_ERROR(requireFinite("Q", q));
   RETURN_IF_ERROR(requireFinite("K", k));
@@ -283,41 +294,36 @@ Status attentionScores(const MatrixView& q, const MatrixView& k, bool scaled, Ma
     return Status::shapeMismatch("scores is " + dims(scores.rows(), scores.cols()) +
                                  " but must be " + dims(q.rows(), k.rows()));
   }
-  dotScoresInto(q, k, scores);
-  if (scaled) scores /= std::sqrt(static_cast<double>(q.cols()));
+  gemm(q, Trans::kNo, k, Trans::kYes, scores);  // the dot score q k^T
+  if (scaled) scores /= static_cast<T>(std::sqrt(static_cast<double>(q.cols())));
   return Status::ok();
 }
 
-Status scaledDotProductAttention(const MatrixView& q, const MatrixView& k, const MatrixView& v,
-                                 const AttentionMask& mask, MatrixOut output, MatrixOut weights) {
+template <typename T>
+Status scaledDotProductAttentionOf(const MatrixViewOf<T>& q, const MatrixViewOf<T>& k,
+                                   const MatrixViewOf<T>& v, const AttentionMaskOf<T>& mask,
+                                   MatrixOutOf<T> output, MatrixOutOf<T> weights) {
   RETURN_IF_ERROR(checkAttentionInputs(q, k, v));
   RETURN_IF_ERROR(checkMask(mask, q.rows(), k.rows()));
   RETURN_IF_ERROR(checkOutputs(q.rows(), v.cols(), q.rows(), k.rows(), output, weights));
-  std::vector<double> kt, vp;
-  const Block maskBlock = mask.mask ? blockOf(*mask.mask) : Block{nullptr, 0, 0, 0};
-  singleHeadAttention(blockOf(q), blockOf(k), blockOf(v), mask.mask ? &maskBlock : nullptr,
+  std::vector<T> kt, vp;
+  const Block<T> maskBlock = mask.mask ? blockOf<T>(*mask.mask) : Block<T>{nullptr, 0, 0, 0};
+  singleHeadAttention(blockOf<T>(q), blockOf<T>(k), blockOf<T>(v), mask.mask ? &maskBlock : nullptr,
                       mask.causal, output.data(), output.outerStride(), weights.data(),
                       weights.outerStride(), kt, vp);
   return Status::ok();
 }
 
-Status scaledDotProductAttention(const MatrixView& q, const MatrixView& k, const MatrixView& v,
-                                 const AttentionMask& mask, Matrix& output, Matrix& weights) {
-  output.resize(q.rows(), v.cols());
-  weights.resize(q.rows(), k.rows());
-  return scaledDotProductAttention(q, k, v, mask, MatrixOut(output), MatrixOut(weights));
-}
-
-namespace {
-
 // out (n x d_model) = x (n x d_model) w (d_model x d_model) + b (d_model), through linear.
-void project(const MatrixView& x, const MatrixView& w, const std::optional<VectorView>& b,
-             MatrixOut out) {
+template <typename T>
+void project(const MatrixViewOf<T>& x, const MatrixViewOf<T>& w,
+             const std::optional<VectorViewOf<T>>& b, MatrixOutOf<T> out) {
   linearInto(x, w, b ? b->data() : nullptr, WeightLayout::kInOut, out);
 }
 
-Status checkProjection(const char* wName, const MatrixView& w, const char* bName,
-                       const std::optional<VectorView>& b, Index dModel) {
+template <typename T>
+Status checkProjection(const char* wName, const MatrixViewOf<T>& w, const char* bName,
+                       const std::optional<VectorViewOf<T>>& b, Index dModel) {
   RETURN_IF_ERROR(requireShape(wName, w, dModel, dModel, "d_model x d_model"));
   RETURN_IF_ERROR(requireFinite(wName, w));
   if (!b) return Status::ok();
@@ -328,11 +334,11 @@ Status checkProjection(const char* wName, const MatrixView& w, const char* bName
   return requireFinite(bName, *b);
 }
 
-}  // namespace
-
-Status multiHeadAttention(const MatrixView& q, const MatrixView& k, const MatrixView& v,
-                          const MultiHeadParams& params, const AttentionMask& mask,
-                          MatrixOut output, MatrixOut weights) {
+template <typename T>
+Status multiHeadAttentionOf(const MatrixViewOf<T>& q, const MatrixViewOf<T>& k,
+                            const MatrixViewOf<T>& v, const MultiHeadParamsOf<T>& params,
+                            const AttentionMaskOf<T>& mask, MatrixOutOf<T> output,
+                            MatrixOutOf<T> weights) {
   RETURN_IF_ERROR(requireNonEmpty("Q", q));
   RETURN_IF_ERROR(requireNonEmpty("K", k));
   RETURN_IF_ERROR(requireNonEmpty("V", v));
@@ -355,33 +361,84 @@ Status multiHeadAttention(const MatrixView& q, const MatrixView& k, const Matrix
   RETURN_IF_ERROR(requireFinite("Q", q));
   RETURN_IF_ERROR(requireFinite("K", k));
   RETURN_IF_ERROR(requireFinite("V", v));
-  RETURN_IF_ERROR(checkProjection("Wq", params.wq, "bq", params.bq, dModel));
-  RETURN_IF_ERROR(checkProjection("Wk", params.wk, "bk", params.bk, dModel));
-  RETURN_IF_ERROR(checkProjection("Wv", params.wv, "bv", params.bv, dModel));
-  RETURN_IF_ERROR(checkProjection("Wo", params.wo, "bo", params.bo, dModel));
+  RETURN_IF_ERROR(checkProjection<T>("Wq", params.wq, "bq", params.bq, dModel));
+  RETURN_IF_ERROR(checkProjection<T>("Wk", params.wk, "bk", params.bk, dModel));
+  RETURN_IF_ERROR(checkProjection<T>("Wv", params.wv, "bv", params.bv, dModel));
+  RETURN_IF_ERROR(checkProjection<T>("Wo", params.wo, "bo", params.bo, dModel));
   RETURN_IF_ERROR(checkMask(mask, q.rows(), k.rows()));
   const Index nq = q.rows(), nk = k.rows(), dk = dModel / h;
   RETURN_IF_ERROR(checkOutputs(nq, dModel, h * nq, nk, output, weights));
 
   // Projections, one token a row: qProj (n_q x d_model), kProj and vProj (n_k x d_model).
-  Matrix qProj(nq, dModel), kProj(nk, dModel), vProj(nk, dModel), concat(nq, dModel);
-  project(q, params.wq, params.bq, qProj);
-  project(k, params.wk, params.bk, kProj);
-  project(v, params.wv, params.bv, vProj);
-  const Block maskBlock = mask.mask ? blockOf(*mask.mask) : Block{nullptr, 0, 0, 0};
-  std::vector<double> kt, vp;
+  MatrixOf<T> qProj(nq, dModel), kProj(nk, dModel), vProj(nk, dModel), concat(nq, dModel);
+  project<T>(q, params.wq, params.bq, qProj);
+  project<T>(k, params.wk, params.bk, kProj);
+  project<T>(v, params.wv, params.bv, vProj);
+  const Block<T> maskBlock = mask.mask ? blockOf<T>(*mask.mask) : Block<T>{nullptr, 0, 0, 0};
+  std::vector<T> kt, vp;
   for (int head = 0; head < h; ++head) {
     // Head `head` reads columns [head * d_k, (head + 1) * d_k) of the projections
     // and writes the same columns of concat (n_q x d_model): no copies.
     const Index c0 = head * dk;
     singleHeadAttention(
-        Block{qProj.data() + c0, nq, dk, dModel}, Block{kProj.data() + c0, nk, dk, dModel},
-        Block{vProj.data() + c0, nk, dk, dModel}, mask.mask ? &maskBlock : nullptr, mask.causal,
+        Block<T>{qProj.data() + c0, nq, dk, dModel}, Block<T>{kProj.data() + c0, nk, dk, dModel},
+        Block<T>{vProj.data() + c0, nk, dk, dModel}, mask.mask ? &maskBlock : nullptr, mask.causal,
         concat.data() + c0, dModel, weights.data() + head * nq * weights.outerStride(),
         weights.outerStride(), kt, vp);
   }
-  project(concat, params.wo, params.bo, output);
+  project<T>(concat, params.wo, params.bo, output);
   return Status::ok();
+}
+
+}  // namespace
+
+// ---- public kernels (float64, and the float32 path) ------------------------------
+
+Status attentionScores(const MatrixView& q, const MatrixView& k, bool scaled, MatrixOut scores) {
+  return attentionScoresOf<double>(q, k, scaled, scores);
+}
+
+Status attentionScores(const MatrixView32& q, const MatrixView32& k, bool scaled,
+                       MatrixOut32 scores) {
+  return attentionScoresOf<float>(q, k, scaled, scores);
+}
+
+Status scaledDotProductAttention(const MatrixView& q, const MatrixView& k, const MatrixView& v,
+                                 const AttentionMask& mask, MatrixOut output, MatrixOut weights) {
+  return scaledDotProductAttentionOf<double>(q, k, v, mask, output, weights);
+}
+
+Status scaledDotProductAttention(const MatrixView32& q, const MatrixView32& k,
+                                 const MatrixView32& v, const AttentionMask32& mask,
+                                 MatrixOut32 output, MatrixOut32 weights) {
+  return scaledDotProductAttentionOf<float>(q, k, v, mask, output, weights);
+}
+
+Status scaledDotProductAttention(const MatrixView& q, const MatrixView& k, const MatrixView& v,
+                                 const AttentionMask& mask, Matrix& output, Matrix& weights) {
+  output.resize(q.rows(), v.cols());
+  weights.resize(q.rows(), k.rows());
+  return scaledDotProductAttention(q, k, v, mask, MatrixOut(output), MatrixOut(weights));
+}
+
+Status scaledDotProductAttention(const MatrixView32& q, const MatrixView32& k,
+                                 const MatrixView32& v, const AttentionMask32& mask,
+                                 Matrix32& output, Matrix32& weights) {
+  output.resize(q.rows(), v.cols());
+  weights.resize(q.rows(), k.rows());
+  return scaledDotProductAttention(q, k, v, mask, MatrixOut32(output), MatrixOut32(weights));
+}
+
+Status multiHeadAttention(const MatrixView& q, const MatrixView& k, const MatrixView& v,
+                          const MultiHeadParams& params, const AttentionMask& mask,
+                          MatrixOut output, MatrixOut weights) {
+  return multiHeadAttentionOf<double>(q, k, v, params, mask, output, weights);
+}
+
+Status multiHeadAttention(const MatrixView32& q, const MatrixView32& k, const MatrixView32& v,
+                          const MultiHeadParams32& params, const AttentionMask32& mask,
+                          MatrixOut32 output, MatrixOut32 weights) {
+  return multiHeadAttentionOf<float>(q, k, v, params, mask, output, weights);
 }
 
 Status multiHeadAttention(const MatrixView& q, const MatrixView& k, const MatrixView& v,
@@ -390,6 +447,14 @@ Status multiHeadAttention(const MatrixView& q, const MatrixView& k, const Matrix
   output.resize(q.rows(), q.cols());
   weights.resize(static_cast<Index>(std::max(params.heads, 1)) * q.rows(), k.rows());
   return multiHeadAttention(q, k, v, params, mask, MatrixOut(output), MatrixOut(weights));
+}
+
+Status multiHeadAttention(const MatrixView32& q, const MatrixView32& k, const MatrixView32& v,
+                          const MultiHeadParams32& params, const AttentionMask32& mask,
+                          Matrix32& output, Matrix32& weights) {
+  output.resize(q.rows(), q.cols());
+  weights.resize(static_cast<Index>(std::max(params.heads, 1)) * q.rows(), k.rows());
+  return multiHeadAttention(q, k, v, params, mask, MatrixOut32(output), MatrixOut32(weights));
 }
 
 Status pairwiseAdditiveAttention(const MatrixView& projectedQueries,

@@ -18,6 +18,11 @@
 // caller-sized views (Eigen::Ref), so callers can hand in strided blocks or
 // Eigen::Maps over foreign memory; the others validate and return a Status
 // whose message names the argument and the shapes.
+//
+// Float32 path: attentionScores, scaledDotProductAttention and
+// multiHeadAttention also take float32 matrices (MatrixView32, the *32 types);
+// the same code (a template over the element type) runs with the float32 gemm
+// and softmax row kernels: 4 lanes per wasm SIMD128 register instead of 2.
 #pragma once
 
 #include <optional>
@@ -51,6 +56,8 @@ void dotScoresInto(const MatrixView& q, const MatrixView& k, MatrixOut scores);
 // The raw scores before the softmax: q: (n_q x d_k), k: (n_k x d_k)
 //   -> scores: (n_q x n_k) = q k^T, divided by sqrt(d_k) if `scaled`.
 Status attentionScores(const MatrixView& q, const MatrixView& k, bool scaled, MatrixOut scores);
+Status attentionScores(const MatrixView32& q, const MatrixView32& k, bool scaled,
+                       MatrixOut32 scores);
 
 // General (bilinear, Luong) score: q: (n_q x d_q), w: (d_q x d_k), k: (n_k x d_k)
 //   -> projected: (n_q x d_k) = q w, scores: (n_q x n_k) = projected k^T (unchecked).
@@ -103,18 +110,27 @@ void weightsTimesValues(const MatrixView& weights, const MatrixView& values, Mat
 // `output` and `weights` must already have the shapes above.
 Status scaledDotProductAttention(const MatrixView& q, const MatrixView& k, const MatrixView& v,
                                  const AttentionMask& mask, MatrixOut output, MatrixOut weights);
+Status scaledDotProductAttention(const MatrixView32& q, const MatrixView32& k,
+                                 const MatrixView32& v, const AttentionMask32& mask,
+                                 MatrixOut32 output, MatrixOut32 weights);
 
 // Convenience overload that sizes `output` and `weights` itself.
 Status scaledDotProductAttention(const MatrixView& q, const MatrixView& k, const MatrixView& v,
                                  const AttentionMask& mask, Matrix& output, Matrix& weights);
+Status scaledDotProductAttention(const MatrixView32& q, const MatrixView32& k,
+                                 const MatrixView32& v, const AttentionMask32& mask,
+                                 Matrix32& output, Matrix32& weights);
 
 // Parameters of multi-head attention. Every W is (d_model x d_model), every b
 // is (d_model) or empty (no bias). Projections are X W + b (X one token a row).
-struct MultiHeadParams {
+template <typename T>
+struct MultiHeadParamsOf {
   int heads;
-  MatrixView wq, wk, wv, wo;                 // (d_model x d_model) each
-  std::optional<VectorView> bq, bk, bv, bo;  // (d_model) each, or none
+  MatrixViewOf<T> wq, wk, wv, wo;                 // (d_model x d_model) each
+  std::optional<VectorViewOf<T>> bq, bk, bv, bo;  // (d_model) each, or none
 };
+using MultiHeadParams = MultiHeadParamsOf<double>;
+using MultiHeadParams32 = MultiHeadParamsOf<float>;
 
 // q: (n_q x d_model), k: (n_k x d_model), v: (n_k x d_model)
 //   -> output: (n_q x d_model), weights: h blocks of (n_q x n_k), stacked as
@@ -127,12 +143,18 @@ struct MultiHeadParams {
 Status multiHeadAttention(const MatrixView& q, const MatrixView& k, const MatrixView& v,
                           const MultiHeadParams& params, const AttentionMask& mask,
                           MatrixOut output, MatrixOut weights);
+Status multiHeadAttention(const MatrixView32& q, const MatrixView32& k, const MatrixView32& v,
+                          const MultiHeadParams32& params, const AttentionMask32& mask,
+                          MatrixOut32 output, MatrixOut32 weights);
 
 // Convenience overload that sizes `output` (n_q x d_model) and `weights`
 // (h * n_q x n_k) itself.
 Status multiHeadAttention(const MatrixView& q, const MatrixView& k, const MatrixView& v,
                           const MultiHeadParams& params, const AttentionMask& mask, Matrix& output,
                           Matrix& weights);
+Status multiHeadAttention(const MatrixView32& q, const MatrixView32& k, const MatrixView32& v,
+                          const MultiHeadParams32& params, const AttentionMask32& mask,
+                          Matrix32& output, Matrix32& weights);
 
 // Pairwise additive attention, validated: projected queries qp: (n x h) and
 // keys kp: (m x h), ws: (h), bs, values: (m x dv) -> scores: (n x m) (see

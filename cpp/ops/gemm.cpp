@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 #include <string>
+#include <utility>
 
 #include "validate.h"
 
@@ -20,17 +21,32 @@ using Index = Eigen::Index;
 // original stride or transpose: reading a column panel of a 1024-wide
 // row-major matrix directly touches one cache line per 8 KiB, all in the same
 // L1 set, and was 3x slower natively.
+//
+// One template over the element type T (double, or float for the float32
+// path): everything below is counted in elements of T.
 
 // SIMD through the GCC/Clang vector extension: one Vec is a wasm SIMD128
-// register (2 doubles) in the browser, an AVX register natively when the
-// compiler may use AVX. Plain loops were not enough: both GCC and Clang chose
-// to vectorise the reduction loop with shuffles, 3-4x slower.
+// register (2 doubles or 4 floats: f64x2 / f32x4) in the browser, an AVX
+// register natively when the compiler may use AVX. Plain loops were not
+// enough: both GCC and Clang chose to vectorise the reduction loop with
+// shuffles, 3-4x slower. Without any SIMD unit the compiler lowers the same
+// Vec code to scalar operations, so there is no separate fallback path.
 #if defined(__AVX__)
-constexpr int kLanes = 4;
+constexpr int kVecBytes = 32;
 #else
-constexpr int kLanes = 2;  // SSE2, wasm SIMD128
+constexpr int kVecBytes = 16;  // SSE2, wasm SIMD128
 #endif
-typedef double Vec __attribute__((vector_size(kLanes * sizeof(double))));
+
+template <typename T>
+struct Simd;
+template <>
+struct Simd<double> {
+  typedef double Vec __attribute__((vector_size(kVecBytes)));
+};
+template <>
+struct Simd<float> {
+  typedef float Vec __attribute__((vector_size(kVecBytes)));
+};
 
 #ifndef ATTENTION_MICRO_ROWS
 #define ATTENTION_MICRO_ROWS 4
@@ -38,57 +54,80 @@ typedef double Vec __attribute__((vector_size(kLanes * sizeof(double))));
 #ifndef ATTENTION_PANEL_VECS
 #define ATTENTION_PANEL_VECS 2
 #endif
-constexpr int kMicroRows = ATTENTION_MICRO_ROWS;  // rows of c per micro-kernel
-constexpr int kPanelVecs = ATTENTION_PANEL_VECS;  // Vecs per row of a panel
-constexpr int kPanel = kPanelVecs * kLanes;       // columns per panel
 
-inline Vec broadcast(double x) {
-  Vec v;
-  for (int i = 0; i < kLanes; ++i) v[i] = x;  // one splat (not x + 0, which is not exact)
-  return v;
+// Lane count and blocking for element type T: kMicroRows x kPanel of c stay
+// in kMicroRows * kPanelVecs registers (8 of them), whatever T is.
+template <typename T>
+struct Blocking {
+  using Vec = typename Simd<T>::Vec;
+  static constexpr int kLanes = kVecBytes / static_cast<int>(sizeof(T));  // 2/4 doubles, 4/8 floats
+  static constexpr int kMicroRows = ATTENTION_MICRO_ROWS;  // rows of c per micro-kernel
+  static constexpr int kPanelVecs = ATTENTION_PANEL_VECS;  // Vecs per row of a panel
+  static constexpr int kPanel = kPanelVecs * kLanes;       // columns per panel
+};
+
+// x in every lane, written as an initializer list {x, x, ...} so that clang
+// emits one splat (f64x2.splat / f32x4.splat); a loop of lane stores was
+// compiled into lane-by-lane code for floats and made the kernel 20x slower.
+// (Not Vec{} + x: adding 0 is not exact for -0.)
+template <typename Vec, typename T, std::size_t... Lane>
+inline Vec splat(T x, std::index_sequence<Lane...>) {
+  return Vec{((void)Lane, x)...};
 }
 
-inline Vec loadVec(const double* p) {
-  Vec v;
+template <typename T>
+inline typename Simd<T>::Vec broadcast(T x) {
+  return splat<typename Simd<T>::Vec>(x, std::make_index_sequence<Blocking<T>::kLanes>{});
+}
+
+template <typename T>
+inline typename Simd<T>::Vec loadVec(const T* p) {
+  typename Simd<T>::Vec v;
   std::memcpy(&v, p, sizeof v);
   return v;
 }
 
-Index panelCount(Index cols) { return (cols + kPanel - 1) / kPanel; }
+template <typename T>
+Index panelCount(Index cols) {
+  return (cols + Blocking<T>::kPanel - 1) / Blocking<T>::kPanel;
+}
 
 // c[rows x cols] (+)= a[rows x p] panel[p x kPanel], with a packed as p groups
 // of R values (a[0][t] .. a[R-1][t], zero-padded). kMicroRows * kPanelVecs
 // accumulators stay in registers; each step loads one panel row and R
 // broadcasts of a, then does R * kPanelVecs vector multiply-adds. Two pointers
 // move through memory contiguously, so wasm needs almost no address arithmetic.
-inline void microKernel(const double* ap, const double* panel, Index p, double* c, Index ldc,
-                        Index rows, Index cols, Update update) {
-  constexpr int R = kMicroRows;
-  Vec acc[R][kPanelVecs];
+template <typename T>
+inline void microKernel(const T* ap, const T* panel, Index p, T* c, Index ldc, Index rows,
+                        Index cols, Update update) {
+  using B = Blocking<T>;
+  using Vec = typename B::Vec;
+  constexpr int R = B::kMicroRows;
+  Vec acc[R][B::kPanelVecs];
   for (int r = 0; r < R; ++r) {
-    for (int v = 0; v < kPanelVecs; ++v) acc[r][v] = Vec{};
+    for (int v = 0; v < B::kPanelVecs; ++v) acc[r][v] = Vec{};
   }
-  for (Index t = 0; t < p; ++t, ap += R, panel += kPanel) {
-    Vec b[kPanelVecs];
-    for (int v = 0; v < kPanelVecs; ++v) b[v] = loadVec(panel + v * kLanes);
+  for (Index t = 0; t < p; ++t, ap += R, panel += B::kPanel) {
+    Vec b[B::kPanelVecs];
+    for (int v = 0; v < B::kPanelVecs; ++v) b[v] = loadVec(panel + v * B::kLanes);
     for (int r = 0; r < R; ++r) {
       const Vec ar = broadcast(ap[r]);
-      for (int v = 0; v < kPanelVecs; ++v) acc[r][v] += ar * b[v];
+      for (int v = 0; v < B::kPanelVecs; ++v) acc[r][v] += ar * b[v];
     }
   }
   for (int r = 0; r < R; ++r) {
     if (r == rows) break;
-    double* out = c + r * ldc;
+    T* out = c + r * ldc;
     if (update == Update::kAdd) {
-      double row[kPanel];
+      T row[B::kPanel];
       std::memcpy(row, acc[r], sizeof row);
       for (Index j = 0; j < cols; ++j) out[j] += row[j];
-    } else if (cols == kPanel) {
+    } else if (cols == B::kPanel) {
       std::memcpy(out, acc[r], sizeof acc[r]);
     } else {
-      double row[kPanel];
+      T row[B::kPanel];
       std::memcpy(row, acc[r], sizeof row);
-      std::memcpy(out, row, static_cast<size_t>(cols) * sizeof(double));
+      std::memcpy(out, row, static_cast<size_t>(cols) * sizeof(T));
     }
   }
 }
@@ -97,29 +136,69 @@ inline void microKernel(const double* ap, const double* panel, Index p, double* 
 // per panel (only the first p are used: the causal mask shortens the
 // products). For each kMicroRows rows of op(a) (packed once, then in L1) the
 // panels stream by.
-void gemmPackedImpl(Trans ta, Index m, Index n, Index p, const double* a, Index lda,
-                    const double* packed, Index panelRows, double* c, Index ldc, Update update) {
-  thread_local std::vector<double> ap;
-  ap.resize(static_cast<size_t>(std::max<Index>(p, 1) * kMicroRows));
-  for (Index i0 = 0; i0 < m; i0 += kMicroRows) {
-    const Index rows = std::min<Index>(kMicroRows, m - i0);
+template <typename T>
+void gemmPackedImpl(Trans ta, Index m, Index n, Index p, const T* a, Index lda, const T* packed,
+                    Index panelRows, T* c, Index ldc, Update update) {
+  using B = Blocking<T>;
+  thread_local std::vector<T> ap;
+  ap.resize(static_cast<size_t>(std::max<Index>(p, 1) * B::kMicroRows));
+  for (Index i0 = 0; i0 < m; i0 += B::kMicroRows) {
+    const Index rows = std::min<Index>(B::kMicroRows, m - i0);
     for (Index t = 0; t < p; ++t) {
-      for (Index r = 0; r < kMicroRows; ++r) {
+      for (Index r = 0; r < B::kMicroRows; ++r) {
         const Index i = i0 + r;
-        ap[t * kMicroRows + r] = r >= rows          ? 0.0
-                                 : ta == Trans::kNo ? a[i * lda + t]
-                                                    : a[t * lda + i];
+        ap[t * B::kMicroRows + r] = r >= rows          ? T(0)
+                                    : ta == Trans::kNo ? a[i * lda + t]
+                                                       : a[t * lda + i];
       }
     }
-    for (Index jp = 0; jp < panelCount(n); ++jp) {
-      const Index j0 = jp * kPanel;
-      microKernel(ap.data(), packed + jp * panelRows * kPanel, p, c + i0 * ldc + j0, ldc, rows,
-                  std::min<Index>(kPanel, n - j0), update);
+    for (Index jp = 0; jp < panelCount<T>(n); ++jp) {
+      const Index j0 = jp * B::kPanel;
+      microKernel(ap.data(), packed + jp * panelRows * B::kPanel, p, c + i0 * ldc + j0, ldc, rows,
+                  std::min<Index>(B::kPanel, n - j0), update);
     }
   }
 }
 
-Status checkProduct(const MatrixView& a, const MatrixView& b) {
+template <typename T>
+void packBImpl(Trans tb, const T* b, Index ldb, Index rows, Index cols, std::vector<T>& packed) {
+  constexpr Index kPanel = Blocking<T>::kPanel;
+  packed.assign(static_cast<size_t>(panelCount<T>(cols) * rows * kPanel), T(0));
+  if (tb == Trans::kNo) {
+    for (Index jp = 0; jp < panelCount<T>(cols); ++jp) {
+      const Index j0 = jp * kPanel, width = std::min<Index>(kPanel, cols - j0);
+      T* out = packed.data() + jp * rows * kPanel;
+      for (Index t = 0; t < rows; ++t) {
+        for (Index j = 0; j < width; ++j) out[t * kPanel + j] = b[t * ldb + j0 + j];
+      }
+    }
+  } else {  // op(b) = b^T: b is (cols x rows); its row j is column j of op(b)
+    for (Index j = 0; j < cols; ++j) {
+      T* out = packed.data() + (j / kPanel) * rows * kPanel + j % kPanel;
+      for (Index t = 0; t < rows; ++t) out[t * kPanel] = b[j * ldb + t];
+    }
+  }
+}
+
+template <typename T>
+void gemmImpl(Trans ta, Trans tb, Index m, Index n, Index k, const T* a, Index lda, const T* b,
+              Index ldb, T* c, Index ldc, Update update) {
+  if (m == 0 || n == 0) return;
+  thread_local std::vector<T> packed;
+  packBImpl(tb, b, ldb, k, n, packed);
+  gemmPackedImpl(ta, m, n, k, a, lda, packed.data(), k, c, ldc, update);
+}
+
+template <typename T>
+void gemmViews(const MatrixViewOf<T>& a, Trans ta, const MatrixViewOf<T>& b, Trans tb,
+               MatrixOutOf<T> c, Update update) {
+  const Index k = ta == Trans::kNo ? a.cols() : a.rows();
+  gemmImpl(ta, tb, c.rows(), c.cols(), k, a.data(), a.outerStride(), b.data(), b.outerStride(),
+           c.data(), c.outerStride(), update);
+}
+
+template <typename T>
+Status matmulChecked(const MatrixViewOf<T>& a, const MatrixViewOf<T>& b, MatrixOutOf<T> c) {
   RETURN_IF_ERROR(requireNonEmpty("a", a));
   RETURN_IF_ERROR(requireNonEmpty("b", b));
   if (a.cols() != b.rows()) {
@@ -127,6 +206,13 @@ Status checkProduct(const MatrixView& a, const MatrixView& b) {
                                  "; a's columns (" + std::to_string(a.cols()) +
                                  ") must equal b's rows (" + std::to_string(b.rows()) + ")");
   }
+  RETURN_IF_ERROR(requireFinite("a", a));
+  RETURN_IF_ERROR(requireFinite("b", b));
+  if (c.rows() != a.rows() || c.cols() != b.cols()) {
+    return Status::shapeMismatch("c is " + dims(c.rows(), c.cols()) + " but must be " +
+                                 dims(a.rows(), b.cols()));
+  }
+  gemmViews<T>(a, Trans::kNo, b, Trans::kNo, c, Update::kSet);
   return Status::ok();
 }
 
@@ -134,53 +220,45 @@ Status checkProduct(const MatrixView& a, const MatrixView& b) {
 
 void packB(Trans tb, const double* b, Index ldb, Index rows, Index cols,
            std::vector<double>& packed) {
-  packed.assign(static_cast<size_t>(panelCount(cols) * rows * kPanel), 0.0);
-  if (tb == Trans::kNo) {
-    for (Index jp = 0; jp < panelCount(cols); ++jp) {
-      const Index j0 = jp * kPanel, width = std::min<Index>(kPanel, cols - j0);
-      double* out = packed.data() + jp * rows * kPanel;
-      for (Index t = 0; t < rows; ++t) {
-        for (Index j = 0; j < width; ++j) out[t * kPanel + j] = b[t * ldb + j0 + j];
-      }
-    }
-  } else {  // op(b) = b^T: b is (cols x rows); its row j is column j of op(b)
-    for (Index j = 0; j < cols; ++j) {
-      double* out = packed.data() + (j / kPanel) * rows * kPanel + j % kPanel;
-      for (Index t = 0; t < rows; ++t) out[t * kPanel] = b[j * ldb + t];
-    }
-  }
+  packBImpl(tb, b, ldb, rows, cols, packed);
+}
+void packB(Trans tb, const float* b, Index ldb, Index rows, Index cols,
+           std::vector<float>& packed) {
+  packBImpl(tb, b, ldb, rows, cols, packed);
 }
 
 void gemmPacked(Index m, Index n, Index k, const double* a, Index lda, const double* packed,
                 Index panelRows, double* c, Index ldc, Update update) {
   gemmPackedImpl(Trans::kNo, m, n, k, a, lda, packed, panelRows, c, ldc, update);
 }
+void gemmPacked(Index m, Index n, Index k, const float* a, Index lda, const float* packed,
+                Index panelRows, float* c, Index ldc, Update update) {
+  gemmPackedImpl(Trans::kNo, m, n, k, a, lda, packed, panelRows, c, ldc, update);
+}
 
 void gemm(Trans ta, Trans tb, Index m, Index n, Index k, const double* a, Index lda,
           const double* b, Index ldb, double* c, Index ldc, Update update) {
-  if (m == 0 || n == 0) return;
-  thread_local std::vector<double> packed;
-  packB(tb, b, ldb, k, n, packed);
-  gemmPackedImpl(ta, m, n, k, a, lda, packed.data(), k, c, ldc, update);
+  gemmImpl(ta, tb, m, n, k, a, lda, b, ldb, c, ldc, update);
+}
+void gemm(Trans ta, Trans tb, Index m, Index n, Index k, const float* a, Index lda, const float* b,
+          Index ldb, float* c, Index ldc, Update update) {
+  gemmImpl(ta, tb, m, n, k, a, lda, b, ldb, c, ldc, update);
 }
 
 void gemm(const MatrixView& a, Trans ta, const MatrixView& b, Trans tb, MatrixOut c,
           Update update) {
-  const Index k = ta == Trans::kNo ? a.cols() : a.rows();
-  gemm(ta, tb, c.rows(), c.cols(), k, a.data(), a.outerStride(), b.data(), b.outerStride(),
-       c.data(), c.outerStride(), update);
+  gemmViews<double>(a, ta, b, tb, c, update);
+}
+void gemm(const MatrixView32& a, Trans ta, const MatrixView32& b, Trans tb, MatrixOut32 c,
+          Update update) {
+  gemmViews<float>(a, ta, b, tb, c, update);
 }
 
 Status matmulInto(const MatrixView& a, const MatrixView& b, MatrixOut c) {
-  RETURN_IF_ERROR(checkProduct(a, b));
-  RETURN_IF_ERROR(requireFinite("a", a));
-  RETURN_IF_ERROR(requireFinite("b", b));
-  if (c.rows() != a.rows() || c.cols() != b.cols()) {
-    return Status::shapeMismatch("c is " + dims(c.rows(), c.cols()) + " but must be " +
-                                 dims(a.rows(), b.cols()));
-  }
-  gemm(a, Trans::kNo, b, Trans::kNo, c);
-  return Status::ok();
+  return matmulChecked<double>(a, b, c);
+}
+Status matmulInto(const MatrixView32& a, const MatrixView32& b, MatrixOut32 c) {
+  return matmulChecked<float>(a, b, c);
 }
 
 Status matmul(const MatrixView& a, const MatrixView& b, Matrix& out) {

@@ -7,6 +7,11 @@
 //
 // Shapes: op(A) is (m x k), op(B) is (k x n), C is (m x n). All matrices are
 // row-major with a leading dimension (the distance between two rows).
+//
+// Two element types, one kernel: double, and float for the float32 path. The
+// kernel is a template over the element type; a SIMD register holds 2 doubles
+// or 4 floats (wasm SIMD128), so the float kernel does twice the work per
+// instruction with the same packing and register blocking.
 #pragma once
 
 #include <vector>
@@ -17,7 +22,10 @@
 namespace attention {
 
 // Writable view of a row-major matrix whose shape is already right.
-using MatrixOut = Eigen::Ref<Matrix>;
+template <typename T>
+using MatrixOutOf = Eigen::Ref<MatrixOf<T>>;
+using MatrixOut = MatrixOutOf<double>;
+using MatrixOut32 = MatrixOutOf<float>;
 
 enum class Trans { kNo, kYes };    // op(X) = X or X^T
 enum class Update { kSet, kAdd };  // C = ... or C += ...
@@ -27,14 +35,20 @@ enum class Update { kSet, kAdd };  // C = ... or C += ...
 void gemm(Trans ta, Trans tb, Eigen::Index m, Eigen::Index n, Eigen::Index k, const double* a,
           Eigen::Index lda, const double* b, Eigen::Index ldb, double* c, Eigen::Index ldc,
           Update update = Update::kSet);
+void gemm(Trans ta, Trans tb, Eigen::Index m, Eigen::Index n, Eigen::Index k, const float* a,
+          Eigen::Index lda, const float* b, Eigen::Index ldb, float* c, Eigen::Index ldc,
+          Update update = Update::kSet);
 
 // The same over Eigen views; shapes must agree (asserted only by the caller).
 void gemm(const MatrixView& a, Trans ta, const MatrixView& b, Trans tb, MatrixOut c,
+          Update update = Update::kSet);
+void gemm(const MatrixView32& a, Trans ta, const MatrixView32& b, Trans tb, MatrixOut32 c,
           Update update = Update::kSet);
 
 // The validated product for the API: a: (m x k), b: (k x n), both finite
 // -> c: (m x n) = a b, written into a caller-sized c.
 Status matmulInto(const MatrixView& a, const MatrixView& b, MatrixOut c);
+Status matmulInto(const MatrixView32& a, const MatrixView32& b, MatrixOut32 c);
 // The same, sizing out itself.
 Status matmul(const MatrixView& a, const MatrixView& b, Matrix& out);
 
@@ -44,11 +58,16 @@ Status matmul(const MatrixView& a, const MatrixView& b, Matrix& out);
 // b: op(b) is (rows x cols) -> panels of a packed B.
 void packB(Trans tb, const double* b, Eigen::Index ldb, Eigen::Index rows, Eigen::Index cols,
            std::vector<double>& packed);
+void packB(Trans tb, const float* b, Eigen::Index ldb, Eigen::Index rows, Eigen::Index cols,
+           std::vector<float>& packed);
 
 // c (m x n) = a (m x k) . packedB, where packedB was packed with panelRows >= k
 // rows (only the first k are used).
 void gemmPacked(Eigen::Index m, Eigen::Index n, Eigen::Index k, const double* a, Eigen::Index lda,
                 const double* packed, Eigen::Index panelRows, double* c, Eigen::Index ldc,
+                Update update = Update::kSet);
+void gemmPacked(Eigen::Index m, Eigen::Index n, Eigen::Index k, const float* a, Eigen::Index lda,
+                const float* packed, Eigen::Index panelRows, float* c, Eigen::Index ldc,
                 Update update = Update::kSet);
 
 }  // namespace attention

@@ -10,16 +10,27 @@ namespace {
 
 std::string count(Eigen::Index n, const char* what) { return std::to_string(n) + " " + what; }
 
+template <typename T>
+void linearIntoOf(const MatrixViewOf<T>& x, const MatrixViewOf<T>& weight, const T* bias,
+                  WeightLayout layout, MatrixOutOf<T> y) {
+  gemm(x, Trans::kNo, weight, layout == WeightLayout::kInOut ? Trans::kNo : Trans::kYes, y);
+  if (!bias) return;
+  for (Eigen::Index r = 0; r < y.rows(); ++r) {
+    T* row = y.data() + r * y.outerStride();
+    for (Eigen::Index c = 0; c < y.cols(); ++c) row[c] += bias[c];
+  }
+}
+
 }  // namespace
 
 void linearInto(const MatrixView& x, const MatrixView& weight, const double* bias,
                 WeightLayout layout, MatrixOut y) {
-  gemm(x, Trans::kNo, weight, layout == WeightLayout::kInOut ? Trans::kNo : Trans::kYes, y);
-  if (!bias) return;
-  for (Eigen::Index r = 0; r < y.rows(); ++r) {
-    double* row = y.data() + r * y.outerStride();
-    for (Eigen::Index c = 0; c < y.cols(); ++c) row[c] += bias[c];
-  }
+  linearIntoOf<double>(x, weight, bias, layout, y);
+}
+
+void linearInto(const MatrixView32& x, const MatrixView32& weight, const float* bias,
+                WeightLayout layout, MatrixOut32 y) {
+  linearIntoOf<float>(x, weight, bias, layout, y);
 }
 
 Status linear(const MatrixView& x, const MatrixView& weight, const std::optional<VectorView>& bias,

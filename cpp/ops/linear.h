@@ -29,5 +29,8 @@ inline Status linear(const MatrixView& x, const MatrixView& weight, const Vector
 // contiguous values.
 void linearInto(const MatrixView& x, const MatrixView& weight, const double* bias,
                 WeightLayout layout, MatrixOut y);
+// The same in float32 (the float32 multi-head attention's projections).
+void linearInto(const MatrixView32& x, const MatrixView32& weight, const float* bias,
+                WeightLayout layout, MatrixOut32 y);
 
 }  // namespace attention

@@ -60,6 +60,49 @@ inline double expNonPositive(double x) {
   return p * s1 * s2;
 }
 
+// The float32 twin of expNonPositive, for the float32 kernel: the same
+// reduction x = k ln2 + r and the same two-factor scaling, in float and int32
+// lanes (4 per wasm SIMD128 register). exp(r) on |r| <= ln2 / 2 by Cephes'
+// expf polynomial (S. L. Moshier): 1 + r + r² P(r), degree 5. Measured in
+// tests/cpp/test_float32_exp.cpp against double exp rounded to float over
+// every float in [-110, -0.25] and every 61st float in (-0.25, 0]: at most 1 ulp;
+// the subnormal results (x < -87.34) are rounded once, by the last
+// multiplication; zero exactly where exp(x) rounds to 0 in float.
+inline float expNonPositiveF(float x) {
+  constexpr float kLog2e = 1.44269504088896341f;
+  constexpr float kLn2Hi = 0.693359375f;     // Cephes' split of ln 2: k * kLn2Hi is exact
+  constexpr float kLn2Lo = -2.12194440e-4f;  // ln 2 - kLn2Hi
+  constexpr float kShift = 12582912.0f;      // 1.5 * 2^23
+  constexpr std::int32_t kShiftBits = 0x4B400000;
+  x = x < -104.0f ? -104.0f : x;         // exp(-104) < 2^-150 rounds to 0; also maps -Infinity
+  const float kd = x * kLog2e + kShift;  // adding kShift rounds to the integer k
+  const float k = kd - kShift;
+  const float r = (x - k * kLn2Hi) - k * kLn2Lo;
+  const float rr = r * r;
+  const float poly =
+      ((((1.9875691500e-4f * r + 1.3981999507e-3f) * r + 8.3334519073e-3f) * r + 4.1665795894e-2f) *
+           r +
+       1.6666665459e-1f) *
+          r +
+      5.0000001201e-1f;
+  const float p = poly * rr + r + 1.0f;
+  // 2^k as two normal powers of two (k >= -150), so a subnormal result is
+  // rounded once, in the last multiplication.
+  std::int32_t bits;
+  std::memcpy(&bits, &kd, sizeof bits);
+  const std::int32_t ki = bits - kShiftBits;
+  const std::int32_t k1 = ki >> 1;  // floor(k / 2): an arithmetic shift, vectorisable
+  const std::int32_t b1 = (k1 + 127) << 23;
+  const std::int32_t b2 = (ki - k1 + 127) << 23;
+  float s1, s2;
+  std::memcpy(&s1, &b1, sizeof s1);
+  std::memcpy(&s2, &b2, sizeof s2);
+  return p * s1 * s2;
+}
+
+inline double expOf(double x) { return expNonPositive(x); }
+inline float expOf(float x) { return expNonPositiveF(x); }
+
 Status checkScores(const VectorView& x) {
   RETURN_IF_ERROR(requireNonEmpty("x", x));
   return requireFiniteOrMasked("x", x);
@@ -67,59 +110,88 @@ Status checkScores(const VectorView& x) {
 
 }  // namespace
 
-void softmaxRow(double* s, Index n, Index computed, Index end, double scale, const double* mask) {
+namespace {
+
+// The row kernel for T = double or float. kUnroll partial maxima and sums
+// (two SIMD registers' worth) let the compiler vectorise without reassociating.
+template <typename T>
+void softmaxRowImpl(T* s, Index n, Index computed, Index end, T scale, const T* mask) {
+  constexpr int kUnroll = 32 / static_cast<int>(sizeof(T));  // 4 doubles, 8 floats
+  constexpr T kNegInf = -std::numeric_limits<T>::infinity();
   end = std::min(end, computed);
-  // Scale (and mask) the scores and find their maximum; four partial maxima
-  // let the compiler use SIMD max instructions.
-  double maxes[4] = {-kInf, -kInf, -kInf, -kInf};
-  Index j = 0;
+  // Scale (and mask) the scores, then find their maximum: two simple loops
+  // that clang vectorises (wasm f32x4 / f64x2); one fused loop with the mask
+  // branch inside was compiled to scalar code.
   if (mask) {
-    for (; j + 4 <= end; j += 4) {
-      for (int u = 0; u < 4; ++u) {
-        const double x = mask[j + u] == 0.0 ? -kInf : s[j + u] * scale;
-        s[j + u] = x;
-        maxes[u] = x > maxes[u] ? x : maxes[u];
-      }
-    }
+    for (Index j = 0; j < end; ++j) s[j] = mask[j] == T(0) ? kNegInf : s[j] * scale;
   } else {
-    for (; j + 4 <= end; j += 4) {
-      for (int u = 0; u < 4; ++u) {
-        const double x = s[j + u] * scale;
-        s[j + u] = x;
-        maxes[u] = x > maxes[u] ? x : maxes[u];
-      }
-    }
+    for (Index j = 0; j < end; ++j) s[j] *= scale;
   }
-  for (; j < end; ++j) {
-    const double x = (mask && mask[j] == 0.0) ? -kInf : s[j] * scale;
-    s[j] = x;
-    maxes[0] = x > maxes[0] ? x : maxes[0];
+  T maxes[kUnroll];
+  for (int u = 0; u < kUnroll; ++u) maxes[u] = kNegInf;
+  Index j = 0;
+  for (; j + kUnroll <= end; j += kUnroll) {
+    for (int u = 0; u < kUnroll; ++u) maxes[u] = s[j + u] > maxes[u] ? s[j + u] : maxes[u];
   }
-  const double max = std::max(std::max(maxes[0], maxes[1]), std::max(maxes[2], maxes[3]));
-  std::fill(s + end, s + n, 0.0);
-  if (max == -kInf) {  // nothing may be attended to: zero weights
-    std::fill(s, s + end, 0.0);
+  for (; j < end; ++j) maxes[0] = s[j] > maxes[0] ? s[j] : maxes[0];
+  T max = maxes[0];
+  for (int u = 1; u < kUnroll; ++u) max = std::max(max, maxes[u]);
+  std::fill(s + end, s + n, T(0));
+  if (max == kNegInf) {  // nothing may be attended to: zero weights
+    std::fill(s, s + end, T(0));
     return;
   }
-  // Four partial sums: lets the compiler vectorise without reassociating.
-  double sum[4] = {0, 0, 0, 0};
+  T sum[kUnroll] = {};
   j = 0;
-  for (; j + 4 <= end; j += 4) {
-    for (int u = 0; u < 4; ++u) {
-      const double e = expNonPositive(s[j + u] - max);
+  for (; j + kUnroll <= end; j += kUnroll) {
+    for (int u = 0; u < kUnroll; ++u) {
+      const T e = expOf(s[j + u] - max);
       s[j + u] = e;
       sum[u] += e;
     }
   }
   for (; j < end; ++j) {
-    const double e = expNonPositive(s[j] - max);
+    const T e = expOf(s[j] - max);
     s[j] = e;
     sum[0] += e;
   }
-  const double total = (sum[0] + sum[1]) + (sum[2] + sum[3]);  // >= 1: exp(0) is in it
-  const double inverse = 1.0 / total;  // one division; the products are within 1 ulp
+  // Pairwise: ((s0 + s1) + (s2 + s3)) + ... ; the total is >= 1 (exp(0) is in it).
+  for (int width = kUnroll / 2; width >= 1; width /= 2) {
+    for (int u = 0; u < width; ++u) sum[u] = sum[2 * u] + sum[2 * u + 1];
+  }
+  const T inverse = T(1) / sum[0];  // one division; the products are within 1 ulp
   for (j = 0; j < end; ++j) s[j] *= inverse;
 }
+
+template <typename T>
+Status checkMaskOf(const AttentionMaskOf<T>& mask, Index rows, Index cols) {
+  if (!mask.mask) return Status::ok();
+  const MatrixViewOf<T>& m = *mask.mask;
+  RETURN_IF_ERROR(requireShape("mask", m, rows, cols, "queries x keys"));
+  for (Index r = 0; r < m.rows(); ++r) {
+    for (Index c = 0; c < m.cols(); ++c) {
+      const T x = m(r, c);
+      if (x != T(0) && x != T(1)) {
+        return Status::invalidValue("mask[" + std::to_string(r) + "][" + std::to_string(c) +
+                                    "] is " + std::to_string(x) +
+                                    "; mask entries must be 0 (may not attend) or 1 (may attend)");
+      }
+    }
+  }
+  return Status::ok();
+}
+
+}  // namespace
+
+void softmaxRow(double* s, Index n, Index computed, Index end, double scale, const double* mask) {
+  softmaxRowImpl(s, n, computed, end, scale, mask);
+}
+
+void softmaxRow(float* s, Index n, Index computed, Index end, float scale, const float* mask) {
+  softmaxRowImpl(s, n, computed, end, scale, mask);
+}
+
+float expNonPositive(float x) { return expNonPositiveF(x); }
 
 void softmaxRowsInPlace(MatrixOut s, double scale) {
   for (Index r = 0; r < s.rows(); ++r) {
@@ -129,20 +201,11 @@ void softmaxRowsInPlace(MatrixOut s, double scale) {
 }
 
 Status checkMask(const AttentionMask& mask, Index rows, Index cols) {
-  if (!mask.mask) return Status::ok();
-  const MatrixView& m = *mask.mask;
-  RETURN_IF_ERROR(requireShape("mask", m, rows, cols, "queries x keys"));
-  for (Index r = 0; r < m.rows(); ++r) {
-    for (Index c = 0; c < m.cols(); ++c) {
-      const double x = m(r, c);
-      if (x != 0.0 && x != 1.0) {
-        return Status::invalidValue("mask[" + std::to_string(r) + "][" + std::to_string(c) +
-                                    "] is " + std::to_string(x) +
-                                    "; mask entries must be 0 (may not attend) or 1 (may attend)");
-      }
-    }
-  }
-  return Status::ok();
+  return checkMaskOf(mask, rows, cols);
+}
+
+Status checkMask(const AttentionMask32& mask, Index rows, Index cols) {
+  return checkMaskOf(mask, rows, cols);
 }
 
 Status softmaxRows(const MatrixView& scores, const AttentionMask& mask, double scale,

@@ -6,6 +6,8 @@
 // not Eigen's clamped 1e-308), and a row whose every entry is masked becomes
 // all zeros, never NaN. Attention, the seq2seq attention layer and the
 // seq2seq output softmax all use it; softmax() on a vector is one such row.
+// The row kernel and the mask also exist in float32 (the float32 attention
+// path), with a float32 exp that underflows the same way (see softmax.cpp).
 // Shapes: n = entries of a vector; scores/weights (rows x cols).
 #pragma once
 
@@ -17,14 +19,17 @@
 
 namespace attention {
 
-// Which entries each row may use.
-struct AttentionMask {
+// Which entries each row may use (T: the element type of the scores).
+template <typename T>
+struct AttentionMaskOf {
   // (rows x cols) of 0/1, or empty for "everything allowed".
   // mask(i, j) == 0 means row (query) i may not attend to column (key) j.
-  std::optional<MatrixView> mask;
+  std::optional<MatrixViewOf<T>> mask;
   // Row i may not use columns j > i (keys "after" its own position).
   bool causal = false;
 };
+using AttentionMask = AttentionMaskOf<double>;
+using AttentionMask32 = AttentionMaskOf<float>;
 
 // The kernel: one row of scores s[0, n) -> softmax weights of scale * s in
 // place. Columns j >= end and columns with mask[j] == 0 (mask may be null) get
@@ -32,12 +37,23 @@ struct AttentionMask {
 // overwritten (end is capped at computed).
 void softmaxRow(double* s, Eigen::Index n, Eigen::Index computed, Eigen::Index end, double scale,
                 const double* mask);
+// The same in float32 (exp below: expNonPositive).
+void softmaxRow(float* s, Eigen::Index n, Eigen::Index computed, Eigen::Index end, float scale,
+                const float* mask);
+
+// The float32 exp of the float32 kernel, for x <= 0 (a softmax argument
+// x - max): within 2 ulp of exp(x) correctly rounded to float, subnormal
+// results (exp(x) < 2^-126, x < -87.34) rounded once to the subnormal grid,
+// exactly 0 where exp(x) rounds to 0 (x < -103.97) and for -Infinity.
+// Exposed for its test; the kernel inlines the same code.
+float expNonPositive(float x);
 
 // Every row of s (unchecked): s <- softmax(scale * s) row by row, no mask.
 void softmaxRowsInPlace(MatrixOut s, double scale = 1.0);
 
 // mask.mask must be (rows x cols) of 0/1 entries.
 Status checkMask(const AttentionMask& mask, Eigen::Index rows, Eigen::Index cols);
+Status checkMask(const AttentionMask32& mask, Eigen::Index rows, Eigen::Index cols);
 
 // scores: (rows x cols), finite -> weights: (rows x cols), resized.
 // weights[i] = softmax(scale * scores[i]) over the columns mask allows.

@@ -9,6 +9,8 @@ std::string shapeOf(const VectorView& v) { return std::to_string(v.size()); }
 
 std::string shapeOf(const MatrixView& m) { return dims(m.rows(), m.cols()); }
 
+std::string shapeOf(const MatrixView32& m) { return dims(m.rows(), m.cols()); }
+
 std::string dims(Eigen::Index rows, Eigen::Index cols) {
   return std::to_string(rows) + "x" + std::to_string(cols);
 }
@@ -20,9 +22,8 @@ std::string describe(double x) {
   return x > 0 ? "Infinity" : "-Infinity";
 }
 
-}  // namespace
-
-Status requireFinite(const char* name, const VectorView& v) {
+template <typename V>
+Status requireFiniteVector(const char* name, const V& v) {
   for (Eigen::Index i = 0; i < v.size(); ++i) {
     if (!std::isfinite(v[i])) {
       return Status::invalidValue(std::string(name) + "[" + std::to_string(i) + "] is " +
@@ -32,7 +33,8 @@ Status requireFinite(const char* name, const VectorView& v) {
   return Status::ok();
 }
 
-Status requireFinite(const char* name, const MatrixView& m) {
+template <typename M>
+Status requireFiniteMatrix(const char* name, const M& m) {
   for (Eigen::Index r = 0; r < m.rows(); ++r) {
     for (Eigen::Index c = 0; c < m.cols(); ++c) {
       if (!std::isfinite(m(r, c))) {
@@ -43,6 +45,36 @@ Status requireFinite(const char* name, const MatrixView& m) {
     }
   }
   return Status::ok();
+}
+
+template <typename M>
+Status requireNonEmptyMatrix(const char* name, const M& m) {
+  if (m.rows() == 0 || m.cols() == 0) {
+    return Status::shapeMismatch(std::string(name) + " is empty (" + dims(m.rows(), m.cols()) +
+                                 ")");
+  }
+  return Status::ok();
+}
+
+template <typename M>
+Status requireShapeOf(const char* name, const M& m, Eigen::Index rows, Eigen::Index cols,
+                      const std::string& why) {
+  if (m.rows() != rows || m.cols() != cols) {
+    return Status::shapeMismatch(std::string(name) + " is " + dims(m.rows(), m.cols()) +
+                                 " but must be " + dims(rows, cols) + " (" + why + ")");
+  }
+  return Status::ok();
+}
+
+}  // namespace
+
+Status requireFinite(const char* name, const VectorView& v) { return requireFiniteVector(name, v); }
+Status requireFinite(const char* name, const VectorView32& v) {
+  return requireFiniteVector(name, v);
+}
+Status requireFinite(const char* name, const MatrixView& m) { return requireFiniteMatrix(name, m); }
+Status requireFinite(const char* name, const MatrixView32& m) {
+  return requireFiniteMatrix(name, m);
 }
 
 Status requireFiniteOrMasked(const char* name, const VectorView& v) {
@@ -63,19 +95,19 @@ Status requireNonEmpty(const char* name, const VectorView& v) {
 }
 
 Status requireNonEmpty(const char* name, const MatrixView& m) {
-  if (m.rows() == 0 || m.cols() == 0) {
-    return Status::shapeMismatch(std::string(name) + " is empty (" + shapeOf(m) + ")");
-  }
-  return Status::ok();
+  return requireNonEmptyMatrix(name, m);
+}
+Status requireNonEmpty(const char* name, const MatrixView32& m) {
+  return requireNonEmptyMatrix(name, m);
 }
 
 Status requireShape(const char* name, const MatrixView& m, Eigen::Index rows, Eigen::Index cols,
                     const std::string& why) {
-  if (m.rows() != rows || m.cols() != cols) {
-    return Status::shapeMismatch(std::string(name) + " is " + shapeOf(m) + " but must be " +
-                                 dims(rows, cols) + " (" + why + ")");
-  }
-  return Status::ok();
+  return requireShapeOf(name, m, rows, cols, why);
+}
+Status requireShape(const char* name, const MatrixView32& m, Eigen::Index rows, Eigen::Index cols,
+                    const std::string& why) {
+  return requireShapeOf(name, m, rows, cols, why);
 }
 
 }  // namespace attention

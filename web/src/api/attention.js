@@ -4,9 +4,14 @@
 //
 // Shapes: n = keys (encoder steps), d = query/key size, n_q = queries,
 // d_v = value size, d_model = model size, h = heads.
+//
+// attentionScores, scaledDotProductAttention and multiHeadAttention also run
+// in float32 (options.precision, or by default when every input is
+// Float32Array-backed: the rule is in precision.js).
 import { toMatrix, toVector, toVectorOrLine } from './convert.js';
 import { describe, readOptions, requireBoolean, requireInteger, throwForStatus } from './errors.js';
 import { ABSENT, withHeap } from './heap.js';
+import { choosePrecision } from './precision.js';
 
 const SDPA = 'scaledDotProductAttention';
 const MHA = 'multiHeadAttention';
@@ -141,27 +146,34 @@ export function attentionApi(core) {
     /** Q: (n_q x d), K: (n x d) -> Q Kᵀ (n_q x n), divided by sqrt(d) with { scaled: true }. */
     attentionScores(Q, K, options) {
       const fn = 'attentionScores';
-      const { scaled = false } = readOptions(options, ['scaled'], fn);
+      const { scaled = false, precision } = readOptions(options, ['scaled', 'precision'], fn);
       requireBoolean(scaled, fn, 'options.scaled');
+      const chosen = choosePrecision(precision, [Q, K], fn);
       const q = toMatrix(Q, fn, 'Q');
       const k = toMatrix(K, fn, 'K');
-      return withHeap(core, fn, (heap) => {
-        const weights = heap.output(q.rows, k.rows, 'scores');
-        check(
-          core._attention({
-            q: heap.matrix(q, 'Q'),
-            k: heap.matrix(k, 'K'),
-            v: ABSENT,
-            mask: ABSENT,
-            causal: false,
-            scaled,
-            output: ABSENT,
-            weights,
-          }),
-          fn,
-        );
-        return heap.readMatrix(weights);
-      });
+      const raw = chosen === 'float32' ? core._attention32 : core._attention;
+      return withHeap(
+        core,
+        fn,
+        (heap) => {
+          const weights = heap.output(q.rows, k.rows, 'scores');
+          check(
+            raw({
+              q: heap.matrix(q, 'Q'),
+              k: heap.matrix(k, 'K'),
+              v: ABSENT,
+              mask: ABSENT,
+              causal: false,
+              scaled,
+              output: ABSENT,
+              weights,
+            }),
+            fn,
+          );
+          return heap.readMatrix(weights);
+        },
+        chosen,
+      );
     },
 
     /**
@@ -169,29 +181,36 @@ export function attentionApi(core) {
      * Q: (n_q x d_k), K: (n x d_k), V: (n x d_v), options { mask: (n_q x n) of 0/1, causal }.
      */
     scaledDotProductAttention(Q, K, V, options) {
-      const opts = readOptions(options, ['mask', 'causal'], SDPA);
+      const opts = readOptions(options, ['mask', 'causal', 'precision'], SDPA);
+      const chosen = choosePrecision(opts.precision, [Q, K, V], SDPA);
       const q = toMatrix(Q, SDPA, 'Q');
       const k = toMatrix(K, SDPA, 'K');
       const v = toMatrix(V, SDPA, 'V');
       const { mask, causal } = readMask(opts, SDPA);
-      return withHeap(core, SDPA, (heap) => {
-        const output = heap.output(q.rows, v.cols, 'output');
-        const weights = heap.output(q.rows, k.rows, 'weights');
-        check(
-          core._attention({
-            q: heap.matrix(q, 'Q'),
-            k: heap.matrix(k, 'K'),
-            v: heap.matrix(v, 'V'),
-            mask: mask ? heap.matrix(mask, 'mask') : ABSENT,
-            causal,
-            scaled: true,
-            output,
-            weights,
-          }),
-          SDPA,
-        );
-        return { output: heap.readMatrix(output), weights: heap.readMatrix(weights) };
-      });
+      const raw = chosen === 'float32' ? core._attention32 : core._attention;
+      return withHeap(
+        core,
+        SDPA,
+        (heap) => {
+          const output = heap.output(q.rows, v.cols, 'output');
+          const weights = heap.output(q.rows, k.rows, 'weights');
+          check(
+            raw({
+              q: heap.matrix(q, 'Q'),
+              k: heap.matrix(k, 'K'),
+              v: heap.matrix(v, 'V'),
+              mask: mask ? heap.matrix(mask, 'mask') : ABSENT,
+              causal,
+              scaled: true,
+              output,
+              weights,
+            }),
+            SDPA,
+          );
+          return { output: heap.readMatrix(output), weights: heap.readMatrix(weights) };
+        },
+        chosen,
+      );
     },
 
     /**
@@ -202,7 +221,7 @@ export function attentionApi(core) {
       if (options === undefined) throw new TypeError(`${MHA}: options { heads, Wq, Wk, Wv, Wo } are required`);
       const opts = readOptions(
         options,
-        ['heads', 'Wq', 'Wk', 'Wv', 'Wo', 'bq', 'bk', 'bv', 'bo', 'mask', 'causal'],
+        ['heads', 'Wq', 'Wk', 'Wv', 'Wo', 'bq', 'bk', 'bv', 'bo', 'mask', 'causal', 'precision'],
         MHA,
       );
       const { heads } = opts;
@@ -212,6 +231,12 @@ export function attentionApi(core) {
         );
       }
       requireInteger(heads, MHA, 'options.heads', 1, MAX_HEADS);
+      const present = ['Wq', 'Wk', 'Wv', 'Wo', 'bq', 'bk', 'bv', 'bo'].map((name) => opts[name]);
+      const chosen = choosePrecision(
+        opts.precision,
+        [Q, K, V, ...present.filter((x) => x !== undefined && x !== null)],
+        MHA,
+      );
       const q = toMatrix(Q, MHA, 'Q');
       const k = toMatrix(K, MHA, 'K');
       const v = toMatrix(V, MHA, 'V');
@@ -224,25 +249,31 @@ export function attentionApi(core) {
       const W = { wq: matrix('Wq'), wk: matrix('Wk'), wv: matrix('Wv'), wo: matrix('Wo') };
       const b = { bq: bias('bq'), bk: bias('bk'), bv: bias('bv'), bo: bias('bo') };
       const { mask, causal } = readMask(opts, MHA);
-      return withHeap(core, MHA, (heap) => {
-        const args = { q: heap.matrix(q, 'Q'), k: heap.matrix(k, 'K'), v: heap.matrix(v, 'V'), heads, causal };
-        for (const [key, w] of Object.entries(W)) args[key] = heap.matrix(w, `W${key[1]}`);
-        for (const [key, x] of Object.entries(b)) args[key] = x ? heap.vector(x, key) : ABSENT;
-        args.mask = mask ? heap.matrix(mask, 'mask') : ABSENT;
-        args.output = heap.output(q.rows, q.cols, 'output');
-        // If heads does not divide d_model the core reports it; allocate nothing big.
-        args.weights =
-          q.cols % heads === 0 ? heap.output(heads * q.rows, k.rows, 'weights') : heap.output(0, 0, 'weights');
-        check(core._multiHeadAttention(args), MHA);
-        // Head h's (n_q x n_k) block starts h * n_q * n_k doubles into the stacked weights.
-        const headBytes = q.rows * k.rows * 8;
-        return {
-          output: heap.readMatrix(args.output),
-          weights: Array.from({ length: heads }, (_, h) =>
-            heap.readMatrix({ data: args.weights.data + h * headBytes, rows: q.rows, cols: k.rows }),
-          ),
-        };
-      });
+      const raw = chosen === 'float32' ? core._multiHeadAttention32 : core._multiHeadAttention;
+      return withHeap(
+        core,
+        MHA,
+        (heap) => {
+          const args = { q: heap.matrix(q, 'Q'), k: heap.matrix(k, 'K'), v: heap.matrix(v, 'V'), heads, causal };
+          for (const [key, w] of Object.entries(W)) args[key] = heap.matrix(w, `W${key[1]}`);
+          for (const [key, x] of Object.entries(b)) args[key] = x ? heap.vector(x, key) : ABSENT;
+          args.mask = mask ? heap.matrix(mask, 'mask') : ABSENT;
+          args.output = heap.output(q.rows, q.cols, 'output');
+          // If heads does not divide d_model the core reports it; allocate nothing big.
+          args.weights =
+            q.cols % heads === 0 ? heap.output(heads * q.rows, k.rows, 'weights') : heap.output(0, 0, 'weights');
+          check(raw(args), MHA);
+          // Head h's (n_q x n_k) block starts h * n_q * n_k entries into the stacked weights.
+          const headBytes = q.rows * k.rows * heap.bytesPerElement;
+          return {
+            output: heap.readMatrix(args.output),
+            weights: Array.from({ length: heads }, (_, h) =>
+              heap.readMatrix({ data: args.weights.data + h * headBytes, rows: q.rows, cols: k.rows }),
+            ),
+          };
+        },
+        chosen,
+      );
     },
   };
 }

@@ -4,6 +4,10 @@
 // freed when the call ends, even if it throws. Results are copied out, never
 // returned as views: memory growth would invalidate them.
 //
+// Element type: a scope is float64 (the default) or float32 (the float32
+// path, precision.js); its matrices, vectors and outputs all use that type,
+// and byte sizes count bytesPerElement (8 or 4) per entry.
+//
 // Size policy: the wasm memory can grow to 2 GiB (cpp: -sMAXIMUM_MEMORY). One
 // call may allocate at most MAX_CALL_BYTES; a request above that is refused
 // with a RangeError naming the function, the argument and its shape BEFORE
@@ -28,10 +32,11 @@ function formatBytes(bytes) {
  * @param {any} core the Emscripten module
  * @param {string} fn public function name, for messages
  * @param {(scope: HeapScope) => T} body
+ * @param {'float64' | 'float32'} [precision] the scope's element type
  * @returns {T}
  */
-export function withHeap(core, fn, body) {
-  const scope = new HeapScope(core, fn);
+export function withHeap(core, fn, body, precision = 'float64') {
+  const scope = new HeapScope(core, fn, precision);
   try {
     return body(scope);
   } finally {
@@ -44,9 +49,17 @@ export class HeapScope {
   #pointers = [];
   #bytes = 0;
 
-  constructor(core, fn) {
+  constructor(core, fn, precision = 'float64') {
     this.core = core;
     this.fn = fn;
+    this.float32 = precision === 'float32';
+    /** Bytes per matrix entry: 8 (float64) or 4 (float32). */
+    this.bytesPerElement = this.float32 ? 4 : 8;
+  }
+
+  /** The wasm memory as the scope's element type (a fresh view: memory growth replaces the buffer). */
+  #heap() {
+    return this.float32 ? new Float32Array(this.core.HEAPF64.buffer) : this.core.HEAPF64;
   }
 
   /**
@@ -67,15 +80,15 @@ export class HeapScope {
     return ptr;
   }
 
-  /** An output Tensor of rows x cols doubles. */
+  /** An output Tensor of rows x cols entries of the scope's type. */
   output(rows, cols, name) {
-    return { data: this.allocBytes(rows * cols * 8, `${name} (${rows}x${cols})`), rows, cols };
+    return { data: this.allocBytes(rows * cols * this.bytesPerElement, `${name} (${rows}x${cols})`), rows, cols };
   }
 
-  /** A matrix {rows, cols, data: Float64Array} copied in as a Tensor. */
+  /** A matrix {rows, cols, data: Float64Array} copied in as a Tensor (rounded to float32 in a float32 scope). */
   matrix(m, name) {
     const t = this.output(m.rows, m.cols, name);
-    this.core.HEAPF64.set(m.data, t.data / 8);
+    this.#heap().set(m.data, t.data / this.bytesPerElement);
     return t;
   }
 
@@ -91,9 +104,10 @@ export class HeapScope {
     return ptr;
   }
 
-  /** A copy of an output Tensor's doubles. */
+  /** A copy of an output Tensor's entries: a Float64Array, or a Float32Array in a float32 scope. */
   read(t) {
-    return this.core.HEAPF64.slice(t.data / 8, t.data / 8 + t.rows * t.cols);
+    const start = t.data / this.bytesPerElement;
+    return this.#heap().slice(start, start + t.rows * t.cols);
   }
 
   /** A copy of an output Tensor as a Matrix. */

@@ -9,19 +9,68 @@ export type MatrixInput =
   | readonly (readonly number[] | Float64Array | Float32Array)[]
   | { readonly rows: number; readonly cols: number; readonly data: readonly number[] | Float64Array | Float32Array };
 
-/** A dense row-major float64 matrix owned by JS (a copy, safe to keep). */
-export declare class Matrix {
-  constructor(rows: number, cols: number, data?: Float64Array);
+/**
+ * A dense row-major matrix owned by JS (a copy, safe to keep): float64
+ * (`Float64Array` data, the default) or float32 (`Float32Array` data, what the
+ * float32 path returns).
+ */
+export declare class Matrix<D extends Float64Array | Float32Array = Float64Array> {
+  constructor(rows: number, cols: number, data?: D);
   readonly rows: number;
   readonly cols: number;
-  readonly data: Float64Array;
+  readonly data: D;
   /** Entry at row `r`, column `c`. */
   get(r: number, c: number): number;
-  /** Row `r` as a new Float64Array. */
-  row(r: number): Float64Array;
+  /** Row `r` as a new array of the data's type. */
+  row(r: number): D;
   /** Nested arrays, one per row. */
   toArray(): number[][];
-  transpose(): Matrix;
+  transpose(): Matrix<D>;
+}
+
+// ---- precision (the float32 path) ----
+
+/**
+ * The arithmetic of matmul, attentionScores, scaledDotProductAttention and
+ * multiHeadAttention. Rule: `options.precision` when given; otherwise
+ * 'float32' when EVERY data input (not the mask) is Float32Array-backed, else
+ * 'float64' (so plain arrays keep NumPy's float64 digits). In float32 the
+ * inputs are rounded to float32 and results hold `Float32Array` data.
+ */
+export type Precision = 'float32' | 'float64';
+
+/** A matrix input held in Float32Arrays: by default it selects the float32 path. */
+export type Float32MatrixInput =
+  readonly Float32Array[] | { readonly rows: number; readonly cols: number; readonly data: Float32Array };
+
+/** A matrix input with no Float32Array in it: by default it selects float64. */
+export type Float64MatrixInput =
+  | readonly (readonly number[] | Float64Array)[]
+  | { readonly rows: number; readonly cols: number; readonly data: readonly number[] | Float64Array };
+
+/** true if some member of the union `I` is certainly a float64 input. */
+type SomeFloat64<I> = true extends (I extends Float64MatrixInput ? true : false) ? true : false;
+
+/**
+ * The data type of the results for an explicit precision `P`, or (P
+ * undefined) by the default rule from the union of the input types `I`:
+ * Float32Array if every input is Float32Array-backed, Float64Array if one is
+ * certainly not, `Float32Array | Float64Array` when the types cannot tell.
+ */
+export type ResultData<P extends Precision | undefined, I> = P extends 'float32'
+  ? Float32Array
+  : P extends 'float64'
+    ? Float64Array
+    : [I] extends [Float32MatrixInput]
+      ? Float32Array
+      : SomeFloat64<I> extends true
+        ? Float64Array
+        : Float32Array | Float64Array;
+
+/** `{ precision }`: see `Precision`. */
+export interface PrecisionOptions<P extends Precision | undefined = Precision | undefined> {
+  /** 'float32' or 'float64'; omitted = by the inputs (see `Precision`). */
+  precision?: P;
 }
 
 /**
@@ -96,12 +145,24 @@ export interface Attention {
     W1: MatrixInput,
     w2: VectorOrLineInput,
   ): AdditiveAttentionResult;
-  /** The matrix product `a · b`. a: (m × k), b: (k × n) → (m × n). */
-  matmul(a: MatrixInput, b: MatrixInput): Matrix;
+  /**
+   * The matrix product `a · b`. a: (m × k), b: (k × n) → (m × n). In float32
+   * (`{ precision: 'float32' }`, or by default for Float32Array inputs: see
+   * `Precision`) the result holds a Float32Array.
+   */
+  matmul<A extends MatrixInput, B extends MatrixInput, P extends Precision | undefined = undefined>(
+    a: A,
+    b: B,
+    options?: PrecisionOptions<P>,
+  ): Matrix<ResultData<P, A | B>>;
 
   // ---- Transformer attention ----
   /** Raw attention scores `Q Kᵀ` (divided by `√d_k` with `{ scaled: true }`). Q: (n_q × d_k), K: (n_k × d_k) → (n_q × n_k). */
-  attentionScores(Q: MatrixInput, K: MatrixInput, options?: { scaled?: boolean }): Matrix;
+  attentionScores<Q extends MatrixInput, K extends MatrixInput, P extends Precision | undefined = undefined>(
+    Q: Q,
+    K: K,
+    options?: { scaled?: boolean } & PrecisionOptions<P>,
+  ): Matrix<ResultData<P, Q | K>>;
   /**
    * Scaled dot-product attention, `softmax(Q Kᵀ / √d_k) V`, row by row.
    * Q: (n_q × d_k), K: (n_k × d_k), V: (n_k × d_v) → output (n_q × d_v), weights (n_q × n_k).
@@ -109,25 +170,38 @@ export interface Attention {
    * Unknown option names throw a `TypeError`; shapes that disagree and masks with entries other
    * than 0/1 throw a `RangeError`.
    */
-  scaledDotProductAttention(
-    Q: MatrixInput,
-    K: MatrixInput,
-    V: MatrixInput,
-    options?: ScaledDotProductAttentionOptions,
-  ): AttentionResult;
+  scaledDotProductAttention<
+    Q extends MatrixInput,
+    K extends MatrixInput,
+    V extends MatrixInput,
+    P extends Precision | undefined = undefined,
+  >(
+    Q: Q,
+    K: K,
+    V: V,
+    options?: ScaledDotProductAttentionOptions & PrecisionOptions<P>,
+  ): AttentionResult<ResultData<P, Q | K | V>>;
   /**
    * Multi-head attention: `concat(head_1 … head_h) Wo + bo`, where head i is scaled dot-product
    * attention on columns `i·d_k … (i+1)·d_k − 1` of `Q Wq + bq`, `K Wk + bk`, `V Wv + bv`
    * (d_k = d_model / heads). Q: (n_q × d_model), K and V: (n_k × d_model), every W
    * (d_model × d_model), every b (d_model). Returns the output (n_q × d_model) and one
    * weights matrix (n_q × n_k) per head. `heads` must divide d_model.
+   * Precision: see `Precision` (the weights and biases count as inputs too, so
+   * for Float32Array Q, K, V without an explicit precision the result type is
+   * `Float32Array | Float64Array`; give `precision` for an exact type).
    */
-  multiHeadAttention(
-    Q: MatrixInput,
-    K: MatrixInput,
-    V: MatrixInput,
-    options: MultiHeadAttentionOptions,
-  ): MultiHeadAttentionResult;
+  multiHeadAttention<
+    Q extends MatrixInput,
+    K extends MatrixInput,
+    V extends MatrixInput,
+    P extends Precision | undefined = undefined,
+  >(
+    Q: Q,
+    K: K,
+    V: V,
+    options: MultiHeadAttentionOptions & PrecisionOptions<P>,
+  ): MultiHeadAttentionResult<MultiHeadData<P, Q | K | V>>;
 
   // ---- Embeddings ----
   /** Splits on white space exactly like Python's `str.split()` (the notebook's tokenizer). */
@@ -527,8 +601,10 @@ export interface AttentionMaskOptions {
   causal?: boolean;
 }
 
+/** The options besides `precision` (which the functions take as `PrecisionOptions`). */
 export interface ScaledDotProductAttentionOptions extends AttentionMaskOptions {}
 
+/** The options besides `precision` (which the function takes as `PrecisionOptions`). */
 export interface MultiHeadAttentionOptions extends AttentionMaskOptions {
   /** Number of heads; must divide d_model. */
   heads: number;
@@ -547,19 +623,30 @@ export interface MultiHeadAttentionOptions extends AttentionMaskOptions {
   bo?: VectorInput | null;
 }
 
-export interface AttentionResult {
+export interface AttentionResult<D extends Float64Array | Float32Array = Float64Array> {
   /** (n_q × d_v): each row is the weighted sum of the value rows. */
-  output: Matrix;
+  output: Matrix<D>;
   /** (n_q × n_k): row i is query i's softmax distribution over the keys. */
-  weights: Matrix;
+  weights: Matrix<D>;
 }
 
-export interface MultiHeadAttentionResult {
+export interface MultiHeadAttentionResult<D extends Float64Array | Float32Array = Float64Array> {
   /** (n_q × d_model) */
-  output: Matrix;
+  output: Matrix<D>;
   /** One (n_q × n_k) weights matrix per head, in head order. */
-  weights: Matrix[];
+  weights: Matrix<D>[];
 }
+
+/**
+ * Multi-head attention's result data: ResultData over Q, K and V, except that
+ * Float32Array Q, K, V alone cannot tell (the weights count too).
+ */
+export type MultiHeadData<P extends Precision | undefined, I> =
+  ResultData<P, I> extends Float32Array
+    ? P extends 'float32'
+      ? Float32Array
+      : Float32Array | Float64Array
+    : ResultData<P, I>;
 
 /** Instantiates the WebAssembly core once (later calls share it) and returns the API. */
 export declare function loadAttention(): Promise<Attention>;

@@ -1,5 +1,7 @@
-// A dense row-major matrix of float64 values. Every matrix the API returns is
-// one of these; its `data` is a copy owned by JS, safe to keep.
+// A dense row-major matrix of float64 values (a Float64Array), or of float32
+// values (a Float32Array: what the float32 path returns, see precision.js).
+// Every matrix the API returns is one of these; its `data` is a copy owned by
+// JS, safe to keep.
 import { describe } from './errors.js';
 
 /** Largest rows * cols a Matrix may hold (2 GiB of doubles, the wasm memory's maximum). */
@@ -7,6 +9,8 @@ export const MAX_MATRIX_ENTRIES = 2 ** 28;
 
 /** True for a Float64Array of this or another realm (an iframe, a worker, a vm context). */
 export const isFloat64Array = (value) => Object.prototype.toString.call(value) === '[object Float64Array]';
+/** True for a Float32Array of this or another realm. */
+export const isFloat32Array = (value) => Object.prototype.toString.call(value) === '[object Float32Array]';
 
 function checkIndex(value, size, fn, name) {
   if (typeof value !== 'number') throw new TypeError(`${fn}: ${name} must be a number, got ${describe(value)}`);
@@ -25,7 +29,8 @@ export class Matrix {
   /**
    * @param {number} rows
    * @param {number} cols
-   * @param {Float64Array} [data] row-major, length rows * cols (zeros if omitted)
+   * @param {Float64Array | Float32Array} [data] row-major, length rows * cols (float64 zeros if
+   *   omitted); kept as given, not copied
    */
   constructor(rows, cols, data) {
     checkSize(rows, 'Matrix', 'rows');
@@ -34,7 +39,9 @@ export class Matrix {
       throw new RangeError(`Matrix: ${rows}x${cols} has more than ${MAX_MATRIX_ENTRIES} entries`);
     }
     if (data === undefined) data = new Float64Array(rows * cols);
-    else if (!isFloat64Array(data)) throw new TypeError(`Matrix: data must be a Float64Array, got ${describe(data)}`);
+    else if (!isFloat64Array(data) && !isFloat32Array(data)) {
+      throw new TypeError(`Matrix: data must be a Float64Array or Float32Array, got ${describe(data)}`);
+    }
     if (data.length !== rows * cols) {
       throw new RangeError(`Matrix: data has ${data.length} entries but ${rows}x${cols} needs ${rows * cols}`);
     }
@@ -50,7 +57,7 @@ export class Matrix {
     return this.data[r * this.cols + c];
   }
 
-  /** Row `r` as a new Float64Array. */
+  /** Row `r` as a new array of the data's type (Float64Array or Float32Array). */
   row(r) {
     checkIndex(r, this.rows, 'Matrix.row', 'r');
     return this.data.slice(r * this.cols, (r + 1) * this.cols);
@@ -61,9 +68,9 @@ export class Matrix {
     return Array.from({ length: this.rows }, (_, r) => Array.from(this.row(r)));
   }
 
-  /** The transpose as a new Matrix. */
+  /** The transpose as a new Matrix with the same element type. */
   transpose() {
-    const out = new Float64Array(this.data.length);
+    const out = isFloat32Array(this.data) ? new Float32Array(this.data.length) : new Float64Array(this.data.length);
     for (let r = 0; r < this.rows; r++) {
       for (let c = 0; c < this.cols; c++) out[c * this.rows + r] = this.data[r * this.cols + c];
     }

@@ -1,0 +1,82 @@
+// The float32 gemm (cpp/ops/gemm.h, the same template as float64) against the
+// float64 product of the very same numbers (its naive reference is the plain
+// Eigen product, as in test_gemm.cpp), at odd sizes and every transpose and
+// update combination; matmulInto's float32 validation.
+//
+// Tolerance (derived, float32.h): the kernel sums k products in float, each
+// accumulator in order, so |C32 - C| <= gammaOf(k + 1) (|C0| + |op(A)| |op(B)|)
+// entry by entry (k products and sums, plus the final += for Update::kAdd);
+// the float64 reference's own error (k 2^-53) is far below it.
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <random>
+#include <vector>
+
+#include "float32.h"
+#include "ops/gemm.h"
+
+using namespace attention;
+
+TEST_CASE("float32 gemm equals the float64 product within gammaOf(k + 1): odd sizes, every case",
+          "[gemm][float32]") {
+  std::mt19937_64 rng(32);
+  // Below, between and above the micro-kernel's 4 rows and the float panel
+  // width (8 columns, 16 with AVX), and not multiples of either.
+  const std::vector<int> sizes = {1, 3, 17, 129};
+  int products = 0;
+  for (int m : sizes) {
+    for (int n : sizes) {
+      for (int k : sizes) {
+        for (Trans ta : {Trans::kNo, Trans::kYes}) {
+          for (Trans tb : {Trans::kNo, Trans::kYes}) {
+            for (Update update : {Update::kSet, Update::kAdd}) {
+              const auto a = ta == Trans::kNo ? float32::randomPair(m, k, rng)
+                                              : float32::randomPair(k, m, rng);
+              const auto b = tb == Trans::kNo ? float32::randomPair(k, n, rng)
+                                              : float32::randomPair(n, k, rng);
+              const auto c0 = float32::randomPair(m, n, rng);
+              Matrix32 c = c0.f;
+              gemm(a.f, ta, b.f, tb, c, update);
+              const Matrix opA = ta == Trans::kNo ? a.d : Matrix(a.d.transpose());
+              const Matrix opB = tb == Trans::kNo ? b.d : Matrix(b.d.transpose());
+              Matrix want = opA * opB;  // the reference, in double
+              Matrix scale = opA.cwiseAbs() * opB.cwiseAbs();
+              if (update == Update::kAdd) {
+                want += c0.d;
+                scale += c0.d.cwiseAbs();
+              }
+              const double bound = float32::gammaOf(k + 1);
+              double worst = 0;  // largest |error| / (|C0| + |A||B|), in units of the bound
+              for (Eigen::Index i = 0; i < want.size(); ++i) {
+                const double err = std::abs(double{c.data()[i]} - want.data()[i]);
+                worst = std::max(worst, err / (bound * scale.data()[i]));
+              }
+              INFO(m << "x" << k << " times " << k << "x" << n << ", transA " << (ta == Trans::kYes)
+                     << ", transB " << (tb == Trans::kYes) << ", add " << (update == Update::kAdd)
+                     << ": worst error " << worst << " x gammaOf(k + 1) (|C0| + |A||B|)");
+              REQUIRE(worst <= 1.0);
+              ++products;
+            }
+          }
+        }
+      }
+    }
+  }
+  CHECK(products == 4 * 4 * 4 * 8);
+}
+
+TEST_CASE("float32 matmulInto validates like float64", "[gemm][float32]") {
+  Matrix32 a = Matrix32::Ones(2, 3), b = Matrix32::Ones(4, 2), c(2, 2);
+  Status s = matmulInto(a, b, c);
+  CHECK(s.code == StatusCode::kShapeMismatch);
+  CHECK(s.message == "a is 2x3 and b is 4x2; a's columns (3) must equal b's rows (4)");
+  Matrix32 b2 = Matrix32::Ones(3, 2);
+  b2(1, 1) = std::nanf("");
+  s = matmulInto(a, b2, c);
+  CHECK(s.code == StatusCode::kInvalidValue);
+  CHECK(s.message == "b[1][1] is NaN; every entry must be a finite number");
+  b2(1, 1) = 2;
+  REQUIRE(matmulInto(a, b2, c).isOk());
+  CHECK(c(0, 0) == 3.0f);
+  CHECK(c(1, 1) == 4.0f);
+}
