@@ -14,7 +14,7 @@
 //   dist/site/embeddings/glove.6B.100d.14k.js   the same bytes as base64 in a classic
 //                                               script, for pages opened from file://
 //   dist/lib/embeddings/glove.6B.100d.14k.bin   for loadDefaultEmbeddings() in Node
-//   dist/elements/embeddings/..., dist/elements/glove-worker.js  for <attention-lesson chapter="glove">
+//   dist/elements/glove-worker.js               for <attention-lesson chapter="glove"> (vectors from dist/lib)
 // The result is cached in build/embeddings/ and rebuilt when this script, the
 // package or the C++ that writes the binary form changes.
 import { createReadStream, copyFileSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
@@ -160,8 +160,9 @@ if (isMain) {
   const fresh = existsSync(cached) && inputs.every((f) => statSync(f).mtimeMs <= statSync(cached).mtimeMs);
   if (!fresh) await build(cached);
   const size = check(cached);
-  // dist/elements (the custom elements, meant to be copied as one folder) when built.
-  const dirs = ['dist/site', 'dist/lib', ...(existsSync(at('dist/elements')) ? ['dist/elements'] : [])];
+  // The vectors: the site's copy and the package's (dist/lib, which the API and
+  // the custom elements both read). The GloVe worker: next to the site and the elements.
+  const dirs = ['dist/site', 'dist/lib'];
   for (const dir of dirs) {
     mkdirSync(at(dir, 'embeddings'), { recursive: true });
     copyFileSync(cached, at(dir, 'embeddings', FILE));
@@ -175,7 +176,7 @@ if (isMain) {
   );
   // The chapter's Web Worker that streams a reader's own GloVe file.
   const { build: bundle } = await import('esbuild');
-  for (const dir of dirs.filter((d) => d !== 'dist/lib')) {
+  for (const dir of ['dist/site', ...(existsSync(at('dist/elements')) ? ['dist/elements'] : [])]) {
     await bundle({
       entryPoints: [at('web/src/site/glove-worker.js')],
       outfile: at(dir, 'glove-worker.js'),

@@ -6,7 +6,7 @@ import { credit, errorLine, guarded, outputBlock, step } from '../chapter-kit.js
 import { Heatmap } from '../figures/heatmap.js';
 import { tex } from '../math.js';
 import { formatCell, formatFromLog, formatNumpy } from '../numpy-format.js';
-import { readState, writeState } from '../url-state.js';
+import { urlStore } from '../url-state.js';
 import { basicsAttention, MAX_STEPS, SCHEMA } from './basics-model.js';
 
 const column = (v) => ({ rows: v.length, cols: 1, data: Float64Array.from(v) });
@@ -24,9 +24,9 @@ export default {
    * @param {HTMLElement} root
    * @param {{api: import('attention-lab').Attention}} context
    */
-  render(root, { api }) {
-    const state = readState(SCHEMA);
-    const save = () => writeState(SCHEMA, state);
+  render(root, { api, store = urlStore }) {
+    const state = store.readState(SCHEMA);
+    const save = () => store.writeState(SCHEMA, state);
 
     // ---- Step 1: the decoder hidden state
     const decoderMap = new Heatmap({ palette: 'purple', label: 'decoder hidden state h', rowLabels: unitNames(3) });

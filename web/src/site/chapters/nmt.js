@@ -9,7 +9,7 @@ import { el } from '../dom.js';
 import { Heatmap } from '../figures/heatmap.js';
 import { tex } from '../math.js';
 import { LineChart } from '../figures/line-chart.js';
-import { readState, writeState } from '../url-state.js';
+import { urlStore } from '../url-state.js';
 import { chars, decodeBase64, DEFAULT_INPUT, SCHEMA, SCORES, TASKS, units } from './nmt-model.js';
 
 export default {
@@ -22,12 +22,12 @@ export default {
    * @param {HTMLElement} root
    * @param {{api: import('attention-lab').Attention}} context
    */
-  render(root, { api }) {
-    const read = readState(SCHEMA);
+  render(root, { api, store = urlStore, signal }) {
+    const read = store.readState(SCHEMA);
     let task = read.task;
     let input = read.input ?? DEFAULT_INPUT[task];
     let score = read.score;
-    const save = () => writeState(SCHEMA, { task, score, input: input === DEFAULT_INPUT[task] ? null : input });
+    const save = () => store.writeState(SCHEMA, { task, score, input: input === DEFAULT_INPUT[task] ? null : input });
     const checkpoint = decodeBase64(checkpointBase64);
 
     // ---- widgets
@@ -373,6 +373,13 @@ export default {
         figures: [attentionMap.element],
       }),
     );
-    startWorker();
+    // Removed from the page (an <attention-lesson> disconnected): stop training,
+    // free the trainer and end the worker.
+    signal?.addEventListener('abort', () => {
+      engine?.({ type: 'stop' });
+      worker?.terminate();
+      worker = undefined;
+    });
+    if (!signal?.aborted) startWorker();
   },
 };

@@ -10,7 +10,7 @@ import { Heatmap } from '../figures/heatmap.js';
 import { tex } from '../math.js';
 import { NumberInput } from '../number-input.js';
 import { formatNumpy } from '../numpy-format.js';
-import { readState, writeState } from '../url-state.js';
+import { urlStore } from '../url-state.js';
 import * as M from './transformer-model.js';
 
 const BIG = 24 * 24; // above this many cells, heatmaps switch to pixel mode
@@ -558,10 +558,10 @@ export default {
    * @param {HTMLElement} root
    * @param {{api: import('attention-lab').Attention}} context
    */
-  render(root, { api }) {
-    const read = M.consistent(readState(M.SCHEMA));
+  render(root, { api, store = urlStore }) {
+    const read = M.consistent(store.readState(M.SCHEMA));
     const state = { ...read, flips: M.parseFlips(read.flips) };
-    const save = () => writeState(M.SCHEMA, { ...state, flips: [...state.flips].join(',') });
+    const save = () => store.writeState(M.SCHEMA, { ...state, flips: [...state.flips].join(',') });
     const ctx = { state, update: () => update() };
     ctx.edit = (change) => (value) => {
       change(value);

@@ -245,6 +245,13 @@ export class Heatmap {
     else this.table.replaceChildren(el('caption', {}, o.label));
   }
 
+  /** The palette drawn: a lesson's own override (its palette attribute), the page's, or the figure's. */
+  paletteName() {
+    return (
+      this.canvas.closest('[data-palette-override]')?.dataset.paletteOverride ?? paletteOverride ?? this.options.palette
+    );
+  }
+
   /** Pixel mode: one canvas pixel per cell, scaled up by CSS. */
   drawPixels(vmin, vmax) {
     const {
@@ -263,7 +270,7 @@ export class Heatmap {
     const ctx = canvas.getContext('2d');
     ctx.setTransform(1, 0, 0, 1, 0, 0);
     const image = ctx.createImageData(cols, rows);
-    const lut = lookupTable(paletteOverride ?? o.palette);
+    const lut = lookupTable(this.paletteName());
     const px = image.data;
     const scale = vmax > vmin ? 255 / (vmax - vmin) : 0;
     for (let r = 0, k = 0; r < rows; r++) {
@@ -290,12 +297,13 @@ export class Heatmap {
     const { rows, cols, data } = matrix;
     canvas.style.imageRendering = '';
     const ctx = canvas.getContext('2d');
-    const palette = PALETTES[paletteOverride ?? o.palette] ?? PALETTES.orange;
+    const palette = PALETTES[this.paletteName()] ?? PALETTES.orange;
     const texts = Array.from(data, (x) => o.format(x));
 
-    // Layout in CSS pixels.
+    // Layout in CSS pixels (a loop, not Math.max(...): large matrices overflow the call stack).
     ctx.font = FONT;
-    const textWidth = o.annotate ? Math.max(0, ...texts.map((t) => ctx.measureText(t).width)) : 0;
+    let textWidth = 0;
+    if (o.annotate) for (const t of texts) textWidth = Math.max(textWidth, ctx.measureText(t).width);
     const cellW = Math.max(o.cellWidth ?? 50, Math.ceil(textWidth) + 12);
     const cellH = o.cellHeight ?? 32;
     ctx.font = LABEL_FONT;
