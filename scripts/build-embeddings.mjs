@@ -174,21 +174,38 @@ if (isMain) {
       `globalThis.attentionLabData = globalThis.attentionLabData || {};\n` +
       `globalThis.attentionLabData[${JSON.stringify(FILE)}] = ${JSON.stringify(base64)};\n`,
   );
-  // The chapter's Web Worker that streams a reader's own GloVe file.
+  // The chapter's Web Worker that streams a reader's own GloVe file: a classic
+  // script with the API inlined next to the site; an ES module importing
+  // ../lib/index.js next to the elements (the page's own wasm file).
   const { build: bundle } = await import('esbuild');
-  for (const dir of ['dist/site', ...(existsSync(at('dist/elements')) ? ['dist/elements'] : [])]) {
+  const worker = {
+    entryPoints: [at('web/src/site/glove-worker.js')],
+    bundle: true,
+    target: 'es2020',
+    minify: true,
+    logLevel: 'warning',
+    logOverride: { 'empty-import-meta': 'silent' },
+  };
+  await bundle({
+    ...worker,
+    outfile: at('dist/site/glove-worker.js'),
+    format: 'iife',
+    alias: { 'attention-lab': at('dist/lib/index.js') },
+  });
+  if (existsSync(at('dist/elements')))
     await bundle({
-      entryPoints: [at('web/src/site/glove-worker.js')],
-      outfile: at(dir, 'glove-worker.js'),
-      bundle: true,
-      format: 'iife',
-      target: 'es2020',
-      minify: true,
-      alias: { 'attention-lab': at('dist/lib/index.js') },
-      logLevel: 'warning',
-      logOverride: { 'empty-import-meta': 'silent' },
+      ...worker,
+      outfile: at('dist/elements/glove-worker.js'),
+      format: 'esm',
+      plugins: [
+        {
+          name: 'shared-api',
+          setup(b) {
+            b.onResolve({ filter: /^attention-lab$/ }, () => ({ path: '../lib/index.js', external: true }));
+          },
+        },
+      ],
     });
-  }
   console.log(
     `build-embeddings: ${FILE} (${WORDS} words, ${size} bytes)${fresh ? ' from cache' : ''}, glove-worker.js`,
   );

@@ -5,6 +5,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { writeKatexFonts } from './build-katex-fonts.mjs';
+import { writeNmtCheckpoint, writeNmtModuleWorker, writeNmtWorkerSource } from './build-nmt-worker.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const at = (...parts) => join(root, ...parts);
@@ -36,9 +37,6 @@ for (const file of readdirSync(at('web/src/api'))) {
   if (/\.(js|d\.ts)$/.test(file)) cpSync(at('web/src/api', file), at('dist/lib', file));
 }
 cpSync(wasmModule, at('dist/lib/attention_core.mjs'));
-
-// Chapter Web Workers, bundled to text that their chapters import (see each script).
-await (await import('./build-nmt-worker.mjs')).buildNmtWorker();
 
 // dist/classic: the API as one classic script for pages that cannot load
 // modules: <script src="attention-lab.js"> defines window.AttentionLab. The
@@ -92,6 +90,9 @@ await bundle({
   plugins: [sharedApi],
 });
 for (const file of katexFonts) cpSync(at('node_modules/katex/dist/fonts', file), at('dist/elements/fonts', file));
+// The NMT lesson's worker (a module importing ../lib/index.js) and checkpoint, loaded when it opens.
+await writeNmtModuleWorker(at('dist/elements'), '../lib/index.js');
+writeNmtCheckpoint(at('dist/elements'));
 writeFileSync(
   at('dist/elements/attention-lab.css'),
   '/* attention-lab elements: optional. The elements style themselves (shadow DOM); this only\n' +
@@ -103,16 +104,18 @@ cpSync(at('web/src/site/elements.d.ts'), at('dist/elements/attention-lab-element
 cpSync(at('web/src/site/elements-react.d.ts'), at('dist/elements/react.d.ts'));
 writeFileSync(at('dist/elements/react.js'), '// Types only: see react.d.ts.\nexport {};\n');
 
-// The elements as a classic script (API included) for platforms that cannot
-// load modules: dist/classic/attention-lab-elements.js. Its assets (fonts, the
-// GloVe worker, the vectors) are found from the script's own address, as if it
-// were dist/elements/attention-lab-elements.js.
+// The elements as a classic script for platforms where pages cannot contain
+// module scripts: dist/classic/attention-lab-elements.js. It imports the API
+// module (dist/lib/index.js) with import() (elements/api-import.js), and finds
+// its assets (fonts, workers, the vectors) from its own address, as if it were
+// dist/elements/attention-lab-elements.js.
 await bundle({
   entryPoints: [at('web/src/site/elements.js')],
   outfile: at('dist/classic/attention-lab-elements.js'),
   format: 'iife',
   globalName: 'AttentionLabElements',
   loader: { '.css': 'text' },
+  alias: { 'attention-lab': at('web/src/site/elements/api-import.js') },
   define: { 'import.meta.url': '__attentionLabModuleUrl' },
   banner: {
     js:
@@ -133,6 +136,8 @@ await bundle({
   sourcemap: true,
   legalComments: 'linked',
 });
+writeNmtCheckpoint(at('dist/site'));
+await writeNmtWorkerSource(at('dist/site'));
 cpSync(at('web/index.html'), at('dist/site/index.html'));
 cpSync(at('web/styles.css'), at('dist/site/styles.css'));
 cpSync(at('web/components.css'), at('dist/site/components.css'));
@@ -144,7 +149,8 @@ writeFileSync(
   at('dist/site/vendor/katex/katex.min.css'),
   readFileSync(join(katexDist, 'katex.min.css'), 'utf8').replace(
     /src:url\((fonts\/[\w-]+\.woff2)\) format\("woff2"\)[^;}]*/g,
-    'src:url($1) format("woff2")',
+    // then the package's copy (the site hosted from node_modules/attention-lab/dist/site/)
+    (_, file) => `src:url(${file}) format("woff2"),url(../../../elements/${file}) format("woff2")`,
   ),
 );
 mkdirSync(at('dist/site/vendor/katex/fonts'), { recursive: true });

@@ -58,6 +58,26 @@ test('the tarball holds only the whitelisted files', () => {
     );
 });
 
+test('the tarball: the GloVe vectors once, the site without its duplicates, size guarded', () => {
+  const [pack] = JSON.parse(execFileSync('npm', ['pack', '--dry-run', '--json'], { cwd: ROOT, encoding: 'utf8' }));
+  const paths = pack.files.map((f) => f.path);
+  const wasmCopies = pack.files
+    .filter((f) => /\.m?js$/.test(f.path) && readFileSync(join(ROOT, f.path), 'latin1').includes('base64,AGFzbQ'))
+    .map((f) => f.path);
+  console.log(`# tarball: ${pack.size} bytes packed, ${pack.unpackedSize} unpacked; wasm in ${wasmCopies.join(', ')}`);
+  assert.deepEqual(
+    paths.filter((p) => p.includes('glove.6B.100d.14k')),
+    ['dist/lib/embeddings/glove.6B.100d.14k.bin'],
+  );
+  assert.equal(paths.filter((p) => p.endsWith('nmt-checkpoint.js')).length, 1, 'the NMT checkpoint once');
+  assert.ok(!paths.some((p) => p.endsWith('.map') || p.startsWith('dist/site/vendor/katex/fonts/')));
+  assert.ok(paths.includes('dist/site/index.html') && paths.includes('THIRD-PARTY-NOTICES.md'));
+  // The elements bundle holds no wasm (it imports dist/lib); neither does the classic elements script.
+  assert.ok(!wasmCopies.some((p) => p.includes('elements')), wasmCopies.join(', '));
+  // Issue 13 asks for ≤ 4 MB; this guards what is reached (was 8.3 MB; see README, "Package size").
+  assert.ok(pack.size <= 5_200_000, `packed ${pack.size} bytes`);
+});
+
 test('installs offline into an empty project and works in Node 20 by package name', () => {
   const script = `import { loadAttention } from 'attention-lab';
 const a = await loadAttention();
@@ -328,6 +348,29 @@ test('the classic elements script (no modules): a lesson and a heatmap render, w
     });
     assert.ok(loaded > 0, 'KaTeX fonts found next to dist/elements');
     assert.deepEqual(page.errors, []);
+    await page.context().close();
+  } finally {
+    await new Promise((ok) => server.close(ok));
+  }
+});
+
+test('the site hosted from node_modules/attention-lab/dist: chapters, vectors, checkpoint and fonts from the package', async () => {
+  const { server, url } = await serve({ root: join(project, 'node_modules', 'attention-lab', 'dist') });
+  try {
+    const page = await openPage(env.browser, `${url}site/index.html#chapter=glove`);
+    await page.waitForSelector('article[data-loaded="true"]', { timeout: 20000 });
+    await page.goto(`${url}site/index.html#chapter=nmt`);
+    await page.waitForSelector('article[data-nmt-ready="true"]', { timeout: 30000 });
+    const loadedFonts = await page.evaluate(async () => {
+      await document.fonts.ready;
+      return [...document.fonts].filter((f) => f.family.includes('KaTeX') && f.status === 'loaded').length;
+    });
+    assert.ok(loadedFonts > 0, 'KaTeX fonts found in dist/elements/fonts');
+    // The site's own copies are not in the package: each is tried once (a 404), then the package's.
+    const expected404 =
+      /404 \(Not Found\)|status of 404|\/site\/(vendor\/katex\/fonts\/|nmt-checkpoint\.js|embeddings\/)/;
+    const other = page.errors.filter((e) => !expected404.test(e));
+    assert.deepEqual(other, []);
     await page.context().close();
   } finally {
     await new Promise((ok) => server.close(ok));

@@ -48,7 +48,9 @@ function renderChapter(chapter) {
   main.replaceChildren(stepToolbar(), root);
   document.title = `${chapter.title} · attention-lab`;
   renderContents(chapter.id);
-  chapter.render(root, { api });
+  // In the npm package the site's large assets are left out: it is hosted from
+  // node_modules/attention-lab/dist/site/ and finds them in ../lib and ../elements.
+  chapter.render(root, { api, assets: { vectorsFallback: '../lib/embeddings/glove.6B.100d.14k.bin' } });
   current = { id: chapter.id, root, steps: [...root.querySelectorAll('section.step')] };
   root.append(embedBox(chapter));
   current.steps.forEach((s, i) => {

@@ -130,7 +130,18 @@ export class AttentionLessonElement extends Base {
     if (controller.signal.aborted) return; // removed, or a newer render started meanwhile
     const root = el('article', { className: 'chapter', dataset: { chapter: chapter.id } });
     this.frame.replaceChildren(root);
-    const assets = {};
+    // Assets next to this module, as `new URL(…, import.meta.url)` literals that bundlers copy;
+    // the lesson's attributes override them for hosts that move the files.
+    let assets = {};
+    try {
+      assets = {
+        gloveWorker: new URL('./glove-worker.js', import.meta.url).href,
+        nmtWorker: new URL('./nmt-worker.js', import.meta.url).href,
+        nmtCheckpoint: new URL('./nmt-checkpoint.js', import.meta.url).href,
+      };
+    } catch {
+      // no module address (a classic script added without a src): the chapters' defaults
+    }
     const vectors = this.getAttribute('vectors-url');
     const gloveWorker = this.getAttribute('glove-worker-url');
     if (vectors) assets.vectors = new URL(vectors, document.baseURI).href;

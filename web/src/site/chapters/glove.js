@@ -404,9 +404,11 @@ export default {
       const request = { type: 'load', file, vocabulary: vocabularyNow(), limit: OWN_FILE_LIMIT };
       try {
         // Next to this module when it is one (the custom-elements bundle), else next to the page.
-        worker = new Worker(
-          assets.gloveWorker ?? (import.meta.url ? new URL('glove-worker.js', import.meta.url) : 'glove-worker.js'),
-        );
+        // The elements name an ES module worker (it imports the page's API module);
+        // the site starts its classic glove-worker.js next to the page.
+        worker = assets.gloveWorker
+          ? new Worker(assets.gloveWorker, { type: 'module' })
+          : new Worker('glove-worker.js');
       } catch {
         worker = null; // e.g. pages opened from file:// cannot start workers
       }
@@ -648,13 +650,18 @@ export default {
     shippedTables.set(api, tables);
     const vectorsKey = assets.vectors === undefined ? '' : String(assets.vectors);
     if (!tables.has(vectorsKey)) {
-      const loading = api.loadDefaultEmbeddings({
-        ...(assets.vectors === undefined ? {} : { url: assets.vectors }),
-        onProgress: (p) => {
-          if (p.totalBytes)
-            loadStatus.textContent = `Loading the shipped GloVe vectors… ${bytesText(p.bytesRead)} of ${bytesText(p.totalBytes)}`;
-        },
-      });
+      const load = (url) =>
+        api.loadDefaultEmbeddings({
+          ...(url === undefined ? {} : { url }),
+          onProgress: (p) => {
+            if (p.totalBytes)
+              loadStatus.textContent = `Loading the shipped GloVe vectors… ${bytesText(p.bytesRead)} of ${bytesText(p.totalBytes)}`;
+          },
+        });
+      // vectorsFallback: the package's copy, for the site hosted from node_modules (see app.js).
+      const loading = load(assets.vectors).catch((error) =>
+        assets.vectorsFallback ? load(assets.vectorsFallback) : Promise.reject(error),
+      );
       tables.set(vectorsKey, loading);
       loading.catch(() => tables.delete(vectorsKey));
     }
