@@ -130,13 +130,15 @@ export class AttentionLessonElement extends Base {
     if (controller.signal.aborted) return; // removed, or a newer render started meanwhile
     const root = el('article', { className: 'chapter', dataset: { chapter: chapter.id } });
     this.frame.replaceChildren(root);
-    // Assets next to this module, as `new URL(…, import.meta.url)` literals that bundlers copy;
-    // the lesson's attributes override them for hosts that move the files.
+    // Assets next to this module, written as `new URL(…, import.meta.url)` and
+    // `new Worker(new URL(…), { type: 'module' })` literals that bundlers (Vite,
+    // webpack, Rollup, Parcel) follow and copy; the lesson's attributes override
+    // them for hosts that move the files.
     let assets = {};
     try {
       assets = {
-        gloveWorker: new URL('./glove-worker.js', import.meta.url).href,
-        nmtWorker: new URL('./nmt-worker.js', import.meta.url).href,
+        gloveWorker: () => new Worker(new URL('./glove-worker.js', import.meta.url), { type: 'module' }),
+        nmtWorker: () => new Worker(new URL('./nmt-worker.js', import.meta.url), { type: 'module' }),
         nmtCheckpoint: new URL('./nmt-checkpoint.js', import.meta.url).href,
       };
     } catch {

@@ -198,7 +198,8 @@ export default {
     function startWorker(workerSource) {
       let url;
       try {
-        if (assets.nmtWorker) worker = new Worker(assets.nmtWorker, { type: 'module' });
+        if (typeof assets.nmtWorker === 'function') worker = assets.nmtWorker();
+        else if (assets.nmtWorker) worker = new Worker(assets.nmtWorker, { type: 'module' });
         else {
           url = URL.createObjectURL(new Blob([workerSource], { type: 'text/javascript' }));
           worker = new Worker(url);
