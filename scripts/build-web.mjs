@@ -100,6 +100,14 @@ writeFileSync(
     'attention-lesson,attention-heatmap{display:block}\nattention-lesson:not(:defined){min-height:12rem}\n',
 );
 cpSync(at('web/src/site/elements.d.ts'), at('dist/elements/attention-lab-elements.d.ts'));
+// 'attention-lab/anywidget': the Jupyter (anywidget) front end, one self-contained
+// file for heatmaps; lessons import attention-lab-elements.js from where it is served.
+await bundle({
+  entryPoints: [at('web/src/site/anywidget.js')],
+  outfile: at('dist/elements/anywidget.js'),
+  format: 'esm',
+  loader: { '.css': 'text' },
+});
 // 'attention-lab/react': JSX typings only (an empty module at run time).
 cpSync(at('web/src/site/elements-react.d.ts'), at('dist/elements/react.d.ts'));
 writeFileSync(at('dist/elements/react.js'), '// Types only: see react.d.ts.\nexport {};\n');

@@ -8,7 +8,7 @@ import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { openPage, SITE_DIR, startBrowser } from './harness.mjs';
+import { openPage, SITE_DIR, startBrowser, tableValues } from './harness.mjs';
 import { serve } from '../../scripts/serve.mjs';
 
 let env;
@@ -273,6 +273,68 @@ test('<attention-heatmap>: large matrices draw one pixel per cell, bad values sh
     return [map.shadowRoot.querySelector('canvas')?.dataset.painted, map.dataset.error ?? null];
   });
   assert.deepEqual(fixed, ['true', null]);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('anywidget module: a heatmap from model traits (updates, clicks written back) and a lesson, with a stub model', async () => {
+  const page = await hostPage(
+    'widget',
+    `<div id="out-heatmap"></div><div id="out-lesson"></div>
+<script type="module">
+  // A stub of anywidget's model: get / set / on / off / save_changes.
+  function stubModel(traits) {
+    const listeners = {};
+    return {
+      saved: 0,
+      get: (name) => traits[name],
+      set: (name, value) => { traits[name] = value; (listeners['change:' + name] ?? []).forEach((f) => f()); },
+      on: (event, f) => (listeners[event] ??= []).push(f),
+      off: (event, f) => (listeners[event] = (listeners[event] ?? []).filter((g) => g !== f)),
+      save_changes() { this.saved++; },
+      traits,
+    };
+  }
+  const widget = (await import('./dist/elements/anywidget.js')).default;
+  window.heatmapModel = stubModel({ matrix: [[1, 2], [3, 4]], row_labels: ['a', 'b'], col_labels: ['x', 'y'], label: 'w' });
+  window.cleanupHeatmap = widget.render({ model: window.heatmapModel, el: document.getElementById('out-heatmap') });
+  window.lessonModel = stubModel({ kind: 'lesson', chapter: 'basics' });
+  window.cleanupLesson = widget.render({ model: window.lessonModel, el: document.getElementById('out-lesson') });
+</script>`,
+  );
+  const figure = page.locator('#out-heatmap attention-heatmap figure.heatmap');
+  await figure.waitFor({ timeout: 20000 });
+  assert.deepEqual(await tableValues(figure), ['1', '2', '3', '4']);
+  // A trait change from Python redraws.
+  await page.evaluate(() =>
+    window.heatmapModel.set('matrix', [
+      [5, 6],
+      [7, 8],
+    ]),
+  );
+  assert.deepEqual(await figure.locator('table td').allTextContents(), ['5', '6', '7', '8']);
+  // A click on cell (row 1, column 0) is written back as `selected`.
+  const box = await page.evaluate(() => {
+    const map = document.querySelector('#out-heatmap attention-heatmap');
+    const { left, top, cellW, cellH } = map.heatmap.layout;
+    const rect = map.shadowRoot.querySelector('canvas').getBoundingClientRect();
+    return { x: rect.left + left + cellW / 2, y: rect.top + top + cellH * 1.5 };
+  });
+  await page.mouse.click(box.x, box.y);
+  assert.deepEqual(await page.evaluate(() => [window.heatmapModel.traits.selected, window.heatmapModel.saved]), [
+    [1, 0],
+    1,
+  ]);
+  // The lesson kind loads the elements module next to the widget's.
+  const basics = page.locator('#out-lesson attention-lesson article[data-chapter="basics"]');
+  await basics.waitFor({ timeout: 20000 });
+  assert.match(await basics.textContent(), /array\(\[927\., 397\., 148\., 929\.\]\)/);
+  // The cleanup functions remove what render added.
+  await page.evaluate(() => {
+    window.cleanupHeatmap();
+    window.cleanupLesson();
+  });
+  assert.equal(await page.locator('attention-heatmap, attention-lesson').count(), 0);
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });

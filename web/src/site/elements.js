@@ -8,32 +8,12 @@
 import { loadAttention } from 'attention-lab';
 import { CHAPTERS } from './chapters/index.js';
 import { el } from './dom.js';
-import { Heatmap } from './figures/heatmap.js';
 import { repaintAll } from './figures/live.js';
 import { PALETTES } from './figures/palettes.js';
 import { memoryStore } from './url-state.js';
-import { readHeatmapInput } from './elements/heatmap-input.js';
-import { adoptStyles, declareFonts } from './elements/styles.js';
-
-// On a server there is no HTMLElement: the classes extend a placeholder there,
-// so importing the module works and nothing is defined.
-const Base = typeof HTMLElement === 'function' ? HTMLElement : class {};
-const THEMES = ['auto', 'light', 'dark'];
-
-/** An element's open shadow root with the shared styles and one wrapper holding the content. */
-function shadowFrame(element) {
-  const shadow = element.attachShadow({ mode: 'open' });
-  adoptStyles(shadow);
-  const frame = el('div', { className: 'attention-lab', attrs: { part: 'frame' } });
-  shadow.append(frame);
-  return frame;
-}
-
-function applyTheme(element, frame) {
-  const theme = element.getAttribute('theme') ?? 'auto';
-  if (theme === 'light' || theme === 'dark') frame.dataset.theme = theme;
-  else delete frame.dataset.theme;
-}
+import { applyTheme, Base, canDefine, message, shadowFrame, THEMES } from './elements/frame.js';
+import { AttentionHeatmapElement } from './elements/heatmap-element.js';
+import { declareFonts } from './elements/styles.js';
 
 /**
  * The GloVe vectors shipped in the package (dist/lib/embeddings), named by a
@@ -46,8 +26,6 @@ function packageVectors() {
     return undefined; // no module address: the API's own default
   }
 }
-
-const message = (text) => el('p', { className: 'error', attrs: { role: 'alert' } }, text);
 
 export class AttentionLessonElement extends Base {
   static get observedAttributes() {
@@ -161,73 +139,9 @@ export class AttentionLessonElement extends Base {
   }
 }
 
-export class AttentionHeatmapElement extends Base {
-  static get observedAttributes() {
-    return [
-      'data',
-      'row-labels',
-      'col-labels',
-      'palette',
-      'label',
-      'annotate',
-      'colorbar',
-      'rotate-col-labels',
-      'vmin',
-      'vmax',
-      'pixel-above',
-      'theme',
-    ];
-  }
+export { AttentionHeatmapElement };
 
-  constructor() {
-    super();
-    this.frame = shadowFrame(this);
-    this.heatmap = null;
-    this._matrix = undefined;
-  }
-
-  /** Set a matrix directly: number[][] or {rows, cols, data} (e.g. an attention-lab Matrix). */
-  set matrix(value) {
-    this._matrix = value;
-    this.draw();
-  }
-
-  get matrix() {
-    return this._matrix;
-  }
-
-  connectedCallback() {
-    this.draw();
-  }
-
-  attributeChangedCallback() {
-    this.draw();
-  }
-
-  /** Draws, or shows why it cannot; never throws (attribute values come from anyone). */
-  draw() {
-    if (!this.isConnected) return;
-    applyTheme(this, this.frame);
-    try {
-      const input = readHeatmapInput(this, this._matrix ?? undefined);
-      if (!input) return;
-      if (!this.heatmap) {
-        this.heatmap = new Heatmap(input.options);
-        this.frame.replaceChildren(this.heatmap.element);
-      }
-      this.heatmap.update(input.matrix, input.options);
-      delete this.dataset.error;
-    } catch (error) {
-      this.heatmap = null;
-      const text = error instanceof Error ? error.message : String(error);
-      this.dataset.error = text;
-      this.frame.replaceChildren(message(text));
-    }
-  }
-}
-
-const canDefine = typeof HTMLElement === 'function' && typeof customElements === 'object' && customElements !== null;
-if (canDefine) {
+if (canDefine()) {
   if (!customElements.get('attention-lesson')) customElements.define('attention-lesson', AttentionLessonElement);
   if (!customElements.get('attention-heatmap')) customElements.define('attention-heatmap', AttentionHeatmapElement);
 }
