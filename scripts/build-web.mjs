@@ -82,9 +82,12 @@ const sharedApi = {
 };
 rmSync(at('dist/elements'), { recursive: true, force: true });
 mkdirSync(at('dist/elements/fonts'), { recursive: true });
+// Code splitting: each chapter is a chunk (dist/elements/chunks/) loaded when a lesson shows it.
 await bundle({
-  entryPoints: [at('web/src/site/elements.js')],
-  outfile: at('dist/elements/attention-lab-elements.js'),
+  entryPoints: { 'attention-lab-elements': at('web/src/site/elements.js') },
+  outdir: at('dist/elements'),
+  splitting: true,
+  chunkNames: 'chunks/[name]-[hash]',
   format: 'esm',
   loader: { '.css': 'text' },
   plugins: [sharedApi],

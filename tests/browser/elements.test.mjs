@@ -154,6 +154,19 @@ test('two lessons on one page keep their own state; host CSS and lesson CSS stay
   await page.context().close();
 });
 
+test("a lesson with an unknown chapter lists the site's chapters, in the site's order", async () => {
+  const { CHAPTERS } = await import('../../web/src/site/chapters/index.js');
+  const page = await hostPage('unknown', '<attention-lesson chapter="nope" theme="sepia"></attention-lesson>');
+  const messages = page.locator('attention-lesson p.error');
+  await messages.first().waitFor({ timeout: 20000 });
+  assert.deepEqual(await messages.allTextContents(), [
+    `attention-lesson: unknown chapter "nope"; known chapters: ${CHAPTERS.map((c) => c.id).join(', ')}`,
+    'attention-lesson: theme "sepia" is not one of auto, light, dark',
+  ]);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
 test('one wasm instance: the elements use the API module the page imports', async () => {
   const page = await hostPage(
     'shared',

@@ -6,7 +6,6 @@
 // and on removal stops its workers. Importing this module where there is no
 // DOM (server-side rendering) defines nothing and throws nothing.
 import { loadAttention } from 'attention-lab';
-import { CHAPTERS } from './chapters/index.js';
 import { el } from './dom.js';
 import { repaintAll } from './figures/live.js';
 import { PALETTES } from './figures/palettes.js';
@@ -14,6 +13,21 @@ import { memoryStore } from './url-state.js';
 import { applyTheme, Base, canDefine, message, shadowFrame, THEMES } from './elements/frame.js';
 import { AttentionHeatmapElement } from './elements/heatmap-element.js';
 import { declareFonts } from './elements/styles.js';
+
+/**
+ * The chapters, each loaded when a lesson first shows it (its own chunk in the
+ * ES module build, so a page with the Basics lesson loads only that chapter).
+ * The ids and order are chapters/index.js's (tests/browser/elements.test.mjs compares them).
+ */
+const CHAPTER_LOADERS = {
+  basics: () => import('./chapters/basics.js'),
+  bahdanau: () => import('./chapters/bahdanau.js'),
+  qkv: () => import('./chapters/qkv.js'),
+  transformer: () => import('./chapters/transformer.js'),
+  glove: () => import('./chapters/glove.js'),
+  nmt: () => import('./chapters/nmt.js'),
+};
+const CHAPTER_IDS = Object.keys(CHAPTER_LOADERS);
 
 /**
  * The GloVe vectors shipped in the package (dist/lib/embeddings), named by a
@@ -71,13 +85,13 @@ export class AttentionLessonElement extends Base {
     this.controller?.abort();
     const controller = (this.controller = new AbortController());
     this.applyLook();
-    const id = this.getAttribute('chapter') ?? CHAPTERS[0].id;
-    const chapter = CHAPTERS.find((c) => c.id === id);
+    const id = this.getAttribute('chapter') ?? CHAPTER_IDS[0];
+    const known = Object.hasOwn(CHAPTER_LOADERS, id);
     const theme = this.getAttribute('theme');
     const problems = [];
-    if (!chapter)
+    if (!known)
       problems.push(
-        `attention-lesson: unknown chapter "${id.slice(0, 40)}"; known chapters: ${CHAPTERS.map((c) => c.id).join(', ')}`,
+        `attention-lesson: unknown chapter "${id.slice(0, 40)}"; known chapters: ${CHAPTER_IDS.join(', ')}`,
       );
     if (theme !== null && !THEMES.includes(theme))
       problems.push(`attention-lesson: theme "${theme.slice(0, 40)}" is not one of ${THEMES.join(', ')}`);
@@ -90,19 +104,20 @@ export class AttentionLessonElement extends Base {
       this.frame.replaceChildren(...problems.map(message));
       return;
     }
-    if (this.storeChapter !== chapter.id) {
+    if (this.storeChapter !== id) {
       this.store = memoryStore(); // another chapter: start from its defaults
-      this.storeChapter = chapter.id;
+      this.storeChapter = id;
     }
     this.frame.replaceChildren(
       el('p', { className: 'status', attrs: { role: 'status' } }, 'Loading the WebAssembly core…'),
     );
     let api;
+    let chapter;
     try {
-      api = await loadAttention();
+      [api, { default: chapter }] = await Promise.all([loadAttention(), CHAPTER_LOADERS[id]()]);
     } catch (error) {
       if (!controller.signal.aborted)
-        this.frame.replaceChildren(message(`attention-lesson: could not start the WebAssembly core: ${error.message}`));
+        this.frame.replaceChildren(message(`attention-lesson: could not start the lesson: ${error.message}`));
       return;
     }
     if (controller.signal.aborted) return; // removed, or a newer render started meanwhile
