@@ -14,7 +14,7 @@
 //   dist/site/embeddings/glove.6B.100d.14k.js   the same bytes as base64 in a classic
 //                                               script, for pages opened from file://
 //   dist/lib/embeddings/glove.6B.100d.14k.bin   for loadDefaultEmbeddings() in Node
-//   dist/elements/embeddings/..., dist/elements/glove-worker.js  for <attention-lesson chapter="glove">
+//   dist/elements/glove-worker.js               for <attention-lesson chapter="glove"> (vectors from dist/lib)
 // The result is cached in build/embeddings/ and rebuilt when this script, the
 // package or the C++ that writes the binary form changes.
 import { createReadStream, copyFileSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
@@ -160,8 +160,9 @@ if (isMain) {
   const fresh = existsSync(cached) && inputs.every((f) => statSync(f).mtimeMs <= statSync(cached).mtimeMs);
   if (!fresh) await build(cached);
   const size = check(cached);
-  // dist/elements (the custom elements, meant to be copied as one folder) when built.
-  const dirs = ['dist/site', 'dist/lib', ...(existsSync(at('dist/elements')) ? ['dist/elements'] : [])];
+  // The vectors: the site's copy and the package's (dist/lib, which the API and
+  // the custom elements both read). The GloVe worker: next to the site and the elements.
+  const dirs = ['dist/site', 'dist/lib'];
   for (const dir of dirs) {
     mkdirSync(at(dir, 'embeddings'), { recursive: true });
     copyFileSync(cached, at(dir, 'embeddings', FILE));
@@ -173,21 +174,38 @@ if (isMain) {
       `globalThis.attentionLabData = globalThis.attentionLabData || {};\n` +
       `globalThis.attentionLabData[${JSON.stringify(FILE)}] = ${JSON.stringify(base64)};\n`,
   );
-  // The chapter's Web Worker that streams a reader's own GloVe file.
+  // The chapter's Web Worker that streams a reader's own GloVe file: a classic
+  // script with the API inlined next to the site; an ES module importing
+  // ../lib/index.js next to the elements (the page's own wasm file).
   const { build: bundle } = await import('esbuild');
-  for (const dir of dirs.filter((d) => d !== 'dist/lib')) {
+  const worker = {
+    entryPoints: [at('web/src/site/glove-worker.js')],
+    bundle: true,
+    target: 'es2020',
+    minify: true,
+    logLevel: 'warning',
+    logOverride: { 'empty-import-meta': 'silent' },
+  };
+  await bundle({
+    ...worker,
+    outfile: at('dist/site/glove-worker.js'),
+    format: 'iife',
+    alias: { 'attention-lab': at('dist/lib/index.js') },
+  });
+  if (existsSync(at('dist/elements')))
     await bundle({
-      entryPoints: [at('web/src/site/glove-worker.js')],
-      outfile: at(dir, 'glove-worker.js'),
-      bundle: true,
-      format: 'iife',
-      target: 'es2020',
-      minify: true,
-      alias: { 'attention-lab': at('dist/lib/index.js') },
-      logLevel: 'warning',
-      logOverride: { 'empty-import-meta': 'silent' },
+      ...worker,
+      outfile: at('dist/elements/glove-worker.js'),
+      format: 'esm',
+      plugins: [
+        {
+          name: 'shared-api',
+          setup(b) {
+            b.onResolve({ filter: /^attention-lab$/ }, () => ({ path: '../lib/index.js', external: true }));
+          },
+        },
+      ],
     });
-  }
   console.log(
     `build-embeddings: ${FILE} (${WORDS} words, ${size} bytes)${fresh ? ' from cache' : ''}, glove-worker.js`,
   );

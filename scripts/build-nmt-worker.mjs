@@ -1,26 +1,70 @@
-// Bundles the NMT chapter's Web Worker (web/src/site/chapters/nmt-worker.js,
-// with the wasm core inlined) into build/nmt-worker.txt, which the chapter
-// imports as a string (esbuild's default text loader) and starts from a Blob
-// URL: a page opened from file:// cannot start a worker from a file.
+// Builds the NMT chapter's Web Worker (web/src/site/chapters/nmt-worker.js) and
+// its data scripts, which the chapter loads only when it opens (see
+// web/src/site/data-script.js):
+//   site:     nmt-worker-source.js   the worker bundled with the wasm core, as text
+//                                   (started from a Blob URL: pages opened from
+//                                   file:// cannot start a worker from a file)
+//   elements: nmt-worker.js          an ES module worker importing ../lib/index.js,
+//                                   so the wasm is the page's own file (one download)
+//   both:     nmt-checkpoint.js      the shipped checkpoint (base64)
 // Called by scripts/build-web.mjs after dist/lib is assembled.
-import { mkdirSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const entry = join(root, 'web/src/site/chapters/nmt-worker.js');
+const common = {
+  entryPoints: [entry],
+  bundle: true,
+  target: 'es2020',
+  minify: true,
+  logLevel: 'warning',
+  logOverride: { 'empty-import-meta': 'silent' },
+};
 
-export async function buildNmtWorker() {
-  mkdirSync(join(root, 'build'), { recursive: true });
-  await build({
-    entryPoints: [join(root, 'web/src/site/chapters/nmt-worker.js')],
-    outfile: join(root, 'build/nmt-worker.txt'),
-    bundle: true,
+/** A data script storing `value` under globalThis.attentionLabData[key]. */
+export const dataScript = (key, value, comment) =>
+  `// ${comment}\nglobalThis.attentionLabData = globalThis.attentionLabData || {};\n` +
+  `globalThis.attentionLabData[${JSON.stringify(key)}] = ${JSON.stringify(value)};\n`;
+
+/** Writes the checkpoint data script into `dir`. */
+export function writeNmtCheckpoint(dir) {
+  const base64 = readFileSync(join(root, 'web/assets/seq2seq-dates.b64.txt'), 'utf8').trim();
+  writeFileSync(
+    join(dir, 'nmt-checkpoint.js'),
+    dataScript('seq2seq-dates', base64, 'The NMT chapter’s shipped checkpoint (base64): npm run train-checkpoint'),
+  );
+}
+
+/** The site's worker: one classic script with the wasm core inlined, stored as text in a data script. */
+export async function writeNmtWorkerSource(dir) {
+  const result = await build({
+    ...common,
     format: 'iife',
-    target: 'es2020',
-    minify: true,
+    write: false,
     alias: { 'attention-lab': join(root, 'dist/lib/index.js') },
-    logLevel: 'warning',
-    logOverride: { 'empty-import-meta': 'silent' },
+  });
+  writeFileSync(
+    join(dir, 'nmt-worker-source.js'),
+    dataScript('nmt-worker', result.outputFiles[0].text, 'The NMT chapter’s Web Worker, started from a Blob URL'),
+  );
+}
+
+/** The elements' worker: an ES module that imports the API from `apiPath` (relative to it). */
+export async function writeNmtModuleWorker(dir, apiPath) {
+  await build({
+    ...common,
+    format: 'esm',
+    outfile: join(dir, 'nmt-worker.js'),
+    plugins: [
+      {
+        name: 'shared-api',
+        setup(b) {
+          b.onResolve({ filter: /^attention-lab$/ }, () => ({ path: apiPath, external: true }));
+        },
+      },
+    ],
   });
 }

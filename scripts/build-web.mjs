@@ -4,6 +4,8 @@ import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, write
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { writeKatexFonts } from './build-katex-fonts.mjs';
+import { writeNmtCheckpoint, writeNmtModuleWorker, writeNmtWorkerSource } from './build-nmt-worker.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const at = (...parts) => join(root, ...parts);
@@ -36,33 +38,103 @@ for (const file of readdirSync(at('web/src/api'))) {
 }
 cpSync(wasmModule, at('dist/lib/attention_core.mjs'));
 
-// Chapter Web Workers, bundled to text that their chapters import (see each script).
-await (await import('./build-nmt-worker.mjs')).buildNmtWorker();
-
 // dist/classic: the API as one classic script for pages that cannot load
-// modules: <script src="attention-lab.js"> defines window.AttentionLab.
+// modules: <script src="attention-lab.js"> defines window.AttentionLab. The
+// folder's package.json says "commonjs", so Node and bundlers read the file as
+// CommonJS (require/import of 'attention-lab/classic' gets the same object)
+// instead of as an ES module without exports.
+const commonJsFooter = (name) => ({
+  js: `if (typeof module === 'object' && module && module.exports) module.exports = ${name};`,
+});
 await bundle({
   entryPoints: [at('dist/lib/index.js')],
   outfile: at('dist/classic/attention-lab.js'),
   format: 'iife',
   globalName: 'AttentionLab',
-});
-
-// dist/elements: custom elements for other sites, as one ES module, plus one
-// stylesheet (components + KaTeX) and KaTeX's fonts beside it.
-rmSync(at('dist/elements'), { recursive: true, force: true });
-mkdirSync(at('dist/elements'), { recursive: true });
-await bundle({
-  entryPoints: [at('web/src/site/elements.js')],
-  outfile: at('dist/elements/attention-lab-elements.js'),
-  format: 'esm',
+  footer: commonJsFooter('AttentionLab'),
 });
 writeFileSync(
-  at('dist/elements/attention-lab.css'),
-  `${readFileSync(at('node_modules/katex/dist/katex.min.css'), 'utf8')}\n${readFileSync(at('web/components.css'), 'utf8')}`,
+  at('dist/classic/package.json'),
+  `${JSON.stringify({ type: 'commonjs', description: 'classic scripts (IIFE): see README' }, null, 2)}\n`,
 );
-cpSync(at('node_modules/katex/dist/fonts'), at('dist/elements/fonts'), { recursive: true });
+
+// require('attention-lab') from CommonJS: a clear error instead of Node's
+// "No exports main defined" (the package is ES modules only).
+writeFileSync(
+  at('dist/lib/esm-only.cjs'),
+  `'use strict';\nthrow new Error("attention-lab is ESM only: use import('attention-lab') (or import ... from 'attention-lab' in an ES module)");\n`,
+);
+writeFileSync(
+  at('dist/lib/esm-only.d.cts'),
+  "// attention-lab is ESM only: use import('attention-lab'). require() throws.\nexport {};\n",
+);
+
+// dist/elements: the custom elements as one ES module that imports the API
+// from ../lib (so a page that also imports 'attention-lab' shares one wasm
+// instance), KaTeX's woff2 fonts beside it, and a tiny host stylesheet (the
+// elements carry their own styles in their shadow roots).
+const katexFonts = writeKatexFonts(root);
+const sharedApi = {
+  name: 'attention-lab-external',
+  setup(b) {
+    b.onResolve({ filter: /^attention-lab$/ }, () => ({ path: '../lib/index.js', external: true }));
+  },
+};
+rmSync(at('dist/elements'), { recursive: true, force: true });
+mkdirSync(at('dist/elements/fonts'), { recursive: true });
+// Code splitting: each chapter is a chunk (dist/elements/chunks/) loaded when a lesson shows it.
+await bundle({
+  entryPoints: { 'attention-lab-elements': at('web/src/site/elements.js') },
+  outdir: at('dist/elements'),
+  splitting: true,
+  chunkNames: 'chunks/[name]-[hash]',
+  format: 'esm',
+  loader: { '.css': 'text' },
+  plugins: [sharedApi],
+});
+for (const file of katexFonts) cpSync(at('node_modules/katex/dist/fonts', file), at('dist/elements/fonts', file));
+// The NMT lesson's worker (a module importing ../lib/index.js) and checkpoint, loaded when it opens.
+await writeNmtModuleWorker(at('dist/elements'), '../lib/index.js');
+writeNmtCheckpoint(at('dist/elements'));
+writeFileSync(
+  at('dist/elements/attention-lab.css'),
+  '/* attention-lab elements: optional. The elements style themselves (shadow DOM); this only\n' +
+    '   reserves their block box before the script upgrades them (no layout shift). */\n' +
+    'attention-lesson,attention-heatmap{display:block}\nattention-lesson:not(:defined){min-height:12rem}\n',
+);
 cpSync(at('web/src/site/elements.d.ts'), at('dist/elements/attention-lab-elements.d.ts'));
+// 'attention-lab/anywidget': the Jupyter (anywidget) front end, one self-contained
+// file for heatmaps; lessons import attention-lab-elements.js from where it is served.
+await bundle({
+  entryPoints: [at('web/src/site/anywidget.js')],
+  outfile: at('dist/elements/anywidget.js'),
+  format: 'esm',
+  loader: { '.css': 'text' },
+});
+// 'attention-lab/react': JSX typings only (an empty module at run time).
+cpSync(at('web/src/site/elements-react.d.ts'), at('dist/elements/react.d.ts'));
+writeFileSync(at('dist/elements/react.js'), '// Types only: see react.d.ts.\nexport {};\n');
+
+// The elements as a classic script for platforms where pages cannot contain
+// module scripts: dist/classic/attention-lab-elements.js. It imports the API
+// module (dist/lib/index.js) with import() (elements/api-import.js), and finds
+// its assets (fonts, workers, the vectors) from its own address, as if it were
+// dist/elements/attention-lab-elements.js.
+await bundle({
+  entryPoints: [at('web/src/site/elements.js')],
+  outfile: at('dist/classic/attention-lab-elements.js'),
+  format: 'iife',
+  globalName: 'AttentionLabElements',
+  loader: { '.css': 'text' },
+  alias: { 'attention-lab': at('web/src/site/elements/api-import.js') },
+  define: { 'import.meta.url': '__attentionLabModuleUrl' },
+  banner: {
+    js:
+      'var __attentionLabModuleUrl = typeof document !== "undefined" && document.currentScript ? ' +
+      'new URL("../elements/attention-lab-elements.js", document.currentScript.src).href : undefined;',
+  },
+  footer: commonJsFooter('AttentionLabElements'),
+});
 
 // dist/site: one classic script (module scripts do not load from file://),
 // the page, its styles and KaTeX's stylesheet and fonts. Nothing from a CDN.
@@ -75,11 +147,23 @@ await bundle({
   sourcemap: true,
   legalComments: 'linked',
 });
+writeNmtCheckpoint(at('dist/site'));
+await writeNmtWorkerSource(at('dist/site'));
 cpSync(at('web/index.html'), at('dist/site/index.html'));
 cpSync(at('web/styles.css'), at('dist/site/styles.css'));
 cpSync(at('web/components.css'), at('dist/site/components.css'));
 cpSync(at('web/favicon.svg'), at('dist/site/favicon.svg'));
+cpSync(at('THIRD-PARTY-NOTICES.md'), at('dist/site/THIRD-PARTY-NOTICES.txt')); // linked from the footer
 const katexDist = at('node_modules/katex/dist');
-cpSync(join(katexDist, 'katex.min.css'), at('dist/site/vendor/katex/katex.min.css'));
-cpSync(join(katexDist, 'fonts'), at('dist/site/vendor/katex/fonts'), { recursive: true });
+// KaTeX's stylesheet with woff2 fonts only (every browser the site supports reads woff2).
+writeFileSync(
+  at('dist/site/vendor/katex/katex.min.css'),
+  readFileSync(join(katexDist, 'katex.min.css'), 'utf8').replace(
+    /src:url\((fonts\/[\w-]+\.woff2)\) format\("woff2"\)[^;}]*/g,
+    // then the package's copy (the site hosted from node_modules/attention-lab/dist/site/)
+    (_, file) => `src:url(${file}) format("woff2"),url(../../../elements/${file}) format("woff2")`,
+  ),
+);
+mkdirSync(at('dist/site/vendor/katex/fonts'), { recursive: true });
+for (const file of katexFonts) cpSync(join(katexDist, 'fonts', file), at('dist/site/vendor/katex/fonts', file));
 console.log('build-web: dist/lib, dist/classic, dist/elements and dist/site written');

@@ -303,14 +303,14 @@ test('usable at phone width: nothing overflows the page horizontally', async () 
   await page.context().close();
 });
 
-test('<attention-lesson chapter="glove"> from a copied dist/elements folder: vectors and worker next to the module', async () => {
+test('<attention-lesson chapter="glove"> from copied dist/lib + dist/elements folders: the package vectors, the worker next to the module', async () => {
   const host = mkdtempSync(join(tmpdir(), 'attention-lab-glove-host-'));
-  cpSync(join(SITE_DIR, '..', 'elements'), join(host, 'lib'), { recursive: true });
+  for (const dir of ['lib', 'elements'])
+    cpSync(join(SITE_DIR, '..', dir), join(host, 'dist', dir), { recursive: true });
   writeFileSync(
     join(host, 'index.html'),
     `<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,">
-<link rel="stylesheet" href="lib/attention-lab.css">
-<script type="module" src="lib/attention-lab-elements.js"></script>
+<script type="module" src="dist/elements/attention-lab-elements.js"></script>
 <h1>Course page</h1><attention-lesson chapter="glove"></attention-lesson>`,
   );
   const { server, url } = await serve({ root: host });
@@ -326,8 +326,24 @@ test('<attention-lesson chapter="glove"> from a copied dist/elements folder: vec
     await page
       .getByLabel('your GloVe text file')
       .setInputFiles({ name: 'tiny.txt', mimeType: 'text/plain', buffer: Buffer.from(gloveFile(10)) });
-    await page.waitForFunction(() => document.querySelector('.progress-text')?.textContent.startsWith('Loaded'));
-    assert.deepEqual(workers, ['lib/glove-worker.js']);
+    await page.waitForFunction(() =>
+      document
+        .querySelector('attention-lesson')
+        .shadowRoot.querySelector('.progress-text')
+        ?.textContent.startsWith('Loaded'),
+    );
+    assert.deepEqual(workers, ['dist/elements/glove-worker.js']);
+    const vectors = await page.evaluate(() =>
+      performance
+        .getEntriesByType('resource')
+        .map((e) => e.name)
+        .filter((n) => n.endsWith('.bin')),
+    );
+    assert.deepEqual(
+      vectors.map((u) => u.replace(url, '')),
+      ['dist/lib/embeddings/glove.6B.100d.14k.bin'],
+      'the package copy of the vectors',
+    );
     assert.equal(await page.evaluate(() => location.hash), '', 'the host page URL is untouched');
     assert.deepEqual(page.errors, []);
     await page.context().close();
@@ -352,7 +368,8 @@ test('sentence inputs and token chips have a visible border, on the site and in 
     assert.notEqual(b.color, 'rgba(0, 0, 0, 0)');
   }
   await page.context().close();
-  const css = readFileSync(join(SITE_DIR, '..', 'elements', 'attention-lab.css'), 'utf8');
+  // The elements carry components.css in their bundle (their shadow roots adopt it).
+  const css = readFileSync(join(SITE_DIR, '..', 'elements', 'attention-lab-elements.js'), 'utf8');
   assert.match(css, /\.attention-lab input\.sentence \{[^}]*border: 1px solid var\(--al-border\)/);
   assert.doesNotMatch(css, /var\(--(border|bg|fg|muted|panel|error|accent)\)/);
 });

@@ -179,11 +179,10 @@ test('usable at phone width: the chapter does not overflow the page horizontally
 
 test('both chapters work as <attention-lesson> elements on a host page, never touching its URL', async () => {
   const hostDir = mkdtempSync(join(tmpdir(), 'attention-lab-lessons-'));
-  cpSync(join(SITE_DIR, '..', 'elements'), join(hostDir, 'elements'), { recursive: true });
+  for (const dir of ['lib', 'elements']) cpSync(join(SITE_DIR, '..', dir), join(hostDir, dir), { recursive: true });
   writeFileSync(
     join(hostDir, 'index.html'),
     `<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,">
-<link rel="stylesheet" href="elements/attention-lab.css">
 <script type="module" src="elements/attention-lab-elements.js"></script>
 <h1>Course page</h1>
 <attention-lesson chapter="bahdanau"></attention-lesson>
@@ -194,10 +193,13 @@ test('both chapters work as <attention-lesson> elements on a host page, never to
     const page = await openPage(env.browser, host.url, { waitForReady: false });
     await page.waitForSelector('attention-lesson[chapter="qkv"] article[data-chapter="qkv"]', { timeout: 20000 });
     await page.waitForSelector('attention-lesson[chapter="bahdanau"] article[data-chapter="bahdanau"]');
-    assert.match(await page.textContent('attention-lesson[chapter="bahdanau"]'), /\[5\.92373433\]/);
-    assert.match(await page.textContent('attention-lesson[chapter="qkv"]'), /0\.98522025, 1\.74174051, 0\.75652026/);
+    assert.match(await page.locator('attention-lesson[chapter="bahdanau"] article').textContent(), /\[5\.92373433\]/);
+    assert.match(
+      await page.locator('attention-lesson[chapter="qkv"] article').textContent(),
+      /0\.98522025, 1\.74174051, 0\.75652026/,
+    );
     await page.getByRole('textbox', { name: 'seed', exact: true }).nth(1).fill('0'); // the Q/K/V lesson's seed
-    const text = await page.textContent('attention-lesson[chapter="qkv"]');
+    const text = await page.locator('attention-lesson[chapter="qkv"] article').textContent();
     for (const x of ref.get('case1.output').data) assert.ok(text.includes(printed(x)), `output ${printed(x)} missing`);
     assert.equal(await page.evaluate(() => location.hash), '', 'a lesson never writes the host page URL');
     const painted = await paintedPixels(page, 'attention-lesson canvas');

@@ -29,7 +29,7 @@ test("works under Content-Security-Policy: script-src 'self' 'wasm-unsafe-eval'"
   }
 });
 
-test('embed mode: the chapter alone in a cross-origin iframe, reporting its height to the parent', async () => {
+test('embed mode: the chapter alone in a cross-origin iframe, reporting its content height: it grows and shrinks', async () => {
   const hostDir = mkdtempSync(join(tmpdir(), 'attention-lab-host-'));
   const host = await serve({ root: hostDir });
   try {
@@ -39,22 +39,57 @@ test('embed mode: the chapter alone in a cross-origin iframe, reporting its heig
       `<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,">
 <h1>Course page</h1><iframe src="${src}" style="width:100%;border:0;height:100px"></iframe>
 <script>
+window.messages = [];
 addEventListener('message', (e) => {
   if (e.data && e.data.type === 'attention-lab:resize')
     for (const f of document.querySelectorAll('iframe'))
-      if (f.contentWindow === e.source) { f.style.height = e.data.height + 'px'; document.body.dataset.chapter = e.data.chapter; }
+      if (f.contentWindow === e.source) {
+        window.messages.push({ origin: e.origin, data: e.data });
+        f.style.height = e.data.height + 'px';
+        document.body.dataset.chapter = e.data.chapter;
+      }
 });
 </script>`,
     );
     const page = await openPage(env.browser, host.url, { waitForReady: false });
+    const iframeHeight = () => page.evaluate(() => document.querySelector('iframe').getBoundingClientRect().height);
     await page.waitForFunction(() => document.querySelector('iframe').getBoundingClientRect().height > 2000, null, {
       timeout: 20000,
     });
+    const contentHeight = () =>
+      frame.evaluate(() => Math.ceil(document.getElementById('chapter').getBoundingClientRect().bottom));
+    /** Waits until the iframe is as tall as its content (figures may still be painting), returns the height. */
+    const fitsContent = async () => {
+      const deadline = Date.now() + 10000;
+      for (;;) {
+        const [outer, inner] = [await iframeHeight(), await contentHeight()];
+        if (Math.abs(outer - inner) <= 1) return outer;
+        assert.ok(Date.now() < deadline, `iframe ${outer}px for ${inner}px of content`);
+        await new Promise((ok) => setTimeout(ok, 100));
+      }
+    };
+    const tall = await iframeHeight();
     assert.equal(await page.getAttribute('body', 'data-chapter'), 'basics');
     const frame = page.frames().find((f) => f.url().startsWith(env.url));
     assert.equal(await frame.isVisible('.site-header'), false, 'no site chrome in embed mode');
     assert.equal(await frame.isVisible('#contents'), false);
     assert.match(await frame.textContent('#chapter-basics'), /array\(\[927\., 397\., 148\., 929\.\]\)/);
+
+    // One step at a time: the content is much shorter, and the iframe follows it down.
+    await frame.getByRole('button', { name: 'Step through' }).click();
+    await page.waitForFunction((h) => document.querySelector('iframe').getBoundingClientRect().height < h / 2, tall);
+    const short = await fitsContent();
+    // And back up.
+    await frame.getByRole('button', { name: 'All steps' }).click();
+    await page.waitForFunction((h) => document.querySelector('iframe').getBoundingClientRect().height > 2 * h, short);
+    await fitsContent();
+
+    const messages = await page.evaluate(() => window.messages);
+    for (const m of messages) {
+      assert.equal(m.origin, new URL(env.url).origin);
+      assert.deepEqual(Object.keys(m.data).sort(), ['chapter', 'height', 'type', 'version']);
+      assert.equal(m.data.version, 1);
+    }
     assert.deepEqual(page.errors, []);
     await page.context().close();
   } finally {

@@ -48,7 +48,9 @@ function renderChapter(chapter) {
   main.replaceChildren(stepToolbar(), root);
   document.title = `${chapter.title} · attention-lab`;
   renderContents(chapter.id);
-  chapter.render(root, { api });
+  // In the npm package the site's large assets are left out: it is hosted from
+  // node_modules/attention-lab/dist/site/ and finds them in ../lib and ../elements.
+  chapter.render(root, { api, assets: { vectorsFallback: '../lib/embeddings/glove.6B.100d.14k.bin' } });
   current = { id: chapter.id, root, steps: [...root.querySelectorAll('section.step')] };
   root.append(embedBox(chapter));
   current.steps.forEach((s, i) => {
@@ -170,17 +172,44 @@ function embedBox(chapter) {
   );
 }
 
+// Embed mode (#…&embed=1): the chapter alone, reporting its content height to
+// the embedding page on every change, shrinking as well as growing. Message
+// (documented in README.md, "Embed in an iframe"):
+//   { type: 'attention-lab:resize', version: 1, chapter: 'basics', height: 876 }
+// posted only to window.parent, restricted to its origin when known (the
+// origin= hash key, else location.ancestorOrigins / document.referrer).
 const embedded = readHash().get('embed') === '1';
+
+/** The embedding page's origin, or '*' when the browser does not tell it (the message holds only a height). */
+function parentOrigin() {
+  const candidates = [readHash().get('origin'), globalThis.location.ancestorOrigins?.[0], document.referrer];
+  for (const text of candidates) {
+    try {
+      if (text) return new URL(text).origin;
+    } catch {
+      // not a URL: try the next
+    }
+  }
+  return '*';
+}
+
+/** Height of the content itself: not scrollHeight, which inside an iframe is never below the iframe's own height. */
+const contentHeight = () => Math.ceil(main.getBoundingClientRect().bottom + window.scrollY);
+
 if (embedded) {
   document.documentElement.classList.add('embed');
+  const origin = parentOrigin();
   let last = 0;
   const report = () => {
-    const height = Math.ceil(document.documentElement.scrollHeight);
+    const height = contentHeight();
     if (height === last || window.parent === window) return;
     last = height;
-    window.parent.postMessage({ type: 'attention-lab:resize', chapter: current?.id ?? null, height }, '*');
+    window.parent.postMessage(
+      { type: 'attention-lab:resize', version: 1, chapter: current?.id ?? null, height },
+      origin,
+    );
   };
-  new ResizeObserver(report).observe(document.body);
+  new ResizeObserver(report).observe(main);
 }
 
 // ---- colour-blind-safe palette ----------------------------------------------

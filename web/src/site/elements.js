@@ -1,154 +1,164 @@
-// Custom elements for course websites (import 'attention-lab/elements' and
-// include 'attention-lab/elements.css'):
+// Custom elements for course websites (import 'attention-lab/elements'):
 //   <attention-lesson chapter="basics"></attention-lesson>   one whole chapter
 //   <attention-heatmap data="[[1,2],[3,4]]" row-labels='["a","b"]'></attention-heatmap>
-// Lessons keep their inputs in memory, never in the host page's URL.
+// Each element renders into its own shadow root with its own styles (nothing
+// leaks in or out), keeps its own state in memory (never the host page's URL),
+// and on removal stops its workers. Importing this module where there is no
+// DOM (server-side rendering) defines nothing and throws nothing.
 import { loadAttention } from 'attention-lab';
-import { CHAPTERS } from './chapters/index.js';
 import { el } from './dom.js';
-import { Heatmap } from './figures/heatmap.js';
-import { useMemoryState } from './url-state.js';
+import { repaintAll } from './figures/live.js';
+import { PALETTES } from './figures/palettes.js';
+import { memoryStore } from './url-state.js';
+import { applyTheme, Base, canDefine, message, shadowFrame, THEMES } from './elements/frame.js';
+import { AttentionHeatmapElement } from './elements/heatmap-element.js';
+import { declareFonts } from './elements/styles.js';
 
-useMemoryState();
+/**
+ * The chapters, each loaded when a lesson first shows it (its own chunk in the
+ * ES module build, so a page with the Basics lesson loads only that chapter).
+ * The ids and order are chapters/index.js's (tests/browser/elements.test.mjs compares them).
+ */
+const CHAPTER_LOADERS = {
+  basics: () => import('./chapters/basics.js'),
+  bahdanau: () => import('./chapters/bahdanau.js'),
+  qkv: () => import('./chapters/qkv.js'),
+  transformer: () => import('./chapters/transformer.js'),
+  glove: () => import('./chapters/glove.js'),
+  nmt: () => import('./chapters/nmt.js'),
+};
+const CHAPTER_IDS = Object.keys(CHAPTER_LOADERS);
 
-export class AttentionLessonElement extends HTMLElement {
+/**
+ * The GloVe vectors shipped in the package (dist/lib/embeddings), named by a
+ * `new URL(…, import.meta.url)` literal so that bundlers copy the file.
+ */
+function packageVectors() {
+  try {
+    return new URL('../lib/embeddings/glove.6B.100d.14k.bin', import.meta.url).href;
+  } catch {
+    return undefined; // no module address: the API's own default
+  }
+}
+
+export class AttentionLessonElement extends Base {
   static get observedAttributes() {
-    return ['chapter'];
+    return ['chapter', 'palette', 'theme', 'vectors-url', 'glove-worker-url', 'fonts-url'];
+  }
+
+  constructor() {
+    super();
+    this.frame = shadowFrame(this);
+    /** This lesson's own state (chapter inputs), kept across re-renders and moves. */
+    this.store = memoryStore();
+    this.storeChapter = null;
+    this.controller = null;
   }
 
   connectedCallback() {
+    declareFonts(this.getAttribute('fonts-url') ?? undefined);
     this.render();
   }
 
-  attributeChangedCallback() {
-    if (this.isConnected) this.render();
+  disconnectedCallback() {
+    // Ends the chapter: its workers terminate, its trainers are freed.
+    this.controller?.abort();
+    this.controller = null;
+    this.frame.replaceChildren();
+  }
+
+  attributeChangedCallback(name, before, after) {
+    if (before === after || !this.isConnected) return;
+    if (name === 'theme' || name === 'palette') this.applyLook();
+    else if (name !== 'fonts-url') this.render();
+  }
+
+  applyLook() {
+    applyTheme(this, this.frame);
+    const palette = this.getAttribute('palette');
+    if (palette && Object.hasOwn(PALETTES, palette)) this.frame.dataset.paletteOverride = palette;
+    else delete this.frame.dataset.paletteOverride;
+    repaintAll();
   }
 
   async render() {
-    const id = this.getAttribute('chapter') ?? CHAPTERS[0].id;
-    const chapter = CHAPTERS.find((c) => c.id === id);
-    this.classList.add('attention-lab');
-    if (!chapter) {
-      this.replaceChildren(
-        el(
-          'p',
-          { className: 'error' },
-          `attention-lesson: unknown chapter "${id}"; known chapters: ${CHAPTERS.map((c) => c.id).join(', ')}`,
-        ),
+    this.controller?.abort();
+    const controller = (this.controller = new AbortController());
+    this.applyLook();
+    const id = this.getAttribute('chapter') ?? CHAPTER_IDS[0];
+    const known = Object.hasOwn(CHAPTER_LOADERS, id);
+    const theme = this.getAttribute('theme');
+    const problems = [];
+    if (!known)
+      problems.push(
+        `attention-lesson: unknown chapter "${id.slice(0, 40)}"; known chapters: ${CHAPTER_IDS.join(', ')}`,
+      );
+    if (theme !== null && !THEMES.includes(theme))
+      problems.push(`attention-lesson: theme "${theme.slice(0, 40)}" is not one of ${THEMES.join(', ')}`);
+    const palette = this.getAttribute('palette');
+    if (palette !== null && !Object.hasOwn(PALETTES, palette))
+      problems.push(
+        `attention-lesson: palette "${palette.slice(0, 40)}" is not one of ${Object.keys(PALETTES).join(', ')}`,
+      );
+    if (problems.length) {
+      this.frame.replaceChildren(...problems.map(message));
+      return;
+    }
+    if (this.storeChapter !== id) {
+      this.store = memoryStore(); // another chapter: start from its defaults
+      this.storeChapter = id;
+    }
+    this.frame.replaceChildren(
+      el('p', { className: 'status', attrs: { role: 'status' } }, 'Loading the WebAssembly core…'),
+    );
+    let api;
+    let chapter;
+    try {
+      [api, { default: chapter }] = await Promise.all([loadAttention(), CHAPTER_LOADERS[id]()]);
+    } catch (error) {
+      if (!controller.signal.aborted)
+        this.frame.replaceChildren(message(`attention-lesson: could not start the lesson: ${error.message}`));
+      return;
+    }
+    if (controller.signal.aborted) return; // removed, or a newer render started meanwhile
+    const root = el('article', { className: 'chapter', dataset: { chapter: chapter.id } });
+    this.frame.replaceChildren(root);
+    // Assets next to this module, written as `new URL(…, import.meta.url)` and
+    // `new Worker(new URL(…), { type: 'module' })` literals that bundlers (Vite,
+    // webpack, Rollup, Parcel) follow and copy; the lesson's attributes override
+    // them for hosts that move the files.
+    let assets = {};
+    try {
+      assets = {
+        gloveWorker: () => new Worker(new URL('./glove-worker.js', import.meta.url), { type: 'module' }),
+        nmtWorker: () => new Worker(new URL('./nmt-worker.js', import.meta.url), { type: 'module' }),
+        nmtCheckpoint: new URL('./nmt-checkpoint.js', import.meta.url).href,
+      };
+    } catch {
+      // no module address (a classic script added without a src): the chapters' defaults
+    }
+    const vectors = this.getAttribute('vectors-url');
+    const gloveWorker = this.getAttribute('glove-worker-url');
+    if (vectors) assets.vectors = new URL(vectors, document.baseURI).href;
+    else if (chapter.id === 'glove') assets.vectors = packageVectors();
+    if (gloveWorker) assets.gloveWorker = new URL(gloveWorker, document.baseURI).href;
+    try {
+      chapter.render(root, { api, store: this.store, signal: controller.signal, assets });
+    } catch (error) {
+      this.frame.replaceChildren(
+        message(`attention-lesson: ${error instanceof Error ? error.message : String(error)}`),
       );
       return;
     }
-    const ticket = (this.ticket = {});
-    this.replaceChildren(el('p', { className: 'status', attrs: { role: 'status' } }, 'Loading the WebAssembly core…'));
-    const api = await loadAttention();
-    if (ticket !== this.ticket) return; // a newer render started meanwhile
-    const root = el('article', { className: 'chapter', dataset: { chapter: chapter.id } });
-    this.replaceChildren(root);
-    chapter.render(root, { api });
     this.dispatchEvent(new CustomEvent('attention-lesson-ready', { bubbles: true, detail: { chapter: chapter.id } }));
   }
 }
 
-function parseJsonAttribute(element, name) {
-  const text = element.getAttribute(name);
-  if (text === null) return undefined;
-  try {
-    return JSON.parse(text);
-  } catch {
-    throw new TypeError(`attention-heatmap: attribute ${name} is not valid JSON`);
-  }
+export { AttentionHeatmapElement };
+
+if (canDefine()) {
+  if (!customElements.get('attention-lesson')) customElements.define('attention-lesson', AttentionLessonElement);
+  if (!customElements.get('attention-heatmap')) customElements.define('attention-heatmap', AttentionHeatmapElement);
 }
-
-/** Accepts number[][] or {rows, cols, data}; returns {rows, cols, data}. */
-function asMatrix(value) {
-  if (Array.isArray(value)) {
-    const rows = value.length;
-    const cols = rows ? value[0].length : 0;
-    if (
-      !rows ||
-      !cols ||
-      value.some((r) => !Array.isArray(r) || r.length !== cols || r.some((x) => typeof x !== 'number'))
-    ) {
-      throw new TypeError('attention-heatmap: data must be a non-empty, rectangular number[][]');
-    }
-    return { rows, cols, data: Float64Array.from(value.flat()) };
-  }
-  if (
-    value &&
-    Number.isInteger(value.rows) &&
-    Number.isInteger(value.cols) &&
-    value.data?.length === value.rows * value.cols
-  ) {
-    return { rows: value.rows, cols: value.cols, data: Float64Array.from(value.data) };
-  }
-  throw new TypeError('attention-heatmap: data must be number[][] or {rows, cols, data}');
-}
-
-export class AttentionHeatmapElement extends HTMLElement {
-  static get observedAttributes() {
-    return [
-      'data',
-      'row-labels',
-      'col-labels',
-      'palette',
-      'label',
-      'annotate',
-      'colorbar',
-      'rotate-col-labels',
-      'vmin',
-      'vmax',
-    ];
-  }
-
-  /** Set a matrix directly: number[][] or {rows, cols, data} (e.g. an attention-lab Matrix). */
-  set matrix(value) {
-    this._matrix = value;
-    this.draw();
-  }
-
-  get matrix() {
-    return this._matrix;
-  }
-
-  connectedCallback() {
-    this.draw();
-  }
-
-  attributeChangedCallback() {
-    this.draw();
-  }
-
-  draw() {
-    if (!this.isConnected) return;
-    this.classList.add('attention-lab');
-    try {
-      const data = this._matrix ?? parseJsonAttribute(this, 'data');
-      if (data === undefined) return;
-      const number = (name) => (this.hasAttribute(name) ? Number(this.getAttribute(name)) : undefined);
-      const options = {
-        label: this.getAttribute('label') ?? 'heatmap',
-        palette: this.getAttribute('palette') ?? 'viridis',
-        rowLabels: parseJsonAttribute(this, 'row-labels'),
-        colLabels: parseJsonAttribute(this, 'col-labels'),
-        rotateColLabels: this.hasAttribute('rotate-col-labels'),
-        annotate: this.getAttribute('annotate') !== 'false',
-        colorbar: this.getAttribute('colorbar') !== 'false',
-        vmin: number('vmin'),
-        vmax: number('vmax'),
-      };
-      if (!this.heatmap) {
-        this.heatmap = new Heatmap(options);
-        this.replaceChildren(this.heatmap.element);
-      }
-      this.heatmap.update(asMatrix(data), options);
-    } catch (error) {
-      this.heatmap = null;
-      this.replaceChildren(el('p', { className: 'error' }, error instanceof Error ? error.message : String(error)));
-    }
-  }
-}
-
-if (!customElements.get('attention-lesson')) customElements.define('attention-lesson', AttentionLessonElement);
-if (!customElements.get('attention-heatmap')) customElements.define('attention-heatmap', AttentionHeatmapElement);
 
 export { loadAttention };

@@ -1,43 +1,61 @@
 // All state lives in the URL hash (#chapter=basics&step=3&h=5,1,20), so a link
 // restores the view. Values are strings; helpers below encode numbers.
-// Lessons embedded as custom elements keep the same state in memory instead,
-// so they never touch the host page's URL (see useMemoryState).
+// A state store reads and writes that text: the site uses the one over the
+// URL hash (urlStore); every custom element gets its own memoryStore(), so two
+// lessons on one page never share inputs and never touch the host page's URL.
 
-let backend = {
-  read: () => globalThis.location?.hash ?? '',
-  // Replaces the hash without adding a history entry for every keystroke.
-  write: (text) => history.replaceState(history.state, '', `${location.pathname}${location.search}#${text}`),
-};
-
-/** Keeps state in memory from now on (for custom elements on someone else's page). */
-export function useMemoryState(initial = '') {
-  let text = initial;
-  backend = { read: () => text, write: (next) => (text = next) };
+/**
+ * A store over `backend` ({ read(): string, write(text) }): the hash helpers
+ * and a chapter's readState/writeState, bound to that text.
+ */
+export function createStore(backend) {
+  const read = () => new URLSearchParams(backend.read().replace(/^#/, ''));
+  const write = (params) => {
+    const text = params.toString().replace(/%2C/g, ',').replace(/%3B/g, ';');
+    if (text !== backend.read().replace(/^#/, '')) backend.write(text);
+  };
+  const setValues = (entries) => {
+    const params = read();
+    for (const [key, value] of Object.entries(entries)) {
+      if (value === null || value === undefined) params.delete(key);
+      else params.set(key, String(value));
+    }
+    write(params);
+  };
+  return {
+    readHash: read,
+    writeHash: write,
+    setHashValues: setValues,
+    readState: (schema) => readState(schema, read()),
+    writeState: (schema, state) => setValues(stateEntries(schema, state)),
+  };
 }
 
-export function readHash(hash = backend.read()) {
-  return new URLSearchParams(hash.replace(/^#/, ''));
+/** The page's URL hash; replaced without adding a history entry for every keystroke. */
+export const urlStore = createStore({
+  read: () => globalThis.location?.hash ?? '',
+  write: (text) => history.replaceState(history.state, '', `${location.pathname}${location.search}#${text}`),
+});
+
+/** A store of its own, in memory (custom elements on someone else's page). */
+export function memoryStore(initial = '') {
+  let text = initial;
+  return createStore({ read: () => text, write: (next) => (text = next) });
+}
+
+export function readHash(hash) {
+  return hash === undefined ? urlStore.readHash() : new URLSearchParams(hash.replace(/^#/, ''));
 }
 
 /** Writes the hash; no history write when it is unchanged. */
-export function writeHash(params) {
-  const text = params.toString().replace(/%2C/g, ',').replace(/%3B/g, ';');
-  if (text !== backend.read().replace(/^#/, '')) backend.write(text);
-}
+export const writeHash = (params) => urlStore.writeHash(params);
 
 /**
  * Updates several keys at once (null or undefined deletes one; other values are
  * stringified) with a single write, so one edit is one history.replaceState.
  * @param {Record<string, unknown>} entries
  */
-export function setHashValues(entries) {
-  const params = readHash();
-  for (const [key, value] of Object.entries(entries)) {
-    if (value === null || value === undefined) params.delete(key);
-    else params.set(key, String(value));
-  }
-  writeHash(params);
-}
+export const setHashValues = (entries) => urlStore.setHashValues(entries);
 
 /** Updates one key (null deletes it) and writes the hash. */
 export function setHashValue(key, value) {
@@ -144,7 +162,7 @@ export function stateEntries(schema, state) {
 
 /** Writes a chapter's state into the hash with one history write. */
 export function writeState(schema, state) {
-  setHashValues(stateEntries(schema, state));
+  urlStore.writeState(schema, state);
 }
 
 export const encodeVector = (v) => v.map((x) => String(x)).join(',');

@@ -10,7 +10,7 @@ import { captioned, Heatmap } from '../figures/heatmap.js';
 import { tex } from '../math.js';
 
 import { formatCell, formatNumpy } from '../numpy-format.js';
-import { readState, writeState } from '../url-state.js';
+import { urlStore } from '../url-state.js';
 import { NumberInput } from '../number-input.js';
 import {
   bahdanauAttention,
@@ -58,9 +58,9 @@ export default {
    * @param {HTMLElement} root
    * @param {{api: import('attention-lab').Attention}} context
    */
-  render(root, { api }) {
-    const state = readState(SCHEMA);
-    const save = () => writeState(SCHEMA, state);
+  render(root, { api, store = urlStore }) {
+    const state = store.readState(SCHEMA);
+    const save = () => store.writeState(SCHEMA, state);
     const field = (key, label) =>
       new NumberInput({
         caption: label,

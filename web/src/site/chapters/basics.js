@@ -9,7 +9,7 @@ import { Heatmap } from '../figures/heatmap.js';
 import { linkFormulas } from '../formula-links.js';
 import { symbol, tex } from '../math.js';
 import { formatCell, formatFromLog, formatNumpy, formatScalar } from '../numpy-format.js';
-import { readState, writeState } from '../url-state.js';
+import { urlStore } from '../url-state.js';
 import {
   basicsAttention,
   explainApplied,
@@ -83,9 +83,9 @@ export default {
    * @param {HTMLElement} root
    * @param {{api: import('attention-lab').Attention}} context
    */
-  render(root, { api }) {
-    const state = readState(SCHEMA);
-    const save = () => writeState(SCHEMA, state);
+  render(root, { api, store = urlStore }) {
+    const state = store.readState(SCHEMA);
+    const save = () => store.writeState(SCHEMA, state);
     /** The latest results, which the provenance readouts explain. */
     let result = null;
     /** Explains a cell with a model function, mapping its named sources to this page's figures. */

@@ -7,7 +7,7 @@ import { credit, errorLine, guarded, outputBlock, step } from '../chapter-kit.js
 import { Heatmap } from '../figures/heatmap.js';
 import { tex } from '../math.js';
 import { formatNumpy } from '../numpy-format.js';
-import { readState, writeState } from '../url-state.js';
+import { urlStore } from '../url-state.js';
 import {
   columnsOf,
   embeddingSummary,
@@ -21,8 +21,8 @@ import {
 const OWN_FILE_LIMIT = 50_000; // words kept from the reader's own file, plus the sentences' words
 
 // Tables outlive a render of the chapter (the reader may come back): one shipped
-// table per API instance, and at most one table loaded from the reader's file.
-/** @type {WeakMap<object, Promise<any>>} */
+// table per API instance and URL, and at most one table loaded from the reader's file.
+/** @type {WeakMap<object, Map<string, Promise<any>>>} */
 const shippedTables = new WeakMap();
 let ownTable = null; // { E, name, lines }
 
@@ -41,16 +41,16 @@ export default {
    * @param {HTMLElement} root
    * @param {{api: import('attention-lab').Attention}} context
    */
-  render(root, { api }) {
+  render(root, { api, store = urlStore, signal, assets = {} }) {
     const state = {
-      ...readState(SCHEMA),
+      ...store.readState(SCHEMA),
       shipped: null, // the shipped Embeddings once loaded
       useOwn: ownTable !== null,
     };
     let trainable = null;
     let additive = null;
 
-    const save = () => writeState(SCHEMA, state);
+    const save = () => store.writeState(SCHEMA, state);
     const table = () => (state.useOwn && ownTable ? ownTable.E : state.shipped);
 
     // ---- Step 1: sentences and tokens
@@ -404,7 +404,13 @@ export default {
       const request = { type: 'load', file, vocabulary: vocabularyNow(), limit: OWN_FILE_LIMIT };
       try {
         // Next to this module when it is one (the custom-elements bundle), else next to the page.
-        worker = new Worker(import.meta.url ? new URL('glove-worker.js', import.meta.url) : 'glove-worker.js');
+        // The elements start an ES module worker (it imports the page's API module;
+        // a function, or a URL from the glove-worker-url attribute); the site starts
+        // its classic glove-worker.js next to the page.
+        const { gloveWorker } = assets;
+        if (typeof gloveWorker === 'function') worker = gloveWorker();
+        else if (gloveWorker) worker = new Worker(gloveWorker, { type: 'module' });
+        else worker = new Worker('glove-worker.js');
       } catch {
         worker = null; // e.g. pages opened from file:// cannot start workers
       }
@@ -633,18 +639,35 @@ export default {
       error,
     );
 
+    // Removed from the page (an <attention-lesson> disconnected): end a load in flight.
+    signal?.addEventListener('abort', () => {
+      worker?.terminate();
+      worker = null;
+      abort?.abort();
+    });
+
     update();
-    if (!shippedTables.has(api)) {
-      const loading = api.loadDefaultEmbeddings({
-        onProgress: (p) => {
-          if (p.totalBytes)
-            loadStatus.textContent = `Loading the shipped GloVe vectors… ${bytesText(p.bytesRead)} of ${bytesText(p.totalBytes)}`;
-        },
-      });
-      shippedTables.set(api, loading);
-      loading.catch(() => shippedTables.delete(api));
+    // One shipped table per API instance and vectors URL (the lesson's vectors-url attribute).
+    const tables = shippedTables.get(api) ?? new Map();
+    shippedTables.set(api, tables);
+    const vectorsKey = assets.vectors === undefined ? '' : String(assets.vectors);
+    if (!tables.has(vectorsKey)) {
+      const load = (url) =>
+        api.loadDefaultEmbeddings({
+          ...(url === undefined ? {} : { url }),
+          onProgress: (p) => {
+            if (p.totalBytes)
+              loadStatus.textContent = `Loading the shipped GloVe vectors… ${bytesText(p.bytesRead)} of ${bytesText(p.totalBytes)}`;
+          },
+        });
+      // vectorsFallback: the package's copy, for the site hosted from node_modules (see app.js).
+      const loading = load(assets.vectors).catch((error) =>
+        assets.vectorsFallback ? load(assets.vectorsFallback) : Promise.reject(error),
+      );
+      tables.set(vectorsKey, loading);
+      loading.catch(() => tables.delete(vectorsKey));
     }
-    shippedTables.get(api).then(
+    tables.get(vectorsKey).then(
       (E) => {
         state.shipped = E;
         loadStatus.hidden = true;

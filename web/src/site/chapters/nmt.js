@@ -1,16 +1,18 @@
 // Chapter "Neural machine translation with attention": a character-level
 // encoder-decoder that turns human-written dates into ISO dates, trained live
 // in a Web Worker, with its attention plot for any input the reader types.
-import checkpointBase64 from '../../../assets/seq2seq-dates.b64.txt';
-import workerSource from '../../../../build/nmt-worker.txt';
 import { credit, errorLine, step } from '../chapter-kit.js';
 import { createEngine } from './nmt-engine.js';
 import { el } from '../dom.js';
 import { Heatmap } from '../figures/heatmap.js';
 import { tex } from '../math.js';
 import { LineChart } from '../figures/line-chart.js';
-import { readState, writeState } from '../url-state.js';
+import { urlStore } from '../url-state.js';
+import { loadDataScript } from '../data-script.js';
 import { chars, decodeBase64, DEFAULT_INPUT, SCHEMA, SCORES, TASKS, units } from './nmt-model.js';
+
+// The site's copy, then the package's (the site hosted from node_modules/attention-lab/dist/site/).
+const SITE_CHECKPOINTS = ['nmt-checkpoint.js', '../elements/nmt-checkpoint.js'];
 
 export default {
   id: 'nmt',
@@ -22,13 +24,13 @@ export default {
    * @param {HTMLElement} root
    * @param {{api: import('attention-lab').Attention}} context
    */
-  render(root, { api }) {
-    const read = readState(SCHEMA);
+  render(root, { api, store = urlStore, signal, assets = {} }) {
+    const read = store.readState(SCHEMA);
     let task = read.task;
     let input = read.input ?? DEFAULT_INPUT[task];
     let score = read.score;
-    const save = () => writeState(SCHEMA, { task, score, input: input === DEFAULT_INPUT[task] ? null : input });
-    const checkpoint = decodeBase64(checkpointBase64);
+    const save = () => store.writeState(SCHEMA, { task, score, input: input === DEFAULT_INPUT[task] ? null : input });
+    let checkpoint = null; // the shipped checkpoint's bytes, loaded with the chapter
 
     // ---- widgets
     const errors = errorLine();
@@ -190,11 +192,18 @@ export default {
       send({ type: 'init', checkpoint, input });
     }
 
-    function startWorker() {
+    // A module worker where the host names one (the custom elements: it imports the
+    // page's own API module, so the wasm is downloaded once); else the bundled
+    // worker source from a Blob URL, which also works for pages opened from file://.
+    function startWorker(workerSource) {
       let url;
       try {
-        url = URL.createObjectURL(new Blob([workerSource], { type: 'text/javascript' }));
-        worker = new Worker(url);
+        if (typeof assets.nmtWorker === 'function') worker = assets.nmtWorker();
+        else if (assets.nmtWorker) worker = new Worker(assets.nmtWorker, { type: 'module' });
+        else {
+          url = URL.createObjectURL(new Blob([workerSource], { type: 'text/javascript' }));
+          worker = new Worker(url);
+        }
       } catch {
         startOnMainThread(); // e.g. CSP without worker-src blob:
         return;
@@ -373,6 +382,28 @@ export default {
         figures: [attentionMap.element],
       }),
     );
-    startWorker();
+    // Removed from the page (an <attention-lesson> disconnected): stop training,
+    // free the trainer and end the worker.
+    signal?.addEventListener('abort', () => {
+      engine?.({ type: 'stop' });
+      worker?.terminate();
+      worker = undefined;
+    });
+    // The checkpoint (and the worker's source) are data scripts loaded now, not
+    // part of the page's first load.
+    Promise.all([
+      loadDataScript('seq2seq-dates', assets.nmtCheckpoint ? [assets.nmtCheckpoint] : SITE_CHECKPOINTS),
+      assets.nmtWorker ? null : loadDataScript('nmt-worker', [assets.nmtWorkerSource ?? 'nmt-worker-source.js']),
+    ]).then(
+      ([checkpointBase64, workerSource]) => {
+        if (signal?.aborted) return;
+        checkpoint = decodeBase64(checkpointBase64);
+        startWorker(workerSource);
+      },
+      (error) => {
+        errors.hidden = false;
+        errors.textContent = `could not load the model: ${error.message}`;
+      },
+    );
   },
 };

@@ -8,7 +8,7 @@ import { tex } from '../math.js';
 import { MatrixEditor } from '../matrix-editor.js';
 import { formatCell, formatNumpy } from '../numpy-format.js';
 import { NumberInput } from '../number-input.js';
-import { readState, writeState } from '../url-state.js';
+import { urlStore } from '../url-state.js';
 import {
   SCHEMA,
   WEIGHT_KEYS,
@@ -46,14 +46,14 @@ export default {
    * @param {HTMLElement} root
    * @param {{api: import('attention-lab').Attention}} context
    */
-  render(root, { api }) {
-    const read = readState(SCHEMA);
+  render(root, { api, store = urlStore }) {
+    const read = store.readState(SCHEMA);
     const weights = resolveWeights(api, read);
     const state = { seed: read.seed, words: read.words, WQ: weights.WQ, WK: weights.WK, WV: weights.WV };
     // Weights typed by the reader go into the URL; drawn ones follow from the seed.
     let customWeights = weights.custom;
     const save = () =>
-      writeState(SCHEMA, {
+      store.writeState(SCHEMA, {
         ...state,
         ...Object.fromEntries(WEIGHT_KEYS.map((k) => [k, customWeights ? state[k] : null])),
       });

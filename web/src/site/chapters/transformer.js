@@ -10,7 +10,7 @@ import { Heatmap } from '../figures/heatmap.js';
 import { tex } from '../math.js';
 import { NumberInput } from '../number-input.js';
 import { formatNumpy } from '../numpy-format.js';
-import { readState, writeState } from '../url-state.js';
+import { urlStore } from '../url-state.js';
 import * as M from './transformer-model.js';
 
 const BIG = 24 * 24; // above this many cells, heatmaps switch to pixel mode
@@ -597,10 +597,10 @@ export default {
    * @param {HTMLElement} root
    * @param {{api: import('attention-lab').Attention}} context
    */
-  render(root, { api }) {
-    const read = M.consistent(readState(M.SCHEMA));
+  render(root, { api, store = urlStore }) {
+    const read = M.consistent(store.readState(M.SCHEMA));
     const state = { ...read, flips: M.parseFlips(read.flips) };
-    const save = () => writeState(M.SCHEMA, { ...state, flips: [...state.flips].join(',') });
+    const save = () => store.writeState(M.SCHEMA, { ...state, flips: [...state.flips].join(',') });
     // The permalink is written in a task of its own, right after the edit's
     // recompute and repaint: history.replaceState inside it cost the seed edit
     // at n = 128 as much as a third of its time (bench/frame.mjs).

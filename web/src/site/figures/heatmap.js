@@ -337,6 +337,13 @@ export class Heatmap {
     return paletteOverride ?? (this.signed ? 'diverging' : this.options.palette);
   }
 
+  /** The palette drawn: a lesson's own override (its palette attribute), the page's, or the figure's. */
+  paletteName() {
+    return (
+      this.canvas.closest('[data-palette-override]')?.dataset.paletteOverride ?? paletteOverride ?? this.options.palette
+    );
+  }
+
   /** Pixel mode: one canvas pixel per cell, scaled up by CSS. */
   drawPixels(vmin, vmax) {
     const {
@@ -391,9 +398,10 @@ export class Heatmap {
     const palette = PALETTES[this.paletteName()] ?? PALETTES.orange;
     const texts = Array.from(data, (x) => o.format(x));
 
-    // Layout in CSS pixels.
+    // Layout in CSS pixels (a loop, not Math.max(...): large matrices overflow the call stack).
     ctx.font = FONT;
-    const textWidth = o.annotate ? Math.max(0, ...texts.map((t) => ctx.measureText(t).width)) : 0;
+    let textWidth = 0;
+    if (o.annotate) for (const t of texts) textWidth = Math.max(textWidth, ctx.measureText(t).width);
     let cellW = Math.max(o.cellWidth ?? 50, Math.ceil(textWidth) + 12);
     const cellH = o.cellHeight ?? 32;
     ctx.font = LABEL_FONT;
