@@ -332,15 +332,15 @@ export class Heatmap {
       this.table.replaceChildren(el('caption', {}, o.label));
   }
 
-  /** The reader's palette choice, else diverging for signed data, else the figure's own. */
-  paletteName() {
-    return paletteOverride ?? (this.signed ? 'diverging' : this.options.palette);
-  }
-
-  /** The palette drawn: a lesson's own override (its palette attribute), the page's, or the figure's. */
+  /**
+   * The palette drawn: a lesson's own override (its palette attribute), the page's (the reader's
+   * choice), else diverging for signed data, else the figure's own.
+   */
   paletteName() {
     return (
-      this.canvas.closest('[data-palette-override]')?.dataset.paletteOverride ?? paletteOverride ?? this.options.palette
+      this.canvas.closest('[data-palette-override]')?.dataset.paletteOverride ??
+      paletteOverride ??
+      (this.signed ? 'diverging' : this.options.palette)
     );
   }
 
