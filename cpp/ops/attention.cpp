@@ -56,6 +56,26 @@ Status checkKeysValues(const M& k, const M& v) {
   return Status::ok();
 }
 
+// ---- scores that overflow ----------------------------------------------------------
+//
+// Scores are sums of products of finite inputs, yet they can overflow: to ±inf
+// when |score| passes the type's largest number (1.8e308 in float64, 3.4e38 in
+// float32), or to NaN through inf − inf. Softmax cannot recover such a row (it
+// subtracts the row's maximum: inf − inf again), so every attention function
+// reports the first such score the same way, as a value error naming the score
+// and the inputs to scale down, instead of returning NaN weights.
+
+template <typename T>
+const char* typeName() {
+  return sizeof(T) == 4 ? "float32 (|score| > 3.4e38)" : "float64 (|score| > 1.8e308)";
+}
+
+template <typename T>
+Status scoreOverflow(const std::string& score, const char* inputs) {
+  return Status::invalidValue(score + " overflows " + typeName<T>() + "; scale " + inputs +
+                              " down");
+}
+
 }  // namespace
 
 // ---- one query -------------------------------------------------------------------
@@ -70,6 +90,7 @@ Status dot(const VectorView& a, const VectorView& b, double& out) {
   RETURN_IF_ERROR(requireFinite("a", a));
   RETURN_IF_ERROR(requireFinite("b", b));
   out = a.dot(b);
+  if (!std::isfinite(out)) return scoreOverflow<double>("a · b", "a or b");
   return Status::ok();
 }
 
@@ -87,13 +108,20 @@ Status dotScores(const VectorView& query, const MatrixView& keys, Vector& scores
   // The dot score with one query row: (1 x d) . (d x n).
   dotScoresInto(ConstMatrixMap(query.data(), 1, query.size()), keys,
                 MatrixMap(scores.data(), 1, scores.size()));
+  for (Index i = 0; i < scores.size(); ++i) {
+    if (!std::isfinite(scores[i])) {
+      return scoreOverflow<double>(
+          "score " + std::to_string(i) + " (query · keys row " + std::to_string(i) + ")",
+          "query or keys");
+    }
+  }
   return Status::ok();
 }
 
 Status scaleRows(const VectorView& weights, const MatrixView& values, Matrix& out) {
   RETURN_IF_ERROR(checkWeightsAgainstValues(weights, values));
   out = weights.asDiagonal() * values;
-  return Status::ok();
+  return requireFiniteResult("the scaled rows", out, "weights or values");
 }
 
 Status weightedSum(const VectorView& weights, const MatrixView& values, Vector& out) {
@@ -102,7 +130,7 @@ Status weightedSum(const VectorView& weights, const MatrixView& values, Vector& 
   // weights . V with one row of weights: (1 x n) . (n x d) -> (1 x d).
   weightsTimesValues(ConstMatrixMap(weights.data(), 1, weights.size()), values,
                      MatrixMap(out.data(), 1, out.size()));
-  return Status::ok();
+  return requireFiniteVectorResult("weights · values", out, "weights or values");
 }
 
 // ---- score functions ---------------------------------------------------------------
@@ -180,6 +208,19 @@ void concatSteps(const MatrixView& encoderStates, const VectorView& decoderState
        1);
 }
 
+// A concat score is w2 · tanh(W1ᵀ x_i): tanh saturates an overflow to ±1, but
+// inf − inf inside W1ᵀ x_i is NaN, and w2 · a_i can overflow too.
+Status checkConcatScores(const ConcatAttentionSteps& steps) {
+  for (Index i = 0; i < steps.scores.size(); ++i) {
+    if (!std::isfinite(steps.scores[i])) {
+      return scoreOverflow<double>(
+          "score " + std::to_string(i) + " (w2 · tanh(W1ᵀ [h_" + std::to_string(i) + "; s]))",
+          "encoderStates, decoderState, W1 or w2");
+    }
+  }
+  return Status::ok();
+}
+
 }  // namespace
 
 Status concatScores(const MatrixView& encoderStates, const VectorView& decoderState,
@@ -187,6 +228,7 @@ Status concatScores(const MatrixView& encoderStates, const VectorView& decoderSt
   RETURN_IF_ERROR(checkConcat(encoderStates, decoderState, W1, w2));
   ConcatAttentionSteps steps;
   concatSteps(encoderStates, decoderState, W1, w2, steps);
+  RETURN_IF_ERROR(checkConcatScores(steps));
   scores = std::move(steps.scores);
   return Status::ok();
 }
@@ -195,6 +237,7 @@ Status concatAttention(const MatrixView& encoderStates, const VectorView& decode
                        const MatrixView& W1, const VectorView& w2, ConcatAttentionSteps& out) {
   RETURN_IF_ERROR(checkConcat(encoderStates, decoderState, W1, w2));
   concatSteps(encoderStates, decoderState, W1, w2, out);
+  RETURN_IF_ERROR(checkConcatScores(out));
   RETURN_IF_ERROR(softmax(out.scores, out.weights));
   RETURN_IF_ERROR(scaleRows(out.weights, encoderStates, out.weighted));
   return weightedSum(out.weights, encoderStates, out.context);  // (h): weights . V
@@ -230,10 +273,12 @@ constexpr Index kRowBlock = 16;
 // q: (n_q x d_k), k: (n_k x d_k), v: (n_k x d_v), mask: (n_q x n_k) or null
 //   -> out: (n_q x d_v) at stride ldo, w: (n_q x n_k) at stride ldw.
 // Inputs are already validated. kt, vp are scratch for packed k^T and v.
+// Returns true, with the cell in (badRow, badCol), when an unmasked score
+// overflows (see "scores that overflow"); out and w are then unspecified.
 template <typename T>
-void singleHeadAttention(const Block<T>& q, const Block<T>& k, const Block<T>& v,
+bool singleHeadAttention(const Block<T>& q, const Block<T>& k, const Block<T>& v,
                          const Block<T>* mask, bool causal, T* out, Index ldo, T* w, Index ldw,
-                         std::vector<T>& kt, std::vector<T>& vp) {
+                         std::vector<T>& kt, std::vector<T>& vp, Index& badRow, Index& badCol) {
   const Index nq = q.rows, nk = k.rows, dk = k.cols, dv = v.cols;
   // Scores are q k^T: with k^T packed, each score row is a sum of contiguous
   // rows (the SIMD-friendly form) and no horizontal sums are needed.
@@ -249,11 +294,21 @@ void singleHeadAttention(const Block<T>& q, const Block<T>& k, const Block<T>& v
     gemmPacked(rows, active, dk, q.data + i0 * q.stride, q.stride, kt.data(), dk, wBlock, ldw);
     for (Index r = 0; r < rows; ++r) {
       const Index i = i0 + r;
-      softmaxRow(wBlock + r * ldw, nk, active, causal ? i + 1 : nk, scale,
-                 mask ? mask->data + i * mask->stride : nullptr);
+      const T* row = wBlock + r * ldw;
+      const T* m = mask ? mask->data + i * mask->stride : nullptr;
+      // Pass 1: every score the softmax will use must be finite (a cheap scan of a row in cache).
+      for (Index j = 0, end = causal ? std::min(i + 1, active) : nk; j < end; ++j) {
+        if (!std::isfinite(row[j]) && !(m && m[j] == T(0))) {
+          badRow = i;
+          badCol = j;
+          return true;
+        }
+      }
+      softmaxRow(wBlock + r * ldw, nk, active, causal ? i + 1 : nk, scale, m);
     }
     gemmPacked(rows, dv, active, wBlock, ldw, vp.data(), nk, out + i0 * ldo, ldo);
   }
+  return false;
 }
 
 // ---- validation ---------------------------------------------------------------
@@ -296,6 +351,14 @@ Status attentionScoresOf(const MatrixViewOf<T>& q, const MatrixViewOf<T>& k, boo
   }
   gemm(q, Trans::kNo, k, Trans::kYes, scores);  // the dot score q k^T
   if (scaled) scores /= static_cast<T>(std::sqrt(static_cast<double>(q.cols())));
+  for (Index i = 0; i < scores.rows(); ++i) {
+    for (Index j = 0; j < scores.cols(); ++j) {
+      if (!std::isfinite(scores(i, j))) {
+        return scoreOverflow<T>(
+            "score (" + std::to_string(i) + ", " + std::to_string(j) + ") of Q·Kᵀ", "Q or K");
+      }
+    }
+  }
   return Status::ok();
 }
 
@@ -308,9 +371,14 @@ Status scaledDotProductAttentionOf(const MatrixViewOf<T>& q, const MatrixViewOf<
   RETURN_IF_ERROR(checkOutputs(q.rows(), v.cols(), q.rows(), k.rows(), output, weights));
   std::vector<T> kt, vp;
   const Block<T> maskBlock = mask.mask ? blockOf<T>(*mask.mask) : Block<T>{nullptr, 0, 0, 0};
-  singleHeadAttention(blockOf<T>(q), blockOf<T>(k), blockOf<T>(v), mask.mask ? &maskBlock : nullptr,
-                      mask.causal, output.data(), output.outerStride(), weights.data(),
-                      weights.outerStride(), kt, vp);
+  Index i = 0, j = 0;
+  if (singleHeadAttention(blockOf<T>(q), blockOf<T>(k), blockOf<T>(v),
+                          mask.mask ? &maskBlock : nullptr, mask.causal, output.data(),
+                          output.outerStride(), weights.data(), weights.outerStride(), kt, vp, i,
+                          j)) {
+    return scoreOverflow<T>("score (" + std::to_string(i) + ", " + std::to_string(j) + ") of Q·Kᵀ",
+                            "Q or K");
+  }
   return Status::ok();
 }
 
@@ -374,20 +442,35 @@ Status multiHeadAttentionOf(const MatrixViewOf<T>& q, const MatrixViewOf<T>& k,
   project<T>(q, params.wq, params.bq, qProj);
   project<T>(k, params.wk, params.bk, kProj);
   project<T>(v, params.wv, params.bv, vProj);
+  for (const auto& [name, m] : {std::pair<const char*, const MatrixOf<T>*>{"Q·Wq + bq", &qProj},
+                                {"K·Wk + bk", &kProj},
+                                {"V·Wv + bv", &vProj}}) {
+    if (!m->allFinite()) {
+      return Status::invalidValue(std::string("the projection ") + name + " overflows " +
+                                  (sizeof(T) == 4 ? "float32" : "float64") +
+                                  "; scale the inputs or the weights down");
+    }
+  }
   const Block<T> maskBlock = mask.mask ? blockOf<T>(*mask.mask) : Block<T>{nullptr, 0, 0, 0};
   std::vector<T> kt, vp;
   for (int head = 0; head < h; ++head) {
     // Head `head` reads columns [head * d_k, (head + 1) * d_k) of the projections
     // and writes the same columns of concat (n_q x d_model): no copies.
     const Index c0 = head * dk;
-    singleHeadAttention(
-        Block<T>{qProj.data() + c0, nq, dk, dModel}, Block<T>{kProj.data() + c0, nk, dk, dModel},
-        Block<T>{vProj.data() + c0, nk, dk, dModel}, mask.mask ? &maskBlock : nullptr, mask.causal,
-        concat.data() + c0, dModel, weights.data() + head * nq * weights.outerStride(),
-        weights.outerStride(), kt, vp);
+    Index i = 0, j = 0;
+    if (singleHeadAttention(Block<T>{qProj.data() + c0, nq, dk, dModel},
+                            Block<T>{kProj.data() + c0, nk, dk, dModel},
+                            Block<T>{vProj.data() + c0, nk, dk, dModel},
+                            mask.mask ? &maskBlock : nullptr, mask.causal, concat.data() + c0,
+                            dModel, weights.data() + head * nq * weights.outerStride(),
+                            weights.outerStride(), kt, vp, i, j)) {
+      return scoreOverflow<T>("head " + std::to_string(head) + ": score (" + std::to_string(i) +
+                                  ", " + std::to_string(j) + ") of (Q·Wq)·(K·Wk)ᵀ",
+                              "Q, K, Wq or Wk");
+    }
   }
   project<T>(concat, params.wo, params.bo, output);
-  return Status::ok();
+  return requireFiniteResult("the output (concat·Wo + bo)", output, "V, Wv or Wo");
 }
 
 }  // namespace
@@ -488,6 +571,14 @@ Status pairwiseAdditiveAttention(const MatrixView& projectedQueries,
   }
   scores.resize(projectedQueries.rows(), projectedKeys.rows());
   pairwiseAdditiveScoresInto(projectedQueries, projectedKeys, ws, bs, scores);
+  for (Index i = 0; i < scores.rows(); ++i) {
+    for (Index j = 0; j < scores.cols(); ++j) {
+      if (!std::isfinite(scores(i, j))) {
+        return scoreOverflow<double>("score (" + std::to_string(i) + ", " + std::to_string(j) + ")",
+                                     "projectedQueries, projectedKeys or ws");
+      }
+    }
+  }
   RETURN_IF_ERROR(softmaxRows(scores, AttentionMask{}, 1.0, weights));
   output.resize(weights.rows(), values.cols());
   weightsTimesValues(weights, values, output);

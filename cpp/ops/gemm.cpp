@@ -213,7 +213,7 @@ Status matmulChecked(const MatrixViewOf<T>& a, const MatrixViewOf<T>& b, MatrixO
                                  dims(a.rows(), b.cols()));
   }
   gemmViews<T>(a, Trans::kNo, b, Trans::kNo, c, Update::kSet);
-  return Status::ok();
+  return requireFiniteResult("a·b", c, "a or b");
 }
 
 }  // namespace

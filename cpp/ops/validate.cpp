@@ -77,6 +77,16 @@ Status requireFinite(const char* name, const MatrixView32& m) {
   return requireFiniteMatrix(name, m);
 }
 
+Status requireFiniteVectorResult(const std::string& what, const VectorView& v, const char* inputs) {
+  for (Eigen::Index i = 0; i < v.size(); ++i) {
+    if (!std::isfinite(v[i])) {
+      return Status::invalidValue("entry " + std::to_string(i) + " of " + what +
+                                  " overflows float64 (|x| > 1.8e308); scale " + inputs + " down");
+    }
+  }
+  return Status::ok();
+}
+
 Status requireFiniteOrMasked(const char* name, const VectorView& v) {
   for (Eigen::Index i = 0; i < v.size(); ++i) {
     const bool masked = v[i] == -std::numeric_limits<double>::infinity();
