@@ -309,3 +309,23 @@ test('the score-function table links to the chapters that compute each', async (
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
+
+test('an overflowing edit shows its error in the step that failed and greys out the steps after it', async () => {
+  const page = await openPage(env.browser, env.url);
+  await decoderEntry(page, 1).fill('1e308');
+  const step5 = page.locator('#chapter-basics section.step').nth(4);
+  assert.match(
+    await step5.locator('.step-error-text').textContent(),
+    /^dotScores: score 0 \(query · keys row 0\) overflows float64 \(\|score\| > 1\.8e308\); scale query or keys down$/,
+  );
+  const stale = await page.$$eval('#chapter-basics section.step', (ss) => ss.map((s) => s.classList.contains('stale')));
+  assert.deepEqual(stale, [false, false, false, false, false, true, true, true]);
+  await step5.getByRole('button', { name: 'why numbers overflow, and how softmax avoids it' }).click();
+  // Back to a finite edit: the error goes and every step is live again.
+  await decoderEntry(page, 1).fill('6');
+  assert.equal(await page.locator('#chapter-basics .step-error').isHidden(), true);
+  assert.deepEqual(await page.$$eval('#chapter-basics section.step.stale', (ss) => ss.length), 0);
+  assert.match((await outputs(page)).join('\n'), /array\(\[930\., 456\., 149\., 933\.\]\)/);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});

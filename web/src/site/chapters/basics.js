@@ -251,8 +251,55 @@ export default {
 
     const error = errorLine();
 
+    // A failing step shows its error where it happened; the steps after it are greyed out
+    // (they still show the last numbers that could be computed), with a way to the explanation.
+    const overflowHeading = el('h4', {}, 'Why the formula as written fails');
+    const stepOf = { dot: 2, dotScores: 4, softmax: 5, scaleRows: 6, weightedSum: 7 };
+    const stepError = el(
+      'div',
+      { className: 'error step-error', attrs: { role: 'alert' }, hidden: true },
+      el('p', { className: 'step-error-text' }),
+      el(
+        'button',
+        {
+          type: 'button',
+          className: 'small',
+          on: { click: () => overflowHeading.scrollIntoView({ behavior: 'smooth', block: 'start' }) },
+        },
+        'why numbers overflow, and how softmax avoids it',
+      ),
+    );
+    function showStepError(failure) {
+      const sections = [...root.querySelectorAll('section.step')];
+      sections.forEach((section) => section.classList.remove('stale'));
+      stepError.hidden = !failure;
+      if (!failure) return true;
+      const index = stepOf[String(failure.message).split(':')[0]];
+      if (index === undefined || !sections[index]) return false;
+      stepError.querySelector('.step-error-text').textContent = failure.message;
+      sections[index].querySelector('h3').after(stepError);
+      sections.slice(index + 1).forEach((section) => section.classList.add('stale'));
+      return true;
+    }
+
     function update() {
+      let failure = null;
       guarded(error, () => {
+        try {
+          compute();
+        } catch (e) {
+          failure = e;
+        }
+      });
+      if (!showStepError(failure))
+        guarded(error, () => {
+          throw failure;
+        });
+      else error.hidden = true;
+    }
+
+    function compute() {
+      {
         const { decoder, annotation, annotations } = state;
         const n = annotations.length;
         decoderMap.update(column(decoder));
@@ -296,7 +343,7 @@ export default {
           context: r.context,
         });
         save();
-      });
+      }
     }
 
     root.append(
@@ -425,7 +472,7 @@ export default {
           ),
           el('div', { className: 'temperature' }, temperatureSlider, temperatureValue),
           temperatureBars.element,
-          el('h4', {}, 'Why the formula as written fails'),
+          overflowHeading,
           el(
             'p',
             {},
