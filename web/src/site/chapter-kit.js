@@ -96,3 +96,22 @@ export function folded(pre, lines = 8) {
   new MutationObserver(refresh).observe(pre, { childList: true, characterData: true, subtree: true });
   return box;
 }
+
+/**
+ * Provenance glue between a chapter's model and its heatmaps: `explainer(r, c)`
+ * (a model function) gives { text, sources by figure name } and the story maps
+ * the names to `figures`, read when a cell is explained (so it may be filled
+ * after the heatmaps are made); `ready()` says whether there are numbers yet.
+ */
+export function cellStory(figures, ready, explainer) {
+  return (r, c) => {
+    if (!ready()) return null;
+    const { text, sources } = explainer(r, c);
+    return {
+      text,
+      sources: Object.entries(sources)
+        .filter(([name]) => figures[name])
+        .map(([name, cells]) => ({ figure: figures[name], cells })),
+    };
+  };
+}

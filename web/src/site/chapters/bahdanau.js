@@ -3,7 +3,7 @@
 // NumPy walk-through of the paper (seed 42, 5 encoder steps, 16 hidden units,
 // attention size 10).
 import { code, el } from '../dom.js';
-import { credit, errorLine, folded, guarded, outputBlock, step } from '../chapter-kit.js';
+import { cellStory, credit, errorLine, folded, guarded, outputBlock, step } from '../chapter-kit.js';
 import { FlowDiagram } from '../figures/flow-diagram.js';
 import { lengthSketch } from '../figures/length-sketch.js';
 import { captioned, Heatmap } from '../figures/heatmap.js';
@@ -99,12 +99,9 @@ export default {
 
     /** The latest results, which the provenance readouts explain. */
     let result = null;
-    /** Explains a cell with a model function, mapping its named sources to this page's figures. */
-    const story = (explainer) => (r, c) => {
-      if (!result) return null;
-      const { text, sources } = explainer(r, c);
-      return { text, sources: Object.entries(sources).map(([name, cells]) => ({ figure: figures[name], cells })) };
-    };
+    /** Heatmaps by the names the model's explanations use (filled below). */
+    const figures = {};
+    const story = (explainer) => cellStory(figures, () => result !== null, explainer);
 
     // ---- outputs and figures, filled by update()
     const setupOut = outputBlock('the draws and their shapes');
@@ -165,7 +162,7 @@ export default {
       stateName: (i) => `h${i + 1}`,
       queryName: 's',
     });
-    const figures = {
+    Object.assign(figures, {
       encoder: encoderMap,
       decoder: decoderMap,
       inputs: inputsMap,
@@ -176,7 +173,7 @@ export default {
       weights: weightsMap,
       weighted: weightedMap,
       context: contextMap,
-    };
+    });
     const compareOut = outputBlock('dot-product scores and weights of the same states');
     const shapeLine = el('p', { className: 'worked' });
     const argmaxLine = el('p', { className: 'worked' });

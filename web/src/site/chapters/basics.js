@@ -2,7 +2,7 @@
 // vector, following Udacity's Attention Basics notebook step by step.
 import { code, el } from '../dom.js';
 import { ColumnsEditor, VectorEditor } from '../editors.js';
-import { credit, errorLine, experiment, guarded, outputBlock, step } from '../chapter-kit.js';
+import { cellStory, credit, errorLine, experiment, guarded, outputBlock, step } from '../chapter-kit.js';
 import { BarChart } from '../figures/bar-chart.js';
 import { FlowDiagram } from '../figures/flow-diagram.js';
 import { Heatmap } from '../figures/heatmap.js';
@@ -88,12 +88,9 @@ export default {
     const save = () => store.writeState(SCHEMA, state);
     /** The latest results, which the provenance readouts explain. */
     let result = null;
-    /** Explains a cell with a model function, mapping its named sources to this page's figures. */
-    const story = (explainer) => (r, c) => {
-      if (!result) return null;
-      const { text, sources } = explainer(r, c);
-      return { text, sources: Object.entries(sources).map(([name, cells]) => ({ figure: figures[name], cells })) };
-    };
+    /** Heatmaps by the names the model's explanations use (filled below). */
+    const figures = {};
+    const story = (explainer) => cellStory(figures, () => result !== null, explainer);
 
     // ---- Step 1: the decoder hidden state
     const decoderMap = new Heatmap({ palette: 'purple', label: 'decoder hidden state h', rowLabels: unitNames(3) });
@@ -181,13 +178,13 @@ export default {
       explain: story((k) => explainContext(state, result, k)),
     });
     const diagram = new FlowDiagram({ label: 'the attention step: encoder states, scores, weights, context' });
-    const figures = {
+    Object.assign(figures, {
       decoder: decoderMap,
       annotations: annotationsMap,
       scores: scoresMap,
       weights: weightsMap,
       applied: appliedMap,
-    };
+    });
     const contextOut = outputBlock('context vector as NumPy prints it');
 
     // ---- Step 6 aside: temperature

@@ -2,7 +2,7 @@
 // integer projections W_Q, W_K, W_V (NumPy-exact, seed 42), and the general
 // attention mechanism computed one matrix at a time.
 import { code, el } from '../dom.js';
-import { credit, errorLine, guarded, outputBlock, step } from '../chapter-kit.js';
+import { cellStory, credit, errorLine, guarded, outputBlock, step } from '../chapter-kit.js';
 import { captioned, Heatmap } from '../figures/heatmap.js';
 import { tex } from '../math.js';
 import { MatrixEditor } from '../matrix-editor.js';
@@ -127,11 +127,9 @@ export default {
 
     // ---- Provenance: the latest results, explained by the model's functions.
     let result = null;
-    const story = (explainer) => (r, c) => {
-      if (!result) return null;
-      const { text, sources } = explainer(r, c);
-      return { text, sources: Object.entries(sources).map(([name, cells]) => ({ figure: figures[name], cells })) };
-    };
+    /** Heatmaps by the names the model's explanations use (filled below). */
+    const figures = {};
+    const story = (explainer) => cellStory(figures, () => result !== null, explainer);
     const projection = (name) => story((i, k) => explainProjection(name, state.words, state[`W${name}`], result, i, k));
 
     // ---- Step 3: Q, K, V
@@ -186,13 +184,13 @@ export default {
       colLabels: dims(3),
       explain: story((i, k) => explainOutput(result, i, k)),
     });
-    const figures = {
+    Object.assign(figures, {
       words: wordsMap,
       ...Object.fromEntries(WEIGHT_KEYS.map((key) => [key, weightMaps[key]])),
       ...projMaps,
       scores: scoresMap,
       weights: weightsMap,
-    };
+    });
     const outputOut = outputBlock('attention output as NumPy prints it');
     const outputWorked = el('p', { className: 'worked' });
 

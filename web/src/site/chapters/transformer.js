@@ -5,7 +5,7 @@
 // draws; every number comes from transformer-model.js, whose inputs are
 // NumPy-exact RandomState draws (each step shows the NumPy lines).
 import { code, el } from '../dom.js';
-import { credit, errorLine, guarded, outputBlock, step } from '../chapter-kit.js';
+import { cellStory, credit, errorLine, guarded, outputBlock, step } from '../chapter-kit.js';
 import { Heatmap } from '../figures/heatmap.js';
 import { tex } from '../math.js';
 import { NumberInput } from '../number-input.js';
@@ -23,16 +23,12 @@ const figure = (options) => new Heatmap({ pixelAbove: BIG, caption: options.labe
  * Provenance: `explainer(latest, r, c)` (from the model) run on the latest
  * numbers, its named sources mapped to the chapter's figures (ctx.figures).
  */
-const storyOf = (ctx, explainer) => (r, c) => {
-  if (!ctx.latest.proj) return null;
-  const { text, sources } = explainer(ctx.latest, r, c);
-  return {
-    text,
-    sources: Object.entries(sources)
-      .filter(([name]) => ctx.figures[name])
-      .map(([name, cells]) => ({ figure: ctx.figures[name], cells })),
-  };
-};
+const storyOf = (ctx, explainer) =>
+  cellStory(
+    ctx.figures,
+    () => Boolean(ctx.latest.proj),
+    (r, c) => explainer(ctx.latest, r, c),
+  );
 const tokenFigure = (options) => figure({ ...options, rotateColLabels: true, colLabelsOnTop: true });
 const numpyOrSize = (m, what) =>
   m.rows * m.cols <= SHOWN
