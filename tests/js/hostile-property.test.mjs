@@ -122,6 +122,7 @@ function brokenVector(g, length, { sizeMatters = true } = {}) {
     () => badValue([]),
     () => badValue(Array.from({ length }, () => NaN)),
     () => badValue(Array.from({ length }, () => Infinity)),
+    () => badValue(new Array(2 ** 32 - 1)), // sparse and huge: refused before allocating, naming the argument
   ];
   if (sizeMatters) choices.push(() => badValue(randomNumbers(g, length + g.int(1, 4))));
   return g.pick(choices)();

@@ -9,7 +9,16 @@ const tag = (value) => Object.prototype.toString.call(value);
 /** Float64Array or Float32Array, from this realm or another (iframe, worker, vm). */
 const isFloatArray = (value) => tag(value) === '[object Float64Array]' || tag(value) === '[object Float32Array]';
 
+/** Refuses, before allocating anything, an argument with more entries than one matrix may hold. */
+function requireFits(length, fn, arg) {
+  if (length > MAX_MATRIX_ENTRIES)
+    throw new RangeError(
+      `${fn}: ${arg} has ${length} entries, more than the ${MAX_MATRIX_ENTRIES} one argument may have`,
+    );
+}
+
 function copyNumbers(source, where, fn, arg) {
+  requireFits(source.length, fn, arg);
   const out = new Float64Array(source.length);
   for (let i = 0; i < source.length; i++) {
     const x = source[i];
@@ -30,6 +39,7 @@ function copyNumbers(source, where, fn, arg) {
 export function toVector(value, fn, arg) {
   if (isFloatArray(value)) {
     if (value.length === 0) throw new RangeError(`${fn}: ${arg} is empty`);
+    requireFits(value.length, fn, arg);
     return Float64Array.from(value);
   }
   if (!Array.isArray(value)) {
@@ -82,6 +92,7 @@ export function toMatrix(value, fn, arg) {
       throw new RangeError(`${fn}: ${arg}.rows and ${arg}.cols must be non-negative integers, got ${rows} and ${cols}`);
     }
     if (rows === 0 || cols === 0) throw new RangeError(`${fn}: ${arg} is empty (${rows}x${cols})`);
+    requireFits(rows * cols, fn, arg);
     if (!Array.isArray(data) && !isFloatArray(data)) {
       throw new TypeError(`${fn}: ${arg}.data must be a number[], Float64Array or Float32Array, got ${describe(data)}`);
     }
