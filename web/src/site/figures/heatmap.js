@@ -7,7 +7,7 @@
 // work in both modes.
 import { el } from '../dom.js';
 import { formatCell, formatNumpy } from '../numpy-format.js';
-import { track, repaintAll } from './live.js';
+import { track, repaintAll, themeGeneration, widthGeneration } from './live.js';
 import { luminance, PALETTES, rgb } from './palettes.js';
 
 const FONT = '12px system-ui, -apple-system, "Segoe UI", Roboto, sans-serif';
@@ -344,6 +344,38 @@ export class Heatmap {
     );
   }
 
+  /**
+   * The width the figure may take (its container's), read once and again only after the
+   * window's width changed (live.js): reading it on every repaint would force a layout
+   * in the middle of the chapter's DOM writes.
+   */
+  roomWidth() {
+    if (this.room === undefined || this.room === Infinity || widthGeneration !== this.roomSeen) {
+      this.room = this.element.parentElement?.clientWidth || Infinity; // 0 before it is on the page
+      this.roomSeen = widthGeneration;
+    }
+    return this.room;
+  }
+
+  /**
+   * The theme's ink, frame and highlight colours, read once and again only after the theme
+   * changed (live.js): getComputedStyle on every repaint forces a style recalculation.
+   */
+  themeColours() {
+    if (!this.colours || this.coloursSeen !== themeGeneration || !this.colours.read) {
+      const styles = getComputedStyle(this.canvas);
+      const read = (name, fallback) => styles.getPropertyValue(name).trim() || fallback;
+      this.colours = {
+        ink: read('--al-heatmap-ink', '#222'),
+        frame: read('--al-border', '#dcd8e4'),
+        highlight: read('--al-highlight', '#d6246e'),
+        read: this.canvas.isConnected, // before it is on the page the variables are not there yet
+      };
+      this.coloursSeen = themeGeneration;
+    }
+    return this.colours;
+  }
+
   /** Pixel mode: one canvas pixel per cell, scaled up by CSS. */
   drawPixels(vmin, vmax) {
     const {
@@ -351,7 +383,7 @@ export class Heatmap {
       options: o,
       canvas,
     } = this;
-    const room = this.element.parentElement?.clientWidth || Infinity; // fit a narrow screen too
+    const room = this.roomWidth(); // fit a narrow screen too
     const block = Math.max(1, Math.min(8, Math.floor(384 / Math.max(rows, cols)), Math.floor(room / cols)));
     if (canvas.width !== cols || canvas.height !== rows) {
       canvas.width = cols;
@@ -424,7 +456,7 @@ export class Heatmap {
     const top = (o.colLabelsOnTop ? colLabelExtent : 0) + 8;
     // Narrow screens: the colour bar moves below the grid, then cells shrink (down to
     // MIN_CELL, with smaller numbers) so the figure fits the column instead of scrolling.
-    const room = this.element.parentElement?.clientWidth || Infinity;
+    const room = this.roomWidth();
     const sideBar = o.colorbar ? 14 + COLORBAR_WIDTH + 4 + tickW : 4;
     const barBelow = o.colorbar && left + cols * cellW + sideBar > room;
     if (left + cols * cellW + 4 > room)
@@ -447,8 +479,7 @@ export class Heatmap {
     ctx.clearRect(0, 0, width, height);
 
     const colorOf = (x) => palette(vmax === vmin ? 0.5 : Math.min(1, Math.max(0, (x - vmin) / (vmax - vmin))));
-    const styles = getComputedStyle(canvas);
-    const ink = styles.getPropertyValue('--al-heatmap-ink').trim() || '#222';
+    const { ink, frame, highlight } = this.themeColours();
 
     // Cells.
     ctx.font = small ? SMALL_FONT : FONT;
@@ -474,7 +505,6 @@ export class Heatmap {
     for (let c = 1; c < cols; c++) ctx.fillRect(left + c * cellW - GRID / 2, top, GRID, gridH);
     for (let r = 1; r < rows; r++) ctx.fillRect(left, top + r * cellH - GRID / 2, gridW, GRID);
     // A thin frame, so a palette's extremes (bone's white, black) never merge with the page.
-    const frame = styles.getPropertyValue('--al-border').trim() || '#dcd8e4';
     ctx.strokeStyle = frame;
     ctx.lineWidth = 1;
     ctx.strokeRect(left - 0.5, top - 0.5, gridW + 1, gridH + 1);
@@ -543,7 +573,6 @@ export class Heatmap {
 
     // Provenance outlines: sources of a cell explained elsewhere, and the cell explained here.
     // One colour that reads on every palette in both themes: sources dashed, the explained cell solid.
-    const highlight = styles.getPropertyValue('--al-highlight').trim() || '#d6246e';
     const outline = (cells, dash) => {
       ctx.save();
       ctx.strokeStyle = highlight;

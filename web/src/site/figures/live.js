@@ -11,8 +11,12 @@ export function track(figure) {
   figures.add(figure);
 }
 
+/** Counts page-wide changes (theme, palette); figures read their theme colours again. */
+export let themeGeneration = 0;
+
 /** Repaints every figure still on the page and forgets the removed ones. */
 export function repaintAll() {
+  themeGeneration++;
   for (const figure of figures) {
     if (figure.canvas.isConnected) figure.draw();
     else figures.delete(figure);
@@ -22,6 +26,8 @@ export function repaintAll() {
 globalThis.matchMedia?.('(prefers-color-scheme: dark)').addEventListener?.('change', repaintAll);
 
 // A new width can change how figures fit (colour bar beside or below, cell size).
+/** Counts width changes; figures measure their container again when it moves. */
+export let widthGeneration = 0;
 let resizePending = false;
 let lastWidth = globalThis.innerWidth;
 globalThis.addEventListener?.('resize', () => {
@@ -30,6 +36,7 @@ globalThis.addEventListener?.('resize', () => {
   requestAnimationFrame(() => {
     resizePending = false;
     lastWidth = globalThis.innerWidth;
+    widthGeneration++;
     repaintAll();
   });
 });
