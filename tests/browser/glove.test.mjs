@@ -373,3 +373,20 @@ test('sentence inputs and token chips have a visible border, on the site and in 
   assert.match(css, /\.attention-lab input\.sentence \{[^}]*border: 1px solid var\(--al-border\)/);
   assert.doesNotMatch(css, /var\(--(border|bg|fg|muted|panel|error|accent)\)/);
 });
+
+test('provenance: a dot-product weight shows its softmax row and outlines the two embedding columns', async () => {
+  const page = await openChapter();
+  const dot = `${CHAPTER} figure.heatmap:has(canvas[aria-label^="dot-product attention"])`;
+  await page.focus(`${dot} canvas`);
+  await page.keyboard.press('ArrowRight'); // 'The' → 'student'
+  assert.match(
+    await page.textContent(`${dot} .heatmap-story`),
+    /^weight 'The' → 'student' = .* = 0\.\d+, over q·k\/√100 for every key token$/,
+  );
+  const sources = await page.$$eval(`${CHAPTER} figure.heatmap.is-source canvas`, (cs) =>
+    cs.map((c) => c.getAttribute('aria-label').split(':')[0]),
+  );
+  assert.deepEqual(sources, ['query embeddings, one column per token', 'key embeddings, one column per token']);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});

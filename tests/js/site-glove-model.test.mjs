@@ -7,6 +7,7 @@ import { loadAttention } from '../../dist/lib/index.js';
 import {
   columnsOf,
   DEFAULTS,
+  explainDotWeight,
   pyList,
   pyRepr,
   SCHEMA,
@@ -39,4 +40,25 @@ test('Python reprs and the schema bounds', () => {
   assert.equal(s.query.length, 500);
   assert.equal(s.dim, 64);
   assert.equal(s.trainableSeed, 0);
+});
+
+test('provenance: a dot-product weight is the softmax of its query row of q·k/√d, with its embedding columns', async () => {
+  const E = await a.loadDefaultEmbeddings();
+  const r = sentencesAttention(a, E, DEFAULTS.query, DEFAULTS.key);
+  const i = r.qTokens.indexOf('teacher');
+  const j = r.kTokens.indexOf('teacher');
+  const story = explainDotWeight(r, i, j);
+  assert.match(
+    story.text,
+    /^weight 'teacher' → 'teacher' = (1|e\^\(.*\)) \/ \(.*\) = 0\.\d+, over q·k\/√100 for every key token$/,
+  );
+  assert.equal((story.text.match(/ \+ /g) ?? []).length, 8); // nine key tokens in the sum
+  assert.equal(story.sources.queryEmbed.length, 100);
+  assert.deepEqual(story.sources.keyEmbed[0], [0, j]);
+  // The weight it quotes is the softmax of the scaled scores, computed here with plain JS.
+  const row = r.scaled.row(i);
+  const m = Math.max(...row);
+  const sum = row.reduce((s, x) => s + Math.exp(x - m), 0);
+  assert.ok(Math.abs(Math.exp(row[j] - m) / sum - r.dot.weights.get(i, j)) < 1e-12);
+  E.delete();
 });

@@ -3,6 +3,8 @@
 // summary, and the attention of two tokenised sentences through the API.
 // Tested in tests/js/site-glove-model.test.mjs.
 
+import { columnCells, softmaxText } from '../provenance.js';
+
 export const PROJECTION_SIZES = [8, 16, 32, 64, 128, 256];
 export const MAX_SENTENCE = 500; // characters, like the sentence inputs
 
@@ -66,7 +68,10 @@ export function sentencesAttention(api, E, query, key) {
   const q = E.lookup(qTokens);
   const k = E.lookup(kTokens);
   const dot = api.scaledDotProductAttention(q.matrix, k.matrix, k.matrix);
+  // q·k / √d, for the readouts (the weights are its row softmax).
+  const scaled = api.attentionScores(q.matrix, k.matrix, { scaled: true });
   return {
+    scaled,
     qTokens,
     kTokens,
     q,
@@ -85,4 +90,18 @@ export function strongest(weights, qTokens, kTokens, qMissing) {
     const j = row.indexOf(Math.max(...row));
     return { t, to: kTokens[j], w: row[j], flat: qMissing[i] };
   });
+}
+
+/**
+ * Provenance of a dot-product attention weight: the softmax of row i of
+ * q·k/√d over every key token. Sources are the query token's and the key
+ * token's embedding columns (the embedding figures are d x tokens).
+ */
+export function explainDotWeight(r, i, j) {
+  const d = r.q.matrix.cols;
+  const who = `weight ${pyRepr(r.qTokens[i])} → ${pyRepr(r.kTokens[j])}`;
+  return {
+    text: `${softmaxText(who, r.scaled.row(i), r.dot.weights.row(i), j)}, over q·k/√${d} for every key token`,
+    sources: { queryEmbed: columnCells(d, i), keyEmbed: columnCells(d, j) },
+  };
 }

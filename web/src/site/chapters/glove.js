@@ -3,17 +3,18 @@
 // with learned projections, and additive attention over every query–key pair.
 // Every number comes from the attention-lab API (wasm); this file lays out and draws.
 import { code, el } from '../dom.js';
-import { credit, errorLine, guarded, outputBlock, step } from '../chapter-kit.js';
+import { cellStory, credit, errorLine, guarded, outputBlock, step } from '../chapter-kit.js';
 import { Heatmap } from '../figures/heatmap.js';
 import { tex } from '../math.js';
 import { formatNumpy } from '../numpy-format.js';
 import { urlStore } from '../url-state.js';
 import {
+  PROJECTION_SIZES,
+  SCHEMA,
   columnsOf,
   embeddingSummary,
-  PROJECTION_SIZES,
+  explainDotWeight,
   pyList,
-  SCHEMA,
   sentencesAttention,
   strongest,
 } from './glove-model.js';
@@ -132,9 +133,17 @@ export default {
       format: fixed,
       cellWidth: 46,
     });
-    const dotMap = new Heatmap(
-      attentionOptions('dot-product attention: query tokens (rows) attending to key tokens (columns)'),
-    );
+    // Provenance: the latest sentences' numbers, explained by the model.
+    let attention = null;
+    const figures = { queryEmbed: queryEmbedMap, keyEmbed: keyEmbedMap };
+    const dotMap = new Heatmap({
+      ...attentionOptions('dot-product attention: query tokens (rows) attending to key tokens (columns)'),
+      explain: cellStory(
+        figures,
+        () => attention !== null,
+        (i, j) => explainDotWeight(attention, i, j),
+      ),
+    });
     const dotOut = outputBlock('attention matrix as NumPy prints it');
     const dotNote = el('p', {});
 
@@ -223,7 +232,8 @@ export default {
         if (qTokens.length === 0 || kTokens.length === 0) throw new Error('Type at least one word in each sentence.');
 
         // Embeddings and dot-product attention.
-        const { q, k, qMissing, kMissing, missing, dot } = sentencesAttention(api, E, state.query, state.key);
+        attention = sentencesAttention(api, E, state.query, state.key);
+        const { q, k, qMissing, kMissing, missing, dot } = attention;
         const label = (tokens, flags) => tokens.map((t, i) => (flags[i] ? `${t} ✗` : t));
         const cellHeight = E.dim > 150 ? 2 : 4; // a strip of dim cells per token
         queryEmbedMap.update(columnsOf(q.matrix), {
