@@ -20,6 +20,20 @@ export function el(tag, props = {}, ...children) {
   return node;
 }
 
+/**
+ * Creates an SVG element with attributes and optional text (figures drawn node
+ * by node, so typed text can never become markup).
+ * @param {string} name
+ * @param {Record<string, string | number>} [attrs]
+ * @param {string} [text]
+ */
+export function svg(name, attrs = {}, text) {
+  const node = document.createElementNS('http://www.w3.org/2000/svg', name);
+  for (const [key, value] of Object.entries(attrs)) node.setAttribute(key, String(value));
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
 /** Appends children (strings become text nodes). */
 export function append(parent, ...children) {
   for (const child of children.flat()) {

@@ -1,17 +1,10 @@
 // A bar chart of a few values in [0, 1] (attention weights), drawn from the
 // live numbers as SVG built node by node. One bar per value, its value above it.
+import { svg } from '../dom.js';
 import { formatCell } from '../numpy-format.js';
 
-const SVG = 'http://www.w3.org/2000/svg';
 const BAR = 44;
 const HEIGHT = 120;
-
-function svg(name, attrs = {}, text) {
-  const node = document.createElementNS(SVG, name);
-  for (const [key, value] of Object.entries(attrs)) node.setAttribute(key, String(value));
-  if (text !== undefined) node.textContent = text;
-  return node;
-}
 
 export class BarChart {
   /** @param {{label: string, names: (i: number) => string}} options */

@@ -3,20 +3,12 @@
 // and lines into the context vector whose width is the weight. Hovering or
 // focusing a column isolates it. SVG built with createElementNS (no markup
 // strings), so typed text can never become markup.
+import { svg } from '../dom.js';
 import { formatCell } from '../numpy-format.js';
 
-const SVG = 'http://www.w3.org/2000/svg';
 const COLUMN = 96; // px per encoder step
 const LEFT = 64; // room for the decoder state and the row names
 const MAX_LINE = 12; // px: the width of a line with weight 1
-
-/** An SVG element with attributes (and text). */
-function svg(name, attrs = {}, text) {
-  const node = document.createElementNS(SVG, name);
-  for (const [key, value] of Object.entries(attrs)) node.setAttribute(key, String(value));
-  if (text !== undefined) node.textContent = text;
-  return node;
-}
 
 const shown = (x) => formatCell(x).replace(/^-/, '\u2212');
 const vectorText = (v) => `[${Array.from(v, shown).join(', ')}]`;

@@ -1,15 +1,7 @@
 // A qualitative sketch of the trend in Figure 2 of Bahdanau et al. (2014):
 // translation quality against sentence length, with and without attention.
 // Drawn as SVG node by node; the curves are shapes, not the paper's numbers.
-
-const SVG = 'http://www.w3.org/2000/svg';
-
-function svg(name, attrs = {}, text) {
-  const node = document.createElementNS(SVG, name);
-  for (const [key, value] of Object.entries(attrs)) node.setAttribute(key, String(value));
-  if (text !== undefined) node.textContent = text;
-  return node;
-}
+import { svg } from '../dom.js';
 
 /** quality(length) in [0, 1] for the two models, as shapes: flat with attention, falling after ~20 words without. */
 const withAttention = (x) => 0.8 - 0.05 * (x / 60);
