@@ -281,66 +281,62 @@ export default {
 
     function update() {
       let failure = null;
+      try {
+        compute();
+      } catch (e) {
+        failure = e;
+      }
+      // A failure the chapter can place in a step is shown there; anything else at the bottom.
+      const placed = showStepError(failure);
       guarded(error, () => {
-        try {
-          compute();
-        } catch (e) {
-          failure = e;
-        }
+        if (!placed) throw failure;
       });
-      if (!showStepError(failure))
-        guarded(error, () => {
-          throw failure;
-        });
-      else error.hidden = true;
     }
 
     function compute() {
-      {
-        const { decoder, annotation, annotations } = state;
-        const n = annotations.length;
-        decoderMap.update(column(decoder));
-        decoderOut.textContent = formatNumpy(decoder, [3]);
-        annotationMap.update(column(annotation));
-        annotationOut.textContent = formatNumpy(annotation, [3]);
+      const { decoder, annotation, annotations } = state;
+      const n = annotations.length;
+      decoderMap.update(column(decoder));
+      decoderOut.textContent = formatNumpy(decoder, [3]);
+      annotationMap.update(column(annotation));
+      annotationOut.textContent = formatNumpy(annotation, [3]);
 
-        const r = basicsAttention(api, state);
-        result = r;
-        // np.dot of the notebook's integer lists is an int64: 927, not 927.0.
-        const integers = [...decoder, ...annotation].every(Number.isInteger);
-        singleOut.textContent = formatScalar(r.single, { integer: integers });
-        singleSum.textContent = `${decoder.map((h, i) => `${formatCell(h)}·${formatCell(annotation[i])}`).join(' + ')} = ${formatCell(r.single)}`;
+      const r = basicsAttention(api, state);
+      result = r;
+      // np.dot of the notebook's integer lists is an int64: 927, not 927.0.
+      const integers = [...decoder, ...annotation].every(Number.isInteger);
+      singleOut.textContent = formatScalar(r.single, { integer: integers });
+      singleSum.textContent = `${decoder.map((h, i) => `${formatCell(h)}·${formatCell(annotation[i])}`).join(' + ')} = ${formatCell(r.single)}`;
 
-        annotationsMap.update(r.H, { colLabels: stepNames(n), rowLabels: unitNames(3) });
-        annotationsOut.textContent = formatNumpy(r.H.data, [3, n]);
-        scoresMap.update(row(r.scores), { colLabels: stepNames(n) });
-        scoresOut.textContent = formatNumpy(r.scores, [n]);
+      annotationsMap.update(r.H, { colLabels: stepNames(n), rowLabels: unitNames(3) });
+      annotationsOut.textContent = formatNumpy(r.H.data, [3, n]);
+      scoresMap.update(row(r.scores), { colLabels: stepNames(n) });
+      scoresOut.textContent = formatNumpy(r.scores, [n]);
 
-        weightsMap.update(row(r.weights), { colLabels: stepNames(n) });
-        weightsOut.textContent = formatNumpy(r.weights, [n]);
-        softmaxText.textContent = softmaxSentence(r);
-        naiveOut.textContent = formatNumpy(r.naive, [n]);
-        logOut.textContent = formatNumpy(r.logWeights, [n]);
-        tinyList.replaceChildren(
-          ...Array.from(r.weights, (w, j) =>
-            el('li', {}, `α${j + 1}: float64 gives ${formatCell(w)}; from log space ${formatFromLog(r.logWeights[j])}`),
-          ),
-        );
+      weightsMap.update(row(r.weights), { colLabels: stepNames(n) });
+      weightsOut.textContent = formatNumpy(r.weights, [n]);
+      softmaxText.textContent = softmaxSentence(r);
+      naiveOut.textContent = formatNumpy(r.naive, [n]);
+      logOut.textContent = formatNumpy(r.logWeights, [n]);
+      tinyList.replaceChildren(
+        ...Array.from(r.weights, (w, j) =>
+          el('li', {}, `α${j + 1}: float64 gives ${formatCell(w)}; from log space ${formatFromLog(r.logWeights[j])}`),
+        ),
+      );
 
-        appliedMap.update(r.applied, { colLabels: stepNames(n), rowLabels: unitNames(3) });
-        appliedOut.textContent = formatNumpy(r.applied.data, [3, n]);
-        contextMap.update(column(r.context));
-        contextOut.textContent = formatNumpy(r.context, [3]);
-        drawTemperature();
-        diagram.update({
-          states: annotations,
-          query: decoder,
-          scores: r.scores,
-          weights: r.weights,
-          context: r.context,
-        });
-        save();
-      }
+      appliedMap.update(r.applied, { colLabels: stepNames(n), rowLabels: unitNames(3) });
+      appliedOut.textContent = formatNumpy(r.applied.data, [3, n]);
+      contextMap.update(column(r.context));
+      contextOut.textContent = formatNumpy(r.context, [3]);
+      drawTemperature();
+      diagram.update({
+        states: annotations,
+        query: decoder,
+        scores: r.scores,
+        weights: r.weights,
+        context: r.context,
+      });
+      save();
     }
 
     root.append(
