@@ -592,6 +592,11 @@ class RawTransformerTrainer {
   void copyMap(int use, int layer, int head, const Tensor& out) const {
     copyOut(map(use, layer, head), out);
   }
+  // The sinusoidal positional encoding the model adds: (maxLength x dModel).
+  int positionRows() const { return trainer_.config().maxLength; }
+  void copyPositionalEncoding(const Tensor& out) const {
+    copyOut(positionalEncoding(trainer_.config().maxLength, trainer_.config().dModel), out);
+  }
   StatusCode save() {
     return guarded([&] {
       saved_ = trainer_.save();
@@ -842,6 +847,8 @@ EMSCRIPTEN_BINDINGS(attention_core) {
       .function("mapRows", &RawTransformerTrainer::mapRows)
       .function("mapCols", &RawTransformerTrainer::mapCols)
       .function("copyMap", &RawTransformerTrainer::copyMap)
+      .function("positionRows", &RawTransformerTrainer::positionRows)
+      .function("copyPositionalEncoding", &RawTransformerTrainer::copyPositionalEncoding)
       .function("save", &RawTransformerTrainer::save)
       .function("savedData", &RawTransformerTrainer::savedData)
       .function("savedSize", &RawTransformerTrainer::savedSize)

@@ -7,6 +7,7 @@
 //   elements: nmt-worker.js          an ES module worker importing ../lib/index.js,
 //                                   so the wasm is the page's own file (one download)
 //   both:     nmt-checkpoint.js      the shipped checkpoint (base64)
+//             transformer-checkpoint.js  the trained Transformer chapter's (the same worker trains both)
 // Called by scripts/build-web.mjs after dist/lib is assembled.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -35,6 +36,19 @@ export function writeNmtCheckpoint(dir) {
   writeFileSync(
     join(dir, 'nmt-checkpoint.js'),
     dataScript('seq2seq-dates', base64, 'The NMT chapter’s shipped checkpoint (base64): npm run train-checkpoint'),
+  );
+}
+
+/** Writes the Transformer chapter's checkpoint data script into `dir`. */
+export function writeTransformerCheckpoint(dir) {
+  const base64 = readFileSync(join(root, 'web/assets/transformer-dates.b64.txt'), 'utf8').trim();
+  writeFileSync(
+    join(dir, 'transformer-checkpoint.js'),
+    dataScript(
+      'transformer-dates',
+      base64,
+      'The trained Transformer chapter’s shipped checkpoint (base64): npm run train-transformer-checkpoint',
+    ),
   );
 }
 

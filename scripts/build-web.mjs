@@ -5,7 +5,12 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { writeKatexFonts } from './build-katex-fonts.mjs';
-import { writeNmtCheckpoint, writeNmtModuleWorker, writeNmtWorkerSource } from './build-nmt-worker.mjs';
+import {
+  writeNmtCheckpoint,
+  writeNmtModuleWorker,
+  writeNmtWorkerSource,
+  writeTransformerCheckpoint,
+} from './build-nmt-worker.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const at = (...parts) => join(root, ...parts);
@@ -96,6 +101,7 @@ for (const file of katexFonts) cpSync(at('node_modules/katex/dist/fonts', file),
 // The NMT lesson's worker (a module importing ../lib/index.js) and checkpoint, loaded when it opens.
 await writeNmtModuleWorker(at('dist/elements'), '../lib/index.js');
 writeNmtCheckpoint(at('dist/elements'));
+writeTransformerCheckpoint(at('dist/elements'));
 writeFileSync(
   at('dist/elements/attention-lab.css'),
   '/* attention-lab elements: optional. The elements style themselves (shadow DOM); this only\n' +
@@ -148,6 +154,7 @@ await bundle({
   legalComments: 'linked',
 });
 writeNmtCheckpoint(at('dist/site'));
+writeTransformerCheckpoint(at('dist/site'));
 await writeNmtWorkerSource(at('dist/site'));
 cpSync(at('web/index.html'), at('dist/site/index.html'));
 cpSync(at('web/styles.css'), at('dist/site/styles.css'));

@@ -108,6 +108,26 @@ test('translate: every layer and head of the three uses, causal decoder, rows su
   }
 });
 
+test('positionalEncoding: the sinusoids of Vaswani et al. (JS Math reference, 1e-12), one row per position', () => {
+  const t = new a.TransformerTrainer({ ...tiny, task: 'dates', dModel: 6 });
+  try {
+    const pe = t.positionalEncoding();
+    assert.equal(pe.cols, 6);
+    // dates: inputs up to maxInputLength characters, outputs 10 + the end token.
+    assert.equal(pe.rows, Math.max(t.maxInputLength, 11));
+    for (let p = 0; p < pe.rows; p++) {
+      for (let i = 0; i < 6; i += 2) {
+        const angle = p / 10000 ** (i / 6);
+        assert.ok(Math.abs(pe.get(p, i) - Math.sin(angle)) < 1e-12, `PE(${p}, ${i})`);
+        assert.ok(Math.abs(pe.get(p, i + 1) - Math.cos(angle)) < 1e-12, `PE(${p}, ${i + 1})`);
+      }
+    }
+  } finally {
+    t.delete();
+  }
+  assert.throws(() => t.positionalEncoding(), /TypeError: TransformerTrainer\.positionalEncoding.*deleted/s);
+});
+
 test('save/load round trip: same maps, same step count, training continues identically', () => {
   const t = new a.TransformerTrainer({ ...tiny, seed: 3 });
   try {

@@ -396,6 +396,11 @@ export interface TransformerTrainer extends OwnedObject {
   sample(): { input: string; target: string };
   /** Greedy translation with every attention map; RangeError for empty, over-long input or unknown characters. */
   translate(input: string): TransformerTranslation;
+  /**
+   * The sinusoidal positional encoding added to the embeddings (longest sequence x dModel):
+   * PE(t, 2i) = sin(t / 10000^(2i/dModel)), PE(t, 2i+1) = cos of the same angle.
+   */
+  positionalEncoding(): Matrix;
   /** A checkpoint: magic "A2TF", format version, options, step count, float32 weights, checksum. */
   save(): Uint8Array;
 }

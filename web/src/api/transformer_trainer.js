@@ -210,6 +210,21 @@ export function transformerTrainerApi(core) {
       return result;
     }
 
+    /**
+     * The sinusoidal positional encoding the model adds to its embeddings, one
+     * row per position it can read or write (maxLength x dModel):
+     * PE(t, 2i) = sin(t / 10000^(2i/dModel)), PE(t, 2i+1) = cos(same angle).
+     */
+    positionalEncoding() {
+      const fn = 'TransformerTrainer.positionalEncoding';
+      const raw = this.raw('positionalEncoding');
+      return withHeap(core, fn, (heap) => {
+        const out = heap.output(raw.positionRows(), raw.dModel(), 'encoding');
+        raw.copyPositionalEncoding(out);
+        return heap.readMatrix(out);
+      });
+    }
+
     /** The checkpoint: magic "A2TF", version, options, step count, float32 weights, checksum. */
     save() {
       const raw = this.raw('save');

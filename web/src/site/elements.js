@@ -133,6 +133,7 @@ export class AttentionLessonElement extends Base {
         gloveWorker: () => new Worker(new URL('./glove-worker.js', import.meta.url), { type: 'module' }),
         nmtWorker: () => new Worker(new URL('./nmt-worker.js', import.meta.url), { type: 'module' }),
         nmtCheckpoint: new URL('./nmt-checkpoint.js', import.meta.url).href,
+        transformerCheckpoint: new URL('./transformer-checkpoint.js', import.meta.url).href,
       };
     } catch {
       // no module address (a classic script added without a src): the chapters' defaults

@@ -7,6 +7,7 @@ import bahdanau from './bahdanau.js';
 import qkv from './qkv.js';
 import transformer from './transformer.js';
 import nmt from './nmt.js';
+import trained from './trained.js';
 
 export const CHAPTERS = [
   basics,
@@ -16,4 +17,5 @@ export const CHAPTERS = [
   transformer,
   glove,
   nmt,
+  trained,
 ];

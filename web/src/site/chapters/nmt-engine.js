@@ -1,14 +1,20 @@
-// The training engine of the "Neural machine translation with attention"
-// chapter: owns a Seq2SeqTrainer and answers messages. It runs inside the Web
-// Worker (nmt-worker.js) or, where a page's Content-Security-Policy forbids
-// blob: workers, on the main thread in small slices (the chapter's fallback).
+// The training engine of the two chapters that train a translator live: the
+// RNN with attention ("Neural machine translation with attention", a
+// Seq2SeqTrainer) and the Transformer ("A Transformer trained in your
+// browser", a TransformerTrainer). It owns one trainer and answers messages,
+// inside the Web Worker (nmt-worker.js) or, where a page's
+// Content-Security-Policy forbids blob: workers, on the main thread in small
+// slices (the chapters' fallback).
 //
-// Messages in:  { type: 'init', checkpoint?: Uint8Array, options?: object, input: string }
-//               { type: 'start' } | { type: 'pause' } | { type: 'reset', options?, checkpoint?, input? }
+// Messages in:  { type: 'init', model?: 'rnn' | 'transformer', checkpoint?: Uint8Array, options?: object, input: string }
+//               { type: 'start' } | { type: 'pause' } | { type: 'reset', model?, options?, checkpoint?, input? }
 //               { type: 'translate', input: string }
-// Messages out: { type: 'ready', options, steps, parameterCount, alphabet, maxInputLength, accuracy }
-//               { type: 'progress', steps, loss?, stepsPerSecond?, accuracy? }
-//               { type: 'translation', input, output, attention, encoderOutputs, decoderStates }
+// Messages out: { type: 'ready', model, options, steps, parameterCount, alphabet, maxInputLength, accuracy,
+//                 positionalEncoding? (transformer) }
+//               { type: 'progress', steps, loss?, stepsPerSecond?, accuracy?, trainingSeconds }
+//               rnn:         { type: 'translation', input, output, attention, encoderOutputs, decoderStates }
+//               transformer: { type: 'translation', input, output, encoderSelf, decoderSelf, cross }
+//                            (each layers x heads of {rows, cols, data})
 //               { type: 'translation-error', input, message } | { type: 'error', message }
 
 /**
@@ -25,32 +31,47 @@ export function createEngine(loadApi, post, { chunk = 5 } = {}) {
   let running = false;
   let input = '21 November 2026';
   let lastEval = 0;
+  let model = 'rnn';
+  let trainingSeconds = 0; // time spent in train() since the trainer was made (not since its checkpoint)
 
   const plain = (m) => ({ rows: m.rows, cols: m.cols, data: m.data });
+  const TRAINERS = { rnn: 'Seq2SeqTrainer', transformer: 'TransformerTrainer' };
 
   function describe() {
     post({
       type: 'ready',
+      model,
       options: trainer.options,
       steps: trainer.steps,
       parameterCount: trainer.parameterCount,
       alphabet: trainer.inputAlphabet,
       maxInputLength: trainer.maxInputLength,
       accuracy: trainer.evaluate(EVAL_SIZE),
+      ...(model === 'transformer' ? { positionalEncoding: plain(trainer.positionalEncoding()) } : {}),
     });
+  }
+
+  function translation(r) {
+    if (model === 'transformer') {
+      const maps = (use) => use.map((heads) => heads.map(plain));
+      return {
+        output: r.output,
+        encoderSelf: maps(r.encoderSelf),
+        decoderSelf: maps(r.decoderSelf),
+        cross: maps(r.cross),
+      };
+    }
+    return {
+      output: r.output,
+      attention: plain(r.attention),
+      encoderOutputs: plain(r.encoderOutputs),
+      decoderStates: plain(r.decoderStates),
+    };
   }
 
   function translate() {
     try {
-      const r = trainer.translate(input);
-      post({
-        type: 'translation',
-        input,
-        output: r.output,
-        attention: plain(r.attention),
-        encoderOutputs: plain(r.encoderOutputs),
-        decoderStates: plain(r.decoderStates),
-      });
+      post({ type: 'translation', input, ...translation(trainer.translate(input)) });
     } catch (error) {
       post({ type: 'translation-error', input, message: error.message });
     }
@@ -60,9 +81,18 @@ export function createEngine(loadApi, post, { chunk = 5 } = {}) {
     if (!running) return;
     try {
       const start = performance.now();
-      const loss = trainer.train(chunk);
+      const result = trainer.train(chunk);
+      // Seq2SeqTrainer returns the slice's mean loss, TransformerTrainer each step's.
+      const loss = Array.isArray(result) ? result.reduce((x, y) => x + y, 0) / result.length : result;
       const seconds = (performance.now() - start) / 1000;
-      const message = { type: 'progress', steps: trainer.steps, loss, stepsPerSecond: chunk / seconds };
+      trainingSeconds += seconds;
+      const message = {
+        type: 'progress',
+        steps: trainer.steps,
+        loss,
+        stepsPerSecond: chunk / seconds,
+        trainingSeconds,
+      };
       if (performance.now() - lastEval > EVAL_EVERY_MS) {
         message.accuracy = trainer.evaluate(EVAL_SIZE);
         lastEval = performance.now();
@@ -86,7 +116,10 @@ export function createEngine(loadApi, post, { chunk = 5 } = {}) {
         running = false;
         trainer?.delete();
         trainer = undefined;
-        trainer = data.checkpoint ? api.Seq2SeqTrainer.load(data.checkpoint) : new api.Seq2SeqTrainer(data.options);
+        if (data.model) model = data.model;
+        const Trainer = api[TRAINERS[model]];
+        trainer = data.checkpoint ? Trainer.load(data.checkpoint) : new Trainer(data.options);
+        trainingSeconds = 0;
         if (data.input !== undefined) input = data.input;
         describe();
         translate();
@@ -98,7 +131,7 @@ export function createEngine(loadApi, post, { chunk = 5 } = {}) {
         }
       } else if (data.type === 'pause') {
         running = false;
-        post({ type: 'progress', steps: trainer.steps, accuracy: trainer.evaluate(EVAL_SIZE) });
+        post({ type: 'progress', steps: trainer.steps, accuracy: trainer.evaluate(EVAL_SIZE), trainingSeconds });
         translate();
       } else if (data.type === 'translate') {
         input = data.input;

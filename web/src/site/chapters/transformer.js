@@ -567,7 +567,10 @@ function introduction() {
       { className: 'lede' },
       'A Transformer has no recurrence: every token looks at every other token directly, through attention. ',
       'Here is that mechanism, one piece at a time, on inputs you can change. The embeddings and weight matrices are random (seeded), as in an untrained model: ',
-      'the point is the arithmetic, not what a trained model would attend to.',
+      'the point is the arithmetic, not what a trained model would attend to. ',
+      'For that, the last chapter, ',
+      el('a', { href: '#chapter=trained' }, 'A Transformer trained in your browser'),
+      ', trains one and shows what its heads learned.',
     ),
   ];
 }

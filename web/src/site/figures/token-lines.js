@@ -50,8 +50,7 @@ export class TokenLines {
     this.caption = document.createElement('figcaption');
     this.caption.className = 'heatmap-caption';
     this.caption.textContent =
-      this.options.caption ??
-      'Each line is as opaque as its weight. Hover or focus a token to isolate its lines.';
+      this.options.caption ?? 'Each line is as opaque as its weight. Hover or focus a token to isolate its lines.';
     this.element.append(this.legend, this.svg, this.caption);
     this.hidden = new Set(); // head indices switched off in the legend
     this.pinned = -1; // the query shown alone (select), or -1
@@ -130,8 +129,9 @@ export class TokenLines {
     const { queries, keys } = this.numbers;
     const longest = (tokens) => Math.max(1, ...tokens.map((t) => t.length)) * TEXT_PX;
     if (this.options.orientation === 'vertical') {
-      const qWidth = longest(queries) + MARGIN;
-      const kWidth = longest(keys) + MARGIN;
+      // Room for the side titles too ("queries", "keys").
+      const qWidth = Math.max(longest(queries), this.options.queryLabel.length * TEXT_PX) + MARGIN;
+      const kWidth = Math.max(longest(keys), this.options.keyLabel.length * TEXT_PX) + MARGIN;
       const rows = Math.max(queries.length, keys.length);
       const top = 24;
       return {
@@ -140,7 +140,7 @@ export class TokenLines {
         query: (i) => ({ x: MARGIN + qWidth, y: top + i * ROW + ROW / 2, anchor: 'end', dx: -4 }),
         key: (j) => ({ x: MARGIN + qWidth + GAP, y: top + j * ROW + ROW / 2, anchor: 'start', dx: 4 }),
         titles: [
-          { x: MARGIN + qWidth, y: 14, anchor: 'end', text: this.options.queryLabel },
+          { x: MARGIN, y: 14, anchor: 'start', text: this.options.queryLabel },
           { x: MARGIN + qWidth + GAP, y: 14, anchor: 'start', text: this.options.keyLabel },
         ],
       };

@@ -1,0 +1,167 @@
+// End to end: the chapter "A Transformer trained in your browser" in Debian's
+// chromium. The shipped checkpoint loads in the worker and translates; every
+// view is drawn (the three uses, the model view, one head large, the head
+// view, the positional encoding, the sentences about the heads, the RNN side
+// by side, the measured speeds); typed input retranslates; training from
+// scratch runs in the worker and updates the views; it fits a phone; it opens
+// from file://.
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { canvasHash, FILE_URL, openPage, paintedPixels, startBrowser } from './harness.mjs';
+
+let env;
+before(async () => {
+  env = await startBrowser();
+});
+after(async () => {
+  await env?.close();
+});
+
+const chapter = '#chapter-trained';
+const data = (page, key) => page.$eval(chapter, (root, k) => root.dataset[k], key);
+
+async function waitForOutput(page, expected) {
+  await page.waitForFunction(
+    ([selector, want]) => document.querySelector(selector)?.dataset.trainedOutput === want,
+    [chapter, expected],
+    { timeout: 60000 },
+  );
+}
+
+async function open(url = `${env.url}#chapter=trained`, viewport) {
+  const page = await openPage(env.browser, url, viewport ? { viewport } : undefined);
+  await page.waitForFunction((s) => document.querySelector(s)?.dataset.trainedReady === 'true', chapter, {
+    timeout: 60000,
+  });
+  await waitForOutput(page, '2026-11-21'); // "21 November 2026"
+  return page;
+}
+
+test('opens with the shipped checkpoint and draws every view', async () => {
+  const page = await open();
+  // The model line and the three uses.
+  assert.match(
+    await page.textContent(`${chapter} .trained-model-line`),
+    /shipped checkpoint: 2 encoder and 2 decoder layers, 4 heads, d_model 32, d_ff 64, 45,901 parameters, trained 2,100 steps/,
+  );
+  assert.equal(await page.locator(`${chapter} .uses-diagram [data-use]`).count(), 3);
+  assert.equal(await page.getAttribute(`${chapter} .uses-diagram [data-use="cross"]`, 'aria-pressed'), 'true');
+  // Model view: 2 layers x 4 heads, each painted.
+  const thumbs = await paintedPixels(page, `${chapter} .head-grid canvas`);
+  assert.equal(thumbs.length, 8);
+  thumbs.forEach((n, i) => assert.ok(n > 20, `thumbnail ${i}: ${n} painted pixels`));
+  // One head large (+ the positional encoding + the RNN map + 4 cross heads).
+  const maps = await paintedPixels(page, `${chapter} canvas.heatmap-canvas`);
+  assert.ok(maps.length >= 3 + 4, `${maps.length} heatmaps`);
+  maps.forEach((n, i) => assert.ok(n > 100, `heatmap ${i}: ${n} painted pixels`));
+  // Head view: a legend button per head and lines.
+  assert.equal(await page.locator(`${chapter} .token-lines-head`).count(), 4);
+  assert.ok((await page.locator(`${chapter} .token-lines line`).count()) > 20);
+  // The sentences about the heads are measured: percentages and a button each.
+  const findings = await page.$$eval(`${chapter} .trained-findings li`, (lis) => lis.map((li) => li.textContent));
+  assert.ok(findings.length >= 3, findings.join('\n'));
+  assert.match(findings[0], /Encoder–decoder attention reads each field .* puts \d+% of its weight on that field/);
+  // RNN side by side and the measured speeds.
+  await page.waitForFunction((s) => document.querySelector(s)?.dataset.trainedRnn === 'true', chapter);
+  assert.match(await page.textContent(`${chapter} .trained-rnn-output`), /RNN: “21 November 2026” → “2026-11-21”/);
+  const speedRows = await page.$$eval(`${chapter} .trained-speed tbody tr`, (rows) => rows.map((r) => r.textContent));
+  assert.equal(speedRows.length, 2);
+  assert.match(speedRows[0], /^Transformer/);
+  assert.match(speedRows[1], /^RNN with attention/);
+  assert.doesNotMatch(await page.textContent(`${chapter} .nmt-status`), /main thread/);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('choosing a use, a head, a token and typing a date update the views', async () => {
+  const page = await open();
+  // The decoder's masked self-attention: chosen from the diagram, by keyboard.
+  await page.focus(`${chapter} .uses-diagram [data-use="decoderSelf"]`);
+  await page.keyboard.press('Enter');
+  assert.equal(await data(page, 'trainedUse'), 'decoderSelf');
+  const captions = await page.$$eval(`${chapter} .heatmap-caption`, (n) => n.map((x) => x.textContent));
+  assert.ok(
+    captions.some((c) => /masked decoder self-attention, layer 2, head 1\..*Hatched cells are masked/.test(c)),
+    captions.join('\n'),
+  );
+  // A head from the model view.
+  await page.click(`${chapter} .head-grid-cell[data-layer="0"][data-head="2"]`);
+  assert.equal(
+    await page.getAttribute(`${chapter} .head-grid-cell[data-layer="0"][data-head="2"]`, 'aria-pressed'),
+    'true',
+  );
+  assert.ok(page.url().includes('xu=decoderSelf') && page.url().includes('xh=2'), page.url());
+  // Hover a query token in the head view: only its lines stay.
+  const token = page.locator(`${chapter} .token-lines-token[data-side="query"][data-index="3"]`);
+  await token.hover();
+  const { focused, all } = await page.$eval(`${chapter} .token-lines svg`, (svg) => ({
+    focused: svg.querySelectorAll('line.is-focused').length,
+    all: svg.querySelectorAll('line').length,
+  }));
+  assert.ok(focused > 0 && focused < all, `${focused} of ${all} lines isolated`);
+  assert.ok(
+    await page.$eval(`${chapter} .token-lines svg`, (svg) =>
+      [...svg.querySelectorAll('line.is-focused')].every((l) => l.dataset.query === '3'),
+    ),
+  );
+  // Another date retranslates; the thumbnails change.
+  const before = await canvasHash(page, `${chapter} .head-grid canvas >> nth=0`);
+  await page.getByRole('textbox', { name: 'input to translate' }).fill('nov 3, 1999');
+  await waitForOutput(page, '1999-11-03');
+  assert.notEqual(await canvasHash(page, `${chapter} .head-grid canvas >> nth=0`), before);
+  await page.getByRole('textbox', { name: 'input to translate' }).fill('3 nov 1999!');
+  await page.waitForSelector(`${chapter} .trained-input-error:not([hidden])`);
+  assert.match(await page.textContent(`${chapter} .trained-input-error`), /cannot read “!”/);
+  // A finding's button opens the head it names.
+  await page.getByRole('textbox', { name: 'input to translate' }).fill('21 November 2026');
+  await waitForOutput(page, '2026-11-21');
+  const first = page.locator(`${chapter} .trained-findings li >> nth=0`);
+  const named = /layer (\d), head (\d)/.exec(await first.textContent());
+  await first.getByRole('button').click();
+  assert.equal(await data(page, 'trainedUse'), 'cross');
+  assert.equal(
+    await page.getAttribute(
+      `${chapter} .head-grid-cell[data-layer="${named[1] - 1}"][data-head="${named[2] - 1}"]`,
+      'aria-pressed',
+    ),
+    'true',
+  );
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('Reset trains from scratch in the worker; the maps and the status update', async () => {
+  const page = await open();
+  await page.getByRole('button', { name: 'Reset (train from scratch)' }).click();
+  await page.waitForFunction((s) => document.querySelector(s)?.dataset.trainedSteps === '0', chapter, {
+    timeout: 30000,
+  });
+  assert.match(await page.textContent(`${chapter} .trained-model-line`), /^from scratch: .*trained 0 steps/);
+  const drawn = Number(await data(page, 'trainedDrawn'));
+  await page.getByRole('button', { name: 'Start' }).click();
+  await page.waitForFunction((s) => Number(document.querySelector(s)?.dataset.trainedSteps) >= 10, chapter, {
+    timeout: 60000,
+  });
+  // The worker sends new maps with each evaluation (every few seconds).
+  await page.waitForFunction(([s, n]) => Number(document.querySelector(s).dataset.trainedDrawn) > n, [chapter, drawn], {
+    timeout: 60000,
+  });
+  assert.match(await page.textContent(`${chapter} .nmt-status`), /step \d+ · loss \d\.\d{4}.*steps\/s · training…/);
+  await page.getByRole('button', { name: 'Pause' }).click();
+  await page.waitForFunction((s) => /paused/.test(document.querySelector(`${s} .nmt-status`).textContent), chapter);
+  const curve = await paintedPixels(page, `${chapter} canvas.loss-curve`);
+  assert.ok(curve[0] > 100, `loss curve: ${curve[0]} painted pixels`);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('fits a 390 px phone, and opens from file://', async () => {
+  const phone = await open(`${env.url}#chapter=trained`, { width: 390, height: 844 });
+  const overflow = await phone.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  assert.ok(overflow <= 0, `the page is ${overflow}px wider than the phone`);
+  assert.deepEqual(phone.errors, []);
+  await phone.context().close();
+  const local = await open(`${FILE_URL}#chapter=trained`);
+  assert.deepEqual(local.errors, []);
+  await local.context().close();
+});

@@ -1,0 +1,78 @@
+// The training engine shared by the NMT and trained-Transformer chapters
+// (web/src/site/chapters/nmt-engine.js), driven as the worker drives it: its
+// messages for both models (ready, translation, progress, pause, errors).
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { loadAttention } from '../../dist/lib/index.js';
+import { createEngine } from '../../web/src/site/chapters/nmt-engine.js';
+
+/** An engine whose posted messages are collected; `next(type)` waits for the next one of a type. */
+function harness() {
+  const messages = [];
+  const waiting = [];
+  const post = (m) => {
+    messages.push(m);
+    for (const w of waiting.splice(0)) {
+      if (w.type === m.type) w.resolve(m);
+      else waiting.push(w);
+    }
+  };
+  const engine = createEngine(loadAttention, post, { chunk: 2 });
+  const next = (type) => new Promise((resolve) => waiting.push({ type, resolve }));
+  return { engine, messages, next };
+}
+
+const tiny = { task: 'reverse', layers: 1, heads: 2, dModel: 8, dFF: 16, batch: 4 };
+
+test('transformer: ready (with the positional encoding), translation maps for every layer and head, training, pause', async () => {
+  const { engine, next, messages } = harness();
+  const ready = next('ready');
+  const translated = next('translation');
+  await engine({ type: 'init', model: 'transformer', options: tiny, input: '123' });
+  const r = await ready;
+  assert.equal(r.model, 'transformer');
+  assert.equal(r.options.heads, 2);
+  assert.equal(r.positionalEncoding.cols, 8);
+  const t = await translated;
+  assert.equal(t.input, '123');
+  for (const use of ['encoderSelf', 'decoderSelf', 'cross']) {
+    assert.equal(t[use].length, 1, `${use}: one layer`);
+    assert.equal(t[use][0].length, 2, `${use}: two heads`);
+  }
+  assert.equal(t.encoderSelf[0][0].rows, 3);
+  assert.equal(t.cross[0][1].cols, 3);
+  assert.equal(t.cross[0][1].rows, t.output.length + 1);
+  const progress = next('progress');
+  await engine({ type: 'start' });
+  const p = await progress;
+  assert.ok(p.steps >= 2 && Number.isFinite(p.loss) && p.loss > 0, JSON.stringify(p));
+  assert.ok(p.trainingSeconds > 0);
+  const paused = next('progress');
+  await engine({ type: 'pause' });
+  const q = await paused;
+  assert.ok(q.accuracy >= 0 && q.accuracy <= 1);
+  await engine({ type: 'stop' });
+  assert.equal(messages.filter((m) => m.type === 'error').length, 0);
+});
+
+test('rnn (the default model): translation has one attention map; a bad input is a translation-error, not an error', async () => {
+  const { engine, next } = harness();
+  const translated = next('translation');
+  await engine({ type: 'init', options: { task: 'reverse', hidden: 8, embedding: 4, batch: 4 }, input: '12' });
+  const t = await translated;
+  assert.equal(t.attention.cols, 2);
+  assert.ok(!('cross' in t));
+  const failed = next('translation-error');
+  await engine({ type: 'translate', input: '1x' });
+  const e = await failed;
+  assert.equal(e.input, '1x');
+  assert.match(e.message, /translate/);
+  await engine({ type: 'stop' });
+});
+
+test('bad options come back as an error message naming the option', async () => {
+  const { engine, next } = harness();
+  const error = next('error');
+  await engine({ type: 'init', model: 'transformer', options: { heads: 0 }, input: '1' });
+  assert.match((await error).message, /heads/);
+});
