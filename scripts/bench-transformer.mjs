@@ -7,7 +7,7 @@
 //   node scripts/bench-transformer.mjs [--seconds 240] [--every 100] [--target 0.99]
 //                                      [--only transformer|seq2seq] [--write]
 //
-// --write stores the results in web/assets/training-speed.json, which the
+// --write stores the results in web/src/site/chapters/training-speed.js, which the
 // chapter "A Transformer trained in your browser" prints (with the date and
 // the machine's CPU), so the page quotes a measurement, not a claim.
 //
@@ -91,12 +91,17 @@ for (const r of results) {
 }
 console.log(`transformer bench summary ${JSON.stringify(results)}`);
 if (args.includes('--write')) {
-  const file = new URL('../web/assets/training-speed.json', import.meta.url);
+  const file = new URL('../web/src/site/chapters/training-speed.js', import.meta.url);
   const measured = {
     date: new Date().toISOString().slice(0, 10),
     cpu: cpus()[0]?.model ?? 'unknown',
     node: process.version,
   };
-  writeFileSync(file, `${JSON.stringify({ ...measured, heldOut: held, results }, null, 2)}\n`);
+  const speeds = JSON.stringify({ ...measured, heldOut: held, results }, null, 2);
+  writeFileSync(
+    file,
+    '// Training speeds measured by `node scripts/bench-transformer.mjs --write` (do not edit):\n' +
+      `// the chapter "A Transformer trained in your browser" prints them.\nexport default ${speeds};\n`,
+  );
   console.log(`wrote ${file.pathname}`);
 }

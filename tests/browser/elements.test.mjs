@@ -214,6 +214,29 @@ test('removing NMT lessons terminates their workers (3 mount/unmount cycles)', a
   await page.context().close();
 });
 
+test('a trained-Transformer lesson loads its checkpoint in the module worker, translates, and ends its worker when removed', async () => {
+  const page = await hostPage('trained', '<main id="slot"></main>');
+  const alive = new Set();
+  page.on('worker', (worker) => {
+    alive.add(worker);
+    worker.on('close', () => alive.delete(worker));
+  });
+  await page.evaluate(() => {
+    const lesson = document.createElement('attention-lesson');
+    lesson.setAttribute('chapter', 'trained');
+    document.getElementById('slot').append(lesson);
+  });
+  await page.locator('attention-lesson article[data-trained-output="2026-11-21"]').waitFor({ timeout: 60000 });
+  await page.locator('attention-lesson article[data-trained-rnn="true"]').waitFor({ timeout: 30000 });
+  assert.equal(alive.size, 1, 'one worker while the lesson is on the page');
+  await page.evaluate(() => document.querySelector('attention-lesson').remove());
+  const deadline = Date.now() + 10000;
+  while (alive.size && Date.now() < deadline) await new Promise((ok) => setTimeout(ok, 50));
+  assert.equal(alive.size, 0, 'the removed lesson’s worker was terminated');
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
 test('<attention-heatmap>: large matrices draw one pixel per cell, bad values show a message, nothing throws', async () => {
   const page = await hostPage('heatmaps', '<main id="slot"></main>');
   await page.waitForFunction(() => customElements.get('attention-heatmap'));

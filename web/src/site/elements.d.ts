@@ -5,7 +5,7 @@ import type { Matrix } from 'attention-lab';
 export { loadAttention } from 'attention-lab';
 
 /** The chapters <attention-lesson chapter="…"> knows. */
-export type AttentionChapter = 'basics' | 'bahdanau' | 'qkv' | 'transformer' | 'glove' | 'nmt';
+export type AttentionChapter = 'basics' | 'bahdanau' | 'qkv' | 'transformer' | 'glove' | 'nmt' | 'trained';
 /** Heatmap palettes (figures/palettes.js). */
 export type AttentionPalette = 'orange' | 'purple' | 'blue' | 'green' | 'bone' | 'viridis' | (string & {});
 

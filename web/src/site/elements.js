@@ -26,6 +26,7 @@ const CHAPTER_LOADERS = {
   transformer: () => import('./chapters/transformer.js'),
   glove: () => import('./chapters/glove.js'),
   nmt: () => import('./chapters/nmt.js'),
+  trained: () => import('./chapters/trained.js'),
 };
 const CHAPTER_IDS = Object.keys(CHAPTER_LOADERS);
 

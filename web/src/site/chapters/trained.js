@@ -30,7 +30,7 @@ import {
   unreadable,
   USES,
 } from './trained-model.js';
-import speed from '../../../assets/training-speed.json';
+import speed from './training-speed.js';
 
 // The site's copies, then the package's (the site hosted from node_modules/attention-lab/dist/site/).
 const TRANSFORMER_CHECKPOINTS = ['transformer-checkpoint.js', '../elements/transformer-checkpoint.js'];
