@@ -7,7 +7,8 @@
 // from file://.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { canvasHash, FILE_URL, openPage, paintedPixels, startBrowser } from './harness.mjs';
+import { canvasHash, FILE_URL, openPage, paintedPixels, SITE_DIR, startBrowser } from './harness.mjs';
+import { serve } from '../../scripts/serve.mjs';
 
 let env;
 before(async () => {
@@ -164,4 +165,24 @@ test('fits a 390 px phone, and opens from file://', async () => {
   const local = await open(`${FILE_URL}#chapter=trained`);
   assert.deepEqual(local.errors, []);
   await local.context().close();
+});
+
+test('under a CSP that forbids blob: workers, the model runs and trains on the main thread', async () => {
+  const csp =
+    "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; font-src 'self'";
+  const { server, url } = await serve({ root: SITE_DIR, headers: { 'Content-Security-Policy': csp } });
+  try {
+    const page = await open(`${url}#chapter=trained`);
+    assert.match(await page.textContent(`${chapter} .nmt-status`), /on the main thread/);
+    await page.getByRole('button', { name: 'Start' }).click();
+    await page.waitForFunction((s) => Number(document.querySelector(s)?.dataset.trainedSteps) >= 2103, chapter, {
+      timeout: 60000,
+    });
+    await page.getByRole('button', { name: 'Pause' }).click();
+    const unexpected = page.errors.filter((e) => !/worker|Content Security Policy/i.test(e));
+    assert.deepEqual(unexpected, []);
+    await page.context().close();
+  } finally {
+    await new Promise((ok) => server.close(ok));
+  }
 });
