@@ -529,7 +529,7 @@ export default {
       step({
         title: '5. Train it from scratch',
         intro: [
-          'Reset starts from random weights (seed 0, the defaults above) and Start trains in a Web Worker with Adam and the paper’s warm-up schedule. Every few seconds the worker measures exact match on 200 held-out dates and sends new maps: watch the heads go from uniform to sharp. The reversal task learns a different pattern: an anti-diagonal.',
+          'Reset starts from random weights (seed 0, the defaults above) and Start trains in a Web Worker with Adam and the paper’s warm-up schedule. Every few seconds the worker measures exact match on 200 held-out dates and sends new maps: watch the heads go from uniform to sharp. Switch the task to reversal to see another pattern grow: the last layer’s encoder–decoder heads shift their weight onto the digit being copied, an anti-diagonal (step 4 measures the share).',
         ],
         controls: [
           el('label', { className: 'control-label' }, 'Task ', taskSelect),
