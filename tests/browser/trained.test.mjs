@@ -40,6 +40,8 @@ async function open(url = `${env.url}#chapter=trained`, viewport) {
 
 test('opens with the shipped checkpoint and draws every view', async () => {
   const page = await open();
+  // At 1280 px the formulas' parts sit side by side.
+  assert.equal(await page.locator(`${chapter} .formula .mtable`).count(), 0);
   // The model line and the three uses.
   assert.match(
     await page.textContent(`${chapter} .trained-model-line`),
@@ -160,6 +162,15 @@ test('fits a 390 px phone, and opens from file://', async () => {
   const phone = await open(`${env.url}#chapter=trained`, { width: 390, height: 844 });
   const overflow = await phone.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
   assert.ok(overflow <= 0, `the page is ${overflow}px wider than the phone`);
+  // Long formulas are scaled down, and set one part per line where that is not enough.
+  const formulas = await phone.$$eval(`${chapter} .formula`, (fs) =>
+    fs.map((f) => ({ over: f.scrollWidth - f.clientWidth, lines: f.querySelectorAll('.mtable').length > 0 })),
+  );
+  assert.ok(
+    formulas.every((f) => f.over <= 1),
+    JSON.stringify(formulas),
+  );
+  assert.ok(formulas[0].lines, 'the layer formula breaks into lines at 390 px');
   assert.deepEqual(phone.errors, []);
   await phone.context().close();
   const local = await open(`${FILE_URL}#chapter=trained`);

@@ -4,7 +4,7 @@ import { el } from './dom.js';
 import { formula as typeset } from './math.js';
 
 /**
- * @param {{title: string, intro?: (Node|string)[], formula?: string, controls?: Node[],
+ * @param {{title: string, intro?: (Node|string)[], formula?: string | string[], controls?: Node[],
  *          output?: Node, figures?: Node[], after?: (Node|string)[]}} parts
  * @returns {HTMLElement} a <section class="step">
  */

@@ -496,8 +496,11 @@ export default {
             ' and added to a positional encoding. Each layer applies attention, then a position-wise feed-forward network, each wrapped in a residual connection. We normalise before each sublayer (pre-LN) rather than after it as the paper does: with pre-LN this small model trains with a short warm-up and no tuning, and the residual path stays an identity.',
           ),
         ],
-        formula:
-          'x \\leftarrow x + \\operatorname{MultiHead}(\\operatorname{LN}(x)), \\qquad x \\leftarrow x + \\operatorname{FFN}(\\operatorname{LN}(x)), \\qquad \\operatorname{FFN}(x) = \\max(0, xW_1 + b_1)W_2 + b_2',
+        formula: [
+          'x \\leftarrow x + \\operatorname{MultiHead}(\\operatorname{LN}(x))',
+          'x \\leftarrow x + \\operatorname{FFN}(\\operatorname{LN}(x))',
+          '\\operatorname{FFN}(x) = \\max(0, xW_1 + b_1)W_2 + b_2',
+        ],
         output: modelLine,
         figures: [diagram.element],
       }),
@@ -506,8 +509,10 @@ export default {
         intro: [
           'Attention itself ignores order: permute the keys and the weights permute with them. So each position gets its own pattern of sines and cosines, added to the character’s vector; a fixed offset between two positions is a fixed rotation of these pairs, which attention can learn to look for.',
         ],
-        formula:
-          'PE_{(t,\\,2i)} = \\sin\\!\\left(t / 10000^{2i/d_{model}}\\right), \\qquad PE_{(t,\\,2i+1)} = \\cos\\!\\left(t / 10000^{2i/d_{model}}\\right)',
+        formula: [
+          'PE_{(t,\\,2i)} = \\sin\\!\\left(t / 10000^{2i/d_{model}}\\right)',
+          'PE_{(t,\\,2i+1)} = \\cos\\!\\left(t / 10000^{2i/d_{model}}\\right)',
+        ],
         figures: [positionsFigure],
       }),
       step({
