@@ -201,6 +201,35 @@ test('three uses: token labels, padding and causal masks', async () => {
   await page.context().close();
 });
 
+test('three uses: drawn as boxes that lead to their maps, and as lines between tokens (one colour per head)', async () => {
+  const page = await open();
+  const step7 = `${CH} section.step:nth-of-type(7)`;
+  assert.equal(await page.locator(`${step7} .uses-diagram [data-use]`).count(), 3);
+  await page.click(`${step7} .uses-diagram [data-use="cross"]`);
+  assert.equal(await page.getAttribute(`${step7} .uses-diagram [data-use="cross"]`, 'aria-pressed'), 'true');
+  assert.ok(await page.$eval(`${step7} .use[data-use="cross"]`, (b) => b.classList.contains('is-chosen')));
+  // One line view per use; each line's opacity is its weight in the heatmap beside it.
+  assert.equal(await page.locator(`${step7} .token-lines`).count(), 3);
+  const cross = page.locator(`${step7} .use[data-use="cross"]`);
+  const values = (await tableValues(cross.locator('figure.heatmap').first())).map(Number); // 5 x 5, row-major
+  const line = cross.locator('.token-lines line[data-head="0"][data-query="1"][data-key="2"]');
+  const opacity = Number(await line.getAttribute('stroke-opacity'));
+  assert.ok(Math.abs(opacity - values[1 * 5 + 2]) < 1e-3, `${opacity} vs ${values[1 * 5 + 2]}`);
+  // The padded key has weight 0: no line goes to it.
+  assert.equal(await cross.locator('.token-lines line[data-key="4"]').count(), 0);
+  // Hover a key token: only its lines stay.
+  await cross.locator('.token-lines-token[data-side="key"][data-index="0"]').hover();
+  const isolated = await cross
+    .locator('.token-lines svg')
+    .evaluate((svg) => [...svg.querySelectorAll('line.is-focused')].map((l) => l.dataset.key));
+  assert.ok(isolated.length > 0 && isolated.every((k) => k === '0'), JSON.stringify(isolated));
+  // A head switched off in the legend takes its lines with it.
+  await cross.getByRole('button', { name: 'head 2' }).click();
+  assert.equal(await cross.locator('.token-lines line[data-head="1"]').count(), 0);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
 test('sequence length 128 and d_model 64 render as pixel maps without errors', async () => {
   const page = await open('&tn=128&td=64&th=8');
   const painted = await paintedPixels(page, `${CH} canvas.pixel-map`);

@@ -25,6 +25,7 @@ import {
   MAX_INPUT,
   percent,
   SCHEMA,
+  START,
   strongestHeads,
   TASKS,
   unreadable,
@@ -91,7 +92,11 @@ export default {
       ...TASKS.map(([id, label]) => el('option', { value: id, selected: id === task }, label)),
     );
 
-    const diagram = new UsesDiagram({ onSelect: (id) => chooseUse(id) });
+    const diagram = new UsesDiagram({
+      onSelect: (id) => chooseUse(id),
+      caption:
+        'The three places attention appears. Choose a purple box to show its maps below: queries always come from the block the box sits in; in encoder–decoder attention the keys and values are the encoder’s outputs.',
+    });
     const grid = new HeadGrid({
       label: 'model view: every layer and head of the chosen use',
       onSelect: (layer, head) => {
@@ -176,7 +181,13 @@ export default {
       if (!model) return;
       const { layers, heads } = model.options;
       selected = { layer: Math.min(selected.layer, layers - 1), head: Math.min(selected.head, heads - 1) };
-      diagram.update({ layers, heads, selected: use, input, output: translation?.output ?? '' });
+      diagram.update({
+        layers,
+        heads,
+        selected: use,
+        source: `input: “${input}”`,
+        target: `written so far: ${START}${translation?.output ?? ''}`,
+      });
       root.dataset.trainedUse = use;
       if (!translation) return;
       const u = useById[use];

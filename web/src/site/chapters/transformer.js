@@ -7,6 +7,8 @@
 import { code, el } from '../dom.js';
 import { cellStory, credit, errorLine, guarded, outputBlock, step } from '../chapter-kit.js';
 import { Heatmap } from '../figures/heatmap.js';
+import { TokenLines } from '../figures/token-lines.js';
+import { UsesDiagram } from '../figures/uses-diagram.js';
 import { tex } from '../math.js';
 import { NumberInput } from '../number-input.js';
 import { formatNumpy } from '../numpy-format.js';
@@ -483,6 +485,7 @@ function headsStep({ headsSlot }) {
 
 function usesStep({ state, edit }) {
   const lines = numpyLinesBlock('the NumPy lines that draw the three uses');
+  const ids = ['encoderSelf', 'decoderSelf', 'cross'];
   const uses = M.USES.map((name) => ({
     name,
     figs: [0, 1].map(
@@ -496,7 +499,28 @@ function usesStep({ state, edit }) {
           colLabelsOnTop: true,
         }),
     ),
+    // The same weights as lines between tokens, a colour per head.
+    lines: new TokenLines({ label: `${name}: lines from each query token to the key tokens, one colour per head` }),
   }));
+  const blocks = uses.map((u, i) =>
+    el(
+      'div',
+      { className: 'use', dataset: { use: ids[i] } },
+      el('h4', {}, u.name),
+      el('div', { className: 'figures' }, ...u.figs.map((f) => f.element), u.lines.element),
+    ),
+  );
+  // Choosing a box in the diagram brings that use's maps into view.
+  const diagram = new UsesDiagram({
+    caption: 'Where the three uses sit (one layer of each stack, two heads). Choose a purple box to go to its maps.',
+    onSelect: (id) => {
+      const block = blocks[ids.indexOf(id)];
+      for (const b of blocks) b.classList.toggle('is-chosen', b === block);
+      block.scrollIntoView({ block: 'nearest' });
+      diagram.update({ ...diagramState, selected: id });
+    },
+  });
+  let diagramState = null;
   return {
     element: step({
       title: '7. Three uses in a Transformer',
@@ -527,21 +551,21 @@ function usesStep({ state, edit }) {
         ),
       ],
       output: lines,
-      figures: uses.map((u) =>
-        el(
-          'div',
-          { className: 'use' },
-          el('h4', {}, u.name),
-          el('div', { className: 'figures' }, ...u.figs.map((f) => f.element)),
-        ),
-      ),
+      figures: [diagram.element, ...blocks],
     }),
     show({ runs }) {
-      runs.forEach((run, u) =>
+      runs.forEach((run, u) => {
         run.weights.forEach((w, h) =>
           uses[u].figs[h].update(w, { rowLabels: run.rowLabels, colLabels: run.colLabels, isMasked: run.isMasked }),
-        ),
-      );
+        );
+        uses[u].lines.update({
+          queries: run.rowLabels,
+          keys: run.colLabels,
+          heads: run.weights.map((weights, h) => ({ name: `head ${h + 1}`, weights })),
+        });
+      });
+      diagramState = { layers: 1, heads: 2, selected: null, source: state.source, target: state.target };
+      diagram.update(diagramState);
       lines.textContent = M.usesNumpyLines(state.usesSeed);
     },
   };

@@ -12,8 +12,9 @@
 import { svg } from '../dom.js';
 import { formatCell } from '../numpy-format.js';
 
-// Colour-blind-safe head colours (Okabe–Ito), in order.
-export const HEAD_COLOURS = ['#0072b2', '#d55e00', '#009e73', '#cc79a7', '#e69f00', '#56b4e9', '#7f7f00', '#000000'];
+// Head colours: components.css's --al-head-0..7 (Okabe–Ito, colour-blind safe; lighter in dark mode).
+const HEADS = 8;
+export const headColour = (h) => `var(--al-head-${h % HEADS})`;
 const MIN_WEIGHT = 0.01; // lines fainter than this are not drawn (they would be invisible)
 const ROW = 22; // px between tokens in the vertical layout
 const COLUMN = 30; // px between tokens in the horizontal layout (at least; long tokens get more)
@@ -110,7 +111,7 @@ export class TokenLines {
       const button = document.createElement('button');
       button.type = 'button';
       button.className = 'token-lines-head';
-      button.style.setProperty('--head-colour', HEAD_COLOURS[h % HEAD_COLOURS.length]);
+      button.style.setProperty('--head-colour', headColour(h));
       button.setAttribute('aria-pressed', String(!this.hidden.has(h)));
       button.textContent = head.name;
       button.title = `Show or hide the lines of ${head.name}`;
@@ -186,7 +187,7 @@ export class TokenLines {
     const end = (p) => (vertical ? [p.x + (p.anchor === 'end' ? 2 : -2), p.y] : [p.x, p.lineY]);
     heads.forEach((head, h) => {
       if (this.hidden.has(h)) return;
-      const colour = HEAD_COLOURS[h % HEAD_COLOURS.length];
+      const colour = headColour(h);
       for (let i = 0; i < queries.length; i++) {
         if (this.pinned >= 0 && i !== this.pinned) continue;
         const [x1, y1] = end(place.query(i));
@@ -199,7 +200,6 @@ export class TokenLines {
             y1,
             x2,
             y2,
-            stroke: colour,
             'stroke-opacity': Math.min(1, w).toFixed(3),
             'stroke-width': heads.length > 1 ? 2 : 3,
             'data-query': i,
@@ -207,6 +207,7 @@ export class TokenLines {
             'data-head': h,
             'data-weight': w,
           });
+          line.style.stroke = colour; // through the CSSOM: a strict CSP blocks style attributes
           line.append(svg('title', {}, `${head.name}: ${queries[i]} → ${keys[j]}, weight ${shown(w)}`));
           lines.append(line);
         }

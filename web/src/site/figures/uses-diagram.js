@@ -9,10 +9,11 @@ let instances = 0;
 
 export class UsesDiagram {
   /**
-   * @param {{onSelect: (use: string) => void}} options
+   * @param {{onSelect: (use: string) => void, caption: string}} options
    */
-  constructor({ onSelect }) {
+  constructor({ onSelect, caption }) {
     this.onSelect = onSelect;
+    this.captionText = caption;
     this.marker = `uses-arrowhead-${++instances}`;
     this.element = document.createElement('figure');
     this.element.className = 'uses-diagram';
@@ -29,9 +30,10 @@ export class UsesDiagram {
   }
 
   /**
-   * @param {{layers: number, heads: number, selected: string, input: string, output: string}} state
+   * @param {{layers: number, heads: number, selected: string | null, source: string, target: string}} state
+   *   source and target: the texts under the encoder and the decoder (e.g. the input, what was written)
    */
-  update({ layers, heads, selected, input, output }) {
+  update({ layers, heads, selected, source, target }) {
     const s = this.svg;
     s.replaceChildren();
     const defs = svg('defs');
@@ -92,18 +94,17 @@ export class UsesDiagram {
       box('cross', 320, 126, 200, ['encoder–decoder attention', `${heads} heads`]),
     );
     // Data flow.
-    const shortInput = input.length > 18 ? `${input.slice(0, 17)}…` : input;
+    const short = (text) => (text.length > 30 ? `${text.slice(0, 29)}…` : text);
     s.append(
-      svg('text', { x: 130, y: 290, 'text-anchor': 'middle' }, `input: “${shortInput}”`),
+      svg('text', { x: 130, y: 290, 'text-anchor': 'middle' }, short(source)),
       arrow('M130,276 L130,252'),
       arrow('M240,155 C270,155 280,147 318,147'),
       svg('text', { class: 'uses-note', x: 244, y: 190 }, 'keys, values'),
-      svg('text', { x: 420, y: 290, 'text-anchor': 'middle' }, `written so far: ▶${output}`),
+      svg('text', { x: 420, y: 290, 'text-anchor': 'middle' }, short(target)),
       arrow('M420,276 L420,252'),
       arrow('M420,20 L420,6'),
       svg('text', { class: 'uses-note', x: 430, y: 14 }, 'next character'),
     );
-    this.caption.textContent =
-      'The three places attention appears. Choose a purple box to show its maps below: queries always come from the block the box sits in; in encoder–decoder attention the keys and values are the encoder’s outputs.';
+    this.caption.textContent = this.captionText;
   }
 }
