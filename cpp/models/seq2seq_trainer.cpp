@@ -12,6 +12,7 @@ namespace attention {
 namespace {
 
 constexpr char kMagic[4] = {'A', '2', 'S', '2'};
+const checkpoint::Frame kFrame("seq2seq", kMagic, kSeq2SeqCheckpointVersion);
 constexpr double kClipNorm = 5.0;
 constexpr double kBeta1 = 0.9, kBeta2 = 0.999, kAdamEps = 1e-8;
 constexpr int kMaxTrainSteps = 100000;
@@ -27,7 +28,6 @@ double workPerExample(const Seq2SeqOptions& o) {
 }
 constexpr int kEvalChunk = 100;
 
-using checkpoint::fnv1a;
 using checkpoint::Reader;
 using checkpoint::Writer;
 
@@ -238,9 +238,7 @@ const Seq2SeqExample& Seq2SeqTrainer::sample() {
 }
 
 std::vector<std::uint8_t> Seq2SeqTrainer::save() const {
-  Writer w;
-  for (char c : kMagic) w.bytes.push_back(static_cast<std::uint8_t>(c));
-  w.u32(kSeq2SeqCheckpointVersion);
+  Writer w = kFrame.begin();
   w.str(options_.task);
   w.str(options_.attention);
   w.u32(static_cast<std::uint32_t>(options_.hidden));
@@ -248,57 +246,28 @@ std::vector<std::uint8_t> Seq2SeqTrainer::save() const {
   w.u32(static_cast<std::uint32_t>(options_.batch));
   w.f64(options_.learningRate);
   w.u32(options_.seed);
-  w.u64(steps_);
-  w.str(rng_.state());
-  w.str(sampler_.state());
-  w.u64(static_cast<std::uint64_t>(params_.size()));
-  for (Eigen::Index i = 0; i < params_.size(); ++i) w.f32(static_cast<float>(params_[i]));
-  w.u32(fnv1a(w.bytes.data(), w.bytes.size()));
-  return w.bytes;
+  return kFrame.finish(w, steps_, rng_.state(), sampler_.state(), params_);
 }
 
 Status Seq2SeqTrainer::load(const std::uint8_t* bytes, std::size_t size) {
-  const auto corrupt = [](const std::string& why) {
-    return Status::invalidValue("not a valid seq2seq checkpoint: " + why);
-  };
-  if (size < 12) return corrupt("only " + std::to_string(size) + " bytes");
-  if (std::memcmp(bytes, kMagic, 4) != 0) return corrupt("wrong magic number (expected \"A2S2\")");
-  Reader r(bytes + 4, size - 8);  // between the magic number and the checksum
-  std::uint32_t version = 0;
-  r.u32(version);
-  if (version != kSeq2SeqCheckpointVersion) {
-    return corrupt("version " + std::to_string(version) + " is not supported (this build reads " +
-                   std::to_string(kSeq2SeqCheckpointVersion) + ")");
-  }
-  const std::uint32_t stored = checkpoint::trailingU32(bytes, size);
-  if (fnv1a(bytes, size - 4) != stored) return corrupt("checksum mismatch (truncated or altered)");
+  Reader r;
+  RETURN_IF_ERROR(kFrame.open(bytes, size, r));
   Seq2SeqOptions o;
-  std::uint64_t steps = 0, count = 0;
-  std::string rngState, samplerState;
+  checkpoint::Tail tail;
   if (!r.str(o.task, 64) || !r.str(o.attention, 64) || !r.i32(o.hidden) || !r.i32(o.embedding) ||
-      !r.i32(o.batch) || !r.f64(o.learningRate) || !r.u32(o.seed) || !r.u64(steps) ||
-      !r.str(rngState, 1 << 16) || !r.str(samplerState, 1 << 16) || !r.u64(count)) {
-    return corrupt("truncated header");
+      !r.i32(o.batch) || !r.f64(o.learningRate) || !r.u32(o.seed) ||
+      !checkpoint::Frame::readTail(r, tail)) {
+    return kFrame.corrupt("truncated header");
   }
-  Status valid = validateSeq2SeqOptions(o);
-  if (!valid.isOk()) return corrupt(valid.message);
+  const Status valid = validateSeq2SeqOptions(o);
+  if (!valid.isOk()) return kFrame.corrupt(valid.message);
   Seq2SeqTrainer fresh;
   RETURN_IF_ERROR(fresh.init(o));
-  if (count != static_cast<std::uint64_t>(fresh.params_.size())) {
-    return corrupt("it holds " + std::to_string(count) + " parameters but its options need " +
-                   std::to_string(fresh.params_.size()));
+  RETURN_IF_ERROR(kFrame.readParams(r, size, tail, fresh.params_));
+  if (!fresh.rng_.setState(tail.generator) || !fresh.sampler_.setState(tail.sampler)) {
+    return kFrame.corrupt("bad generator state");
   }
-  if (size - 8 - r.position() != count * 4) return corrupt("wrong parameter data size");
-  for (Eigen::Index i = 0; i < fresh.params_.size(); ++i) {
-    float x = 0;
-    r.f32(x);
-    if (!std::isfinite(x)) return corrupt("parameter " + std::to_string(i) + " is not finite");
-    fresh.params_[i] = x;
-  }
-  if (!fresh.rng_.setState(rngState) || !fresh.sampler_.setState(samplerState)) {
-    return corrupt("bad generator state");
-  }
-  fresh.steps_ = steps;
+  fresh.steps_ = tail.steps;
   *this = std::move(fresh);
   return Status::ok();
 }

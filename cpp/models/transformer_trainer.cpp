@@ -11,11 +11,11 @@ namespace attention {
 
 namespace {
 
-using checkpoint::fnv1a;
 using checkpoint::Reader;
 using checkpoint::Writer;
 
 constexpr char kMagic[4] = {'A', '2', 'T', 'F'};
+const checkpoint::Frame kFrame("transformer", kMagic, kTransformerCheckpointVersion);
 // Adam as in the paper: beta1 0.9, beta2 0.98, epsilon 1e-9.
 constexpr double kBeta1 = 0.9, kBeta2 = 0.98, kAdamEps = 1e-9;
 constexpr int kMaxTrainSteps = 100000;
@@ -258,9 +258,7 @@ const Seq2SeqExample& TransformerTrainer::sample() {
 }
 
 std::vector<std::uint8_t> TransformerTrainer::save() const {
-  Writer w;
-  for (char c : kMagic) w.bytes.push_back(static_cast<std::uint8_t>(c));
-  w.u32(kTransformerCheckpointVersion);
+  Writer w = kFrame.begin();
   w.str(options_.task);
   w.str(options_.schedule);
   for (int x : {options_.layers, options_.heads, options_.dModel, options_.dFF, options_.batch,
@@ -270,59 +268,29 @@ std::vector<std::uint8_t> TransformerTrainer::save() const {
   w.f64(options_.learningRate);
   w.f64(options_.labelSmoothing);
   w.u32(options_.seed);
-  w.u64(steps_);
-  w.str(rng_.state());
-  w.str(sampler_.state());
-  w.u64(static_cast<std::uint64_t>(params_.size()));
-  for (Eigen::Index i = 0; i < params_.size(); ++i) w.f32(static_cast<float>(params_[i]));
-  w.u32(fnv1a(w.bytes.data(), w.bytes.size()));
-  return w.bytes;
+  return kFrame.finish(w, steps_, rng_.state(), sampler_.state(), params_);
 }
 
 Status TransformerTrainer::load(const std::uint8_t* bytes, std::size_t size) {
-  const auto corrupt = [](const std::string& why) {
-    return Status::invalidValue("not a valid transformer checkpoint: " + why);
-  };
-  if (size < 12) return corrupt("only " + std::to_string(size) + " bytes");
-  if (std::memcmp(bytes, kMagic, 4) != 0) return corrupt("wrong magic number (expected \"A2TF\")");
-  Reader r(bytes + 4, size - 8);  // between the magic number and the checksum
-  std::uint32_t version = 0;
-  r.u32(version);
-  if (version != kTransformerCheckpointVersion) {
-    return corrupt("version " + std::to_string(version) + " is not supported (this build reads " +
-                   std::to_string(kTransformerCheckpointVersion) + ")");
-  }
-  if (fnv1a(bytes, size - 4) != checkpoint::trailingU32(bytes, size)) {
-    return corrupt("checksum mismatch (truncated or altered)");
-  }
+  Reader r;
+  RETURN_IF_ERROR(kFrame.open(bytes, size, r));
   TransformerOptions o;
-  std::uint64_t steps = 0, count = 0;
-  std::string rngState, samplerState;
+  checkpoint::Tail tail;
   if (!r.str(o.task, 64) || !r.str(o.schedule, 64) || !r.i32(o.layers) || !r.i32(o.heads) ||
       !r.i32(o.dModel) || !r.i32(o.dFF) || !r.i32(o.batch) || !r.i32(o.warmup) ||
-      !r.f64(o.learningRate) || !r.f64(o.labelSmoothing) || !r.u32(o.seed) || !r.u64(steps) ||
-      !r.str(rngState, 1 << 16) || !r.str(samplerState, 1 << 16) || !r.u64(count)) {
-    return corrupt("truncated header");
+      !r.f64(o.learningRate) || !r.f64(o.labelSmoothing) || !r.u32(o.seed) ||
+      !checkpoint::Frame::readTail(r, tail)) {
+    return kFrame.corrupt("truncated header");
   }
   const Status valid = validateTransformerOptions(o);
-  if (!valid.isOk()) return corrupt(valid.message);
+  if (!valid.isOk()) return kFrame.corrupt(valid.message);
   TransformerTrainer fresh;
   RETURN_IF_ERROR(fresh.init(o));
-  if (count != static_cast<std::uint64_t>(fresh.params_.size())) {
-    return corrupt("it holds " + std::to_string(count) + " parameters but its options need " +
-                   std::to_string(fresh.params_.size()));
+  RETURN_IF_ERROR(kFrame.readParams(r, size, tail, fresh.params_));
+  if (!fresh.rng_.setState(tail.generator) || !fresh.sampler_.setState(tail.sampler)) {
+    return kFrame.corrupt("bad generator state");
   }
-  if (size - 8 - r.position() != count * 4) return corrupt("wrong parameter data size");
-  for (Eigen::Index i = 0; i < fresh.params_.size(); ++i) {
-    float x = 0;
-    r.f32(x);
-    if (!std::isfinite(x)) return corrupt("parameter " + std::to_string(i) + " is not finite");
-    fresh.params_[i] = x;
-  }
-  if (!fresh.rng_.setState(rngState) || !fresh.sampler_.setState(samplerState)) {
-    return corrupt("bad generator state");
-  }
-  fresh.steps_ = steps;
+  fresh.steps_ = tail.steps;
   *this = std::move(fresh);
   return Status::ok();
 }
