@@ -10,6 +10,18 @@
 // records it in data-update-ms) and the time from the edit until the next
 // animation frame starts. Target: 8 ms median (half a 60 Hz frame).
 //
+// Where the time goes (issue 15; update() timed per part in an unminified,
+// instrumented build, best of 60 edits, load average ~16 on the 2-core machine):
+//   seed edit, 10.9 ms: RandomState draws 2.3 (of which the wasm randn 1.8: the
+//     Box-Muller log, exact like glibc's; rand() of the same size takes 0.2),
+//     projections + scores + attention 1.6, masked attention 0.7, multi-head by
+//     hand + the one-call check 2.8, drawing every figure 1.8;
+//   causal toggle, 4.7 ms: masked attention 0.7, multi-head 2.5, drawing 1.1.
+// The wasm calls are about 6.5 ms of the seed edit's 10.9, so it cannot reach 8 ms
+// from the page side alone. Already removed: a second copy of every typed-array
+// argument before the copy into the wasm heap, repainting the mask on a new
+// seed, the mask rebuilt on every edit, per-cell branches in the pixel loop.
+//
 //   node bench/frame.mjs                  dist/site
 //   node bench/frame.mjs --before DIR     DIR (e.g. a copy of dist/site built before a change)
 //                                         and dist/site in alternating rounds, with ratios

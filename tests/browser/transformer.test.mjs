@@ -319,3 +319,45 @@ test('captions: every figure has a visible caption; the mask legend matches the 
   );
   await big.context().close();
 });
+
+test('repaints follow inputs: a new seed keeps the mask figure, an edit of the mask or the tokens repaints it', async () => {
+  const page = await open();
+  // Counts the draws of each figure (every Heatmap draw, in either mode, sets its context's
+  // transform; canvasHash only reads pixels).
+  await page.evaluate(() => {
+    const setTransform = CanvasRenderingContext2D.prototype.setTransform;
+    CanvasRenderingContext2D.prototype.setTransform = function counted(...args) {
+      this.canvas.dataset.draws = String(Number(this.canvas.dataset.draws ?? 0) + 1);
+      return setTransform.apply(this, args);
+    };
+  });
+  const draws = (label) =>
+    page.$eval(`${CH} canvas[aria-label^="${label}"]`, (c) => {
+      const n = Number(c.dataset.draws ?? 0);
+      c.dataset.draws = '0';
+      return n;
+    });
+  const mask = 'mask (1 = may attend';
+  const masked = 'masked attention weights';
+  const hash = () => canvasHash(page, `${CH} canvas[aria-label^="${mask}"]`);
+  const first = await hash();
+
+  await page.getByLabel('seed', { exact: true }).fill('5');
+  await page.getByLabel('seed', { exact: true }).press('Tab');
+  assert.equal(await draws(masked), 1, 'the masked weights follow the new seed');
+  assert.equal(await draws(mask), 0, 'the mask does not depend on the seed: not repainted');
+  assert.equal(await hash(), first);
+
+  await page.getByLabel('causal (no looking ahead)').check();
+  assert.equal(await draws(mask), 1, 'a causal mask is a new mask');
+  assert.equal(await draws(masked), 1);
+  const causal = await hash();
+  assert.notEqual(causal, first);
+
+  // Same number of tokens (same mask), new words: the mask's row and column labels change.
+  await page.getByLabel('tokens', { exact: true }).fill('a dog ran in the park');
+  assert.equal(await draws(mask), 1, 'new labels repaint the mask');
+  assert.notEqual(await hash(), causal);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});

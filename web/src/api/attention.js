@@ -8,7 +8,7 @@
 // attentionScores, scaledDotProductAttention and multiHeadAttention also run
 // in float32 (options.precision, or by default when every input is
 // Float32Array-backed: the rule is in precision.js).
-import { toMatrix, toVector, toVectorOrLine } from './convert.js';
+import { borrowMatrix, toMatrix, toVector, toVectorOrLine } from './convert.js';
 import { describe, readOptions, requireBoolean, requireInteger, throwForStatus } from './errors.js';
 import { ABSENT, withHeap } from './heap.js';
 import { choosePrecision } from './precision.js';
@@ -21,7 +21,7 @@ const MAX_HEADS = 4096;
 function readMask(options, fn) {
   const { mask, causal = false } = options;
   requireBoolean(causal, fn, 'options.causal');
-  return { mask: mask === undefined || mask === null ? null : toMatrix(mask, fn, 'mask'), causal };
+  return { mask: mask === undefined || mask === null ? null : borrowMatrix(mask, fn, 'mask'), causal };
 }
 
 /** @param {any} core the instantiated Emscripten module */
@@ -149,8 +149,8 @@ export function attentionApi(core) {
       const { scaled = false, precision } = readOptions(options, ['scaled', 'precision'], fn);
       requireBoolean(scaled, fn, 'options.scaled');
       const chosen = choosePrecision(precision, [Q, K], fn);
-      const q = toMatrix(Q, fn, 'Q');
-      const k = toMatrix(K, fn, 'K');
+      const q = borrowMatrix(Q, fn, 'Q');
+      const k = borrowMatrix(K, fn, 'K');
       const raw = chosen === 'float32' ? core._attention32 : core._attention;
       return withHeap(
         core,
@@ -183,9 +183,9 @@ export function attentionApi(core) {
     scaledDotProductAttention(Q, K, V, options) {
       const opts = readOptions(options, ['mask', 'causal', 'precision'], SDPA);
       const chosen = choosePrecision(opts.precision, [Q, K, V], SDPA);
-      const q = toMatrix(Q, SDPA, 'Q');
-      const k = toMatrix(K, SDPA, 'K');
-      const v = toMatrix(V, SDPA, 'V');
+      const q = borrowMatrix(Q, SDPA, 'Q');
+      const k = borrowMatrix(K, SDPA, 'K');
+      const v = borrowMatrix(V, SDPA, 'V');
       const { mask, causal } = readMask(opts, SDPA);
       const raw = chosen === 'float32' ? core._attention32 : core._attention;
       return withHeap(
@@ -237,13 +237,13 @@ export function attentionApi(core) {
         [Q, K, V, ...present.filter((x) => x !== undefined && x !== null)],
         MHA,
       );
-      const q = toMatrix(Q, MHA, 'Q');
-      const k = toMatrix(K, MHA, 'K');
-      const v = toMatrix(V, MHA, 'V');
+      const q = borrowMatrix(Q, MHA, 'Q');
+      const k = borrowMatrix(K, MHA, 'K');
+      const v = borrowMatrix(V, MHA, 'V');
       const matrix = (name) => {
         if (opts[name] === undefined)
           throw new TypeError(`${MHA}: options.${name} is required (a d_model x d_model matrix)`);
-        return toMatrix(opts[name], MHA, name);
+        return borrowMatrix(opts[name], MHA, name);
       };
       const bias = (name) => (opts[name] === undefined || opts[name] === null ? null : toVector(opts[name], MHA, name));
       const W = { wq: matrix('Wq'), wk: matrix('Wk'), wv: matrix('Wv'), wo: matrix('Wo') };

@@ -1,6 +1,6 @@
 // The matrix product, through the core's one packed SIMD gemm kernel (in
 // float64, or float32 with 4 lanes per SIMD register: see precision.js).
-import { toMatrix } from './convert.js';
+import { borrowMatrix } from './convert.js';
 import { readOptions, throwForStatus } from './errors.js';
 import { withHeap } from './heap.js';
 import { choosePrecision } from './precision.js';
@@ -13,8 +13,8 @@ export function gemmApi(core) {
       const fn = 'matmul';
       const { precision } = readOptions(options, ['precision'], fn);
       const chosen = choosePrecision(precision, [a, b], fn);
-      const ma = toMatrix(a, fn, 'a');
-      const mb = toMatrix(b, fn, 'b');
+      const ma = borrowMatrix(a, fn, 'a');
+      const mb = borrowMatrix(b, fn, 'b');
       const raw = chosen === 'float32' ? core._matmul32 : core._matmul;
       return withHeap(
         core,

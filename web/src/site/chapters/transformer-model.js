@@ -58,19 +58,16 @@ export function vocabulary(tokens) {
 /** Rows `ids` of a matrix (NumPy's E[ids]). */
 function pickRows(api, E, ids) {
   const out = new api.Matrix(ids.length, E.cols);
-  ids.forEach((id, i) => out.data.set(E.row(id), i * E.cols));
+  ids.forEach((id, i) => out.data.set(E.data.subarray(id * E.cols, (id + 1) * E.cols), i * E.cols));
   return out;
 }
 
 /** rs.randn(d, d) / np.sqrt(d): a weight matrix with unit-variance products. */
 function weightMatrix(api, rs, d) {
-  const W = rs.randn(d, d);
+  const W = rs.randn(d, d); // a fresh copy of ours: divided in place, no second array
   const scale = Math.sqrt(d); // IEEE: the same division NumPy does
-  return new api.Matrix(
-    d,
-    d,
-    W.data.map((x) => x / scale),
-  );
+  for (let i = 0; i < W.data.length; i++) W.data[i] /= scale;
+  return W;
 }
 
 /**

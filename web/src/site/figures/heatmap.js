@@ -405,16 +405,18 @@ export class Heatmap {
     const px = new Uint32Array(image.data.buffer);
     const lut = packedLookupTable(this.paletteName());
     const scale = vmax > vmin ? 255 / (vmax - vmin) : 0;
+    const flat = scale === 0; // vmax == vmin: every finite cell takes the middle colour
+    for (let k = 0; k < px.length; k++) {
+      const x = data[k];
+      // x - x is 0 for finite x, NaN for NaN and ±Infinity (grey, like masked cells)
+      const level = flat ? 128 : ((x - vmin) * scale + 0.5) | 0;
+      px[k] = x - x === 0 ? lut[level < 0 ? 0 : level > 255 ? 255 : level] : lut[MASKED];
+    }
+    // Masked cells are grey (hatching needs more than one pixel): a second pass,
+    // so the loop above stays free of a call per cell.
     const isMasked = o.isMasked;
-    for (let r = 0, k = 0; r < rows; r++) {
-      for (let c = 0; c < cols; c++, k++) {
-        const x = data[k];
-        if ((isMasked && isMasked(r, c)) || !Number.isFinite(x)) {
-          px[k] = lut[MASKED]; // hatching needs more than one pixel
-        } else {
-          px[k] = lut[scale ? Math.max(0, Math.min(255, ((x - vmin) * scale + 0.5) | 0)) : 128];
-        }
-      }
+    if (isMasked) {
+      for (let r = 0, k = 0; r < rows; r++) for (let c = 0; c < cols; c++, k++) if (isMasked(r, c)) px[k] = lut[MASKED];
     }
     ctx.putImageData(image, 0, 0);
     this.layout = { left: 0, top: 0, cellW: block, cellH: block, rows, cols };
