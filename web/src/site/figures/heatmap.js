@@ -110,9 +110,9 @@ export class Heatmap {
       'figure',
       { className: 'heatmap' },
       el('div', { className: 'heatmap-stage' }, this.canvas, this.readout),
+      tools, // above the readout, so a readout that grows or shrinks never moves the button
       this.story,
       this.caption,
-      tools,
       this.details,
     );
     /** @type {{rows: number, cols: number, data: ArrayLike<number>} | null} */
