@@ -247,3 +247,24 @@ for (const width of WIDTHS) {
     await page.context().close();
   });
 }
+
+test('the other chapters’ attention weights (Basics, Bahdanau, Q/K/V) are on the fixed 0–1 scale with the same toggle', async () => {
+  for (const [chapter, count] of [
+    ['basics', 1],
+    ['bahdanau', 2],
+    ['qkv', 1],
+  ]) {
+    const page = await openPage(env.browser, `${env.url}#chapter=${chapter}`);
+    const tools = page.locator(`#chapter-${chapter} .heatmap-tools[data-scale="fixed"]`);
+    assert.equal(await tools.count(), count, chapter);
+    const figure = page.locator(`#chapter-${chapter} figure.heatmap:has(.heatmap-tools[data-scale])`).first();
+    const canvas = figure.locator('canvas');
+    const before = await canvas.evaluate((c) => c.toDataURL());
+    await figure.locator('.heatmap-menu-button').click();
+    await figure.getByRole('menuitemcheckbox', { name: /Stretch contrast/ }).click();
+    assert.equal(await figure.locator('.heatmap-tools').getAttribute('data-scale'), 'stretched', chapter);
+    assert.notEqual(await canvas.evaluate((c) => c.toDataURL()), before, `${chapter}: repainted`);
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  }
+});
