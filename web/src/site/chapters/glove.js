@@ -150,8 +150,8 @@ export default {
     });
     // Beside each matrix, the same weights as lines between the tokens; pointing at a
     // token outlines its row (a query) or its column (a key) in the matrix.
-    const linesFor = (heatmap, label) =>
-      new TokenLines({
+    const linesFor = (heatmap, label) => {
+      const lines = new TokenLines({
         label,
         onFocus: (focus) => {
           const m = heatmap.matrix;
@@ -161,6 +161,9 @@ export default {
           );
         },
       });
+      lines.element.classList.add('glove-lines'); // one head: the page's accent colour, readable in both themes
+      return lines;
+    };
     const linesOf = (lines, weights) =>
       lines.update({ queries: attention.qTokens, keys: attention.kTokens, heads: [{ name: 'weights', weights }] });
 
