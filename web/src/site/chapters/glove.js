@@ -678,7 +678,7 @@ export default {
             tex('\\sqrt{d}'),
             ' (a dot product of unit vectors stays within ±1 whatever ',
             tex('d'),
-            ' is).',
+            ' is). Steps 5 and 6 keep the raw vectors.',
           ),
         ],
         output: dotOut,
