@@ -1,5 +1,5 @@
 // End to end: the GloVe chapter ("Attention between two sentences") in Debian's
-// chromium. Expected weights come from tests/fixtures/embeddings.txt (NumPy on
+// chromium. Expected weights come from tests/fixtures/glove_cosine.txt (NumPy on
 // the package's float32 vectors); the page uses the shipped int16 vocabulary,
 // which the chapter promises to keep within 1e-3 of them.
 import assert from 'node:assert/strict';
@@ -11,7 +11,8 @@ import { serve } from '../../scripts/serve.mjs';
 import { loadFixture } from '../js/fixtures.js';
 import { canvasHash, FILE_URL, openPage, paintedPixels, SITE_DIR, startBrowser, tableValues } from './harness.mjs';
 
-const ref = loadFixture('embeddings.txt');
+// The chapter masks words with no vector ("a", "A"): its weights are NumPy's masked ones.
+const masked = loadFixture('glove_cosine.txt');
 let env;
 before(async () => {
   env = await startBrowser();
@@ -61,16 +62,20 @@ test('renders the sentences’ 8 × 9 attention plots with no console errors', a
   // Dot-product attention: 8 × 9, within 1e-3 of the float32 result.
   const dot = await heatmapValues(page, 4);
   assert.equal(dot.length, 72);
-  const diff = maxDiff(dot, Array.from(ref.get('sentences.dot.weights').data));
+  const diff = maxDiff(dot, Array.from(masked.get('notebook.dot.weights').data));
   assert.ok(diff < 1e-3, `dot-product weights differ by ${diff}`);
   assert.match(await page.textContent(`${stepSel(4)} pre.output`), /^array\(\[\[/);
-  assert.match(await page.textContent(`${stepSel(4)}`), /row of “a” is flat at 1\/9/);
+  assert.match(
+    await page.textContent(`${stepSel(4)} .mask-note`),
+    /^Hatched: “a”, “A” have no vector, so they are masked/,
+  );
   for (const n of [5, 6]) {
     const w = await heatmapValues(page, n);
     assert.equal(w.length, 72, `step ${n}`);
     for (let r = 0; r < 8; r++) {
       const sum = w.slice(r * 9, r * 9 + 9).reduce((s, x) => s + x, 0);
-      assert.ok(Math.abs(sum - 1) < 1e-9, `step ${n} row ${r} sums to ${sum}`);
+      const want = r === 3 ? 0 : 1; // "a" (row 3) has no vector: no weights
+      assert.ok(Math.abs(sum - want) < 1e-9, `step ${n} row ${r} sums to ${sum}`);
     }
   }
   // The notebook's broadcasting bug, explained with these sentences' shapes.
@@ -267,7 +272,7 @@ test('from file:// the shipped vectors load through their script twin', async ()
   const page = await openPage(env.browser, `${FILE_URL}#chapter=glove`);
   await page.waitForSelector(`${CHAPTER}[data-loaded="true"]`, { timeout: 20000 });
   const dot = await heatmapValues(page, 4);
-  assert.ok(maxDiff(dot, Array.from(ref.get('sentences.dot.weights').data)) < 1e-3);
+  assert.ok(maxDiff(dot, Array.from(masked.get('notebook.dot.weights').data)) < 1e-3);
   // No worker from file://: the loader runs on the page instead.
   await page
     .getByLabel('your GloVe text file')
@@ -322,7 +327,7 @@ test('<attention-lesson chapter="glove"> from copied dist/lib + dist/elements fo
     const cells = await tableValues(
       page.locator('attention-lesson section.step:nth-of-type(4) figure.heatmap').first(),
     );
-    assert.ok(maxDiff(cells.map(Number), Array.from(ref.get('sentences.dot.weights').data)) < 1e-3);
+    assert.ok(maxDiff(cells.map(Number), Array.from(masked.get('notebook.dot.weights').data)) < 1e-3);
     await page
       .getByLabel('your GloVe text file')
       .setInputFiles({ name: 'tiny.txt', mimeType: 'text/plain', buffer: Buffer.from(gloveFile(10)) });
@@ -370,7 +375,7 @@ test('sentence inputs and token chips have a visible border, on the site and in 
   await page.context().close();
   // The elements carry components.css in their bundle (their shadow roots adopt it).
   const css = readFileSync(join(SITE_DIR, '..', 'elements', 'attention-lab-elements.js'), 'utf8');
-  assert.match(css, /\.attention-lab input\.sentence \{[^}]*border: 1px solid var\(--al-border\)/);
+  assert.match(css, /\.attention-lab input\.sentence \{[^}]*border: 1px solid var\(--al-muted\)/);
   assert.doesNotMatch(css, /var\(--(border|bg|fg|muted|panel|error|accent)\)/);
 });
 

@@ -83,12 +83,16 @@ export function canvasHash(page, selector) {
 }
 
 /**
- * The cell texts of a heatmap's "Values as a table" view, opening it first as
- * a reader would. `figure` is a playwright Locator of the heatmap's <figure>.
+ * The cell texts of a heatmap's values table, opening it first as a reader
+ * would (its menu button, then "Show the values as a table").
+ * `figure` is a playwright Locator of the heatmap's <figure>.
  */
 export async function tableValues(figure) {
   const details = figure.locator('details.heatmap-values');
-  if (!(await details.evaluate((d) => d.open))) await details.locator('summary').click();
+  if (!(await details.evaluate((d) => d.open))) {
+    await figure.locator('.heatmap-menu-button').click();
+    await figure.getByRole('menuitem', { name: 'Show the values as a table' }).click();
+  }
   await figure.locator('table td').first().waitFor();
   return figure.locator('table td').allTextContents();
 }

@@ -115,7 +115,9 @@ test('heatmaps: keyboard focus shows cell values; copy as NumPy; download PNG; t
   await page.keyboard.press('ArrowDown'); // row 2, column 2: 2
   assert.equal(await annotations.locator('.heatmap-readout').textContent(), '2, h̄2: 2');
 
-  await annotations.getByRole('button', { name: 'Copy as NumPy' }).click();
+  const menuButton = annotations.getByRole('button', { name: /PNG · Copy · Table/ });
+  await menuButton.click();
+  await annotations.getByRole('menuitem', { name: 'Copy as NumPy' }).click();
   await page.waitForFunction((el) => el.dataset.copied, await annotations.elementHandle());
   const literal = await annotations.getAttribute('data-copied');
   assert.equal(
@@ -125,7 +127,7 @@ test('heatmaps: keyboard focus shows cell values; copy as NumPy; download PNG; t
 
   const [download] = await Promise.all([
     page.waitForEvent('download'),
-    annotations.getByRole('button', { name: 'PNG' }).click(),
+    menuButton.click().then(() => annotations.getByRole('menuitem', { name: 'Download as PNG' }).click()),
   ]);
   assert.match(download.suggestedFilename(), /\.png$/);
 

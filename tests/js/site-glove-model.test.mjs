@@ -19,12 +19,18 @@ import { assertClose, loadFixture } from './fixtures.js';
 
 const a = await loadAttention();
 const ref = loadFixture('embeddings.txt');
+const masked = loadFixture('glove_cosine.txt'); // the same sentences with "a" and "A" masked
 
-test("the notebook's sentences: 8 × 9 dot-product weights within 1e-3 of NumPy", async () => {
+test("the notebook's sentences: 8 × 9 dot-product weights within 1e-3 of NumPy (unmasked, and with the missing words masked)", async () => {
   const E = await a.loadDefaultEmbeddings();
   const r = sentencesAttention(a, E, DEFAULTS.query, DEFAULTS.key);
   assert.deepEqual([r.dot.weights.rows, r.dot.weights.cols], [8, 9]);
-  assertClose(r.dot.weights.data, ref.get('sentences.dot.weights').data, 1e-3, { label: 'dot weights' });
+  assertClose(r.dot.weights.data, masked.get('notebook.dot.weights').data, 1e-3, { label: 'dot weights' });
+  // Where no word is missing (rows of present query words, renormalised over present keys),
+  // the unmasked notebook weights give the same ratios: w_ij / w_ik is e^(s_ij - s_ik) either way.
+  const notebook = ref.get('sentences.dot.weights').data;
+  const ratio = (w, i, j, k) => w[i * 9 + j] / w[i * 9 + k];
+  assert.ok(Math.abs(ratio(r.dot.weights.data, 1, 4, 1) / ratio(notebook, 1, 4, 1) - 1) < 1e-3);
   assert.deepEqual(r.missing, ['a', 'A']);
   const best = strongest(r.dot.weights, r.qTokens, r.kTokens, r.qMissing);
   assert.equal(best.find((b) => b.t === 'teacher').to, 'teacher');
@@ -52,13 +58,13 @@ test('provenance: a dot-product weight is the softmax of its query row of q·k/�
     story.text,
     /^weight 'teacher' → 'teacher' = (1|e\^\(.*\)) \/ \(.*\) = 0\.\d+, over q·k\/√100 for every key token$/,
   );
-  assert.equal((story.text.match(/ \+ /g) ?? []).length, 8); // nine key tokens in the sum
+  assert.equal((story.text.match(/ \+ /g) ?? []).length, 7); // eight key tokens in the sum ("A" is masked)
   assert.equal(story.sources.queryEmbed.length, 100);
   assert.deepEqual(story.sources.keyEmbed[0], [0, j]);
   // The weight it quotes is the softmax of the scaled scores, computed here with plain JS.
-  const row = r.scaled.row(i);
+  const row = r.scaled.row(i).filter((_, c) => r.kTokens[c] !== 'A');
   const m = Math.max(...row);
   const sum = row.reduce((s, x) => s + Math.exp(x - m), 0);
-  assert.ok(Math.abs(Math.exp(row[j] - m) / sum - r.dot.weights.get(i, j)) < 1e-12);
+  assert.ok(Math.abs(Math.exp(r.scaled.get(i, j) - m) / sum - r.dot.weights.get(i, j)) < 1e-12);
   E.delete();
 });

@@ -4,11 +4,13 @@ import { loadAttention } from 'attention-lab';
 import { CHAPTERS } from './chapters/index.js';
 import { el } from './dom.js';
 import { setPaletteOverride } from './figures/heatmap.js';
+import { installSkipLink } from './skip-link.js';
 import { readHash, setHashValue } from './url-state.js';
 
 const contents = document.getElementById('contents');
 const main = document.getElementById('chapter');
 const status = document.getElementById('status');
+installSkipLink(document.querySelector('.skip-link'), main);
 
 let api = null;
 let current = null; // { id, root, steps }

@@ -132,8 +132,7 @@ export default {
     const weightsMap = new Heatmap({
       palette: 'orange',
       label: 'attention weights α',
-      vmin: 0,
-      vmax: 1,
+      weights: true, // 0 to 1, with 'Stretch contrast' in the figure's menu
       explain: story((_, i) => explainWeight(result, i)),
     });
     const weightsOut = outputBlock('softmax weights as NumPy prints them');
@@ -152,8 +151,7 @@ export default {
     const compareMap = new Heatmap({
       palette: 'orange',
       label: 'weights from additive and from dot-product scores',
-      vmin: 0,
-      vmax: 1,
+      weights: true, // 0 to 1, with 'Stretch contrast' in the figure's menu
       rowLabels: ['additive', 'dot product'],
       explain: story((row, i) => explainComparison(result, row, i)),
     });

@@ -152,8 +152,7 @@ export default {
     const weightsMap = new Heatmap({
       palette: 'orange',
       label: 'attention weights α',
-      vmin: 0,
-      vmax: 1,
+      weights: true, // 0 to 1, with 'Stretch contrast' in the figure's menu
       explain: story((_, s) => explainWeight(result, s)),
     });
     const softmaxText = el('p', { className: 'live-sentence' });

@@ -3,7 +3,7 @@
 // summary, and the attention of two tokenised sentences through the API.
 // Tested in tests/js/site-glove-model.test.mjs.
 
-import { columnCells, softmaxText } from '../provenance.js';
+import { columnCells, factor, shown, softmaxText, sumOfProducts } from '../provenance.js';
 
 export const PROJECTION_SIZES = [8, 16, 32, 64, 128, 256];
 export const MAX_SENTENCE = 500; // characters, like the sentence inputs
@@ -14,6 +14,7 @@ export const DEFAULTS = {
   dim: 64,
   trainableSeed: 0,
   additiveSeed: 0,
+  cosine: false,
 };
 
 /** The permalink state of the chapter (url-state.js). */
@@ -23,6 +24,7 @@ export const SCHEMA = [
   { key: 'd', name: 'dim', type: 'enum', values: PROJECTION_SIZES, default: DEFAULTS.dim },
   { key: 'ts', name: 'trainableSeed', type: 'int', min: 0, max: 4294967295, default: 0 },
   { key: 'as', name: 'additiveSeed', type: 'int', min: 0, max: 4294967295, default: 0 },
+  { key: 'cos', name: 'cosine', type: 'bool', default: false },
 ];
 
 /** Python's repr() of a str, enough for tokens: quotes and backslashes escaped. */
@@ -59,28 +61,87 @@ export function embeddingSummary(name, tokens, matrix, missingRows) {
 }
 
 /**
- * Tokens, embeddings and dot-product attention of two sentences with table E.
+ * Which query–key pairs take part: 1 where both tokens have a vector, 0 where
+ * either is missing (no vector, no meaning: a missing query gets no weights,
+ * a missing key gets no weight). (n_q × n_k), for the API's `mask` option.
+ */
+export function presentMask(qMissing, kMissing) {
+  const n = qMissing.length;
+  const m = kMissing.length;
+  const data = new Float64Array(n * m);
+  for (let i = 0; i < n; i++) for (let j = 0; j < m; j++) data[i * m + j] = qMissing[i] || kMissing[j] ? 0 : 1;
+  return { rows: n, cols: m, data };
+}
+
+/**
+ * Every row divided by its length (‖row‖ = √(row·row), through the API's dot);
+ * zero rows (missing words) stay zero. Returns the unit rows and the lengths.
  * @param {import('attention-lab').Attention} api
  */
-export function sentencesAttention(api, E, query, key) {
+export function unitRows(api, m) {
+  const data = new Float64Array(m.rows * m.cols);
+  const norms = new Float64Array(m.rows);
+  for (let r = 0; r < m.rows; r++) {
+    const row = m.row(r);
+    norms[r] = Math.sqrt(api.dot(row, row));
+    if (norms[r] > 0) for (let c = 0; c < m.cols; c++) data[r * m.cols + c] = row[c] / norms[r];
+  }
+  return { matrix: new api.Matrix(m.rows, m.cols, data), norms };
+}
+
+/**
+ * Row softmax of `scores` with the masked entries left out (−∞ through the
+ * API's softmax: weight exactly 0; a row with nothing left is all zeros).
+ * @param {import('attention-lab').Attention} api
+ */
+export function maskedSoftmaxRows(api, scores, mask) {
+  const out = new Float64Array(scores.rows * scores.cols);
+  for (let i = 0; i < scores.rows; i++) {
+    const row = Float64Array.from(scores.row(i), (x, j) => (mask.data[i * scores.cols + j] ? x : -Infinity));
+    out.set(api.softmax(row), i * scores.cols);
+  }
+  return new api.Matrix(scores.rows, scores.cols, out);
+}
+
+/**
+ * Tokens, embeddings and attention of two sentences with table E. Words with
+ * no vector are masked. `cosine`: the vectors are scaled to length 1 first and
+ * the scores are their cosines, not divided by √d (a dot product of unit vectors
+ * stays within ±1 whatever d is, which is what the √d was there to ensure).
+ * @param {import('attention-lab').Attention} api
+ * @param {{cosine?: boolean}} [options]
+ */
+export function sentencesAttention(api, E, query, key, { cosine = false } = {}) {
   const qTokens = api.tokenize(query);
   const kTokens = api.tokenize(key);
   const q = E.lookup(qTokens);
   const k = E.lookup(kTokens);
-  const dot = api.scaledDotProductAttention(q.matrix, k.matrix, k.matrix);
-  // q·k / √d, for the readouts (the weights are its row softmax).
-  const scaled = api.attentionScores(q.matrix, k.matrix, { scaled: true });
-  return {
-    scaled,
+  const qMissing = qTokens.map((t) => !E.has(t));
+  const kMissing = kTokens.map((t) => !E.has(t));
+  const mask = presentMask(qMissing, kMissing);
+  const common = {
     qTokens,
     kTokens,
     q,
     k,
-    dot,
-    qMissing: qTokens.map((t) => !E.has(t)),
-    kMissing: kTokens.map((t) => !E.has(t)),
+    mask,
+    cosine,
+    qMissing,
+    kMissing,
     missing: [...new Set([...q.missing, ...k.missing])],
   };
+  if (!cosine) {
+    // q·k / √d, for the readouts (the weights are its row softmax).
+    const scaled = api.attentionScores(q.matrix, k.matrix, { scaled: true });
+    const dot = api.scaledDotProductAttention(q.matrix, k.matrix, k.matrix, { mask });
+    return { ...common, scaled, dot };
+  }
+  const qUnit = unitRows(api, q.matrix);
+  const kUnit = unitRows(api, k.matrix);
+  const scaled = api.attentionScores(qUnit.matrix, kUnit.matrix); // the cosines
+  const weights = maskedSoftmaxRows(api, scaled, mask);
+  const dot = { weights, output: api.matmul(weights, k.matrix) };
+  return { ...common, scaled, dot, qNorms: qUnit.norms, kNorms: kUnit.norms };
 }
 
 /** For each query token, the key it attends to most: { t, to, w, flat }. */
@@ -93,15 +154,148 @@ export function strongest(weights, qTokens, kTokens, qMissing) {
 }
 
 /**
+ * Trainable attention of the sentences `r` (sentencesAttention) through the
+ * layer's projections, with the missing words masked like the dot product's.
+ * @param {import('attention-lab').Attention} api
+ * @param {import('attention-lab').TrainableAttention} layer
+ */
+export function trainableAttention(api, layer, r) {
+  const { queries, keys, values } = layer.forward(r.q.matrix, r.k.matrix, r.k.matrix);
+  const scaled = api.attentionScores(queries, keys, { scaled: true });
+  const { weights, output } = api.scaledDotProductAttention(queries, keys, values, { mask: r.mask });
+  return { queries, keys, values, scaled, weights, output };
+}
+
+/**
+ * Additive attention of the sentences `r` over every pair, with the missing
+ * words masked (their scores left out of each row's softmax).
+ * @param {import('attention-lab').Attention} api
+ * @param {import('attention-lab').AdditiveAttention} layer
+ */
+export function additiveAttention(api, layer, r) {
+  const { queries, keys, scores } = layer.forward(r.q.matrix, r.k.matrix, r.k.matrix);
+  const weights = maskedSoftmaxRows(api, scores, r.mask);
+  return { queries, keys, scores, weights, output: api.matmul(weights, r.k.matrix), params: layer.params };
+}
+
+/** The first few entries of a vector, "[0.12, −0.3, 0.05, …]" with its length when cut. */
+export function vectorText(v, most = 4) {
+  const head = Array.from(v).slice(0, most).map(shown);
+  return v.length > most ? `[${head.join(', ')}, … (${v.length} numbers)]` : `[${head.join(', ')}]`;
+}
+
+const pair = (r, i, j) => `${pyRepr(r.qTokens[i])} → ${pyRepr(r.kTokens[j])}`;
+const embedSources = (r, i, j) => ({
+  queryEmbed: columnCells(r.q.matrix.cols, i),
+  keyEmbed: columnCells(r.k.matrix.cols, j),
+});
+
+/** A weight that is 0 because a word has no vector, or null. */
+function maskedStory(r, i, j, what) {
+  if (r.mask.data[i * r.mask.cols + j]) return null;
+  const word = r.qMissing[i] ? pyRepr(r.qTokens[i]) : pyRepr(r.kTokens[j]);
+  return {
+    text: `${what} ${pair(r, i, j)} = 0: ${word} has no vector in these embeddings, so it is masked (no row or column weight).`,
+    sources: embedSources(r, i, j),
+  };
+}
+
+/** The softmax of row i over the key tokens that have a vector. */
+const rowSoftmax = (r, name, scores, weights, i, j) =>
+  softmaxText(name, scores.row(i), weights.row(i), j, (c) => r.mask.data[i * r.mask.cols + c] === 1);
+
+/**
  * Provenance of a dot-product attention weight: the softmax of row i of
- * q·k/√d over every key token. Sources are the query token's and the key
- * token's embedding columns (the embedding figures are d x tokens).
+ * q·k/√d (or of the cosines) over every key token with a vector. Sources are
+ * the query token's and the key token's embedding columns (the embedding
+ * figures are d × tokens).
  */
 export function explainDotWeight(r, i, j) {
+  const masked = maskedStory(r, i, j, 'weight');
+  if (masked) return masked;
   const d = r.q.matrix.cols;
-  const who = `weight ${pyRepr(r.qTokens[i])} → ${pyRepr(r.kTokens[j])}`;
-  return {
-    text: `${softmaxText(who, r.scaled.row(i), r.dot.weights.row(i), j)}, over q·k/√${d} for every key token`,
-    sources: { queryEmbed: columnCells(d, i), keyEmbed: columnCells(d, j) },
-  };
+  const who = `weight ${pair(r, i, j)}`;
+  const soft = rowSoftmax(r, who, r.scaled, r.dot.weights, i, j);
+  const text = r.cosine
+    ? `cos = q·k / (‖q‖·‖k‖) = ${shown(r.scaled.get(i, j) * r.qNorms[i] * r.kNorms[j])} / (${shown(r.qNorms[i])}·${shown(r.kNorms[j])}) = ${shown(r.scaled.get(i, j))}; ${soft}, over the cosines of every key token`
+    : `${soft}, over q·k/√${d} for every key token`;
+  return { text, sources: embedSources(r, i, j) };
+}
+
+/**
+ * Provenance of a trainable attention weight (t = trainableAttention()): the
+ * projected query and key rows, their scaled dot product, the row's softmax.
+ */
+export function explainTrainableWeight(r, t, i, j) {
+  const masked = maskedStory(r, i, j, 'weight');
+  if (masked) return masked;
+  const d = t.queries.cols;
+  const qi = t.queries.row(i);
+  const kj = t.keys.row(j);
+  const products = Array.from(qi, (x, c) => [x, kj[c]]);
+  const text =
+    `q′ = W_q·q + b_q = ${vectorText(qi)}, k′ = W_k·k + b_k = ${vectorText(kj)}; ` +
+    `q′·k′/√${d} = (${sumOfProducts(products)}) / ${shown(Math.sqrt(d))} = ${shown(t.scaled.get(i, j))}; ` +
+    rowSoftmax(r, `weight ${pair(r, i, j)}`, t.scaled, t.weights, i, j);
+  return { text, sources: embedSources(r, i, j) };
+}
+
+/** tanh(W_q q_i + b_q + W_k k_j + b_k): the hidden activations of one pair (a = additiveAttention()). */
+export function additiveHidden(a, i, j) {
+  const qi = a.queries.row(i);
+  const kj = a.keys.row(j);
+  return Float64Array.from(qi, (x, c) => Math.tanh(x + kj[c]));
+}
+
+/**
+ * Provenance of an additive attention weight: the hidden activations
+ * tanh(W_q·q + b_q + W_k·k + b_k), the score w_sᵀ·tanh(…) + b_s, the softmax.
+ */
+export function explainAdditiveWeight(r, a, i, j) {
+  const masked = maskedStory(r, i, j, 'weight');
+  if (masked) return masked;
+  const hidden = additiveHidden(a, i, j);
+  const ws = a.params.Ws.weight.data;
+  const bs = a.params.Ws.bias[0];
+  const products = Array.from(ws, (w, c) => [w, hidden[c]]);
+  const text =
+    `tanh(W_q·q + b_q + W_k·k + b_k) = ${vectorText(hidden)}; ` +
+    `score = w_sᵀ·tanh(…) + b_s = ${sumOfProducts(products)} + ${factor(bs)} = ${shown(a.scores.get(i, j))}; ` +
+    rowSoftmax(r, `weight ${pair(r, i, j)}`, a.scores, a.weights, i, j);
+  return { text, sources: embedSources(r, i, j) };
+}
+
+/**
+ * For each query word that also appears among the keys (ignoring case, both
+ * with a vector): the key it attends to most, and whether that is the word itself.
+ * Unnormalised vectors need not win against themselves: q·k is largest for a
+ * long k pointing roughly along q, and only cosines cap a word's score with itself.
+ */
+export function sameWordMatches(r) {
+  const out = [];
+  r.qTokens.forEach((t, i) => {
+    if (r.qMissing[i]) return;
+    const j = r.kTokens.findIndex((k, c) => !r.kMissing[c] && k.toLowerCase() === t.toLowerCase());
+    if (j < 0) return;
+    const row = r.dot.weights.row(i);
+    const best = row.indexOf(Math.max(...row));
+    out.push({
+      word: t,
+      winner: r.kTokens[best],
+      self: best === j || r.kTokens[best].toLowerCase() === t.toLowerCase(),
+    });
+  });
+  return out;
+}
+
+/** For each query token with a vector, the key it attends to most (the row's largest weight). */
+export function strongestPairs(weights, r) {
+  const pairs = [];
+  r.qTokens.forEach((t, i) => {
+    if (r.qMissing[i]) return;
+    const row = weights.row(i);
+    const j = row.indexOf(Math.max(...row));
+    pairs.push({ t, to: r.kTokens[j], w: row[j] });
+  });
+  return pairs;
 }

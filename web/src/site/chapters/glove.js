@@ -3,20 +3,27 @@
 // with learned projections, and additive attention over every query–key pair.
 // Every number comes from the attention-lab API (wasm); this file lays out and draws.
 import { code, el } from '../dom.js';
-import { cellStory, credit, errorLine, guarded, outputBlock, step } from '../chapter-kit.js';
+import { cellStory, credit, errorLine, experiment, guarded, outputBlock, step } from '../chapter-kit.js';
 import { Heatmap } from '../figures/heatmap.js';
+import { TokenLines } from '../figures/token-lines.js';
+import { columnCells, rowCells } from '../provenance.js';
 import { tex } from '../math.js';
 import { formatNumpy } from '../numpy-format.js';
 import { urlStore } from '../url-state.js';
 import {
   PROJECTION_SIZES,
   SCHEMA,
+  additiveAttention,
   columnsOf,
   embeddingSummary,
+  explainAdditiveWeight,
   explainDotWeight,
+  explainTrainableWeight,
   pyList,
+  sameWordMatches,
   sentencesAttention,
-  strongest,
+  strongestPairs,
+  trainableAttention,
 } from './glove-model.js';
 
 const OWN_FILE_LIMIT = 50_000; // words kept from the reader's own file, plus the sentences' words
@@ -125,27 +132,63 @@ export default {
     const missingNote = el('p', { className: 'missing-note' });
 
     // ---- Step 4: dot-product attention
-    const attentionOptions = (label) => ({
+    // Provenance: the latest sentences' numbers (and each layer's), explained by the model.
+    let attention = null;
+    let trained = null; // trainableAttention() of the latest sentences
+    let added = null; // additiveAttention() of the latest sentences
+    const figures = { queryEmbed: queryEmbedMap, keyEmbed: keyEmbedMap };
+    const attentionOptions = (label, ready, explainer) => ({
       palette: 'bone',
       label,
       rotateColLabels: true,
       colLabelsOnTop: true,
       format: fixed,
       cellWidth: 46,
+      weights: true, // a fixed 0–1 colour scale; "stretch contrast" in the figure's menu
+      isMasked: (r, c) => attention !== null && attention.mask.data[r * attention.mask.cols + c] === 0,
+      explain: cellStory(figures, ready, explainer),
     });
-    // Provenance: the latest sentences' numbers, explained by the model.
-    let attention = null;
-    const figures = { queryEmbed: queryEmbedMap, keyEmbed: keyEmbedMap };
-    const dotMap = new Heatmap({
-      ...attentionOptions('dot-product attention: query tokens (rows) attending to key tokens (columns)'),
-      explain: cellStory(
-        figures,
+    // Beside each matrix, the same weights as lines between the tokens; pointing at a
+    // token outlines its row (a query) or its column (a key) in the matrix.
+    const linesFor = (heatmap, label) => {
+      const lines = new TokenLines({
+        label,
+        onFocus: (focus) => {
+          const m = heatmap.matrix;
+          if (!m) return;
+          heatmap.highlight(
+            !focus ? [] : focus.side === 'query' ? rowCells(focus.index, m.cols) : columnCells(m.rows, focus.index),
+          );
+        },
+      });
+      lines.element.classList.add('glove-lines'); // one head: the page's accent colour, readable in both themes
+      return lines;
+    };
+    const linesOf = (lines, weights) =>
+      lines.update({ queries: attention.qTokens, keys: attention.kTokens, heads: [{ name: 'weights', weights }] });
+
+    const cosineBox = el('input', {
+      type: 'checkbox',
+      checked: state.cosine,
+      on: {
+        change: () => {
+          state.cosine = cosineBox.checked;
+          update();
+        },
+      },
+    });
+    const dotMap = new Heatmap(
+      attentionOptions(
+        'dot-product attention: query tokens (rows) attending to key tokens (columns)',
         () => attention !== null,
         (i, j) => explainDotWeight(attention, i, j),
       ),
-    });
+    );
+    const dotLines = linesFor(dotMap, 'dot-product attention as lines from query tokens to key tokens');
     const dotOut = outputBlock('attention matrix as NumPy prints it');
-    const dotNote = el('p', {});
+    const dotNote = el('p', { className: 'dot-note' });
+    const selfNote = el('p', { className: 'self-note' });
+    const maskNote = el('p', { className: 'mask-note' });
 
     // ---- Step 5: trainable attention
     const dimSelect = el(
@@ -177,7 +220,14 @@ export default {
       },
       'Reseed W_q, W_k, W_v',
     );
-    const trainableMap = new Heatmap(attentionOptions('trainable attention with random projections'));
+    const trainableMap = new Heatmap(
+      attentionOptions(
+        'trainable attention with random projections',
+        () => trained !== null,
+        (i, j) => explainTrainableWeight(attention, trained, i, j),
+      ),
+    );
+    const trainableLines = linesFor(trainableMap, 'trainable attention as lines from query tokens to key tokens');
     const trainableOut = outputBlock('trainable attention matrix as NumPy prints it');
     const trainableNote = el('p', {});
 
@@ -197,7 +247,14 @@ export default {
       },
       'Reseed W_q, W_k, w_s',
     );
-    const additiveMap = new Heatmap(attentionOptions('additive attention over every query–key pair'));
+    const additiveMap = new Heatmap(
+      attentionOptions(
+        'additive attention over every query–key pair',
+        () => added !== null,
+        (i, j) => explainAdditiveWeight(attention, added, i, j),
+      ),
+    );
+    const additiveLines = linesFor(additiveMap, 'additive attention as lines from query tokens to key tokens');
     const additiveOut = outputBlock('additive attention matrix as NumPy prints it');
     const bugNote = el('div', { className: 'notebook-bug' });
 
@@ -231,8 +288,10 @@ export default {
         if (!E) return;
         if (qTokens.length === 0 || kTokens.length === 0) throw new Error('Type at least one word in each sentence.');
 
-        // Embeddings and dot-product attention.
-        attention = sentencesAttention(api, E, state.query, state.key);
+        // Embeddings and dot-product attention (missing words masked).
+        attention = sentencesAttention(api, E, state.query, state.key, { cosine: state.cosine });
+        trained = null;
+        added = null;
         const { q, k, qMissing, kMissing, missing, dot } = attention;
         const label = (tokens, flags) => tokens.map((t, i) => (flags[i] ? `${t} ✗` : t));
         const cellHeight = E.dim > 150 ? 2 : 4; // a strip of dim cells per token
@@ -247,29 +306,44 @@ export default {
           cellHeight,
         });
         embedOut.textContent = `${embeddingSummary('query_embeddings', qTokens, q.matrix, qMissing)}\n\n${embeddingSummary('key_embeddings', kTokens, k.matrix, kMissing)}`;
+        const quoted = missing.map((w) => `“${w}”`).join(', ');
         missingNote.textContent = missing.length
-          ? `No vector for ${missing.map((w) => `“${w}”`).join(', ')} in these embeddings: ${missing.length === 1 ? 'it is' : 'they are'} shown as hatched zero columns, exactly what the notebook’s lookup does with a word it cannot find.`
+          ? `No vector for ${quoted} in these embeddings: ${missing.length === 1 ? 'it is' : 'they are'} shown as hatched zero columns, what the notebook’s lookup returns for a word it cannot find. The attention below leaves ${missing.length === 1 ? 'it' : 'them'} out instead of treating a zero vector as a meaning.`
           : 'Every token has a vector.';
         if (missing.length && state.useOwn && ownTable) {
           missingNote.textContent += ` From your file we kept its ${count(OWN_FILE_LIMIT)} most frequent words and the words of the sentences when you loaded it; load it again to pick up new words.`;
         }
+        maskNote.textContent = missing.length
+          ? `Hatched: ${quoted} ${missing.length === 1 ? 'has' : 'have'} no vector, so ${missing.length === 1 ? 'it is' : 'they are'} masked — a missing query word gets no weights (its row stays 0) and a missing key word gets no weight (its column is 0; the other weights of each row still add up to 1). In the notebook, a zero vector scores 0 against every word, which gives its row a flat 1/${kTokens.length} and puts weight on words the vectors know nothing about.`
+          : '';
+        maskNote.hidden = !missing.length;
 
         const shape = [qTokens.length, kTokens.length];
         dotMap.update(dot.weights, { rowLabels: qTokens, colLabels: kTokens });
+        linesOf(dotLines, dot.weights);
         dotOut.textContent = formatNumpy(dot.weights.data, shape);
-        const best = strongest(dot.weights, qTokens, kTokens, qMissing);
-        const strong = best
-          .filter((b) => !b.flat)
+        const strong = strongestPairs(dot.weights, attention)
           .sort((x, y) => y.w - x.w)
           .slice(0, 3);
-        const flat = best.filter((b) => b.flat).map((b) => `“${b.t}”`);
-        dotNote.textContent =
-          (strong.length
-            ? `Strongest: ${strong.map((b) => `“${b.t}” → “${b.to}” (${b.w.toFixed(2)})`).join(', ')}. `
-            : '') +
-          (flat.length
-            ? `The row${flat.length > 1 ? 's' : ''} of ${flat.join(', ')} ${flat.length > 1 ? 'are' : 'is'} flat at 1/${kTokens.length}: a zero vector scores 0 against every key, and softmax of equal scores is uniform.`
-            : '');
+        dotNote.textContent = strong.length
+          ? `Strongest: ${strong.map((b) => `“${b.t}” → “${b.to}” (${b.w.toFixed(2)})`).join(', ')}.`
+          : '';
+        const same = sameWordMatches(attention);
+        const lost = same.filter((m) => !m.self);
+        const won = same.filter((m) => m.self);
+        selfNote.textContent = state.cosine
+          ? `With cosines every vector has length 1, so a word’s score with itself is 1, the largest possible: ${
+              won.length
+                ? `${won.map((m) => `“${m.word}”`).join(', ')} ${won.length === 1 ? 'attends' : 'attend'} most to ${won.length === 1 ? 'itself' : 'themselves'}`
+                : 'no word appears in both sentences here'
+            }${lost.length ? `; ${lost.map((m) => `“${m.word}” still goes to “${m.winner}” (a tie or near-duplicate vector)`).join(', ')}` : ''}.`
+          : `Related words light up, but the same word does not always win: GloVe vectors are not of length 1, and q·k is large for a long key vector that points roughly the same way as q. ${
+              lost.length
+                ? `Here ${lost.map((m) => `“${m.word}” attends most to “${m.winner}”, not to itself`).join('; ')}. `
+                : won.length
+                  ? `Here ${won.map((m) => `“${m.word}”`).join(', ')} ${won.length === 1 ? 'happens' : 'happen'} to attend most to ${won.length === 1 ? 'itself' : 'themselves'}. `
+                  : ''
+            }Turn on cosine similarity to compare directions only. Nothing was trained: this is what the raw vectors already know.`;
 
         // Trainable attention.
         if (!trainable || trainable.inFeatures !== E.dim) {
@@ -280,14 +354,18 @@ export default {
           });
         }
         trainableSeedText.textContent = `seed ${state.trainableSeed}`;
-        const tr = trainable.forward(q.matrix, k.matrix, k.matrix);
-        trainableMap.update(tr.weights, { rowLabels: qTokens, colLabels: kTokens });
-        trainableOut.textContent = formatNumpy(tr.weights.data, shape);
-        const range = (m) => [Math.min(...m.data), Math.max(...m.data)];
-        const [tLo, tHi] = range(tr.weights);
+        trained = trainableAttention(api, trainable, attention);
+        trainableMap.update(trained.weights, { rowLabels: qTokens, colLabels: kTokens });
+        linesOf(trainableLines, trained.weights);
+        trainableOut.textContent = formatNumpy(trained.weights.data, shape);
+        const kept = (m) => Array.from(m.data).filter((_, x) => attention.mask.data[x] === 1);
+        const range = (m) => [Math.min(...kept(m)), Math.max(...kept(m))];
+        const [tLo, tHi] = range(trained.weights);
         const [dLo, dHi] = range(dot.weights);
         trainableNote.textContent =
-          `Weights now span ${tLo.toFixed(3)} to ${tHi.toFixed(3)}, against ${dLo.toFixed(3)} to ${dHi.toFixed(3)} without projections. ` +
+          (Number.isFinite(tLo)
+            ? `Weights now span ${tLo.toFixed(3)} to ${tHi.toFixed(3)}, against ${dLo.toFixed(3)} to ${dHi.toFixed(3)} without projections${missing.length ? ' (masked cells left out)' : ''}. `
+            : '') +
           `Q, K and V are ${qTokens.length} × ${state.dim}, ${kTokens.length} × ${state.dim} and ${kTokens.length} × ${state.dim}; the output is ${qTokens.length} × ${state.dim}.`;
 
         // Additive attention.
@@ -299,9 +377,10 @@ export default {
           });
         }
         additiveSeedText.textContent = `seed ${state.additiveSeed}`;
-        const ad = additive.forward(q.matrix, k.matrix, k.matrix);
-        additiveMap.update(ad.weights, { rowLabels: qTokens, colLabels: kTokens });
-        additiveOut.textContent = formatNumpy(ad.weights.data, shape);
+        added = additiveAttention(api, additive, attention);
+        additiveMap.update(added.weights, { rowLabels: qTokens, colLabels: kTokens });
+        linesOf(additiveLines, added.weights);
+        additiveOut.textContent = formatNumpy(added.weights.data, shape);
         explainNotebookBug(qTokens.length, kTokens.length);
       });
     }
@@ -588,15 +667,36 @@ export default {
         ],
         formula:
           'A = \\operatorname{softmax}\\!\\Big(\\frac{Q K^\\top}{\\sqrt{d}}\\Big), \\qquad \\text{output} = A\\,V \\;(\\text{here } V = K)',
+        controls: [
+          el('label', { className: 'cosine-toggle' }, cosineBox, ' cosine similarity'),
+          el(
+            'span',
+            { className: 'control-hint' },
+            'scales every vector to length 1 first, so only directions count: ',
+            tex('A = \\operatorname{softmax}(\\hat Q \\hat K^\\top)'),
+            ', with no ',
+            tex('\\sqrt{d}'),
+            ' (a dot product of unit vectors stays within ±1 whatever ',
+            tex('d'),
+            ' is). Steps 5 and 6 keep the raw vectors.',
+          ),
+        ],
         output: dotOut,
-        figures: [dotMap.element],
+        figures: [dotMap.element, dotLines.element],
         after: [
           dotNote,
-          el(
-            'p',
-            {},
-            'Identical and related words light up: the same word in both sentences has the largest possible dot product with itself. Nothing was trained: this is what the raw vectors already know.',
-          ),
+          selfNote,
+          experiment({
+            label: 'a word that loses to another word',
+            explain:
+              'sets the sentences to “her brother asked why” and “you asked why her son and brother left”: with raw vectors “brother” attends most to “son” and “why” to “you”. Then tick cosine similarity.',
+            apply: () => {
+              state.query = queryInput.value = 'her brother asked why';
+              state.key = keyInput.value = 'you asked why her son and brother left';
+              update();
+            },
+          }),
+          maskNote,
         ],
       }),
       step({
@@ -625,7 +725,7 @@ export default {
           'A = \\operatorname{softmax}\\!\\Big(\\frac{(X_q W_q^\\top + b_q)(X_k W_k^\\top + b_k)^\\top}{\\sqrt{d}}\\Big)',
         controls: [el('label', {}, 'd = ', dimSelect), reseedTrainable, trainableSeedText],
         output: trainableOut,
-        figures: [trainableMap.element],
+        figures: [trainableMap.element, trainableLines.element],
         after: [trainableNote],
       }),
       step({
@@ -643,7 +743,7 @@ export default {
           '\\operatorname{score}(i, j) = w_s^\\top \\tanh\\!\\big(W_q q_i + b_q + W_k k_j + b_k\\big) + b_s \\quad \\text{for every query } i \\text{ and key } j',
         controls: [reseedAdditive, additiveSeedText],
         output: additiveOut,
-        figures: [additiveMap.element],
+        figures: [additiveMap.element, additiveLines.element],
         after: [bugNote],
       }),
       error,

@@ -169,8 +169,7 @@ export default {
     const weightsMap = new Heatmap({
       palette: 'purple',
       label: 'attention weights: row i is how word i spreads its attention',
-      vmin: 0,
-      vmax: 1,
+      weights: true, // 0 to 1, with 'Stretch contrast' in the figure's menu
       colLabelsOnTop: true,
       explain: story((i, j) => explainWeight(result, i, j)),
     });

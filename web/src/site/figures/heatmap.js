@@ -7,6 +7,7 @@
 // work in both modes.
 import { el } from '../dom.js';
 import { formatCell, formatNumpy } from '../numpy-format.js';
+import { heatmapTools } from './heatmap-tools.js';
 import { track, repaintAll, themeGeneration, widthGeneration } from './live.js';
 import { luminance, PALETTES, rgb } from './palettes.js';
 
@@ -34,6 +35,8 @@ export const tickLabel = (t) => formatCell(t).replace(/^-/, '\u2212');
  * @property {boolean} [colorbar] default true
  * @property {number} [vmin] colour scale (default: finite data min)
  * @property {number} [vmax] colour scale (default: finite data max)
+ * @property {boolean} [weights] attention weights: a fixed 0–1 colour scale unless the reader
+ *   stretches it from the figure's menu (heatmap-tools.js)
  * @property {boolean} [diverging] matrices with both signs (and no vmin/vmax) use the diverging
  *   palette on a scale symmetric about 0, so zero is white and the sign reads at a glance (default true)
  * @property {number} [cellWidth] minimum, CSS px (default 44)
@@ -94,12 +97,7 @@ export class Heatmap {
       el('summary', {}, 'Values as a table'),
       this.table,
     );
-    const tools = el(
-      'div',
-      { className: 'heatmap-tools' },
-      el('button', { type: 'button', className: 'small', on: { click: () => this.downloadPng() } }, 'PNG'),
-      el('button', { type: 'button', className: 'small', on: { click: () => this.copyNumpy() } }, 'Copy as NumPy'),
-    );
+    const tools = heatmapTools(this); // PNG, Copy, table (and a weights scale) behind one menu button
     this.caption = el('figcaption', { className: 'heatmap-caption', hidden: true });
     // The provenance readout sits under the figure, in the flow (never over other content).
     this.story = el('p', {
@@ -112,9 +110,9 @@ export class Heatmap {
       'figure',
       { className: 'heatmap' },
       el('div', { className: 'heatmap-stage' }, this.canvas, this.readout),
+      tools, // above the readout, so a readout that grows or shrinks never moves the button
       this.story,
       this.caption,
-      tools,
       this.details,
     );
     /** @type {{rows: number, cols: number, data: ArrayLike<number>} | null} */
@@ -495,7 +493,7 @@ export class Heatmap {
         const color = Number.isFinite(x) ? colorOf(x) : [200, 200, 200];
         ctx.fillStyle = rgb(color);
         ctx.fillRect(px, py, cellW, cellH);
-        if (o.isMasked?.(r, c)) hatch(ctx, px, py, cellW, cellH);
+        if (o.isMasked?.(r, c)) hatch(ctx, px, py, cellW, cellH, luminance(color) < 0.4); // light lines on dark cells
         if (o.annotate && (!small || ctx.measureText(texts[r * cols + c]).width + 4 <= cellW)) {
           ctx.fillStyle = luminance(color) > 0.4 ? '#262626' : '#ffffff';
           ctx.fillText(texts[r * cols + c], px + cellW / 2, py + cellH / 2 + 0.5);
@@ -640,12 +638,12 @@ function packedLookupTable(name) {
   return lookupTables.get(key);
 }
 
-function hatch(ctx, x, y, w, h) {
+function hatch(ctx, x, y, w, h, dark = false) {
   ctx.save();
   ctx.beginPath();
   ctx.rect(x, y, w, h);
   ctx.clip();
-  ctx.strokeStyle = 'rgba(0,0,0,0.35)';
+  ctx.strokeStyle = dark ? 'rgba(255,255,255,0.55)' : 'rgba(0,0,0,0.35)';
   ctx.lineWidth = 1;
   for (let d = -h; d < w; d += 6) {
     ctx.beginPath();
