@@ -113,7 +113,8 @@ test('provenance: raw and scaled scores, masked weights and outputs explain them
   const open = M.explainMaskedWeight(proj, masked.weights, mask, 0, 0, tokens);
   assert.match(
     open.text,
-    /^weight q1 \(the\) → k1 \(the\) = .* \/ \([^+]* \+ [^+]*\) = [\d.]+; 1 masked key left out$/,
+    // two terms in the denominator: e^(…) or 1 each
+    /^weight q1 \(the\) → k1 \(the\) = .* \/ \((e\^\([^)]*\)|1) \+ (e\^\([^)]*\)|1)\) = [\d.]+; 1 masked key left out$/,
   );
   assert.deepEqual(open.sources.mask, [[0, 0]]);
   // The weight the readout quotes is the softmax of the two open scaled scores.

@@ -30,7 +30,8 @@ export const rowCells = (row, cols) => Array.from({ length: cols }, (_, c) => [r
 export function softmaxText(name, scores, weights, i, kept = () => true) {
   const terms = Array.from(scores).filter((_, j) => kept(j));
   const m = Math.max(...terms);
-  const power = (e) => (e === m ? '1' : `e^(${shown(e)} − ${shown(m)})`);
+  // e − m with a negative m is written e + |m| (never "− −0.23").
+  const power = (e) => (e === m ? '1' : m < 0 ? `e^(${shown(e)} + ${shown(-m)})` : `e^(${shown(e)} − ${shown(m)})`);
   const parts = terms.map(power);
   const denominator =
     parts.length <= 12 ? parts.join(' + ') : `${parts.slice(0, 3).join(' + ')} + … (${parts.length} terms)`;

@@ -108,8 +108,7 @@ export default {
     const large = new Heatmap({
       palette: 'purple',
       label: 'the chosen head’s attention weights',
-      vmin: 0,
-      vmax: 1,
+      weights: true, // 0 to 1, with 'Stretch contrast' in the figure's menu
       cellWidth: 26,
       cellHeight: 22,
       colLabelsOnTop: true,
@@ -142,8 +141,7 @@ export default {
     const rnnMap = new Heatmap({
       palette: 'purple',
       label: 'the RNN’s attention: output characters (rows) over input characters (columns)',
-      vmin: 0,
-      vmax: 1,
+      weights: true, // 0 to 1, with 'Stretch contrast' in the figure's menu
       cellWidth: 22,
       cellHeight: 20,
       colLabelsOnTop: true,
@@ -282,8 +280,7 @@ export default {
         const map = new Heatmap({
           palette: 'purple',
           label: `Transformer encoder–decoder attention, head ${h + 1}`,
-          vmin: 0,
-          vmax: 1,
+          weights: true,
           cellWidth: 14,
           cellHeight: 14,
           colLabelsOnTop: true,

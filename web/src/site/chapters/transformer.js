@@ -222,8 +222,7 @@ function scalingStep({ state, edit }) {
   const dkWeightsFig = new Heatmap({
     palette: 'orange',
     label: 'softmax over 8 keys, without and with scaling',
-    vmin: 0,
-    vmax: 1,
+    weights: true, // 0 to 1, with 'Stretch contrast' in the figure's menu
     rowLabels: ['Q Kᵀ', 'Q Kᵀ / √d_k'],
   });
   const dkOut = outputBlock('softmax weights without and with scaling');
@@ -315,8 +314,7 @@ function attentionStep(ctx) {
   const weightsFig = tokenFigure({
     palette: 'orange',
     label: 'attention weights softmax(Q Kᵀ / √d_k)',
-    vmin: 0,
-    vmax: 1,
+    weights: true, // 0 to 1, with 'Stretch contrast' in the figure's menu
     explain: storyOf(ctx, (l, i, j) => M.explainMaskedWeight(l.proj, l.proj.attention.weights, null, i, j, l.tokens)),
   });
   const outFig = figure({
@@ -358,8 +356,7 @@ function maskStep(ctx) {
   const maskedFig = tokenFigure({
     palette: 'orange',
     label: 'masked attention weights',
-    vmin: 0,
-    vmax: 1,
+    weights: true, // 0 to 1, with 'Stretch contrast' in the figure's menu
     explain: storyOf(ctx, (l, i, j) => M.explainMaskedWeight(l.proj, l.masked.weights, l.mask, i, j, l.tokens)),
   });
   Object.assign(ctx.figures, { mask: maskFig });
@@ -467,7 +464,7 @@ function headsStep({ headsSlot }) {
       const isMasked = (row, c) => mask.data[row * mask.cols + c] === 0;
       const label = (i) => `head ${i + 1} weights (d_k = ${r.dk})`;
       if (headFigs.length !== r.perHead.length) {
-        headFigs = r.perHead.map((_, i) => tokenFigure({ palette: 'orange', label: label(i), vmin: 0, vmax: 1 }));
+        headFigs = r.perHead.map((_, i) => tokenFigure({ palette: 'orange', label: label(i), weights: true }));
         headsRow.replaceChildren(...headFigs.map((f) => f.element));
         // A square-ish grid: 4 heads as 2 + 2, 8 as 3 + 3 + 2 (never 2 + 1 + 1).
         headsRow.style.setProperty('--columns', String(Math.ceil(Math.sqrt(headFigs.length))));
@@ -494,8 +491,7 @@ function usesStep({ state, edit }) {
         new Heatmap({
           palette: 'orange',
           label: `${name}, head ${h + 1}`,
-          vmin: 0,
-          vmax: 1,
+          weights: true, // 0 to 1, with 'Stretch contrast' in the figure's menu
           rotateColLabels: true,
           colLabelsOnTop: true,
         }),
