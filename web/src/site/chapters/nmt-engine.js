@@ -5,10 +5,12 @@
 //
 // Messages in:  { type: 'init', checkpoint?: Uint8Array, options?: object, input: string }
 //               { type: 'start' } | { type: 'pause' } | { type: 'reset', options?, checkpoint?, input? }
-//               { type: 'translate', input: string }
-// Messages out: { type: 'ready', options, steps, parameterCount, alphabet, maxInputLength, accuracy }
+//               { type: 'translate', input: string } | { type: 'sample' } (translates a held-out example)
+// Messages out: { type: 'ready', options, steps, parameterCount, alphabet, outputAlphabet, maxInputLength, accuracy }
 //               { type: 'progress', steps, loss?, stepsPerSecond?, accuracy? }
-//               { type: 'translation', input, output, attention, encoderOutputs, decoderStates }
+//               { type: 'translation', input, output, attention, encoderOutputs, decoderStates,
+//                 scores, probabilities, outputAlphabet }
+//               { type: 'sample', input, target } (before its translation)
 //               { type: 'translation-error', input, message } | { type: 'error', message }
 
 /**
@@ -35,6 +37,7 @@ export function createEngine(loadApi, post, { chunk = 5 } = {}) {
       steps: trainer.steps,
       parameterCount: trainer.parameterCount,
       alphabet: trainer.inputAlphabet,
+      outputAlphabet: trainer.outputAlphabet,
       maxInputLength: trainer.maxInputLength,
       accuracy: trainer.evaluate(EVAL_SIZE),
     });
@@ -50,6 +53,9 @@ export function createEngine(loadApi, post, { chunk = 5 } = {}) {
         attention: plain(r.attention),
         encoderOutputs: plain(r.encoderOutputs),
         decoderStates: plain(r.decoderStates),
+        scores: plain(r.scores),
+        probabilities: plain(r.probabilities),
+        outputAlphabet: trainer.outputAlphabet,
       });
     } catch (error) {
       post({ type: 'translation-error', input, message: error.message });
@@ -99,6 +105,11 @@ export function createEngine(loadApi, post, { chunk = 5 } = {}) {
       } else if (data.type === 'pause') {
         running = false;
         post({ type: 'progress', steps: trainer.steps, accuracy: trainer.evaluate(EVAL_SIZE) });
+        translate();
+      } else if (data.type === 'sample') {
+        const example = trainer.sample();
+        input = example.input;
+        post({ type: 'sample', ...example });
         translate();
       } else if (data.type === 'translate') {
         input = data.input;
