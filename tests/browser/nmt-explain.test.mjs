@@ -175,7 +175,7 @@ for (const viewport of WIDTHS) {
       (s) => /^Check: /.test(document.querySelector(`${s} .nmt-confidence`).textContent),
       chapter,
     );
-    assert.match(await page.textContent(`${chapter} .nmt-confidence`), /numbers are read day first, dd\/mm/);
+    assert.match(await page.textContent(`${chapter} .nmt-confidence`), /numbers day first, dd\/mm/);
     // Unreadable input: the reader's words, not the API's.
     await typeInput(page, '21 nov; 2026');
     await page.waitForSelector(`${chapter} .nmt-input-error:not([hidden])`);

@@ -75,7 +75,7 @@ export function characterConfidence({ output, probabilities, outputAlphabet }) {
 }
 
 /** The warning under a translation with guessed characters, or null when every character is sure. */
-export function confidenceWarning(confidence, task) {
+export function confidenceWarning(confidence) {
   const unsure = confidence.map((c, t) => [c, t]).filter(([c]) => c.p < LOW_CONFIDENCE);
   if (unsure.length === 0) return null;
   const list = unsure
@@ -86,11 +86,7 @@ export function confidenceWarning(confidence, task) {
     )
     .join(', ');
   const more = unsure.length > 4 ? ` and ${unsure.length - 4} more` : '';
-  const why =
-    task === 'dates'
-      ? ' The model always writes some date: an input in none of the formats it learned (a word such as “tomorrow”) gets a guess, not an error.'
-      : '';
-  return `Low confidence: ${unsure.length} of ${confidence.length} characters have a probability under ${LOW_CONFIDENCE}: ${list}${more}.${why}`;
+  return `Low confidence: ${unsure.length} of ${confidence.length} characters have a probability under ${LOW_CONFIDENCE}: ${list}${more}.`;
 }
 
 /**
@@ -248,7 +244,7 @@ export function readsAs(input, iso) {
  */
 export function formatWarning(input, output) {
   if (output === '' || readsAs(input, output)) return null;
-  return `Check: ${quoted(output)} written in the ${DATE_FORMATS.length} formats the model learned never gives ${quoted(input)}. Its input is outside what it was trained on (numbers are read day first, dd/mm; years 1950–2049; weekdays must match), so the output is a guess, however sure the model is.`;
+  return `Check: ${quoted(output)} is not ${quoted(input)} in any of the ${DATE_FORMATS.length} formats it learned (numbers day first, dd/mm; years 1950–2049; the weekday must match): a guess, however sure the model is.`;
 }
 
 // ---- how fast reversal learns (measured: scripts/measure-nmt-reversal.mjs, checked by tests/js/site-nmt-model.test.mjs) ----

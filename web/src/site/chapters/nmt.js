@@ -221,7 +221,7 @@ export default {
       outputSpans.forEach((span, t) => span.style.setProperty('--p', String(confidence[t].p)));
       outputText.replaceChildren(...(outputSpans.length ? outputSpans : ['(nothing)']));
       const trained = model?.task ?? task; // the task of the model that wrote this output
-      const warnings = [confidenceWarning(confidence, trained), translationCheck(trained, r.input, r.output)];
+      const warnings = [confidenceWarning(confidence), translationCheck(trained, r.input, r.output)];
       const text = warnings.filter(Boolean).join(' ');
       confidenceNote.hidden = !text;
       confidenceNote.textContent = text;
