@@ -473,7 +473,8 @@ class RawSeq2SeqTrainer {
     });
   }
   std::string output() const { return output_; }
-  // which: 0 = attention (m x n), 1 = encoder outputs (n x H), 2 = decoder states (m x H)
+  // which: 0 = attention (m x n), 1 = encoder outputs (n x H), 2 = decoder states (m x H),
+  // 3 = attention scores (m x n), 4 = output probabilities (m x vocabulary)
   int detailRows(int which) const { return static_cast<int>(detail(which).rows()); }
   int detailCols(int which) const { return static_cast<int>(detail(which).cols()); }
   void copyDetail(int which, const Tensor& out) const { copyOut(detail(which), out); }
@@ -501,14 +502,25 @@ class RawSeq2SeqTrainer {
   double learningRate() const { return trainer_.options().learningRate; }
   double seed() const { return trainer_.options().seed; }
   std::string inputAlphabet() const { return trainer_.task().inputAlphabet(); }
+  std::string outputAlphabet() const { return trainer_.task().outputAlphabet(); }
   int maxInputLength() const { return trainer_.task().maxInputLength(); }
   int heldOutSize() const { return static_cast<int>(trainer_.task().heldOut().size()); }
   int parameterCount() const { return static_cast<int>(trainer_.parameters().size()); }
 
  private:
   const Matrix& detail(int which) const {
-    return which == 0 ? details_.attention
-                      : (which == 1 ? details_.encoderOutputs : details_.decoderStates);
+    switch (which) {
+      case 0:
+        return details_.attention;
+      case 1:
+        return details_.encoderOutputs;
+      case 3:
+        return details_.scores;
+      case 4:
+        return details_.probabilities;
+      default:
+        return details_.decoderStates;
+    }
   }
   mutable Seq2SeqTrainer trainer_;
   Seq2SeqExample sample_;
@@ -829,6 +841,7 @@ EMSCRIPTEN_BINDINGS(attention_core) {
       .function("learningRate", &RawSeq2SeqTrainer::learningRate)
       .function("seed", &RawSeq2SeqTrainer::seed)
       .function("inputAlphabet", &RawSeq2SeqTrainer::inputAlphabet)
+      .function("outputAlphabet", &RawSeq2SeqTrainer::outputAlphabet)
       .function("maxInputLength", &RawSeq2SeqTrainer::maxInputLength)
       .function("heldOutSize", &RawSeq2SeqTrainer::heldOutSize)
       .function("parameterCount", &RawSeq2SeqTrainer::parameterCount);

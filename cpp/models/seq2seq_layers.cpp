@@ -169,6 +169,7 @@ void attentionForward(const AttentionWeights& w, const MatrixView& q, const Matr
   c.keys = Tk;
   c.batch = B;
   c.lengths = lengths;
+  c.scores = Matrix::Zero(static_cast<Index>(Tq) * B, Tk);
   c.weights = Matrix::Zero(static_cast<Index>(Tq) * B, Tk);
   context.resize(static_cast<Index>(Tq) * B, H);
   if (w.kind == ScoreKind::kGeneral) {
@@ -200,7 +201,8 @@ void attentionForward(const AttentionWeights& w, const MatrixView& q, const Matr
                                    exampleRows(c.projectedKeys, b, B, len), w.v.row(0).transpose(),
                                    0.0, scores, &c.tanhs[b]);
     }
-    softmaxRowsInPlace(scores);  // over the valid keys
+    exampleRows(c.scores, b, B, Tq).leftCols(len) = scores;  // kept for the readouts
+    softmaxRowsInPlace(scores);                              // over the valid keys
     exampleRows(c.weights, b, B, Tq).leftCols(len) = scores;
     weightsTimesValues(scores, keys, exampleRows(context, b, B, Tq));  // (Tq x H)
   }

@@ -94,6 +94,7 @@ struct AttentionCache {
   Matrix projectedQuery;                 // general: q W; additive: q Wq (+ b)   (Tq*B x H)
   Matrix projectedKeys;                  // additive: k Wk   (Tk*B x H)
   std::vector<Matrix> tanhs;  // additive: (B) of (Tq*len_b x H), rows t*len_b.. for query t
+  Matrix scores;              // (Tq*B x Tk): the scores the softmax read; 0 beyond lengths[b]
   Matrix weights;             // (Tq*B x Tk): softmax weights; 0 beyond lengths[b]
 };
 

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "ops/linear.h"
+#include "ops/softmax.h"
 
 namespace attention {
 
@@ -219,6 +220,11 @@ std::vector<Seq2SeqDecoded> seq2seqGreedy(const Seq2SeqConfig& config, const Seq
         d.attention.bottomRows(1) = cache.weights.row(b).leftCols(len);
         d.decoderStates.conservativeResize(static_cast<Index>(d.tokens.size()), H);
         d.decoderStates.bottomRows(1) = h.row(b);
+        d.scores.conservativeResize(static_cast<Index>(d.tokens.size()), len);
+        d.scores.bottomRows(1) = cache.scores.row(b).leftCols(len);
+        d.probabilities.conservativeResize(static_cast<Index>(d.tokens.size()), logits.cols());
+        d.probabilities.bottomRows(1) = logits.row(b);
+        softmaxRowsInPlace(d.probabilities.bottomRows(1));
       }
       allDone = false;
     }
@@ -233,6 +239,8 @@ std::vector<Seq2SeqDecoded> seq2seqGreedy(const Seq2SeqConfig& config, const Seq
       if (out[b].tokens.empty()) {
         out[b].attention.resize(0, len);
         out[b].decoderStates.resize(0, H);
+        out[b].scores.resize(0, len);
+        out[b].probabilities.resize(0, logits.cols());
       }
     }
   }

@@ -107,6 +107,9 @@ struct Seq2SeqDecoded {
   Matrix attention;       // (tokens.size() x input length): weights over the input characters
   Matrix encoderOutputs;  // (input length x H): s_1..s_n
   Matrix decoderStates;   // (tokens.size() x H): h_1..h_m
+  Matrix scores;  // (tokens.size() x input length): the scores those weights are the softmax of
+  Matrix probabilities;  // (tokens.size() x vocabulary): p(y_t) over <end>, <start>, the output
+                         // alphabet
 };
 
 // Greedy decoding of every example of `batch` (in the batch's slot order; see

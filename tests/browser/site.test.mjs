@@ -159,31 +159,36 @@ test('switching the OS to dark mode repaints the canvases in dark colours (heatm
   await page.waitForFunction(() => document.querySelector('#chapter-nmt')?.dataset.nmtReady === 'true', null, {
     timeout: 30000,
   });
-  // The top-left pixel of the loss chart is its background; the heatmap's axis
-  // labels are drawn in --al-heatmap-ink.
-  const corner = () =>
-    page.$eval('canvas.loss-curve', (canvas) =>
-      Array.from(canvas.getContext('2d').getImageData(0, 0, 1, 1).data.slice(0, 3)),
-    );
+  // The loss chart has no background of its own (transparent: never a light box
+  // on a dark page); its y axis (x = 48) is drawn in --al-muted. The heatmap's
+  // axis labels are drawn in --al-heatmap-ink.
+  const chart = () =>
+    page.$eval('canvas.loss-curve', (canvas) => {
+      const ctx = canvas.getContext('2d');
+      const axis = ctx.getImageData(47, 60, 2, 1).data;
+      const a = axis[3] >= axis[7] ? 0 : 4; // the more opaque of the two pixels the 1 px line covers
+      return { cornerAlpha: ctx.getImageData(0, 0, 1, 1).data[3], axis: Array.from(axis.slice(a, a + 3)) };
+    });
   const heatmap = '#chapter-nmt figure.nmt-attention canvas';
-  const light = { corner: await corner(), heatmap: await canvasHash(page, heatmap) };
+  const light = { chart: await chart(), heatmap: await canvasHash(page, heatmap) };
+  assert.equal(light.chart.cornerAlpha, 0, 'transparent background');
   assert.ok(
-    light.corner.every((c) => c > 200),
-    `light background ${light.corner}`,
+    light.chart.axis.every((c) => c < 130),
+    `dark axis on the light page ${light.chart.axis}`,
   );
   await page.emulateMedia({ colorScheme: 'dark' });
-  await page.waitForFunction(
-    () => document.querySelector('canvas.loss-curve').getContext('2d').getImageData(0, 0, 1, 1).data[0] < 60,
-  );
-  assert.ok(
-    (await corner()).every((c) => c < 60),
-    'dark background',
-  );
+  await page.waitForFunction(() => {
+    const d = document.querySelector('canvas.loss-curve').getContext('2d').getImageData(47, 60, 2, 1).data;
+    return Math.max(d[0], d[4]) > 140;
+  });
+  const dark = await chart();
+  assert.equal(dark.cornerAlpha, 0, 'still transparent');
   assert.notEqual(await canvasHash(page, heatmap), light.heatmap, 'the heatmap was repainted');
   await page.emulateMedia({ colorScheme: 'light' });
-  await page.waitForFunction(
-    () => document.querySelector('canvas.loss-curve').getContext('2d').getImageData(0, 0, 1, 1).data[0] > 200,
-  );
+  await page.waitForFunction(() => {
+    const d = document.querySelector('canvas.loss-curve').getContext('2d').getImageData(47, 60, 2, 1).data;
+    return Math.max(d[0], d[4]) < 130;
+  });
   assert.equal(await canvasHash(page, heatmap), light.heatmap, 'back to the light painting');
   assert.deepEqual(page.errors, []);
   await page.context().close();

@@ -519,6 +519,9 @@ TEST_CASE(
       if (length > 0) {
         const Matrix& want = file.matrix(key + "greedy");
         for (int t = 0; t < length; ++t) CHECK(d.tokens[t] == static_cast<int>(want(0, t)));
+        // The numbers behind the chapter's readouts: scores before the softmax, p(y_t).
+        CHECK_CLOSE(d.scores, file.matrix(key + "greedy_scores"), 1e-12);
+        CHECK_CLOSE(d.probabilities, file.matrix(key + "greedy_probabilities"), 1e-12);
       }
       CHECK_CLOSE(d.encoderOutputs, file.matrix(key + "encoder_outputs"), 1e-12);
       // Teacher-forced attention weights and decoder states of a one-example batch.

@@ -117,6 +117,47 @@ test('translate: attention is (output length x input length) with rows summing t
   }
 });
 
+test('translate: scores, whose row softmax is attention (luong-dot: hₜ·sⱼ), and p(yₜ) whose largest is the emitted character', () => {
+  for (const attention of ['luong-dot', 'luong-general', 'bahdanau']) {
+    const t = new a.Seq2SeqTrainer({ attention, hidden: 8, embedding: 4, batch: 4, seed: 5 });
+    try {
+      t.train(3);
+      const input = '21 Nov 2026';
+      const r = t.translate(input);
+      assert.ok(r.output.length > 0, `${attention}: this seed emits characters`);
+      assert.equal(r.scores.rows, r.output.length);
+      assert.equal(r.scores.cols, input.length);
+      for (let i = 0; i < r.scores.rows; i++) {
+        // softmax of the scores, written out here (not the library's softmax)
+        const row = r.scores.row(i);
+        const m = Math.max(...row);
+        const e = row.map((x) => Math.exp(x - m));
+        const sum = e.reduce((x, y) => x + y, 0);
+        e.forEach((x, j) => assert.ok(Math.abs(x / sum - r.attention.get(i, j)) < 1e-12, `${attention} (${i}, ${j})`));
+        if (attention === 'luong-dot') {
+          for (let j = 0; j < input.length; j++) {
+            const h = r.decoderStates.row(i);
+            const s = r.encoderOutputs.row(j);
+            const dot = h.reduce((acc, x, k) => acc + x * s[k], 0);
+            assert.ok(Math.abs(dot - r.scores.get(i, j)) < 1e-12, `dot score (${i}, ${j})`);
+          }
+        }
+      }
+      assert.equal(r.probabilities.rows, r.output.length);
+      assert.equal(r.probabilities.cols, 2 + t.outputAlphabet.length);
+      assert.equal(t.outputAlphabet, '0123456789-');
+      for (let i = 0; i < r.probabilities.rows; i++) {
+        const p = Array.from(r.probabilities.row(i));
+        assert.ok(Math.abs(p.reduce((x, y) => x + y, 0) - 1) < 1e-12);
+        const best = p.indexOf(Math.max(...p));
+        assert.equal(best >= 2 ? t.outputAlphabet[best - 2] : '?', Array.from(r.output)[i]);
+      }
+    } finally {
+      t.delete();
+    }
+  }
+});
+
 test('save/load round trip: magic, version, same translations, training continues', () => {
   const t = new a.Seq2SeqTrainer({ ...tiny, attention: 'luong-concat', seed: 5 });
   try {

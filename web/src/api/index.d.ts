@@ -281,6 +281,13 @@ export interface Seq2SeqTranslation {
   encoderOutputs: Matrix;
   /** (output length × hidden): the decoder states hₜ used as queries. */
   decoderStates: Matrix;
+  /** (output length × input length): the attention scores; each row's softmax is that row of `attention`. */
+  scores: Matrix;
+  /**
+   * (output length × (2 + outputAlphabet.length)): p(yₜ) of each step over the end symbol, the start symbol,
+   * then `outputAlphabet`; the emitted character has its row's largest probability.
+   */
+  probabilities: Matrix;
 }
 
 /** The class `a.Seq2SeqTrainer` (only reachable from the loaded API object). */
@@ -299,6 +306,8 @@ export interface Seq2SeqTrainer extends OwnedObject {
   readonly steps: number;
   /** Every character an input may contain. */
   readonly inputAlphabet: string;
+  /** Every character an output may contain (columns 2… of `translate().probabilities`). */
+  readonly outputAlphabet: string;
   /** Longest input `translate` accepts. */
   readonly maxInputLength: number;
   /** Size of the fixed held-out set. */

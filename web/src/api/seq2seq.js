@@ -79,6 +79,8 @@ export function seq2seqApi(core) {
     #alphabet;
     /** @type {number} */
     #maxInput;
+    /** @type {string} */
+    #outputAlphabet;
 
     /**
      * @param {object} [options] { task, attention, hidden, embedding, batch, learningRate, seed }
@@ -95,6 +97,7 @@ export function seq2seqApi(core) {
       }
       super(raw, 'Seq2SeqTrainer');
       this.#alphabet = raw.inputAlphabet();
+      this.#outputAlphabet = raw.outputAlphabet();
       this.#maxInput = raw.maxInputLength();
     }
 
@@ -136,6 +139,15 @@ export function seq2seqApi(core) {
     get inputAlphabet() {
       this.raw('inputAlphabet');
       return this.#alphabet;
+    }
+
+    /**
+     * Every character an output may contain; column k + 2 of translate()'s
+     * probabilities is character k (columns 0 and 1: the end and start symbols).
+     */
+    get outputAlphabet() {
+      this.raw('outputAlphabet');
+      return this.#outputAlphabet;
     }
 
     /** Longest input translate() accepts. */
@@ -182,8 +194,11 @@ export function seq2seqApi(core) {
 
     /**
      * Greedy translation of `input`. attention: (output length x input length),
-     * rows sum to 1; encoderOutputs: (input length x hidden); decoderStates:
-     * (output length x hidden).
+     * rows sum to 1; scores: (output length x input length), the scores whose
+     * row softmax is attention; encoderOutputs: (input length x hidden);
+     * decoderStates: (output length x hidden); probabilities: (output length x
+     * (2 + outputAlphabet.length)), p(y_t) over <end>, <start>, then the output
+     * alphabet (the emitted character is each row's largest).
      */
     translate(input) {
       const fn = 'Seq2SeqTrainer.translate';
@@ -215,6 +230,8 @@ export function seq2seqApi(core) {
         attention: detail(0, 'attention'),
         encoderOutputs: detail(1, 'encoderOutputs'),
         decoderStates: detail(2, 'decoderStates'),
+        scores: detail(3, 'scores'),
+        probabilities: detail(4, 'probabilities'),
       };
     }
 

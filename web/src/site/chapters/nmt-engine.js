@@ -8,13 +8,15 @@
 //
 // Messages in:  { type: 'init', model?: 'rnn' | 'transformer', checkpoint?: Uint8Array, options?: object, input: string }
 //               { type: 'start' } | { type: 'pause' } | { type: 'reset', model?, options?, checkpoint?, input? }
-//               { type: 'translate', input: string }
-// Messages out: { type: 'ready', model, options, steps, parameterCount, alphabet, maxInputLength, accuracy,
-//                 positionalEncoding? (transformer) }
+//               { type: 'translate', input: string } | { type: 'sample' } (translates a held-out example)
+// Messages out: { type: 'ready', model, options, steps, parameterCount, alphabet, outputAlphabet (rnn),
+//                 maxInputLength, accuracy, positionalEncoding (transformer) }
 //               { type: 'progress', steps, loss?, stepsPerSecond?, accuracy?, trainingSeconds }
-//               rnn:         { type: 'translation', input, output, attention, encoderOutputs, decoderStates }
+//               rnn:         { type: 'translation', input, output, attention, encoderOutputs, decoderStates,
+//                              scores, probabilities, outputAlphabet }
 //               transformer: { type: 'translation', input, output, encoderSelf, decoderSelf, cross }
 //                            (each layers x heads of {rows, cols, data})
+//               { type: 'sample', input, target } (before its translation)
 //               { type: 'translation-error', input, message } | { type: 'error', message }
 
 /**
@@ -45,6 +47,7 @@ export function createEngine(loadApi, post, { chunk = 5 } = {}) {
       steps: trainer.steps,
       parameterCount: trainer.parameterCount,
       alphabet: trainer.inputAlphabet,
+      outputAlphabet: trainer.outputAlphabet,
       maxInputLength: trainer.maxInputLength,
       accuracy: trainer.evaluate(EVAL_SIZE),
       ...(model === 'transformer' ? { positionalEncoding: plain(trainer.positionalEncoding()) } : {}),
@@ -66,6 +69,9 @@ export function createEngine(loadApi, post, { chunk = 5 } = {}) {
       attention: plain(r.attention),
       encoderOutputs: plain(r.encoderOutputs),
       decoderStates: plain(r.decoderStates),
+      scores: plain(r.scores),
+      probabilities: plain(r.probabilities),
+      outputAlphabet: trainer.outputAlphabet,
     };
   }
 
@@ -132,6 +138,11 @@ export function createEngine(loadApi, post, { chunk = 5 } = {}) {
       } else if (data.type === 'pause') {
         running = false;
         post({ type: 'progress', steps: trainer.steps, accuracy: trainer.evaluate(EVAL_SIZE), trainingSeconds });
+        translate();
+      } else if (data.type === 'sample') {
+        const example = trainer.sample();
+        input = example.input;
+        post({ type: 'sample', ...example });
         translate();
       } else if (data.type === 'translate') {
         input = data.input;

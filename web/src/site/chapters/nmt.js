@@ -1,15 +1,36 @@
 // Chapter "Neural machine translation with attention": a character-level
 // encoder-decoder that turns human-written dates into ISO dates, trained live
-// in a Web Worker, with its attention plot for any input the reader types.
-import { credit, errorLine, step } from '../chapter-kit.js';
+// in a Web Worker, with its attention plot for any input the reader types
+// (each cell explained from the model's own scores), a line diagram played one
+// output character at a time, and each output character shaded by its probability.
+import { cellStory, credit, errorLine, step } from '../chapter-kit.js';
 import { createEngine } from './nmt-engine.js';
 import { el } from '../dom.js';
 import { Heatmap } from '../figures/heatmap.js';
 import { tex } from '../math.js';
 import { LineChart } from '../figures/line-chart.js';
+import { TokenLines } from '../figures/token-lines.js';
 import { urlStore } from '../url-state.js';
 import { loadDataScript } from '../data-script.js';
-import { chars, decodeBase64, DEFAULT_INPUT, SCHEMA, SCORES, TASKS, units } from './nmt-model.js';
+import {
+  characterConfidence,
+  chars,
+  confidenceWarning,
+  DATE_FORMATS,
+  decodeBase64,
+  DEFAULT_INPUT,
+  explainAttention,
+  inputProblem,
+  LOW_CONFIDENCE,
+  outputNote,
+  playbackCaption,
+  REVERSAL_MILESTONES,
+  SCHEMA,
+  SCORES,
+  TASKS,
+  translationCheck,
+  units,
+} from './nmt-model.js';
 
 // The site's copy, then the package's (the site hosted from node_modules/attention-lab/dist/site/).
 const SITE_CHECKPOINTS = ['nmt-checkpoint.js', '../elements/nmt-checkpoint.js'];
@@ -42,6 +63,10 @@ export default {
     });
     const outputText = el('output', { className: 'nmt-output', attrs: { 'aria-live': 'polite' } }, '…');
     const inputError = el('p', { className: 'error nmt-input-error', attrs: { role: 'alert' }, hidden: true });
+    const sampleButton = el('button', { type: 'button', className: 'small', disabled: true }, 'Random example');
+    const confidenceNote = el('p', { className: 'nmt-confidence', hidden: true });
+    const emptyNote = el('p', { className: 'nmt-empty-note', attrs: { 'aria-live': 'polite' }, hidden: true });
+    const formats = el('details', { className: 'nmt-formats' });
     const status = el('p', { className: 'nmt-status', attrs: { 'aria-live': 'polite' } }, 'loading the model…');
     const startButton = el('button', { type: 'button', disabled: true }, 'Start');
     const pauseButton = el('button', { type: 'button', disabled: true }, 'Pause');
@@ -60,6 +85,7 @@ export default {
     const curve = new LineChart({
       label: 'training loss per step',
       className: 'loss-curve',
+      width: 340,
       logY: true,
       xName: 'step',
       empty: 'press Start to train',
@@ -74,6 +100,7 @@ export default {
       cellHeight: 24,
       colLabelsOnTop: true,
       format: (w) => (w >= 0.05 ? w.toFixed(1).replace(/^0/, '') : ''),
+      explain: (r, c) => story(r, c),
     });
     const encoderMap = new Heatmap({
       palette: 'orange',
@@ -91,13 +118,46 @@ export default {
       cellHeight: 16,
     });
     attentionMap.element.classList.add('nmt-attention');
-    curve.draw();
+    const lines = new TokenLines({
+      label: 'attention as lines: input characters on top, output characters below',
+      orientation: 'horizontal',
+      keyLabel: 'input',
+      queryLabel: 'output',
+      caption:
+        'Each line joins an output character to an input character and is as opaque as its weight. Hover or focus a character to isolate its lines.',
+    });
+    lines.element.classList.add('nmt-lines');
+    const playButton = el('button', { type: 'button', disabled: true }, 'Play');
+    const stepButton = el('button', { type: 'button', disabled: true }, 'Step');
+    const allButton = el('button', { type: 'button', disabled: true }, 'Show all');
+    const playbackText = el('p', { className: 'nmt-playback', attrs: { 'aria-live': 'polite' } }, '');
+
+    // ---- the latest translation, which the figures draw and the readouts explain
+    let translation = null;
+    let outputSpans = [];
+    // The output characters as a "figure" the attention readout outlines.
+    const outputFigure = {
+      highlight(cells) {
+        outputSpans.forEach((span, t) =>
+          span.classList.toggle(
+            'is-source',
+            cells.some(([, c]) => c === t),
+          ),
+        );
+      },
+    };
+    const story = cellStory(
+      { decoder: decoderMap, encoder: encoderMap, output: outputFigure },
+      () => translation !== null && translation.attention.rows > 0,
+      (r, c) => explainAttention(translation, r, c),
+    );
 
     // ---- the worker (or, where the page's security policy forbids blob: workers,
     // the same engine on the main thread in one-step slices)
     let worker;
     let engine;
     let ready = false;
+    let model = null; // what the model reads: { alphabet, maxLength, task }, from its 'ready' message
     const send = (message) => (engine ? engine(message) : worker?.postMessage(message));
     let state = {
       steps: 0,
@@ -129,21 +189,137 @@ export default {
       showStatus();
     };
 
+    /** Hides the attention figures (nothing to draw, or the input cannot be read) and says why. */
+    function clearPlot(why) {
+      translation = null;
+      attentionMap.element.hidden = true;
+      lines.element.hidden = true;
+      decoderMap.element.hidden = true;
+      confidenceNote.hidden = true;
+      emptyNote.hidden = !why;
+      emptyNote.textContent = why ?? '';
+      stopPlayback();
+      playbackText.textContent = why ? 'Nothing to play yet.' : '';
+      for (const b of [playButton, stepButton, allButton]) b.disabled = true;
+      root.dataset.nmtPlot = 'cleared';
+    }
+
+    /** The output characters, each as opaque as the model was sure of it. */
+    function showOutput(r) {
+      const confidence = characterConfidence(r);
+      outputSpans = confidence.map(({ char, p, runnerUp }) =>
+        el(
+          'span',
+          {
+            className: p < LOW_CONFIDENCE ? 'nmt-char is-unsure' : 'nmt-char',
+            title: `p = ${p.toFixed(3)} (runner-up “${runnerUp.char}”, ${runnerUp.p.toFixed(3)})`,
+            dataset: { p: p.toFixed(4) },
+          },
+          char,
+        ),
+      );
+      outputSpans.forEach((span, t) => span.style.setProperty('--p', String(confidence[t].p)));
+      outputText.replaceChildren(...(outputSpans.length ? outputSpans : ['(nothing)']));
+      const trained = model?.task ?? task; // the task of the model that wrote this output
+      const warnings = [confidenceWarning(confidence), translationCheck(trained, r.input, r.output)];
+      const text = warnings.filter(Boolean).join(' ');
+      confidenceNote.hidden = !text;
+      confidenceNote.textContent = text;
+    }
+
     function onTranslation(r) {
       if (r.input !== input) return; // a newer input is on its way
       inputError.hidden = true;
-      outputText.textContent = r.output === '' ? '(empty)' : r.output;
       root.dataset.nmtOutput = r.output;
       root.dataset.nmtInput = r.input;
       const inChars = chars(r.input);
       const outChars = chars(r.output);
-      if (r.attention.rows > 0) {
-        attentionMap.update(r.attention, { rowLabels: outChars, colLabels: inChars });
-      }
       encoderMap.update(r.encoderOutputs, { rowLabels: inChars, colLabels: units(r.encoderOutputs.cols) });
-      if (r.decoderStates.rows > 0)
-        decoderMap.update(r.decoderStates, { rowLabels: outChars, colLabels: units(r.decoderStates.cols) });
+      showOutput(r);
+      if (r.attention.rows === 0) {
+        clearPlot(outputNote(r.output, state.steps));
+        return;
+      }
+      translation = r;
+      const note = outputNote(r.output, state.steps);
+      emptyNote.hidden = !note;
+      emptyNote.textContent = note ?? '';
+      attentionMap.element.hidden = false;
+      lines.element.hidden = false;
+      decoderMap.element.hidden = false;
+      attentionMap.update(r.attention, { rowLabels: outChars, colLabels: inChars });
+      decoderMap.update(r.decoderStates, { rowLabels: outChars, colLabels: units(r.decoderStates.cols) });
+      for (const b of [playButton, stepButton, allButton]) b.disabled = false;
+      if (playIndex >= outChars.length) playIndex = outChars.length - 1;
+      drawLines();
+      root.dataset.nmtPlot = 'drawn';
     }
+
+    // ---- playback: the lines of one output character at a time (Distill's "Attention and Augmented RNNs")
+    let playIndex = -1; // the output character shown alone, or -1 for all of them
+    let timer = null;
+    function drawLines() {
+      if (!translation) return;
+      const outChars = chars(translation.output);
+      // Characters not yet reached are shown as dots: the translation is written one at a time.
+      const queries = playIndex < 0 ? outChars : outChars.map((ch, t) => (t <= playIndex ? ch : '·'));
+      lines.update({
+        queries,
+        keys: chars(translation.input),
+        heads: [{ name: 'attention', weights: translation.attention }],
+      });
+      lines.select(playIndex);
+      playbackText.textContent =
+        playIndex < 0
+          ? 'All output characters. Press Play or Step to write them one at a time.'
+          : playbackCaption(translation, playIndex);
+      root.dataset.nmtPlayback = String(playIndex);
+    }
+    function stepPlayback() {
+      if (!translation || !root.isConnected) {
+        stopPlayback();
+        return;
+      }
+      const last = translation.attention.rows - 1;
+      if (playIndex >= last) {
+        if (timer) {
+          stopPlayback(); // played to the end: stay on the last character
+          return;
+        }
+        playIndex = 0;
+      } else {
+        playIndex += 1;
+      }
+      drawLines();
+    }
+    function stopPlayback() {
+      if (timer) clearInterval(timer);
+      timer = null;
+      playButton.textContent = 'Play';
+      playButton.setAttribute('aria-pressed', 'false');
+    }
+    playButton.setAttribute('aria-pressed', 'false');
+    playButton.addEventListener('click', () => {
+      if (timer) {
+        stopPlayback();
+        return;
+      }
+      if (!translation) return;
+      if (playIndex < 0 || playIndex >= translation.attention.rows - 1) playIndex = -1;
+      playButton.textContent = 'Pause playback';
+      playButton.setAttribute('aria-pressed', 'true');
+      stepPlayback();
+      timer = setInterval(stepPlayback, 900);
+    });
+    stepButton.addEventListener('click', () => {
+      stopPlayback();
+      stepPlayback();
+    });
+    allButton.addEventListener('click', () => {
+      stopPlayback();
+      playIndex = -1;
+      drawLines();
+    });
 
     function onMessage({ data }) {
       if (!root.isConnected) {
@@ -153,9 +329,10 @@ export default {
       }
       if (data.type === 'ready') {
         ready = true;
+        model = { alphabet: data.alphabet, maxLength: data.maxInputLength, task: data.options.task };
         Object.assign(state, { steps: data.steps, options: data.options, accuracy: data.accuracy, loss: NaN });
         curve.reset();
-        for (const b of [startButton, resetButton, shippedButton]) b.disabled = false;
+        for (const b of [startButton, resetButton, shippedButton, sampleButton]) b.disabled = false;
         setRunning(false);
         root.dataset.nmtReady = 'true';
       } else if (data.type === 'progress') {
@@ -167,16 +344,17 @@ export default {
         }
         if (data.accuracy !== undefined) state.accuracy = data.accuracy;
         showStatus();
+      } else if (data.type === 'sample') {
+        setInput(data.input);
       } else if (data.type === 'translation') {
         onTranslation(data);
       } else if (data.type === 'translation-error') {
         if (data.input !== input) return;
-        inputError.hidden = false;
-        inputError.textContent = data.message;
-        outputText.textContent = '—';
+        // The reader's words for it (the API's message names the function and its argument).
+        showInputProblem((model && inputProblem(input, model)) ?? 'The model could not translate this input.');
       } else if (data.type === 'error') {
         errors.hidden = false;
-        errors.textContent = data.message;
+        errors.textContent = `Training stopped: ${data.message}`;
         setRunning(false);
       }
     }
@@ -218,7 +396,7 @@ export default {
           return;
         }
         errors.hidden = false;
-        errors.textContent = `training worker failed: ${e.message}`;
+        errors.textContent = `The training stopped: its worker failed (${e.message}). Reload the page to start again.`;
       };
       worker.postMessage({ type: 'init', checkpoint, input });
     }
@@ -237,8 +415,17 @@ export default {
       inputBox.value = text;
       save();
     };
+    const showInputProblem = (message) => {
+      inputError.hidden = false;
+      inputError.textContent = message;
+      outputText.textContent = '—';
+      clearPlot(null);
+    };
     const fromScratch = () => {
       state.source = 'from scratch';
+      curve.reset();
+      // The old model's plot goes at once; the new model's translation says what it wrote.
+      clearPlot('Training from scratch: the new model starts from random weights.');
       send({ type: 'reset', options: { task, attention: score, seed: 0 }, input });
       setRunning(false);
     };
@@ -270,8 +457,36 @@ export default {
     });
     inputBox.addEventListener('input', () => {
       setInput(inputBox.value);
-      send({ type: 'translate', input });
+      const problem = model && inputProblem(input, model);
+      if (problem) showInputProblem(problem);
+      else send({ type: 'translate', input });
     });
+    sampleButton.addEventListener('click', () => send({ type: 'sample' }));
+    const fillFormats = () => {
+      formats.replaceChildren(
+        task === 'dates'
+          ? el('summary', {}, `The ${DATE_FORMATS.length} formats the model was trained on`)
+          : el('summary', {}, 'What the reversal model was trained on'),
+      );
+      if (task === 'dates') {
+        formats.append(
+          el(
+            'p',
+            {},
+            'Each written for 21 November 2026, in lower case, Title case or UPPER case, days with or without a leading zero. Numbers are read day first (dd/mm); years run from 1950 to 2049, so a two-digit year 50–99 is 19xx and 00–49 is 20xx.',
+          ),
+          el(
+            'ul',
+            { className: 'nmt-format-list' },
+            ...DATE_FORMATS.map(([pattern, example]) => el('li', {}, el('code', {}, example), ` (${pattern})`)),
+          ),
+        );
+      } else {
+        formats.append(el('p', {}, 'Strings of 3 to 12 digits; the target is the same digits in reverse order.'));
+      }
+    };
+    fillFormats();
+    taskSelect.addEventListener('change', fillFormats);
 
     root.append(
       el('h2', {}, 'Neural machine translation with attention'),
@@ -357,8 +572,9 @@ export default {
       step({
         title: 'Train it, and watch where it looks',
         intro: [
-          'The model below opens with a checkpoint trained by this very code (npm run train-checkpoint). Reset it to train from scratch with any score function: the training runs in a Web Worker, so the page stays responsive, and the attention plot refreshes every few seconds.',
-          'The second task, reversing a string of digits, learns in a few dozen steps and shows the cleanest alignment there is: the first output digit attends to the last input digit, and so on — an anti-diagonal.',
+          'The model below opens with a checkpoint trained by this very code (npm run train-checkpoint). Reset it to train from scratch with any score function: the training runs in a Web Worker, so the page stays responsive, and the loss curve and the attention plot beside it refresh as it learns (the plot every few seconds).',
+          `The second task, reversing a string of digits, shows the cleanest alignment there is: the first output digit attends to the last input digit, and so on — an anti-diagonal. How fast it learns, measured with the default seed and Luong’s general score: ${REVERSAL_MILESTONES.text}.`,
+          'Type a date (or digits, for the reversal task) beside the loss curve. Each row of the plot is an output character, each column an input character; a dark cell means the decoder attended to that input character while writing that output character. Output characters are as dark as the model is sure of them.',
         ],
         controls: [
           el('label', { className: 'control-label' }, 'Task ', taskSelect),
@@ -369,22 +585,47 @@ export default {
           shippedButton,
         ],
         output: status,
-        figures: [curve.element],
-        after: [errors],
+        after: [
+          errors,
+          el(
+            'div',
+            { className: 'nmt-live' },
+            el('div', { className: 'nmt-live-curve' }, curve.element),
+            el(
+              'div',
+              { className: 'nmt-live-plot' },
+              el(
+                'div',
+                { className: 'controls nmt-io' },
+                el('label', { className: 'control-label' }, 'Input ', inputBox),
+                el('span', {}, ' → '),
+                outputText,
+                sampleButton,
+              ),
+              inputError,
+              confidenceNote,
+              emptyNote,
+              attentionMap.element,
+              formats,
+            ),
+          ),
+        ],
       }),
       step({
-        title: 'The attention plot',
+        title: 'One output character at a time',
         intro: [
-          'Type a date in any of the formats above (or digits, for the reversal task). Each row is an output character; the columns are the input characters; a dark cell means the decoder attended to that input character while writing that output character.',
+          'The same weights as lines from each output character up to the input characters, as opaque as the weights. Play writes the translation one character at a time, as the decoder does, and shows where each character looked; it keeps going while the model trains.',
         ],
-        controls: [el('label', { className: 'control-label' }, 'Input ', inputBox), el('span', {}, ' → '), outputText],
-        output: inputError,
-        figures: [attentionMap.element],
+        controls: [playButton, stepButton, allButton],
+        output: playbackText,
+        figures: [lines.element],
       }),
     );
+    curve.draw(); // now on the page, so it paints with the theme's colours
     // Removed from the page (an <attention-lesson> disconnected): stop training,
     // free the trainer and end the worker.
     signal?.addEventListener('abort', () => {
+      stopPlayback();
       engine?.({ type: 'stop' });
       worker?.terminate();
       worker = undefined;
@@ -402,7 +643,7 @@ export default {
       },
       (error) => {
         errors.hidden = false;
-        errors.textContent = `could not load the model: ${error.message}`;
+        errors.textContent = `The model could not be loaded (${error.message}). Check the connection and reload the page.`;
       },
     );
   },

@@ -47,11 +47,12 @@ export class LineChart {
     canvas.style.height = `${height}px`;
     const ctx = canvas.getContext('2d');
     ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-    // The page's theme colours (light or dark), read at every paint.
+    // The page's theme colours (light or dark), read at every paint; the
+    // background stays transparent, so the chart is never a light box on a dark
+    // page (nor dark on light) whatever the theme was when it was first painted.
     const styles = getComputedStyle(canvas);
-    const themed = (name, fallback) => styles.getPropertyValue(name).trim() || fallback;
-    ctx.fillStyle = themed('--al-bg', '#fff');
-    ctx.fillRect(0, 0, width, height);
+    const themed = (name, fallback) => styles.getPropertyValue(name).trim() || styles.color || fallback;
+    ctx.clearRect(0, 0, width, height);
     const left = 48;
     const bottom = height - 24;
     ctx.strokeStyle = themed('--al-muted', '#888');
