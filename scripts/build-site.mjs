@@ -1,12 +1,14 @@
 // Builds the site's scripts (dist/site): classic scripts only, because module
 // scripts do not load from file://. The chapters load lazily all the same:
-//   app.js               the shell (contents bar, routing, step mode, the API and
-//                        its wasm core) plus every module two chapters share; it
+//   app.js               the shell (contents bar, routing, step mode) plus every
+//                        module two chapters share; it
 //                        publishes those modules in globalThis.attentionLabModules
 //   chapters/<id>.js     one classic script per chapter, injected when a reader
 //                        opens it (a data script, see web/src/site/data-script.js):
 //                        the chapter's own modules; imports of shared modules read
 //                        attentionLabModules, so there is one copy of each per page
+//   attention-lab.js     the API and its wasm core: a copy of dist/classic/attention-lab.js,
+//                        loaded by site-api.js (the package leaves the copy out)
 // In chapters/index.js, each `load: () => import('./x.js')` becomes a request for
 // chapters/x.js. Called by scripts/build-web.mjs after dist/lib is assembled.
 import { readFileSync } from 'node:fs';
@@ -24,7 +26,8 @@ const common = {
   absWorkingDir: root,
   target: 'es2020',
   minify: true,
-  alias: { 'attention-lab': join(root, 'dist/lib/index.js') },
+  // The API comes from the classic build, its own script (site-api.js): one wasm copy in the package.
+  alias: { 'attention-lab': join(site, 'site-api.js') },
   logLevel: 'warning',
   logOverride: { 'empty-import-meta': 'silent' },
 };

@@ -49,12 +49,17 @@ packWasmModule(wasmModule, at('dist/lib/attention_core.mjs')); // the binary gzi
 const commonJsFooter = (name) => ({
   js: `if (typeof module === 'object' && module && module.exports) module.exports = ${name};`,
 });
+// It also registers as the data script 'attention-lab' (data-script.js): the site loads it that way.
 await bundle({
   entryPoints: [at('dist/lib/index.js')],
   outfile: at('dist/classic/attention-lab.js'),
   format: 'iife',
   globalName: 'AttentionLab',
-  footer: commonJsFooter('AttentionLab'),
+  footer: {
+    js:
+      `${commonJsFooter('AttentionLab').js}\n` +
+      'if (typeof globalThis === "object") (globalThis.attentionLabData = globalThis.attentionLabData || {})["attention-lab"] = AttentionLab;',
+  },
 });
 writeFileSync(
   at('dist/classic/package.json'),
@@ -145,6 +150,7 @@ await bundle({
 rmSync(at('dist/site'), { recursive: true, force: true });
 mkdirSync(at('dist/site/vendor/katex'), { recursive: true });
 await buildSite(at('dist/site')); // app.js + one classic script per chapter (chapters/<id>.js)
+cpSync(at('dist/classic/attention-lab.js'), at('dist/site/attention-lab.js')); // the API (site-api.js)
 writeNmtCheckpoint(at('dist/site'));
 await writeNmtWorkerSource(at('dist/site'));
 cpSync(at('web/index.html'), at('dist/site/index.html'));

@@ -67,7 +67,7 @@ test('site: a lazily loaded chapter shares the shell modules (the palette the sh
     const { page } = await openRecording(`${env.url}#chapter=basics${palette}`);
     const shared = await page.evaluate(() => Object.keys(globalThis.attentionLabModules));
     assert.ok(
-      shared.includes('web/src/site/figures/heatmap.js') && shared.includes('dist/lib/index.js'),
+      shared.includes('web/src/site/figures/heatmap.js') && shared.includes('web/src/site/site-api.js'),
       shared.join(),
     );
     // The shell applied the palette at start; qkv arrives later, in its own script.
