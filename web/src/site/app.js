@@ -2,6 +2,7 @@
 // "step through" mode (one step at a time, arrow keys or buttons).
 import { loadAttention } from 'attention-lab';
 import { CHAPTERS, loadChapter } from './chapters/index.js';
+import { loadDataScript } from './data-script.js';
 import { el } from './dom.js';
 import { setPaletteOverride } from './figures/heatmap.js';
 import { readHash, setHashValue } from './url-state.js';
@@ -51,6 +52,24 @@ function updateOembedLink(entry) {
   link.title = `${entry.title} · attention-lab`;
 }
 
+/**
+ * The chapter's assets. In the npm package the site's large assets are left out: it
+ * is hosted from node_modules/attention-lab/dist/site/ and finds them in ../lib and
+ * ../elements (the NMT worker there is a module worker importing ../lib, so its
+ * source is tried here first and the chapter told when only the package's exists).
+ */
+async function siteAssets(id) {
+  const assets = { vectorsFallback: '../lib/embeddings/glove.6B.100d.14k.bin' };
+  if (id === 'nmt') {
+    try {
+      await loadDataScript('nmt-worker', ['nmt-worker-source.js']);
+    } catch {
+      assets.nmtWorker = '../elements/nmt-worker.js';
+    }
+  }
+  return assets;
+}
+
 let rendering = 0; // the latest renderChapter call: an older one whose chapter arrives late is dropped
 
 /** Loads the chapter of `entry` (its own script, the first time) and renders it. */
@@ -71,13 +90,12 @@ async function renderChapter(entry) {
     current = null;
     return;
   }
+  const assets = await siteAssets(chapter.id);
   if (token !== rendering) return;
   status.hidden = true;
   const root = el('article', { className: 'chapter', id: `chapter-${chapter.id}`, dataset: { chapter: chapter.id } });
   main.replaceChildren(stepToolbar(), root);
-  // In the npm package the site's large assets are left out: it is hosted from
-  // node_modules/attention-lab/dist/site/ and finds them in ../lib and ../elements.
-  chapter.render(root, { api, assets: { vectorsFallback: '../lib/embeddings/glove.6B.100d.14k.bin' } });
+  chapter.render(root, { api, assets });
   current = { id: chapter.id, root, steps: [...root.querySelectorAll('section.step')] };
   root.append(embedBox(chapter));
   current.steps.forEach((s, i) => {
