@@ -64,6 +64,8 @@ export default [
         ...globals.browser,
         Module: 'readonly',
         getBinary: 'readonly',
+        intArrayFromBase64: 'readonly',
+        wasmBinary: 'readonly',
         wasmBinaryFile: 'readonly',
         abort: 'readonly',
       },

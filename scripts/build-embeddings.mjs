@@ -175,7 +175,8 @@ if (isMain) {
       `globalThis.attentionLabData[${JSON.stringify(FILE)}] = ${JSON.stringify(base64)};\n`,
   );
   // The chapter's Web Worker that streams a reader's own GloVe file: a classic
-  // script with the API inlined next to the site; an ES module importing
+  // script next to the site that imports the site's classic API (attention-lab.js,
+  // or the package's ../classic/ copy; glove-worker-api.js); an ES module importing
   // ../lib/index.js next to the elements (the page's own wasm file).
   const { build: bundle } = await import('esbuild');
   const worker = {
@@ -190,7 +191,7 @@ if (isMain) {
     ...worker,
     outfile: at('dist/site/glove-worker.js'),
     format: 'iife',
-    alias: { 'attention-lab': at('dist/lib/index.js') },
+    alias: { 'attention-lab': at('web/src/site/glove-worker-api.js') }, // importScripts the classic API
   });
   if (existsSync(at('dist/elements')))
     await bundle({

@@ -4,6 +4,9 @@ import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, write
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { writeOembed } from './build-oembed.mjs';
+import { buildSite } from './build-site.mjs';
+import { packWasmModule } from './pack-wasm.mjs';
 import { writeKatexFonts } from './build-katex-fonts.mjs';
 import {
   writeNmtCheckpoint,
@@ -34,14 +37,14 @@ const bundle = (options) =>
 const wasmModule = at('build/wasm/attention_core.mjs');
 if (!existsSync(wasmModule)) throw new Error(`missing ${wasmModule}: run the wasm build first (scripts/build.sh)`);
 
-// dist/lib: the package. Plain ES modules plus the single-file wasm module.
+// dist/lib: the package. Plain ES modules plus the single-file wasm module (pack-wasm.mjs).
 rmSync(at('dist/lib'), { recursive: true, force: true });
 rmSync(at('dist/classic'), { recursive: true, force: true });
 mkdirSync(at('dist/lib'), { recursive: true });
 for (const file of readdirSync(at('web/src/api'))) {
   if (/\.(js|d\.ts)$/.test(file)) cpSync(at('web/src/api', file), at('dist/lib', file));
 }
-cpSync(wasmModule, at('dist/lib/attention_core.mjs'));
+packWasmModule(wasmModule, at('dist/lib/attention_core.mjs')); // the binary gzip-compressed inside
 
 // dist/classic: the API as one classic script for pages that cannot load
 // modules: <script src="attention-lab.js"> defines window.AttentionLab. The
@@ -51,12 +54,17 @@ cpSync(wasmModule, at('dist/lib/attention_core.mjs'));
 const commonJsFooter = (name) => ({
   js: `if (typeof module === 'object' && module && module.exports) module.exports = ${name};`,
 });
+// It also registers as the data script 'attention-lab' (data-script.js): the site loads it that way.
 await bundle({
   entryPoints: [at('dist/lib/index.js')],
   outfile: at('dist/classic/attention-lab.js'),
   format: 'iife',
   globalName: 'AttentionLab',
-  footer: commonJsFooter('AttentionLab'),
+  footer: {
+    js:
+      `${commonJsFooter('AttentionLab').js}\n` +
+      'if (typeof globalThis === "object") (globalThis.attentionLabData = globalThis.attentionLabData || {})["attention-lab"] = AttentionLab;',
+  },
 });
 writeFileSync(
   at('dist/classic/package.json'),
@@ -142,21 +150,18 @@ await bundle({
   footer: commonJsFooter('AttentionLabElements'),
 });
 
-// dist/site: one classic script (module scripts do not load from file://),
+// dist/site: classic scripts (module scripts do not load from file://): the
+// shell app.js and one script per chapter, loaded when it opens (build-site.mjs);
 // the page, its styles and KaTeX's stylesheet and fonts. Nothing from a CDN.
 rmSync(at('dist/site'), { recursive: true, force: true });
 mkdirSync(at('dist/site/vendor/katex'), { recursive: true });
-await bundle({
-  entryPoints: [at('web/src/site/app.js')],
-  outfile: at('dist/site/app.js'),
-  format: 'iife',
-  sourcemap: true,
-  legalComments: 'linked',
-});
+await buildSite(at('dist/site')); // app.js + one classic script per chapter (chapters/<id>.js)
+cpSync(at('dist/classic/attention-lab.js'), at('dist/site/attention-lab.js')); // the API (site-api.js)
 writeNmtCheckpoint(at('dist/site'));
 writeTransformerCheckpoint(at('dist/site'));
 await writeNmtWorkerSource(at('dist/site'));
 cpSync(at('web/index.html'), at('dist/site/index.html'));
+const siteAddress = writeOembed(at('dist/site')); // oembed/<id>.json + the discovery link in index.html
 cpSync(at('web/styles.css'), at('dist/site/styles.css'));
 cpSync(at('web/components.css'), at('dist/site/components.css'));
 cpSync(at('web/favicon.svg'), at('dist/site/favicon.svg'));
@@ -173,4 +178,4 @@ writeFileSync(
 );
 mkdirSync(at('dist/site/vendor/katex/fonts'), { recursive: true });
 for (const file of katexFonts) cpSync(join(katexDist, 'fonts', file), at('dist/site/vendor/katex/fonts', file));
-console.log('build-web: dist/lib, dist/classic, dist/elements and dist/site written');
+console.log(`build-web: dist/lib, dist/classic, dist/elements and dist/site written (oEmbed for ${siteAddress})`);

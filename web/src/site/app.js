@@ -1,7 +1,8 @@
 // The tutorial page: contents bar, chapter routing from the URL hash, and the
 // "step through" mode (one step at a time, arrow keys or buttons).
 import { loadAttention } from 'attention-lab';
-import { CHAPTERS } from './chapters/index.js';
+import { CHAPTERS, loadChapter } from './chapters/index.js';
+import { loadDataScript } from './data-script.js';
 import { el } from './dom.js';
 import { setPaletteOverride } from './figures/heatmap.js';
 import { installSkipLink } from './skip-link.js';
@@ -45,14 +46,59 @@ function renderContents(activeId) {
   );
 }
 
-function renderChapter(chapter) {
+/** Points the page's oEmbed discovery link at `entry`'s file (oembed/<id>.json, built by scripts/build-oembed.mjs). */
+function updateOembedLink(entry) {
+  const link = document.querySelector('link[rel="alternate"][type="application/json+oembed"]');
+  if (!link) return;
+  link.href = new URL(`${entry.id}.json`, link.href).href; // a sibling of the default chapter's file
+  link.title = `${entry.title} · attention-lab`;
+}
+
+/**
+ * The chapter's assets. In the npm package the site's large assets are left out: it
+ * is hosted from node_modules/attention-lab/dist/site/ and finds them in ../lib and
+ * ../elements (the NMT worker there is a module worker importing ../lib, so its
+ * source is tried here first and the chapter told when only the package's exists; the
+ * trained-Transformer chapter uses the same worker).
+ */
+async function siteAssets(id) {
+  const assets = { vectorsFallback: '../lib/embeddings/glove.6B.100d.14k.bin' };
+  if (id === 'nmt' || id === 'trained') {
+    try {
+      await loadDataScript('nmt-worker', ['nmt-worker-source.js']);
+    } catch {
+      assets.nmtWorker = '../elements/nmt-worker.js';
+    }
+  }
+  return assets;
+}
+
+let rendering = 0; // the latest renderChapter call: an older one whose chapter arrives late is dropped
+
+/** Loads the chapter of `entry` (its own script, the first time) and renders it. */
+async function renderChapter(entry) {
+  const token = ++rendering;
+  document.title = `${entry.title} · attention-lab`;
+  renderContents(entry.id);
+  updateOembedLink(entry);
+  let chapter;
+  try {
+    chapter = await loadChapter(entry);
+  } catch (error) {
+    if (token !== rendering) return;
+    status.hidden = false;
+    status.textContent = `Could not load the chapter “${entry.title}”: ${error instanceof Error ? error.message : String(error)}`;
+    status.classList.add('error');
+    main.replaceChildren(status);
+    current = null;
+    return;
+  }
+  const assets = await siteAssets(chapter.id);
+  if (token !== rendering) return;
+  status.hidden = true;
   const root = el('article', { className: 'chapter', id: `chapter-${chapter.id}`, dataset: { chapter: chapter.id } });
   main.replaceChildren(stepToolbar(), root);
-  document.title = `${chapter.title} · attention-lab`;
-  renderContents(chapter.id);
-  // In the npm package the site's large assets are left out: it is hosted from
-  // node_modules/attention-lab/dist/site/ and finds them in ../lib and ../elements.
-  chapter.render(root, { api, assets: { vectorsFallback: '../lib/embeddings/glove.6B.100d.14k.bin' } });
+  chapter.render(root, { api, assets });
   current = { id: chapter.id, root, steps: [...root.querySelectorAll('section.step')] };
   root.append(embedBox(chapter));
   current.steps.forEach((s, i) => {
@@ -141,8 +187,8 @@ document.addEventListener('keydown', (event) => {
 
 window.addEventListener('hashchange', () => {
   if (!api) return;
-  const chapter = chapterFromHash();
-  if (chapter.id !== current?.id) renderChapter(chapter);
+  const entry = chapterFromHash();
+  if (entry.id !== current?.id) renderChapter(entry);
   else applyStepMode();
 });
 
@@ -235,11 +281,13 @@ function paletteToggle() {
 document.querySelector('.site-header')?.append(el('div', { className: 'site-settings' }, paletteToggle()));
 setPaletteOverride(readHash().get('palette') === 'viridis' ? 'viridis' : null);
 renderContents(chapterFromHash().id);
+updateOembedLink(chapterFromHash());
+const firstChapter = loadChapter(chapterFromHash()).catch(() => null); // fetched while the wasm core starts
 loadAttention()
-  .then((loaded) => {
+  .then(async (loaded) => {
     api = loaded;
-    status.hidden = true;
-    renderChapter(chapterFromHash());
+    await firstChapter;
+    await renderChapter(chapterFromHash());
     document.documentElement.dataset.ready = 'true';
   })
   .catch((error) => {

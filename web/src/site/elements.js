@@ -9,26 +9,15 @@ import { loadAttention } from 'attention-lab';
 import { el } from './dom.js';
 import { repaintAll } from './figures/live.js';
 import { PALETTES } from './figures/palettes.js';
+import { CHAPTERS, loadChapter } from './chapters/index.js';
 import { memoryStore } from './url-state.js';
 import { applyTheme, Base, canDefine, message, shadowFrame, THEMES } from './elements/frame.js';
 import { AttentionHeatmapElement } from './elements/heatmap-element.js';
 import { declareFonts } from './elements/styles.js';
 
-/**
- * The chapters, each loaded when a lesson first shows it (its own chunk in the
- * ES module build, so a page with the Basics lesson loads only that chapter).
- * The ids and order are chapters/index.js's (tests/browser/elements.test.mjs compares them).
- */
-const CHAPTER_LOADERS = {
-  basics: () => import('./chapters/basics.js'),
-  bahdanau: () => import('./chapters/bahdanau.js'),
-  qkv: () => import('./chapters/qkv.js'),
-  transformer: () => import('./chapters/transformer.js'),
-  glove: () => import('./chapters/glove.js'),
-  nmt: () => import('./chapters/nmt.js'),
-  trained: () => import('./chapters/trained.js'),
-};
-const CHAPTER_IDS = Object.keys(CHAPTER_LOADERS);
+// The chapters (chapters/index.js), each loaded when a lesson first shows it: its
+// own chunk in the ES module build, so a page with the Basics lesson loads only that chapter.
+const CHAPTER_IDS = CHAPTERS.map((c) => c.id);
 
 /**
  * The GloVe vectors shipped in the package (dist/lib/embeddings), named by a
@@ -87,10 +76,10 @@ export class AttentionLessonElement extends Base {
     const controller = (this.controller = new AbortController());
     this.applyLook();
     const id = this.getAttribute('chapter') ?? CHAPTER_IDS[0];
-    const known = Object.hasOwn(CHAPTER_LOADERS, id);
+    const entry = CHAPTERS.find((c) => c.id === id);
     const theme = this.getAttribute('theme');
     const problems = [];
-    if (!known)
+    if (!entry)
       problems.push(
         `attention-lesson: unknown chapter "${id.slice(0, 40)}"; known chapters: ${CHAPTER_IDS.join(', ')}`,
       );
@@ -115,7 +104,7 @@ export class AttentionLessonElement extends Base {
     let api;
     let chapter;
     try {
-      [api, { default: chapter }] = await Promise.all([loadAttention(), CHAPTER_LOADERS[id]()]);
+      [api, chapter] = await Promise.all([loadAttention(), loadChapter(entry)]);
     } catch (error) {
       if (!controller.signal.aborted)
         this.frame.replaceChildren(message(`attention-lesson: could not start the lesson: ${error.message}`));

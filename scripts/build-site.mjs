@@ -1,0 +1,149 @@
+// Builds the site's scripts (dist/site): classic scripts only, because module
+// scripts do not load from file://. The chapters load lazily all the same:
+//   app.js               the shell (contents bar, routing, step mode) plus every
+//                        module two chapters share; it
+//                        publishes those modules in globalThis.attentionLabModules
+//   chapters/<id>.js     one classic script per chapter, injected when a reader
+//                        opens it (a data script, see web/src/site/data-script.js):
+//                        the chapter's own modules; imports of shared modules read
+//                        attentionLabModules, so there is one copy of each per page
+//   attention-lab.js     the API and its wasm core: a copy of dist/classic/attention-lab.js,
+//                        loaded by site-api.js (the package leaves the copy out)
+// In chapters/index.js, each `load: () => import('./x.js')` becomes a request for
+// chapters/x.js. Called by scripts/build-web.mjs after dist/lib is assembled.
+import { readFileSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const site = join(root, 'web/src/site');
+const chaptersIndex = join(site, 'chapters/index.js');
+const IMPORT_LINE = /import\('\.\/([\w-]+)\.js'\)/g;
+
+const common = {
+  bundle: true,
+  absWorkingDir: root,
+  target: 'es2020',
+  minify: true,
+  // The API comes from the classic build, its own script (site-api.js): one wasm copy in the package.
+  alias: { 'attention-lab': join(site, 'site-api.js') },
+  logLevel: 'warning',
+  logOverride: { 'empty-import-meta': 'silent' },
+};
+
+/** The chapter ids in chapters/index.js, in order (one `import('./<id>.js')` each). */
+export function siteChapterIds() {
+  return [...readFileSync(chaptersIndex, 'utf8').matchAll(IMPORT_LINE)].map((m) => m[1]);
+}
+
+/** Plugin: chapters/index.js with each import('./x.js') replaced by the injected chapters/x.js. */
+const lazyChapters = {
+  name: 'site-lazy-chapters',
+  setup(b) {
+    b.onLoad({ filter: /chapters[\\/]index\.js$/ }, ({ path }) => ({
+      contents:
+        `import { loadDataScript as __chapterScript } from '../data-script.js';\n` +
+        readFileSync(path, 'utf8').replace(
+          IMPORT_LINE,
+          (_, id) => `__chapterScript('chapter:${id}', ['chapters/${id}.js']).then((c) => ({ default: c }))`,
+        ),
+      loader: 'js',
+      resolveDir: dirname(path),
+    }));
+  },
+};
+
+/** The input files (absolute) of a bundle of `entry`. */
+async function moduleGraph(entry, plugins = []) {
+  const { metafile } = await build({ ...common, entryPoints: [entry], write: false, metafile: true, plugins });
+  return Object.keys(metafile.inputs).map((p) => join(root, p));
+}
+
+/** Key of a shared module in attentionLabModules: its path from the repository root. */
+const keyOf = (path) => relative(root, path).split('\\').join('/');
+
+/** Writes dist/site/app.js (+ .map) and dist/site/chapters/<id>.js. */
+export async function buildSite(outDir) {
+  const ids = siteChapterIds();
+  const shell = await moduleGraph(join(site, 'app.js'), [lazyChapters]);
+  const counts = new Map();
+  for (const id of ids)
+    for (const path of await moduleGraph(join(site, 'chapters', `${id}.js`)))
+      counts.set(path, (counts.get(path) ?? 0) + 1);
+  // Shared: the shell's modules and any module two chapters import (one copy, one state).
+  const shared = new Set([...shell, ...[...counts].filter(([, n]) => n > 1).map(([p]) => p)]);
+  const sharedJs = [...shared].filter((p) => /\.(m?js)$/.test(p)).sort();
+
+  // The shell: the registry of shared modules first (exports as getters, so
+  // bindings stay live; __esModule so default imports read `default`), then app.js.
+  const registry =
+    sharedJs.map((p, i) => `import * as m${i} from ${JSON.stringify(p)};`).join('\n') +
+    `\nconst live = (ns) => Object.defineProperties({}, Object.fromEntries(['__esModule', ...Object.keys(ns)].map(` +
+    `(k) => [k, { enumerable: true, get: k === '__esModule' ? () => true : () => ns[k] }])));\n` +
+    `globalThis.attentionLabModules = {\n` +
+    sharedJs.map((p, i) => `  ${JSON.stringify(keyOf(p))}: live(m${i}),`).join('\n') +
+    `\n};\n`;
+  await build({
+    ...common,
+    stdin: {
+      contents: `import './site-registry';\nimport ${JSON.stringify(join(site, 'app.js'))};\n`,
+      resolveDir: site,
+      sourcefile: 'site-entry.js',
+    },
+    outfile: join(outDir, 'app.js'),
+    format: 'iife',
+    sourcemap: true,
+    legalComments: 'linked',
+    plugins: [
+      lazyChapters,
+      {
+        name: 'site-registry',
+        setup(b) {
+          b.onResolve({ filter: /^\.\/site-registry$/ }, () => ({ path: 'site-registry', namespace: 'site-registry' }));
+          b.onLoad({ filter: /.*/, namespace: 'site-registry' }, () => ({ contents: registry, resolveDir: site }));
+          // app.js exports nothing and package.json's sideEffects leaves it out: keep it.
+          b.onResolve({ filter: /[\\/]app\.js$/ }, ({ path }) => ({ path, sideEffects: true }));
+        },
+      },
+    ],
+  });
+
+  // The chapters: shared modules come from the registry, the rest is bundled in.
+  const fromRegistry = {
+    name: 'site-shared-modules',
+    setup(b) {
+      b.onResolve({ filter: /.*/ }, async (args) => {
+        if (args.pluginData?.resolving || args.kind === 'entry-point') return undefined;
+        const found = await b.resolve(args.path, {
+          kind: args.kind,
+          importer: args.importer,
+          resolveDir: args.resolveDir,
+          pluginData: { resolving: true },
+        });
+        if (found.errors.length || !shared.has(found.path)) return undefined;
+        return { path: keyOf(found.path), namespace: 'site-shared' };
+      });
+      b.onLoad({ filter: /.*/, namespace: 'site-shared' }, ({ path }) => ({
+        contents: `module.exports = globalThis.attentionLabModules[${JSON.stringify(path)}];`,
+        loader: 'js',
+      }));
+    },
+  };
+  for (const id of ids) {
+    await build({
+      ...common,
+      stdin: {
+        contents:
+          `import chapter from './chapters/${id}.js';\n` +
+          `(globalThis.attentionLabData = globalThis.attentionLabData || {})[${JSON.stringify(`chapter:${id}`)}] = chapter;\n`,
+        resolveDir: site,
+        sourcefile: `chapter-${id}.js`,
+      },
+      outfile: join(outDir, 'chapters', `${id}.js`),
+      format: 'iife',
+      plugins: [fromRegistry],
+    });
+  }
+  return { ids, shared: sharedJs.map(keyOf) };
+}

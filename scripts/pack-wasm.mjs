@@ -1,0 +1,30 @@
+// The wasm core as the package ships it (dist/lib/attention_core.mjs): the
+// Emscripten module (SINGLE_FILE: the binary inside the JS as a data: URI) with
+// that binary gzip-compressed before base64 (data:application/gzip;base64,…).
+// Served with compression, base64 of the raw binary costs ~1.4x its gzip size,
+// base64 of the gzip ~1.0x; from file:// (no compression) 55% fewer bytes.
+// cpp/wasm_pre.js unpacks it with DecompressionStream. Called by build-web.mjs.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
+
+const RAW = /"data:application\/octet-stream;base64,([A-Za-z0-9+/=]+)"/;
+
+/** Writes `source` (the linked module) to `dest` with its binary packed; returns the byte counts. */
+export function packWasmModule(source, dest) {
+  const text = readFileSync(source, 'utf8');
+  const match = RAW.exec(text);
+  if (!match) throw new Error(`pack-wasm: no embedded wasm binary in ${source} (built without -sSINGLE_FILE?)`);
+  const wasm = Buffer.from(match[1], 'base64');
+  const packed = gzipSync(wasm, { level: 9 });
+  writeFileSync(
+    dest,
+    text.replace(RAW, () => `"data:application/gzip;base64,${packed.toString('base64')}"`),
+  );
+  return { wasm: wasm.length, packed: packed.length };
+}
+
+/** The raw wasm binary inside a packed module's text (for size reports). */
+export function unpackWasm(moduleText) {
+  const match = /"data:application\/gzip;base64,([A-Za-z0-9+/=]+)"/.exec(moduleText);
+  return match ? Buffer.from(match[1], 'base64') : null;
+}
