@@ -26,7 +26,8 @@ function checkTaskSurface(t, name) {
   }
   assert.throws(
     () => t.translate('12a'),
-    (e) => e instanceof RangeError && /input has ['"]a['"] at position 2, which the sort task does not know/.test(e.message),
+    (e) =>
+      e instanceof RangeError && /input has ['"]a['"] at position 2, which the sort task does not know/.test(e.message),
   );
   assert.throws(() => t.translate('1'.repeat(11)), /input has 11 characters but the sort task allows at most 10/);
 }
