@@ -6,7 +6,7 @@
 // head that spreads its mass evenly (the "even" column).
 //
 //   node scripts/inspect-sort-heads.mjs [--steps 6000] [--every 250] [--target 0.99]
-//                                       [--examples 300] [--seed 0]
+//                                       [--examples 300] [--seed 0] [--show 3141592653]
 //
 // Measures (row t of a map is the step that emits output digit y_t; the last
 // row, which emits the end token, is left out; x is the input):
@@ -36,6 +36,7 @@ const every = option('every', 250);
 const target = option('target', 0.99);
 const exampleCount = option('examples', 300);
 const seed = option('seed', 0);
+const show = args.includes('--show') ? args[args.indexOf('--show') + 1] : '3141592653';
 
 /** Mass of `row` (array) on the indices where `pick(j)` holds, and the share of indices picked. */
 function share(row, pick) {
@@ -201,6 +202,23 @@ for (const [use, names] of Object.entries(MEASURES)) {
         ...Object.fromEntries(names.map((n) => [n, +tally.mean(n).mass.toFixed(4)])),
       });
     }
+  }
+}
+// One input, head by head: the input digit each output step's cross-attention
+// weighs most, with its weight (row m, the end token, left out).
+const example = t.translate(show);
+console.log(
+  `\n${show} -> ${example.output}: per cross-attention head, the input digit (position) weighed most at each step`,
+);
+for (let l = 0; l < layers; l++) {
+  for (let h = 0; h < heads; h++) {
+    const m = example.cross[l][h];
+    const steps = Array.from({ length: example.output.length }, (_, r) => {
+      const row = Array.from(m.row(r));
+      const j = row.indexOf(Math.max(...row));
+      return `${show[j]}@${j} ${(100 * row[j]).toFixed(0)}%`;
+    });
+    console.log(`layer ${l} head ${h}: ${steps.join(', ')}`);
   }
 }
 console.log(`\nsort heads summary ${JSON.stringify({ steps: t.steps, accuracy, examples: examples.size, summary })}`);
