@@ -126,6 +126,41 @@ class ReverseTask : public Seq2SeqTask {
   std::unordered_set<std::string> held_;
 };
 
+class SortTask : public Seq2SeqTask {
+ public:
+  SortTask() {
+    name_ = "sort";
+    inputAlphabet_ = outputAlphabet_ = "0123456789";
+    maxInputLength_ = maxOutputLength_ = 10;
+    RandomState rng(20261122u);  // fixed held-out set
+    while (static_cast<int>(heldOut_.size()) < kHeldOutSize) {
+      Seq2SeqExample e = make(rng);
+      if (heldTargets_.insert(e.target).second) heldOut_.push_back(std::move(e));
+    }
+  }
+
+  // Rejects by target: the answer depends only on which digits occur, so no
+  // arrangement of a held-out input's digits is ever trained on.
+  Seq2SeqExample draw(RandomState& rng) const override {
+    for (;;) {
+      Seq2SeqExample e = make(rng);
+      if (heldTargets_.count(e.target) == 0) return e;
+    }
+  }
+
+ private:
+  static Seq2SeqExample make(RandomState& rng) {
+    const int length = 5 + static_cast<int>(rng.below(6));  // 5..10
+    Seq2SeqExample e;
+    for (int i = 0; i < length; ++i) e.input += static_cast<char>('0' + rng.below(10));
+    e.target = e.input;
+    std::sort(e.target.begin(), e.target.end());
+    return e;
+  }
+
+  std::unordered_set<std::string> heldTargets_;
+};
+
 std::string describeChar(unsigned char c) {
   if (c >= 32 && c < 127) return std::string("'") + static_cast<char>(c) + "'";
   char buf[16];
@@ -154,16 +189,18 @@ Status Seq2SeqTask::validateInput(const std::string& input, const char* what) co
 }
 
 Status checkSeq2SeqTaskName(const std::string& name) {
-  if (name == "dates" || name == "reverse") return Status::ok();
-  return Status::invalidValue("task must be one of 'dates', 'reverse', got '" + name + "'");
+  if (name == "dates" || name == "reverse" || name == "sort") return Status::ok();
+  return Status::invalidValue("task must be one of 'dates', 'reverse', 'sort', got '" + name + "'");
 }
 
 Status makeSeq2SeqTask(const std::string& name, std::unique_ptr<Seq2SeqTask>& out) {
   RETURN_IF_ERROR(checkSeq2SeqTaskName(name));
   if (name == "dates") {
     out = std::make_unique<DatesTask>();
-  } else {
+  } else if (name == "reverse") {
     out = std::make_unique<ReverseTask>();
+  } else {
+    out = std::make_unique<SortTask>();
   }
   return Status::ok();
 }

@@ -4,11 +4,16 @@
 //             "nov 21, 2026", "Saturday 21/11/26", "2026 Nov 21st", ...) to ISO
 //             "2026-11-21"; dates from 1950-01-01 to 2049-12-31.
 //   reverse:  a string of 3 to 12 digits to the same digits reversed.
+//   sort:     a string of 5 to 10 digits to the same digits in ascending order
+//             (each output character must be found by its value, wherever it
+//             is in the input: content-based attention, where reverse needs
+//             only positions).
 //
 // Each task owns a fixed held-out set (drawn with a fixed seed, the same for
 // every trainer) and draws training examples with the trainer's generator,
 // never producing a held-out example: for dates no held-out *calendar day*
-// ever appears in training, in any format; for reverse no held-out string does.
+// ever appears in training, in any format; for reverse no held-out string does;
+// for sort no held-out target does (so no reordering of a held-out input either).
 #pragma once
 
 #include <memory>
@@ -52,7 +57,7 @@ class Seq2SeqTask {
   std::vector<Seq2SeqExample> heldOut_;
 };
 
-// Ok for "dates" or "reverse"; anything else is an invalidValue status naming them.
+// Ok for "dates", "reverse" or "sort"; anything else is an invalidValue status naming them.
 Status checkSeq2SeqTaskName(const std::string& name);
 
 // The task called `name` (checked by checkSeq2SeqTaskName).

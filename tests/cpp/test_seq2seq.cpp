@@ -117,7 +117,7 @@ TEST_CASE("seq2seq dates: the formats of the issue", "[seq2seq]") {
 }
 
 TEST_CASE("seq2seq tasks: held-out set fixed, disjoint from training, inputs valid", "[seq2seq]") {
-  for (const char* name : {"dates", "reverse"}) {
+  for (const char* name : {"dates", "reverse", "sort"}) {
     std::unique_ptr<Seq2SeqTask> task, again;
     REQUIRE(makeSeq2SeqTask(name, task).isOk());
     REQUIRE(makeSeq2SeqTask(name, again).isOk());
@@ -136,14 +136,65 @@ TEST_CASE("seq2seq tasks: held-out set fixed, disjoint from training, inputs val
       REQUIRE(task->validateInput(e.input, "input").isOk());
       CHECK(static_cast<int>(e.target.size()) <= task->maxOutputLength());
       CHECK(heldInputs.count(e.input) == 0);
-      // dates: no held-out calendar day in training, in any format
-      if (task->name() == "dates") CHECK(heldTargets.count(e.target) == 0);
+      // dates: no held-out calendar day in training, in any format; sort: no
+      // held-out multiset of digits, in any order
+      if (task->name() != "reverse") CHECK(heldTargets.count(e.target) == 0);
     }
   }
   std::unique_ptr<Seq2SeqTask> task;
   const Status bad = makeSeq2SeqTask("french", task);
   CHECK(bad.code == StatusCode::kInvalidValue);
-  CHECK(bad.message == "task must be one of 'dates', 'reverse', got 'french'");
+  CHECK(bad.message == "task must be one of 'dates', 'reverse', 'sort', got 'french'");
+}
+
+namespace {
+
+// How often each digit occurs: the reference for "the same digits".
+std::vector<int> digitCounts(const std::string& s) {
+  std::vector<int> counts(10, 0);
+  for (char c : s) ++counts[static_cast<std::size_t>(c - '0')];
+  return counts;
+}
+
+bool nonDecreasing(const std::string& s) {
+  for (std::size_t i = 1; i < s.size(); ++i)
+    if (s[i - 1] > s[i]) return false;
+  return true;
+}
+
+}  // namespace
+
+TEST_CASE("seq2seq sort task: 5-10 digits, the same digits in ascending order", "[seq2seq]") {
+  std::unique_ptr<Seq2SeqTask> task;
+  REQUIRE(makeSeq2SeqTask("sort", task).isOk());
+  CHECK(task->name() == "sort");
+  CHECK(task->inputAlphabet() == "0123456789");
+  CHECK(task->outputAlphabet() == "0123456789");
+  CHECK(task->maxInputLength() == 10);
+  CHECK(task->maxOutputLength() == 10);
+  std::set<std::string> heldTargets;
+  for (const Seq2SeqExample& e : task->heldOut()) heldTargets.insert(e.target);
+  CHECK(heldTargets.size() == task->heldOut().size());  // distinct multisets
+  std::vector<int> lengthsSeen(11, 0);
+  auto checkExample = [&](const Seq2SeqExample& e) {
+    const int n = static_cast<int>(e.input.size());
+    REQUIRE(n >= 5);
+    REQUIRE(n <= 10);
+    ++lengthsSeen[static_cast<std::size_t>(n)];
+    CHECK(e.target.size() == e.input.size());
+    CHECK(nonDecreasing(e.target));
+    CHECK(digitCounts(e.target) == digitCounts(e.input));
+  };
+  for (const Seq2SeqExample& e : task->heldOut()) checkExample(e);
+  RandomState rng(11);
+  for (int i = 0; i < 5000; ++i) checkExample(task->draw(rng));
+  for (int n = 5; n <= 10; ++n)
+    CHECK(lengthsSeen[static_cast<std::size_t>(n)] > 500);  // every length drawn
+  // Inputs come in random order: already sorted only by chance (about 4 in
+  // 1000: C(14,5)/10^5 of the length-5 ones, C(15,6)/10^6 of the length-6 ones).
+  int alreadySorted = 0;
+  for (const Seq2SeqExample& e : task->heldOut()) alreadySorted += e.input == e.target ? 1 : 0;
+  CHECK(alreadySorted < 10);
 }
 
 TEST_CASE("seq2seq tasks: input validation messages", "[seq2seq]") {

@@ -412,8 +412,12 @@ TEST_CASE("transformer trainer: options are validated", "[transformer]") {
   o.learningRate = std::nan("");
   CHECK(message(o).find("learningRate must be in (0, 10], got NaN") != std::string::npos);
   o = {};
-  o.task = "sort";
+  o.task = "shuffle";
   CHECK(validateTransformerOptions(o).code == StatusCode::kInvalidValue);
+  CHECK(message(o).find("task must be one of 'dates', 'reverse', 'sort', got 'shuffle'") !=
+        std::string::npos);
+  o.task = "sort";
+  CHECK(validateTransformerOptions(o).isOk());
 }
 
 TEST_CASE("transformer trainer: warm-up schedule", "[transformer]") {

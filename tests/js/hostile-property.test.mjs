@@ -550,7 +550,7 @@ const FUNCTIONS = {
   },
   Seq2SeqTrainer(g) {
     const options = {
-      task: g.pick(['dates', 'reverse']),
+      task: g.pick(['dates', 'reverse', 'sort']),
       hidden: g.int(1, 6),
       embedding: g.int(1, 4),
       batch: g.int(1, 3),
@@ -560,7 +560,7 @@ const FUNCTIONS = {
       () => brokenOptions(g, Object.keys(options)),
       () => badType({ ...options, hidden: '8' }),
       () => badType({ ...options, task: 7 }),
-      () => badValue({ ...options, task: 'sort' }),
+      () => badValue({ ...options, task: 'shuffle' }),
       () => badValue({ ...options, attention: 'luong' }),
       () => badValue({ ...options, hidden: g.pick([0, 257, 2 ** 31, 1.5, NaN]) }),
       () => badValue({ ...options, learningRate: g.pick([0, -1, 2, NaN, Infinity]) }),
@@ -603,7 +603,7 @@ const FUNCTIONS = {
   },
   TransformerTrainer(g) {
     const options = {
-      task: g.pick(['dates', 'reverse']),
+      task: g.pick(['dates', 'reverse', 'sort']),
       layers: 1,
       heads: g.pick([1, 2]),
       dModel: 4,

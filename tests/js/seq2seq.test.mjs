@@ -218,7 +218,7 @@ test('corrupt checkpoints are rejected with a clear RangeError', () => {
 
 test('bad options give TypeError/RangeError naming the option', () => {
   const cases = [
-    [{ task: 'french' }, RangeError, /task must be one of 'dates', 'reverse', got 'french'/],
+    [{ task: 'french' }, RangeError, /task must be one of 'dates', 'reverse', 'sort', got 'french'/],
     [{ attention: 'luong' }, RangeError, /attention must be one of/],
     [{ attention: 3 }, TypeError, /attention must be a string/],
     [{ hidden: 0 }, RangeError, /hidden must be an integer in \[1, 256\], got 0/],

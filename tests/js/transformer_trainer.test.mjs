@@ -205,7 +205,7 @@ test('bad options: TypeError for unknown options and wrong types, RangeError for
   throws({ learningRate: NaN }, RangeError, /learningRate must be in \(0, 10\], got NaN/);
   throws({ labelSmoothing: 1 }, RangeError, /labelSmoothing must be in \[0, 1\), got 1/);
   throws({ warmup: 0 }, RangeError, /warmup must be an integer in \[1, 100000\]/);
-  throws({ task: 'sort' }, RangeError, /task must be one of 'dates', 'reverse', got 'sort'/);
+  throws({ task: 'Sort' }, RangeError, /task must be one of 'dates', 'reverse', 'sort', got 'Sort'/);
   throws({ seed: -1 }, RangeError, /seed must be an integer in \[0, 4294967295\]/);
 });
 

@@ -37,6 +37,10 @@ export async function transformerTrainerUsage(): Promise<number> {
   const rate: number = t.learningRateAt(1);
   copy.delete();
   t.delete();
+  const sorter = new a.TransformerTrainer({ task: 'sort', layers: 1, heads: 1, dModel: 2, dFF: 1, batch: 1 });
+  sorter.delete();
+  // @ts-expect-error task must be 'dates', 'reverse' or 'sort'
+  new a.TransformerTrainer({ task: 'shuffle' });
   // @ts-expect-error schedule must be 'warmup' or 'constant'
   new a.TransformerTrainer({ schedule: 'cosine' });
   // @ts-expect-error translate takes a string

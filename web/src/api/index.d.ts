@@ -250,8 +250,11 @@ export interface Attention {
   readonly TransformerTrainer: TransformerTrainerConstructor;
 }
 
-/** The translation tasks: `'dates'` (human-written dates → ISO `yyyy-mm-dd`) or `'reverse'` (digit strings reversed). */
-export type Seq2SeqTask = 'dates' | 'reverse';
+/**
+ * The translation tasks: `'dates'` (human-written dates → ISO `yyyy-mm-dd`), `'reverse'` (3–12 digits reversed) or
+ * `'sort'` (5–10 digits in ascending order).
+ */
+export type Seq2SeqTask = 'dates' | 'reverse' | 'sort';
 /** Attention score functions: additive (with bias), Luong's dot, general (`q Wa kᵀ`) and concat (`v·tanh(Wa[q; k])`). */
 export type Seq2SeqAttention = 'bahdanau' | 'luong-dot' | 'luong-general' | 'luong-concat';
 
