@@ -48,7 +48,7 @@ export function connectEngine({ api, worker: hostWorker, workerSource, init, onM
         onMainThread();
         return;
       }
-      onError(`training worker failed: ${e.message}`);
+      onError(e.message); // after it started: the chapter says what stopped
     };
     worker.postMessage(init);
   }

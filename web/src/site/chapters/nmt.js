@@ -4,7 +4,7 @@
 // (each cell explained from the model's own scores), a line diagram played one
 // output character at a time, and each output character shaded by its probability.
 import { cellStory, credit, errorLine, step } from '../chapter-kit.js';
-import { createEngine } from './nmt-engine.js';
+import { connectEngine } from './engine-connection.js';
 import { el } from '../dom.js';
 import { Heatmap } from '../figures/heatmap.js';
 import { tex } from '../math.js';
@@ -152,13 +152,11 @@ export default {
       (r, c) => explainAttention(translation, r, c),
     );
 
-    // ---- the worker (or, where the page's security policy forbids blob: workers,
-    // the same engine on the main thread in one-step slices)
-    let worker;
-    let engine;
-    let ready = false;
+    // ---- the engine, in a worker (or, where the page's security policy forbids
+    // blob: workers, on the main thread in one-step slices): engine-connection.js
+    let connection = null;
     let model = null; // what the model reads: { alphabet, maxLength, task }, from its 'ready' message
-    const send = (message) => (engine ? engine(message) : worker?.postMessage(message));
+    const send = (message) => connection?.send(message);
     let state = {
       steps: 0,
       loss: NaN,
@@ -177,7 +175,7 @@ export default {
         Number.isFinite(s.accuracy) ? `held-out exact match ${(100 * s.accuracy).toFixed(1)}% (200 examples)` : null,
         s.running && Number.isFinite(s.stepsPerSecond) ? `${s.stepsPerSecond.toFixed(1)} steps/s` : null,
         s.running ? 'training…' : 'paused',
-        engine ? 'on the main thread (this page’s security policy blocks workers)' : null,
+        connection?.onMainThread ? 'on the main thread (this page’s security policy blocks workers)' : null,
       ];
       status.textContent = parts.filter(Boolean).join(' · ');
       root.dataset.nmtSteps = String(s.steps);
@@ -323,12 +321,10 @@ export default {
 
     function onMessage({ data }) {
       if (!root.isConnected) {
-        worker?.terminate(); // the reader moved to another chapter
-        engine?.({ type: 'stop' });
+        connection?.stop(); // the reader moved to another chapter
         return;
       }
       if (data.type === 'ready') {
-        ready = true;
         model = { alphabet: data.alphabet, maxLength: data.maxInputLength, task: data.options.task };
         Object.assign(state, { steps: data.steps, options: data.options, accuracy: data.accuracy, loss: NaN });
         curve.reset();
@@ -357,48 +353,6 @@ export default {
         errors.textContent = `Training stopped: ${data.message}`;
         setRunning(false);
       }
-    }
-
-    function startOnMainThread() {
-      worker?.terminate();
-      worker = undefined;
-      engine = createEngine(
-        async () => api,
-        (message) => onMessage({ data: message }),
-        { chunk: 1 },
-      );
-      send({ type: 'init', checkpoint, input });
-    }
-
-    // A module worker where the host names one (the custom elements: it imports the
-    // page's own API module, so the wasm is downloaded once); else the bundled
-    // worker source from a Blob URL, which also works for pages opened from file://.
-    function startWorker(workerSource) {
-      let url;
-      try {
-        if (typeof assets.nmtWorker === 'function') worker = assets.nmtWorker();
-        else if (assets.nmtWorker) worker = new Worker(assets.nmtWorker, { type: 'module' });
-        else {
-          url = URL.createObjectURL(new Blob([workerSource], { type: 'text/javascript' }));
-          worker = new Worker(url);
-        }
-      } catch {
-        startOnMainThread(); // e.g. CSP without worker-src blob:
-        return;
-      } finally {
-        if (url) URL.revokeObjectURL(url);
-      }
-      worker.onmessage = onMessage;
-      worker.onerror = (e) => {
-        if (!ready) {
-          e.preventDefault();
-          startOnMainThread();
-          return;
-        }
-        errors.hidden = false;
-        errors.textContent = `The training stopped: its worker failed (${e.message}). Reload the page to start again.`;
-      };
-      worker.postMessage({ type: 'init', checkpoint, input });
     }
 
     // ---- controls
@@ -626,9 +580,8 @@ export default {
     // free the trainer and end the worker.
     signal?.addEventListener('abort', () => {
       stopPlayback();
-      engine?.({ type: 'stop' });
-      worker?.terminate();
-      worker = undefined;
+      connection?.stop();
+      connection = null;
     });
     // The checkpoint (and the worker's source) are data scripts loaded now, not
     // part of the page's first load.
@@ -639,7 +592,17 @@ export default {
       ([checkpointBase64, workerSource]) => {
         if (signal?.aborted) return;
         checkpoint = decodeBase64(checkpointBase64);
-        startWorker(workerSource);
+        connection = connectEngine({
+          api,
+          worker: assets.nmtWorker,
+          workerSource,
+          init: { type: 'init', checkpoint, input },
+          onMessage: (data) => onMessage({ data }),
+          onError: (message) => {
+            errors.hidden = false;
+            errors.textContent = `The training stopped: its worker failed (${message}). Reload the page to start again.`;
+          },
+        });
       },
       (error) => {
         errors.hidden = false;

@@ -11,6 +11,7 @@ export const MAX_INPUT = 40;
 export const TASKS = [
   ['dates', 'Dates → ISO yyyy-mm-dd'],
   ['reverse', 'Reverse a string of digits'],
+  ['sort', 'Sort digits ascending'],
 ];
 export const START = '▶'; // the decoder's start token, as a label
 export const END = '■'; // the end token the last decoder step produces

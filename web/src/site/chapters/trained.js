@@ -322,7 +322,9 @@ export default {
       const parts = [
         `step ${s.steps}`,
         Number.isFinite(s.loss) ? `loss ${s.loss.toFixed(4)}` : null,
-        Number.isFinite(s.accuracy) ? `held-out exact match ${(100 * s.accuracy).toFixed(1)}% (200 dates)` : null,
+        Number.isFinite(s.accuracy)
+          ? `held-out exact match ${(100 * s.accuracy).toFixed(1)}% (200 ${task === 'dates' ? 'dates' : 'examples'})`
+          : null,
         s.running && Number.isFinite(s.stepsPerSecond) ? `${s.stepsPerSecond.toFixed(1)} steps/s` : null,
         reached ? `99% reached at step ${reached.steps} after ${reached.seconds.toFixed(1)} s of training` : null,
         s.running ? 'training…' : 'paused',
@@ -445,24 +447,27 @@ export default {
       connection?.send({ type: 'translate', input });
     });
 
+    // The speeds npm run bench measured (training-speed.js), both models on each task, one run.
     const speedTable = () => {
+      const name = (r) => (r.model.startsWith('transformer') ? 'Transformer' : 'RNN with attention');
       const rows = speed.results.map((r) =>
         el(
           'tr',
           {},
-          el('td', {}, r.model.startsWith('transformer') ? 'Transformer' : 'RNN with attention'),
+          el('td', {}, r.task ?? 'dates'),
+          el('td', {}, name(r)),
           el('td', {}, r.stepsPerSecondCpu.toFixed(1)),
           el('td', {}, r.reached ? r.stepsToTarget.toLocaleString('en') : 'not reached'),
           el('td', {}, r.reached ? `${r.secondsToTargetCpu.toFixed(1)} s` : '—'),
         ),
       );
-      return el(
+      const table = el(
         'table',
         { className: 'trained-speed' },
         el(
           'caption',
           {},
-          `Measured by npm run bench on ${speed.date} (${speed.cpu}, Node ${speed.node}, one thread; CPU time, evaluation not counted): default options, seed 0, exact match on all ${speed.heldOut} held-out dates.`,
+          `Measured by npm run bench on ${speed.date} (${speed.cpu}, Node ${speed.node}, one thread; CPU time, evaluation not counted): default options, seed 0, exact match on all ${speed.heldOut} held-out examples of the task.`,
         ),
         el(
           'thead',
@@ -470,6 +475,7 @@ export default {
           el(
             'tr',
             {},
+            el('th', {}, 'task'),
             el('th', {}, 'model'),
             el('th', {}, 'steps per second'),
             el('th', {}, 'steps to 99%'),
@@ -478,6 +484,7 @@ export default {
         ),
         el('tbody', {}, ...rows),
       );
+      return el('div', { className: 'table-scroll' }, table); // scrolls sideways on a phone
     };
 
     root.append(
@@ -542,7 +549,7 @@ export default {
       step({
         title: '5. Train it from scratch',
         intro: [
-          'Reset starts from random weights (seed 0, the defaults above) and Start trains in a Web Worker with Adam and the paper’s warm-up schedule. Every few seconds the worker measures exact match on 200 held-out dates and sends new maps: watch the heads go from uniform to sharp. Switch the task to reversal to see another pattern grow: the last layer’s encoder–decoder heads shift their weight onto the digit being copied, an anti-diagonal (step 4 measures the share).',
+          'Reset starts from random weights (seed 0, the defaults above) and Start trains in a Web Worker with Adam and the paper’s warm-up schedule. Every few seconds the worker measures exact match on 200 held-out examples and sends new maps: watch the heads go from uniform to sharp. Other tasks grow other patterns: on reversal, the last layer’s encoder–decoder heads shift their weight onto the digit being copied (an anti-diagonal); on sorting, they look a digit up by its value wherever it stands — attention by content, not by position. Step 4 measures the share.',
         ],
         controls: [
           el('label', { className: 'control-label' }, 'Task ', taskSelect),
@@ -593,7 +600,7 @@ export default {
           onMessage,
           onError: (message) => {
             errors.hidden = false;
-            errors.textContent = message;
+            errors.textContent = `The training stopped: its worker failed (${message}). Reload the page to start again.`;
           },
         });
       },
