@@ -82,8 +82,9 @@ test('the tarball: the GloVe vectors once, the site without its duplicates, size
   // ../classic/; its NMT worker is then the elements' module worker, importing ../lib).
   assert.deepEqual(wasmCopies.sort(), ['dist/classic/attention-lab.js', 'dist/lib/attention_core.mjs']);
   // Issue 13 asks for ≤ 4 MB; this guards what is reached (was 8.3 MB; 5.50 MB with the wasm held
-  // 5 times; 4.37 MB with it gzip-packed and held twice, 2.86 MB of that the GloVe vectors: README, "Package").
-  assert.ok(pack.size <= 4_500_000, `packed ${pack.size} bytes`);
+  // 5 times; 4.37 MB with it gzip-packed and held twice, 2.86 MB of that the GloVe vectors; 4.63 MB with the
+  // trained-Transformer lesson, whose checkpoint is 0.2 MB packed: README, "Package").
+  assert.ok(pack.size <= 4_700_000, `packed ${pack.size} bytes`);
 });
 
 test('installs offline into an empty project and works in Node 20 by package name', () => {
