@@ -97,9 +97,11 @@ Index panelCount(Index cols) {
 // accumulators stay in registers; each step loads one panel row and R
 // broadcasts of a, then does R * kPanelVecs vector multiply-adds. Two pointers
 // move through memory contiguously, so wasm needs almost no address arithmetic.
-// Larger tiles (4 x 3, 6 x 2, 8 x 2 vectors, float32 and float64) were slower
-// in V8: with 16 SIMD registers on x86-64, one of them V8's scratch register,
-// their accumulators spill (bench/sdpa-parts.mjs, n = 1024, d = 64).
+// The tile stays 4 x 2 vectors for floats too: 4 x 3, 6 x 2, 8 x 2, 4 x 4 and
+// 3 x 3 were 12-38% slower in V8 (float32 attention, n = 1024, d = 64, via
+// bench/sdpa-parts.mjs; README "Tuning the float32 path"): with 16 SIMD
+// registers on x86-64, one of them V8's scratch register, their accumulators
+// spill. Unrolling the depth loop spills too.
 template <typename T>
 inline void microKernel(const T* ap, const T* panel, Index p, T* c, Index ldc, Index rows,
                         Index cols, Update update) {
