@@ -97,6 +97,11 @@ Index panelCount(Index cols) {
 // accumulators stay in registers; each step loads one panel row and R
 // broadcasts of a, then does R * kPanelVecs vector multiply-adds. Two pointers
 // move through memory contiguously, so wasm needs almost no address arithmetic.
+// The tile stays 4 x 2 vectors for floats too: 4 x 3, 6 x 2, 8 x 2, 4 x 4 and
+// 3 x 3 were 12-38% slower in V8 (float32 attention, n = 1024, d = 64, via
+// bench/sdpa-parts.mjs; README "Tuning the float32 path"): with 16 SIMD
+// registers on x86-64, one of them V8's scratch register, their accumulators
+// spill. Unrolling the depth loop spills too.
 template <typename T>
 inline void microKernel(const T* ap, const T* panel, Index p, T* c, Index ldc, Index rows,
                         Index cols, Update update) {
@@ -132,30 +137,58 @@ inline void microKernel(const T* ap, const T* panel, Index p, T* c, Index ldc, I
   }
 }
 
+// ap (p x R, row t = a[0][t] .. a[R-1][t]) <- rows [i0, i0 + rows) of op(a),
+// zero-padded to R rows.
+template <typename T>
+void packA(Trans ta, const T* a, Index lda, Index i0, Index rows, Index p, T* ap) {
+  constexpr Index R = Blocking<T>::kMicroRows;
+  if (ta == Trans::kNo && rows == R) {  // the common case, without a branch per entry
+    const T* a0 = a + i0 * lda;
+    for (Index t = 0; t < p; ++t) {
+      for (Index r = 0; r < R; ++r) ap[t * R + r] = a0[r * lda + t];
+    }
+    return;
+  }
+  for (Index t = 0; t < p; ++t) {
+    for (Index r = 0; r < R; ++r) {
+      const Index i = i0 + r;
+      ap[t * R + r] = r >= rows ? T(0) : ta == Trans::kNo ? a[i * lda + t] : a[t * lda + i];
+    }
+  }
+}
+
+// Groups of kMicroRows rows per pass: kGroups groups of op(a) are packed
+// together, then each panel of B is read once for all of them (from L1 after
+// the first) instead of once per group: for the attention scores (K^T packed,
+// 256 KiB at n = 1024, d = 64, float32) a quarter of the L2 traffic.
+constexpr Index kGroups = 4;
+
 // c (m x n) (+)= op(a) (m x p) . packed (p x n); packed has panelRows >= p rows
 // per panel (only the first p are used: the causal mask shortens the
-// products). For each kMicroRows rows of op(a) (packed once, then in L1) the
-// panels stream by.
+// products). For each kGroups * kMicroRows rows of op(a) (packed once, then in
+// L1 or L2) the panels stream by.
 template <typename T>
 void gemmPackedImpl(Trans ta, Index m, Index n, Index p, const T* a, Index lda, const T* packed,
                     Index panelRows, T* c, Index ldc, Update update) {
   using B = Blocking<T>;
+  constexpr Index R = B::kMicroRows;
+  const Index depth = std::max<Index>(p, 1);
   thread_local std::vector<T> ap;
-  ap.resize(static_cast<size_t>(std::max<Index>(p, 1) * B::kMicroRows));
-  for (Index i0 = 0; i0 < m; i0 += B::kMicroRows) {
-    const Index rows = std::min<Index>(B::kMicroRows, m - i0);
-    for (Index t = 0; t < p; ++t) {
-      for (Index r = 0; r < B::kMicroRows; ++r) {
-        const Index i = i0 + r;
-        ap[t * B::kMicroRows + r] = r >= rows          ? T(0)
-                                    : ta == Trans::kNo ? a[i * lda + t]
-                                                       : a[t * lda + i];
-      }
+  ap.resize(static_cast<size_t>(depth * R * kGroups));
+  for (Index g0 = 0; g0 < m; g0 += R * kGroups) {
+    const Index groups = std::min<Index>(kGroups, (m - g0 + R - 1) / R);
+    for (Index g = 0; g < groups; ++g) {
+      const Index i0 = g0 + g * R;
+      packA(ta, a, lda, i0, std::min<Index>(R, m - i0), p, ap.data() + g * depth * R);
     }
     for (Index jp = 0; jp < panelCount<T>(n); ++jp) {
       const Index j0 = jp * B::kPanel;
-      microKernel(ap.data(), packed + jp * panelRows * B::kPanel, p, c + i0 * ldc + j0, ldc, rows,
-                  std::min<Index>(B::kPanel, n - j0), update);
+      const T* panel = packed + jp * panelRows * B::kPanel;
+      for (Index g = 0; g < groups; ++g) {
+        const Index i0 = g0 + g * R;
+        microKernel(ap.data() + g * depth * R, panel, p, c + i0 * ldc + j0, ldc,
+                    std::min<Index>(R, m - i0), std::min<Index>(B::kPanel, n - j0), update);
+      }
     }
   }
 }

@@ -16,6 +16,23 @@ namespace {
 using Index = Eigen::Index;
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
+// x, hidden from the optimiser. Inside the float32 softmax loop clang emits
+// every SIMD constant of the exp at each use (v128.const), and V8 builds each
+// one from immediates through a general register (several instructions per
+// use). A constant that went through opaque() is a value computed once per
+// row instead: it stays in a register or a stack slot. Measured with
+// bench/sdpa-parts.mjs (n = 1024, d = 64, float32 softmax phase): 2.7 -> 2.5 ms.
+// Not for the float64 exp: its constants (and 64-bit lane shifts) then spill
+// in V8 and that phase became slower (5.9 -> 7.5 ms). Native builds keep plain
+// constants either way.
+template <typename T>
+inline T opaque(T x) {
+#if defined(__wasm__)
+  __asm__("" : "+r"(x));
+#endif
+  return x;
+}
+
 // exp(x) for x <= 0 (a softmax argument x - max). Straight-line code without a
 // libm call, so compilers vectorise the loops that call it (wasm SIMD128,
 // SSE/AVX); std::exp is a scalar call in wasm and Eigen 3.4 has no wasm packet
@@ -23,42 +40,59 @@ constexpr double kInf = std::numeric_limits<double>::infinity();
 // its argument near -709 (exp(-781) ~ 1e-308), this one underflows like libm:
 // results between 2^-1074 and 2^-1022 are the right subnormals, x < -745.14
 // and -Infinity give exactly 0.
-inline double expNonPositive(double x) {
-  constexpr double kLog2e = 1.4426950408889634;
-  constexpr double kLn2Hi = 6.93147180369123816490e-01;  // fdlibm's split of ln 2:
-  constexpr double kLn2Lo = 1.90821492927058770002e-10;  // k * kLn2Hi is exact
-  constexpr double kShift = 6755399441055744.0;          // 1.5 * 2^52
-  constexpr std::int64_t kShiftBits = 0x4338000000000000;
-  x = x < -746.0 ? -746.0 : x;  // exp(-746) rounds to 0; also maps -Infinity
-  // x = k ln2 + r with integer k and |r| <= ln2 / 2; adding kShift rounds to k.
-  const double kd = x * kLog2e + kShift;
-  const double k = kd - kShift;
-  const double r = (x - k * kLn2Hi) - k * kLn2Lo;
+// Its constants (plain literals: see opaque()).
+struct ExpConstants {
+  double lowest, log2e, ln2Hi, ln2Lo, shift, p0, p1, p2, q0, q1, q2, q3, one, two;
+  std::int64_t shiftBits, bias;
+  static ExpConstants make() {
+    return {-746.0,  // exp(-746) rounds to 0; also maps -Infinity
+            1.4426950408889634,
+            6.93147180369123816490e-01,  // fdlibm's split of ln 2:
+            1.90821492927058770002e-10,  // k * ln2Hi is exact
+            6755399441055744.0,          // 1.5 * 2^52
+            1.26177193074810590878e-4,
+            3.02994407707441961300e-2,
+            9.99999999999999999910e-1,
+            3.00198505138664455042e-6,
+            2.52448340349684104192e-3,
+            2.27265548208155028766e-1,
+            2.00000000000000000009e0,
+            1.0,
+            2.0,
+            0x4338000000000000,
+            1023};
+  }
+};
+
+inline double expNonPositive(double x, const ExpConstants& c) {
+  x = x < c.lowest ? c.lowest : x;
+  // x = k ln2 + r with integer k and |r| <= ln2 / 2; adding shift rounds to k.
+  const double kd = x * c.log2e + c.shift;
+  const double k = kd - c.shift;
+  const double r = (x - k * c.ln2Hi) - k * c.ln2Lo;
   // exp(r) by Cephes' rational approximation (S. L. Moshier's Cephes library,
   // exp.c): exp(r) = 1 + 2 r P(r²) / (Q(r²) - r P(r²)). One division instead
   // of a degree-13 polynomial; measured against long double expl over 2e7
   // arguments in [-760, 0]: at most 1.15 ulp, and zero exactly where expl rounds to 0.
   const double rr = r * r;
-  const double px = r * ((1.26177193074810590878e-4 * rr + 3.02994407707441961300e-2) * rr +
-                         9.99999999999999999910e-1);
-  const double qx = ((3.00198505138664455042e-6 * rr + 2.52448340349684104192e-3) * rr +
-                     2.27265548208155028766e-1) *
-                        rr +
-                    2.00000000000000000009e0;
-  const double p = 1.0 + 2.0 * (px / (qx - px));
+  const double px = r * ((c.p0 * rr + c.p1) * rr + c.p2);
+  const double qx = ((c.q0 * rr + c.q1) * rr + c.q2) * rr + c.q3;
+  const double p = c.one + c.two * (px / (qx - px));
   // 2^k as two normal powers of two (k >= -1076), so a subnormal result is
   // rounded once, in the last multiplication.
   std::int64_t bits;
   std::memcpy(&bits, &kd, sizeof bits);
-  const std::int64_t ki = bits - kShiftBits;
+  const std::int64_t ki = bits - c.shiftBits;
   const std::int64_t k1 = ki >> 1;  // floor(k / 2): an arithmetic shift, vectorisable
-  const std::int64_t b1 = (k1 + 1023) << 52;
-  const std::int64_t b2 = (ki - k1 + 1023) << 52;
+  const std::int64_t b1 = (k1 + c.bias) << 52;
+  const std::int64_t b2 = (ki - k1 + c.bias) << 52;
   double s1, s2;
   std::memcpy(&s1, &b1, sizeof s1);
   std::memcpy(&s2, &b2, sizeof s2);
   return p * s1 * s2;
 }
+
+inline double expNonPositive(double x) { return expNonPositive(x, ExpConstants::make()); }
 
 // The float32 twin of expNonPositive, for the float32 kernel: the same
 // reduction x = k ln2 + r and the same two-factor scaling, in float and int32
@@ -68,40 +102,62 @@ inline double expNonPositive(double x) {
 // every float in [-110, -0.25] and every 61st float in (-0.25, 0]: at most 1 ulp;
 // the subnormal results (x < -87.34) are rounded once, by the last
 // multiplication; zero exactly where exp(x) rounds to 0 in float.
-inline float expNonPositiveF(float x) {
-  constexpr float kLog2e = 1.44269504088896341f;
-  constexpr float kLn2Hi = 0.693359375f;     // Cephes' split of ln 2: k * kLn2Hi is exact
-  constexpr float kLn2Lo = -2.12194440e-4f;  // ln 2 - kLn2Hi
-  constexpr float kShift = 12582912.0f;      // 1.5 * 2^23
-  constexpr std::int32_t kShiftBits = 0x4B400000;
-  x = x < -104.0f ? -104.0f : x;         // exp(-104) < 2^-150 rounds to 0; also maps -Infinity
-  const float kd = x * kLog2e + kShift;  // adding kShift rounds to the integer k
-  const float k = kd - kShift;
-  const float r = (x - k * kLn2Hi) - k * kLn2Lo;
+struct ExpConstantsF {
+  float lowest, log2e, ln2Hi, ln2Lo, shift, p0, p1, p2, p3, p4, p5, one;
+  std::int32_t shiftBits, bias;
+  static ExpConstantsF make() {
+    return {opaque(-104.0f),  // exp(-104) < 2^-150 rounds to 0; also maps -Infinity
+            opaque(1.44269504088896341f),
+            opaque(0.693359375f),     // Cephes' split of ln 2: k * ln2Hi is exact
+            opaque(-2.12194440e-4f),  // ln 2 - ln2Hi
+            opaque(12582912.0f),      // 1.5 * 2^23
+            opaque(1.9875691500e-4f),
+            opaque(1.3981999507e-3f),
+            opaque(8.3334519073e-3f),
+            opaque(4.1665795894e-2f),
+            opaque(1.6666665459e-1f),
+            opaque(5.0000001201e-1f),
+            opaque(1.0f),
+            opaque(std::int32_t{0x4B400000}),
+            opaque(std::int32_t{127})};
+  }
+};
+
+inline float expNonPositiveF(float x, const ExpConstantsF& c) {
+  x = x < c.lowest ? c.lowest : x;
+  const float kd = x * c.log2e + c.shift;  // adding shift rounds to the integer k
+  const float k = kd - c.shift;
+  const float r = (x - k * c.ln2Hi) - k * c.ln2Lo;
   const float rr = r * r;
-  const float poly =
-      ((((1.9875691500e-4f * r + 1.3981999507e-3f) * r + 8.3334519073e-3f) * r + 4.1665795894e-2f) *
-           r +
-       1.6666665459e-1f) *
-          r +
-      5.0000001201e-1f;
-  const float p = poly * rr + r + 1.0f;
+  const float poly = ((((c.p0 * r + c.p1) * r + c.p2) * r + c.p3) * r + c.p4) * r + c.p5;
+  const float p = poly * rr + r + c.one;
   // 2^k as two normal powers of two (k >= -150), so a subnormal result is
   // rounded once, in the last multiplication.
   std::int32_t bits;
   std::memcpy(&bits, &kd, sizeof bits);
-  const std::int32_t ki = bits - kShiftBits;
+  const std::int32_t ki = bits - c.shiftBits;
   const std::int32_t k1 = ki >> 1;  // floor(k / 2): an arithmetic shift, vectorisable
-  const std::int32_t b1 = (k1 + 127) << 23;
-  const std::int32_t b2 = (ki - k1 + 127) << 23;
+  const std::int32_t b1 = (k1 + c.bias) << 23;
+  const std::int32_t b2 = (ki - k1 + c.bias) << 23;
   float s1, s2;
   std::memcpy(&s1, &b1, sizeof s1);
   std::memcpy(&s2, &b2, sizeof s2);
   return p * s1 * s2;
 }
 
-inline double expOf(double x) { return expNonPositive(x); }
-inline float expOf(float x) { return expNonPositiveF(x); }
+inline double expOf(double x, const ExpConstants& c) { return expNonPositive(x, c); }
+inline float expOf(float x, const ExpConstantsF& c) { return expNonPositiveF(x, c); }
+
+template <typename T>
+struct ExpConstantsOf;
+template <>
+struct ExpConstantsOf<double> {
+  using Type = ExpConstants;
+};
+template <>
+struct ExpConstantsOf<float> {
+  using Type = ExpConstantsF;
+};
 
 Status checkScores(const VectorView& x) {
   RETURN_IF_ERROR(requireNonEmpty("x", x));
@@ -141,17 +197,18 @@ void softmaxRowImpl(T* s, Index n, Index computed, Index end, T scale, const T* 
     std::fill(s, s + end, T(0));
     return;
   }
+  const auto c = ExpConstantsOf<T>::Type::make();
   T sum[kUnroll] = {};
   j = 0;
   for (; j + kUnroll <= end; j += kUnroll) {
     for (int u = 0; u < kUnroll; ++u) {
-      const T e = expOf(s[j + u] - max);
+      const T e = expOf(s[j + u] - max, c);
       s[j + u] = e;
       sum[u] += e;
     }
   }
   for (; j < end; ++j) {
-    const T e = expOf(s[j] - max);
+    const T e = expOf(s[j] - max, c);
     s[j] = e;
     sum[0] += e;
   }
@@ -191,7 +248,7 @@ void softmaxRow(float* s, Index n, Index computed, Index end, float scale, const
   softmaxRowImpl(s, n, computed, end, scale, mask);
 }
 
-float expNonPositive(float x) { return expNonPositiveF(x); }
+float expNonPositive(float x) { return expNonPositiveF(x, ExpConstantsF::make()); }
 
 void softmaxRowsInPlace(MatrixOut s, double scale) {
   for (Index r = 0; r < s.rows(); ++r) {
@@ -237,8 +294,9 @@ Status logSoftmax(const VectorView& x, Vector& out) {
     out = Vector::Constant(x.size(), -kInf);  // log(0) everywhere
     return Status::ok();
   }
+  const ExpConstants c = ExpConstants::make();
   double sum = 0;
-  for (Index i = 0; i < x.size(); ++i) sum += expNonPositive(x[i] - max);
+  for (Index i = 0; i < x.size(); ++i) sum += expNonPositive(x[i] - max, c);
   out = x.array() - max - std::log(sum);
   return Status::ok();
 }
