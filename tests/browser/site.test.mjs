@@ -208,3 +208,19 @@ test('phone width (390 px): every heatmap fits the column (colour bar below, nar
     await page.context().close();
   }
 });
+
+test('phone width (390 px): display formulas fit the column (scaled down, or one part per line)', async () => {
+  // NMT's table of four score functions is wider than 390 px at 70%: it scrolls, with shadows.
+  for (const chapter of ['basics', 'bahdanau', 'qkv', 'transformer', 'glove', 'trained']) {
+    const page = await openPage(env.browser, `${env.url}#chapter=${chapter}`, {
+      viewport: { width: 390, height: 844 },
+    });
+    await page.evaluate(() => document.fonts.ready);
+    await page.waitForTimeout(300); // the fit runs in a ResizeObserver callback
+    const over = await page.$$eval(`#chapter-${chapter} .formula`, (fs) =>
+      fs.map((f) => f.scrollWidth - f.clientWidth).filter((x) => x > 1),
+    );
+    assert.deepEqual(over, [], `${chapter}: formulas wider than the column by ${over.join(', ')} px`);
+    await page.context().close();
+  }
+});

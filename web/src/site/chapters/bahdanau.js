@@ -383,8 +383,10 @@ export default {
             ', and the two projections are added — hence “additive” attention. The non-linearity after the sum lets the score depend on the pair in ways a plain dot product cannot.',
           ),
         ],
-        formula:
-          'a_i = \\tanh\\!\\big(W_1^\\top x_i\\big) \\in \\mathbb{R}^{\\mathrm{attention}}, \\qquad A = \\tanh(X W_1) \\in \\mathbb{R}^{n \\times \\mathrm{attention}}',
+        formula: [
+          'a_i = \\tanh\\!\\big(W_1^\\top x_i\\big) \\in \\mathbb{R}^{\\mathrm{attention}}',
+          'A = \\tanh(X W_1) \\in \\mathbb{R}^{n \\times \\mathrm{attention}}',
+        ],
         output: folded(activationsOut),
         figures: [captioned(layer1Map, 'layer_1 (W1)'), captioned(activationsMap, 'activations = tanh(inputs · W1)')],
         after: [

@@ -739,8 +739,10 @@ export default {
             '.',
           ),
         ],
-        formula:
-          '\\operatorname{score}(i, j) = w_s^\\top \\tanh\\!\\big(W_q q_i + b_q + W_k k_j + b_k\\big) + b_s \\quad \\text{for every query } i \\text{ and key } j',
+        formula: [
+          '\\operatorname{score}(i, j) = w_s^\\top \\tanh\\!\\big(W_q q_i + b_q + W_k k_j + b_k\\big) + b_s',
+          '\\text{for every query } i \\text{ and key } j',
+        ],
         controls: [reseedAdditive, additiveSeedText],
         output: additiveOut,
         figures: [additiveMap.element, additiveLines.element],

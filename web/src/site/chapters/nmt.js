@@ -502,9 +502,11 @@ export default {
             'The decoder state scores every encoder output; a softmax turns the scores into weights that sum to 1, and the context vector is the weighted average of the encoder outputs. Four score functions are available:',
           ),
         ],
-        formula:
-          '\\alpha_{tj} = \\frac{\\exp \\operatorname{score}(h_t, s_j)}{\\sum_{k} \\exp \\operatorname{score}(h_t, s_k)}, \\qquad c_t = \\sum_j \\alpha_{tj}\\, s_j \\\\[6pt]' +
+        formula: [
+          '\\alpha_{tj} = \\frac{\\exp \\operatorname{score}(h_t, s_j)}{\\sum_{k} \\exp \\operatorname{score}(h_t, s_k)}',
+          'c_t = \\sum_j \\alpha_{tj}\\, s_j',
           '\\operatorname{score}(h_t, s_j) = \\begin{cases} h_t^\\top s_j & \\text{Luong dot} \\\\ h_t^\\top W_a s_j & \\text{Luong general} \\\\ v_a^\\top \\tanh(W_a [h_t; s_j]) & \\text{Luong concat} \\\\ v_a^\\top \\tanh(W_1 h_t + W_2 s_j + b) & \\text{Bahdanau (additive)} \\end{cases}',
+        ],
         after: [
           'Luong’s concat and Bahdanau’s additive score are the same function up to the bias b; in Bahdanau’s paper the query is the previous decoder state and the context is fed into the recurrent step, which this model does not do.',
         ],

@@ -387,8 +387,10 @@ export default {
         intro: [
           'Each word’s output is the weighted sum of all the values, with its own row of weights. A word’s new representation now carries information from the words it attended to.',
         ],
-        formula:
-          '\\operatorname{Attention}(Q, K, V) = \\operatorname{softmax}\\!\\left(\\frac{Q K^\\top}{\\sqrt{d_k}}\\right) V, \\qquad o_i = \\sum_j \\alpha_{ij}\\, v_j',
+        formula: [
+          '\\operatorname{Attention}(Q, K, V) = \\operatorname{softmax}\\!\\left(\\frac{Q K^\\top}{\\sqrt{d_k}}\\right) V',
+          'o_i = \\sum_j \\alpha_{ij}\\, v_j',
+        ],
         output: outputOut,
         figures: [captioned(outputMap, 'attention output: one row per word')],
         after: [outputWorked],

@@ -454,8 +454,11 @@ function headsStep({ headsSlot }) {
           '. The mask from step 5 applies to every head.',
         ),
       ],
-      formula:
-        '\\operatorname{MultiHead}(X) = \\operatorname{Concat}(\\text{head}_1, \\dots, \\text{head}_h) W^O, \\quad \\text{head}_i = \\operatorname{Attention}(Q_i, K_i, V_i), \\quad Q_i = X W^Q_i',
+      formula: [
+        '\\operatorname{MultiHead}(X) = \\operatorname{Concat}(\\text{head}_1, \\dots, \\text{head}_h) W^O',
+        '\\text{head}_i = \\operatorname{Attention}(Q_i, K_i, V_i)',
+        'Q_i = X W^Q_i',
+      ],
       controls: [headsSlot],
       figures: [headsRow, concatFig.element, mhaFig.element],
       after: [mhaCheck],
