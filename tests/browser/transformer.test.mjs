@@ -96,6 +96,28 @@ test('causal mask: weights above the diagonal are exactly 0, first query attends
   await page.context().close();
 });
 
+test('experiments: "turn on causal" makes row 1 one-hot; "heads = 8 with d_model = 8" gives d_k = 1', async () => {
+  const page = await open('&tp=0');
+  await page.getByRole('button', { name: 'Try: turn on causal' }).click();
+  assert.ok(await page.getByLabel('causal (no looking ahead)').isChecked());
+  const w = parseRows(await outputOf(page, 5));
+  assert.deepEqual(w[0], [1, 0, 0, 0, 0, 0]);
+  assert.match(await page.evaluate(() => location.hash), /tc=1/);
+  await page.getByRole('button', { name: 'Try: heads = 8 with d_model = 8' }).click();
+  assert.equal(await page.getByLabel('d_model').inputValue(), '8');
+  assert.equal(await page.getByLabel('heads', { exact: true }).inputValue(), '8');
+  const heads = await page.$$eval(`${CH} section.step:nth-of-type(6) .heads canvas`, (cs) =>
+    cs.map((c) => c.getAttribute('aria-label')),
+  );
+  assert.equal(heads.length, 8);
+  assert.ok(
+    heads.every((l) => /d_k = 1\)/.test(l)),
+    heads.join('\n'),
+  );
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
 test('padding, and flipped mask cells: a fully masked row gives zeros, not NaN', async () => {
   let page = await open('&tp=1');
   let w = parseRows(await outputOf(page, 5));

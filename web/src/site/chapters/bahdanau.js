@@ -43,7 +43,8 @@ function layout(rows, cols) {
 }
 
 const names = (prefix, n) => Array.from({ length: n }, (_, i) => `${prefix}${i + 1}`);
-const units = (n) => Array.from({ length: n }, (_, i) => `${i + 1}`);
+// Hidden and attention units are indexed from 0, as NumPy and seaborn's tick labels do.
+const units = (n) => Array.from({ length: n }, (_, i) => `${i}`);
 
 const asRow = (v) => ({ rows: 1, cols: v.length, data: v });
 const asColumn = (v) => ({ rows: v.length, cols: 1, data: v });

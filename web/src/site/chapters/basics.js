@@ -34,7 +34,8 @@ const H = symbol('annotations', 'H');
 const e = symbol('scores', 'e');
 const es = symbol('scores', 'e_s');
 const alpha = symbol('weights', '\\alpha_s');
-const unitNames = (d) => Array.from({ length: d }, (_, i) => `${i + 1}`);
+// Vector components are indexed from 0, as NumPy and seaborn's tick labels do.
+const unitNames = (d) => Array.from({ length: d }, (_, i) => `${i}`);
 
 /** The three score functions (Luong et al., 2015, section 3.1) and the chapters that compute each. */
 function scoringTable() {

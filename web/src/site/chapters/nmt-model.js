@@ -36,7 +36,7 @@ export function decodeBase64(text) {
 /** Characters as heatmap labels (a space shows as ␣). */
 export const chars = (s) => Array.from(s, (c) => (c === ' ' ? '␣' : c));
 /** Hidden-unit labels: every eighth numbered. */
-export const units = (n) => Array.from({ length: n }, (_, i) => (i % 8 === 0 ? `${i + 1}` : ''));
+export const units = (n) => Array.from({ length: n }, (_, i) => (i % 8 === 0 ? `${i}` : '')); // 0-based, as NumPy
 
 // ---- the translation's numbers, as the chapter explains them --------------
 // A translation here is the engine's message: { input, output, attention,

@@ -25,7 +25,8 @@ import {
 const WEIGHT_NAMES = { WQ: 'W_Q', WK: 'W_K', WV: 'W_V' };
 
 const wordNames = (n) => Array.from({ length: n }, (_, i) => `word_${i + 1}`);
-const dims = (n) => Array.from({ length: n }, (_, i) => `${i + 1}`);
+// Dimensions are indexed from 0, as NumPy and seaborn's tick labels do.
+const dims = (n) => Array.from({ length: n }, (_, i) => `${i}`);
 // `prefix = array(...)` as NumPy prints it. Integer inputs give NumPy integer
 // arrays (words, W, Q, K, V, scores): those print without decimal points,
 // "array([[2, 0, 2], ...". Softmax results are always floats.

@@ -5,7 +5,7 @@
 // draws; every number comes from transformer-model.js, whose inputs are
 // NumPy-exact RandomState draws (each step shows the NumPy lines).
 import { code, el } from '../dom.js';
-import { cellStory, credit, errorLine, guarded, outputBlock, step } from '../chapter-kit.js';
+import { cellStory, credit, errorLine, experiment, guarded, outputBlock, step } from '../chapter-kit.js';
 import { Heatmap } from '../figures/heatmap.js';
 import { TokenLines } from '../figures/token-lines.js';
 import { UsesDiagram } from '../figures/uses-diagram.js';
@@ -81,6 +81,15 @@ function checkbox(label, checked, onChange) {
     on: { change: () => onChange(node.checked) },
   });
   return el('label', { className: 'control' }, node, ` ${label}`);
+}
+
+/** Sets the control labelled `label` inside `scope` as a reader would, firing its change event. */
+function setControl(scope, label, value) {
+  const node = scope.querySelector(`[aria-label="${label}"]`);
+  if (!node) return;
+  if (node.type === 'checkbox') node.checked = value;
+  else node.value = String(value);
+  node.dispatchEvent(new Event('change', { bubbles: true }));
 }
 
 // ---- one piece per step: { element, show(...) } -------------------------------------
@@ -404,13 +413,25 @@ function maskStep(ctx) {
         ),
         el(
           'button',
-          { type: 'button', className: 'small', on: { click: edit(() => state.flips.clear()) } },
+          { type: 'button', className: 'small clear-flips', on: { click: edit(() => state.flips.clear()) } },
           'clear flipped cells',
         ),
       ],
       output: maskedOut,
       figures: [maskFig.element, maskedFig.element, maskedOutFig.element],
-      after: [maskNote],
+      after: [
+        maskNote,
+        experiment({
+          label: 'turn on causal',
+          explain:
+            'Why is the first row of the masked weights one-hot? The first query may see only itself: one score, so its softmax is 1. The second row shares its weight between two keys, and so on down the triangle.',
+          apply: () => {
+            const root = maskFig.element.closest('section');
+            root.querySelector('button.clear-flips')?.click();
+            setControl(root, 'causal (no looking ahead)', true);
+          },
+        }),
+      ],
     }),
     show(mask, masked, view) {
       const isMasked = (r, c) => mask.data[r * mask.cols + c] === 0;
@@ -461,7 +482,19 @@ function headsStep({ headsSlot }) {
       ],
       controls: [headsSlot],
       figures: [headsRow, concatFig.element, mhaFig.element],
-      after: [mhaCheck],
+      after: [
+        mhaCheck,
+        experiment({
+          label: 'heads = 8 with d_model = 8',
+          explain:
+            'Then d_k = 1: each head compares one number per token, so its score is a plain product q·k and its weights only rank tokens by that product; split across more heads, each one sees less.',
+          apply: () => {
+            const root = headsRow.closest('article') ?? document;
+            setControl(root, 'd_model', 8);
+            setControl(root, 'heads', 8);
+          },
+        }),
+      ],
     }),
     show(r, mask, view) {
       const isMasked = (row, c) => mask.data[row * mask.cols + c] === 0;
