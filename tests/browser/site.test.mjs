@@ -224,3 +224,23 @@ test('phone width (390 px): display formulas fit the column (scaled down, or one
     await page.context().close();
   }
 });
+
+test('phone width (390 px): header and contents take two short rows; the current chapter is in view in the contents', async () => {
+  for (const chapter of ['basics', 'trained']) {
+    const page = await openPage(env.browser, `${env.url}#chapter=${chapter}`, {
+      viewport: { width: 390, height: 844 },
+    });
+    const layout = await page.evaluate((id) => {
+      const current = document.querySelector('#contents a[aria-current="page"]').getBoundingClientRect();
+      return {
+        heading: document.querySelector(`#chapter-${id} h2`).getBoundingClientRect().top,
+        overflow: document.documentElement.scrollWidth - window.innerWidth,
+        current: [current.left, current.right],
+      };
+    }, chapter);
+    assert.ok(layout.heading < 300, `${chapter}: the lesson starts ${layout.heading}px down`);
+    assert.ok(layout.overflow <= 0, `${chapter}: the page is ${layout.overflow}px too wide`);
+    assert.ok(layout.current[0] >= 0 && layout.current[1] <= 390, `${chapter}: current link at ${layout.current}`);
+    await page.context().close();
+  }
+});

@@ -44,6 +44,13 @@ function renderContents(activeId) {
       ),
     ),
   );
+  // On a phone the contents are one row that scrolls sideways: show the current chapter in it
+  // (scrollLeft, not scrollIntoView, so the page itself does not move).
+  const list = contents.querySelector('ol');
+  const current = contents.querySelector('a[aria-current="page"]');
+  if (list.scrollWidth > list.clientWidth && current) {
+    list.scrollLeft = current.offsetLeft - list.offsetLeft - 8;
+  }
 }
 
 /** Points the page's oEmbed discovery link at `entry`'s file (oembed/<id>.json, built by scripts/build-oembed.mjs). */
