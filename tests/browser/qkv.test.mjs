@@ -234,3 +234,29 @@ test('provenance: a score outlines its query and key rows and shows q·k; a weig
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
+
+test('formulas: Q, K, V, S, α and the output are coloured like their figures and light them up, also at 390 px', async () => {
+  for (const width of [1280, 390]) {
+    const page = await openPage(env.browser, `${env.url}#chapter=qkv`, { viewport: { width, height: 900 } });
+    const step3 = page.locator('#chapter-qkv section.step').nth(2);
+    const q = step3.locator('.formula .sym-Q').first();
+    assert.ok(await q.evaluate((n) => n.classList.contains('sym-pal-orange')), 'Q is coloured like its orange figure');
+    await q.hover();
+    const lit = await step3
+      .locator('figure.heatmap.linked canvas')
+      .evaluateAll((cs) => cs.map((c) => c.getAttribute('aria-label')));
+    assert.equal(lit.length, 1);
+    assert.match(lit[0], /^queries Q/);
+    // The output formula is set in parts (one per line on a phone): its symbols keep their links.
+    const step6 = page.locator('#chapter-qkv section.step').nth(5);
+    const o = step6.locator('.formula .sym-output').last();
+    assert.ok(await o.evaluate((n) => n.classList.contains('sym-pal-blue')));
+    await o.dispatchEvent('mouseover'); // (a pointer over it: the links are delegated from the chapter)
+    assert.equal(await step6.locator('figure.heatmap.linked').count(), 1);
+    await o.dispatchEvent('mouseout');
+    await step6.locator('figure.heatmap canvas').hover();
+    assert.ok((await step6.locator('.formula .sym-output.linked').count()) >= 1);
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  }
+});

@@ -52,6 +52,7 @@ function fit(node) {
       node.style.fontSize = `${Math.max(MIN_SCALE, node.clientWidth / node.scrollWidth - 0.01).toFixed(3)}em`;
     }
   }
+  if (lines) node.dispatchEvent(new Event('formula-rendered', { bubbles: true })); // new symbol nodes
   // KaTeX's fonts change the widths when they arrive: measure again then.
   if (globalThis.document?.fonts?.status === 'loading') globalThis.document.fonts.ready.then(() => fit(node));
 }

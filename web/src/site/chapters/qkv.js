@@ -4,7 +4,8 @@
 import { code, el } from '../dom.js';
 import { cellStory, credit, errorLine, guarded, outputBlock, step } from '../chapter-kit.js';
 import { captioned, Heatmap } from '../figures/heatmap.js';
-import { tex } from '../math.js';
+import { symbol, tex } from '../math.js';
+import { linkFormulas } from '../formula-links.js';
 import { MatrixEditor } from '../matrix-editor.js';
 import { formatCell, formatNumpy } from '../numpy-format.js';
 import { NumberInput } from '../number-input.js';
@@ -23,6 +24,14 @@ import {
 } from './qkv-model.js';
 
 const WEIGHT_NAMES = { WQ: 'W_Q', WK: 'W_K', WV: 'W_V' };
+// Formula symbols linked to their figures (formula-links.js).
+const X = symbol('words', 'X');
+const Q = symbol('Q', 'Q');
+const K = symbol('K', 'K');
+const V = symbol('V', 'V');
+const S = symbol('scores', 'S');
+const Sij = symbol('scores', 'S_{ij}');
+const alpha = symbol('weights', '\\alpha_{ij}');
 
 const wordNames = (n) => Array.from({ length: n }, (_, i) => `word_${i + 1}`);
 // Dimensions are indexed from 0, as NumPy and seaborn's tick labels do.
@@ -185,6 +194,7 @@ export default {
       explain: story((i, k) => explainOutput(result, i, k)),
     });
     Object.assign(figures, {
+      output: outputMap,
       words: wordsMap,
       ...Object.fromEntries(WEIGHT_KEYS.map((key) => [key, weightMaps[key]])),
       ...projMaps,
@@ -346,7 +356,7 @@ export default {
           ),
           'Separating keys from values lets a word be found for one reason and contribute something else.',
         ],
-        formula: 'Q = X W_Q, \\qquad K = X W_K, \\qquad V = X W_V',
+        formula: `${Q} = ${X} ${symbol('WQ', 'W_Q')}, \\qquad ${K} = ${X} ${symbol('WK', 'W_K')}, \\qquad ${V} = ${X} ${symbol('WV', 'W_V')}`,
         output: projOut,
         figures: [
           captioned(projMaps.Q, 'Q: queries'),
@@ -359,7 +369,7 @@ export default {
         intro: [
           'Entry (i, j) is the dot product of word i’s query with word j’s key: how strongly word i should attend to word j. All pairs at once are one matrix product.',
         ],
-        formula: 'S = Q K^\\top, \\qquad S_{ij} = q_i \\cdot k_j',
+        formula: `${S} = ${Q} ${K}^\\top, \\qquad ${symbol('scores', 'S_{ij}')} = ${symbol('Q', 'q_i')} \\cdot ${symbol('K', 'k_j')}`,
         output: scoresOut,
         figures: [captioned(scoresMap, 'scores: row = query word, column = key word')],
         after: [scoresWorked],
@@ -377,8 +387,7 @@ export default {
             '), and without the scaling softmax would hand almost all the weight to one word.',
           ),
         ],
-        formula:
-          '\\alpha_{ij} = \\operatorname{softmax}_j\\!\\left(\\frac{S_{ij}}{\\sqrt{d_k}}\\right) = \\frac{\\exp(S_{ij}/\\sqrt{d_k})}{\\sum_{l} \\exp(S_{il}/\\sqrt{d_k})}',
+        formula: `${alpha} = \\operatorname{softmax}_j\\!\\left(\\frac{${Sij}}{\\sqrt{d_k}}\\right) = \\frac{\\exp(${Sij}/\\sqrt{d_k})}{\\sum_{l} \\exp(${symbol('scores', 'S_{il}')}/\\sqrt{d_k})}`,
         output: attnOut,
         figures: [captioned(weightsMap, 'weights: each row adds up to 1')],
         after: [scaleLine],
@@ -389,8 +398,8 @@ export default {
           'Each word’s output is the weighted sum of all the values, with its own row of weights. A word’s new representation now carries information from the words it attended to.',
         ],
         formula: [
-          '\\operatorname{Attention}(Q, K, V) = \\operatorname{softmax}\\!\\left(\\frac{Q K^\\top}{\\sqrt{d_k}}\\right) V',
-          'o_i = \\sum_j \\alpha_{ij}\\, v_j',
+          `${symbol('output', '\\operatorname{Attention}(Q, K, V)')} = \\operatorname{softmax}\\!\\left(\\frac{${Q} ${K}^\\top}{\\sqrt{d_k}}\\right) ${V}`,
+          `${symbol('output', 'o_i')} = \\sum_j ${alpha}\\, ${symbol('V', 'v_j')}`,
         ],
         output: outputOut,
         figures: [captioned(outputMap, 'attention output: one row per word')],
@@ -398,6 +407,7 @@ export default {
       }),
       error,
     );
+    linkFormulas(root, figures);
     update();
   },
 };
