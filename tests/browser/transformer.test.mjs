@@ -383,3 +383,23 @@ test('repaints follow inputs: a new seed keeps the mask figure, an edit of the m
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
+
+test('formulas: X, Q, K, V, the scores, the weights and the output light up their figures', async () => {
+  const page = await open();
+  const step1 = page.locator(`${CH} section.step`).nth(0);
+  const q = step1.locator('.formula .sym-Q').first();
+  assert.ok(await q.evaluate((n) => n.classList.contains('sym-pal-purple')), 'Q is coloured like its purple figure');
+  await q.dispatchEvent('mouseover');
+  const lit = await step1
+    .locator('figure.heatmap.linked canvas')
+    .evaluateAll((cs) => cs.map((c) => c.getAttribute('aria-label')));
+  assert.equal(lit.length, 1);
+  assert.match(lit[0], /^queries Q = X Wq/);
+  await q.dispatchEvent('mouseout');
+  assert.equal(await step1.locator('figure.heatmap.linked').count(), 0);
+  const step4 = page.locator(`${CH} section.step`).nth(3);
+  await step4.locator('.formula .sym-output').first().dispatchEvent('mouseover');
+  assert.match(await step4.locator('figure.heatmap.linked canvas').getAttribute('aria-label'), /^output = weights · V/);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});

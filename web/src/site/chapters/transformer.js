@@ -9,7 +9,8 @@ import { cellStory, credit, errorLine, experiment, guarded, outputBlock, step } 
 import { Heatmap } from '../figures/heatmap.js';
 import { TokenLines } from '../figures/token-lines.js';
 import { UsesDiagram } from '../figures/uses-diagram.js';
-import { tex } from '../math.js';
+import { symbol, tex } from '../math.js';
+import { linkFormulas } from '../formula-links.js';
 import { NumberInput } from '../number-input.js';
 import { formatNumpy } from '../numpy-format.js';
 import { urlStore } from '../url-state.js';
@@ -92,6 +93,9 @@ function setControl(scope, label, value) {
   node.dispatchEvent(new Event('change', { bubbles: true }));
 }
 
+// Formula symbols linked to their figures (formula-links.js).
+const sym = { X: symbol('X', 'X'), Q: symbol('Q', 'Q'), K: symbol('K', 'K'), V: symbol('V', 'V') };
+
 // ---- one piece per step: { element, show(...) } -------------------------------------
 
 function inputsStep({ state, edit, figures }) {
@@ -99,7 +103,7 @@ function inputsStep({ state, edit, figures }) {
   const qFig = figure({ palette: 'purple', label: 'queries Q = X Wq' });
   const kFig = figure({ palette: 'orange', label: 'keys K = X Wk' });
   const vFig = figure({ palette: 'green', label: 'values V = X Wv' });
-  Object.assign(figures, { Q: qFig, K: kFig, V: vFig });
+  Object.assign(figures, { X: xFig, Q: qFig, K: kFig, V: vFig });
   const lines = numpyLinesBlock('the NumPy lines that draw X and the weights');
   const headsSlot = el('span');
   const renderHeads = () =>
@@ -170,7 +174,7 @@ function inputsStep({ state, edit, figures }) {
           ' (what it hands over when found).',
         ),
       ],
-      formula: 'Q = X W^Q, \\qquad K = X W^K, \\qquad V = X W^V',
+      formula: `${sym.Q} = ${sym.X} W^Q, \\qquad ${sym.K} = ${sym.X} W^K, \\qquad ${sym.V} = ${sym.X} W^V`,
       controls: sizeControls,
       output: lines,
       figures: [xFig, qFig, kFig, vFig].map((f) => f.element),
@@ -214,7 +218,7 @@ function scoresStep(ctx) {
           '’s scores against every key.',
         ),
       ],
-      formula: '\\operatorname{scores} = Q K^\\top \\in \\mathbb{R}^{n_q \\times n_k}',
+      formula: `${symbol('raw', '\\operatorname{scores}')} = ${sym.Q} ${sym.K}^\\top \\in \\mathbb{R}^{n_q \\times n_k}`,
       output: scoresOut,
       figures: [scoresFig.element, scaledFig.element],
     }),
@@ -333,7 +337,7 @@ function attentionStep(ctx) {
       M.explainOutput(l.proj.attention.weights, l.proj.V, l.proj.attention.output, i, k, l.tokens),
     ),
   });
-  Object.assign(ctx.figures, { weights: weightsFig });
+  Object.assign(ctx.figures, { weights: weightsFig, output: outFig });
   const weightsOut = outputBlock('attention weights as NumPy prints them');
   return {
     element: step({
@@ -341,8 +345,7 @@ function attentionStep(ctx) {
       intro: [
         'Each row of scaled scores goes through a softmax, giving weights that are positive and sum to 1. The output for a query is the weighted average of the value rows.',
       ],
-      formula:
-        '\\operatorname{Attention}(Q, K, V) = \\operatorname{softmax}\\!\\Big(\\frac{Q K^\\top}{\\sqrt{d_k}}\\Big) V',
+      formula: `${symbol('output', '\\operatorname{Attention}(Q, K, V)')} = ${symbol('weights', '\\operatorname{softmax}\\!\\Big(\\frac{Q K^\\top}{\\sqrt{d_k}}\\Big)')} ${sym.V}`,
       output: weightsOut,
       figures: [weightsFig.element, outFig.element],
     }),
@@ -750,6 +753,7 @@ export default {
     }
 
     root.append(...introduction(), ...steps.map((s) => s.element), error);
+    linkFormulas(root, ctx.figures);
     update();
   },
 };
