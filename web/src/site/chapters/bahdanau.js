@@ -7,7 +7,8 @@ import { cellStory, credit, errorLine, folded, guarded, outputBlock, step } from
 import { FlowDiagram } from '../figures/flow-diagram.js';
 import { lengthSketch } from '../figures/length-sketch.js';
 import { captioned, Heatmap } from '../figures/heatmap.js';
-import { tex } from '../math.js';
+import { symbol, tex } from '../math.js';
+import { linkFormulas } from '../formula-links.js';
 
 import { formatCell, formatNumpy } from '../numpy-format.js';
 import { urlStore } from '../url-state.js';
@@ -25,6 +26,12 @@ import {
   setupLines,
 } from './bahdanau-model.js';
 
+// Formula symbols linked to their figures (formula-links.js).
+const hi = symbol('encoder', 'h_i');
+const sDec = symbol('decoder', 's');
+const W1 = symbol('layer1', 'W_1');
+const w2 = symbol('layer2', 'w_2');
+const alpha = symbol('weights', '\\alpha_i');
 const DEFAULTS = Object.fromEntries(SCHEMA.map((p) => [p.name, p.default]));
 const LIMITS = Object.fromEntries(SCHEMA.map((p) => [p.name, [p.min, p.max]]));
 
@@ -354,8 +361,7 @@ export default {
             ').',
           ),
         ],
-        formula:
-          'x_i = \\begin{bmatrix} h_i \\\\ s \\end{bmatrix} \\in \\mathbb{R}^{2\\,\\mathrm{hidden}}, \\qquad X = \\big[\\, H \\;\\big|\\; \\mathbf{1}\\, s^\\top \\big] \\in \\mathbb{R}^{n \\times 2\\,\\mathrm{hidden}}',
+        formula: `${symbol('inputs', 'x_i')} = \\begin{bmatrix} ${hi} \\\\ ${sDec} \\end{bmatrix} \\in \\mathbb{R}^{2\\,\\mathrm{hidden}}, \\qquad ${symbol('inputs', 'X')} = \\big[\\, ${symbol('encoder', 'H')} \\;\\big|\\; \\mathbf{1}\\, ${sDec}^\\top \\big] \\in \\mathbb{R}^{n \\times 2\\,\\mathrm{hidden}}`,
         output: folded(inputsOut),
         figures: [captioned(inputsMap, 'inputs: [h_i ; s] on row i')],
         after: [
@@ -385,8 +391,8 @@ export default {
           ),
         ],
         formula: [
-          'a_i = \\tanh\\!\\big(W_1^\\top x_i\\big) \\in \\mathbb{R}^{\\mathrm{attention}}',
-          'A = \\tanh(X W_1) \\in \\mathbb{R}^{n \\times \\mathrm{attention}}',
+          `${symbol('activations', 'a_i')} = \\tanh\\!\\big(${W1}^\\top ${symbol('inputs', 'x_i')}\\big) \\in \\mathbb{R}^{\\mathrm{attention}}`,
+          `${symbol('activations', 'A')} = \\tanh(${symbol('inputs', 'X')} ${W1}) \\in \\mathbb{R}^{n \\times \\mathrm{attention}}`,
         ],
         output: folded(activationsOut),
         figures: [captioned(layer1Map, 'layer_1 (W1)'), captioned(activationsMap, 'activations = tanh(inputs · W1)')],
@@ -411,8 +417,7 @@ export default {
             ' fits what the decoder needs next. No tanh here: the scores go straight to softmax.',
           ),
         ],
-        formula:
-          'e_i = w_2^\\top a_i = w_2^\\top \\tanh\\!\\big(W_1^\\top [h_i; s]\\big), \\qquad e = A\\, w_2 \\in \\mathbb{R}^{n \\times 1}',
+        formula: `${symbol('scores', 'e_i')} = ${w2}^\\top ${symbol('activations', 'a_i')} = ${w2}^\\top \\tanh\\!\\big(${W1}^\\top [${hi}; ${sDec}]\\big), \\qquad ${symbol('scores', 'e')} = ${symbol('activations', 'A')}\\, ${w2} \\in \\mathbb{R}^{n \\times 1}`,
         output: scoresOut,
         figures: [captioned(layer2Map, 'layer_2 (w2)'), captioned(scoresMap, 'scores e')],
       }),
@@ -421,7 +426,7 @@ export default {
         intro: [
           'Softmax makes the scores positive and scales them to add up to one, so they can serve as proportions of a mix. Larger scores get exponentially more weight.',
         ],
-        formula: '\\alpha_i = \\frac{\\exp(e_i)}{\\sum_{j=1}^{n} \\exp(e_j)}',
+        formula: `${alpha} = \\frac{\\exp(${symbol('scores', 'e_i')})}{\\sum_{j=1}^{n} \\exp(${symbol('scores', 'e_j')})}`,
         output: weightsOut,
         figures: [captioned(weightsMap, 'weights α')],
         after: [argmaxLine],
@@ -431,7 +436,7 @@ export default {
         intro: [
           'Each encoder state is multiplied by its weight. Rows with small weights fade; the rows the decoder cares about keep most of their size.',
         ],
-        formula: '\\alpha_i\\, h_i \\quad \\text{for } i = 1, \\dots, n',
+        formula: `${symbol('weighted', '\\alpha_i\\, h_i')} \\quad \\text{for } i = 1, \\dots, n`,
         output: folded(weightedOut),
         figures: [captioned(weightedMap, 'α_i · h_i on row i')],
       }),
@@ -440,7 +445,7 @@ export default {
         intro: [
           'Summing the weighted rows gives the context vector, a single hidden_size vector that the decoder reads together with its own state to predict the next word. At the next output step the decoder state changes, so the weights, and the context, change too.',
         ],
-        formula: 'c = \\sum_{i=1}^{n} \\alpha_i\\, h_i',
+        formula: `${symbol('context', 'c')} = \\sum_{i=1}^{n} ${alpha}\\, ${hi}`,
         output: contextOut,
         figures: [captioned(contextMap, 'context vector c')],
         after: [
@@ -509,6 +514,7 @@ export default {
       }),
       error,
     );
+    linkFormulas(root, figures);
     update();
   },
 };
