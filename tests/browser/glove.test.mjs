@@ -395,3 +395,24 @@ test('provenance: a dot-product weight shows its softmax row and outlines the tw
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
+
+test('formulas: Q, K and the three attention matrices are coloured like their figures and light them up', async () => {
+  const page = await openChapter();
+  for (const [name, label] of [
+    ['queryEmbed', /^query embeddings/],
+    ['dot', /^dot-product attention/],
+    ['additive', /additive/],
+  ]) {
+    const node = page.locator(`${CHAPTER} .formula .sym-${name}`).first();
+    assert.ok(await node.evaluate((n) => [...n.classList].some((c) => c.startsWith('sym-pal-'))), `${name} coloured`);
+    await node.dispatchEvent('mouseover');
+    const lit = await page
+      .locator(`${CHAPTER} figure.heatmap.linked canvas`)
+      .evaluateAll((cs) => cs.map((c) => c.getAttribute('aria-label')));
+    assert.equal(lit.length, 1, `${name}: ${lit.join(', ')}`);
+    assert.match(lit[0], label);
+    await node.dispatchEvent('mouseout');
+  }
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});

@@ -7,7 +7,8 @@ import { cellStory, credit, errorLine, experiment, guarded, outputBlock, step } 
 import { Heatmap } from '../figures/heatmap.js';
 import { TokenLines } from '../figures/token-lines.js';
 import { columnCells, rowCells } from '../provenance.js';
-import { tex } from '../math.js';
+import { symbol, tex } from '../math.js';
+import { linkFormulas } from '../formula-links.js';
 import { formatNumpy } from '../numpy-format.js';
 import { urlStore } from '../url-state.js';
 import {
@@ -665,8 +666,7 @@ export default {
         intro: [
           'Score every query token against every key token with a dot product, scale by the square root of the vector size so the scores do not grow with it, and turn each row into weights with softmax. The weights of a row add up to one: how much that query word draws on each key word.',
         ],
-        formula:
-          'A = \\operatorname{softmax}\\!\\Big(\\frac{Q K^\\top}{\\sqrt{d}}\\Big), \\qquad \\text{output} = A\\,V \\;(\\text{here } V = K)',
+        formula: `${symbol('dot', 'A')} = \\operatorname{softmax}\\!\\Big(\\frac{${symbol('queryEmbed', 'Q')} ${symbol('keyEmbed', 'K')}^\\top}{\\sqrt{d}}\\Big), \\qquad \\text{output} = ${symbol('dot', 'A')}\\,V \\;(\\text{here } V = ${symbol('keyEmbed', 'K')})`,
         controls: [
           el('label', { className: 'cosine-toggle' }, cosineBox, ' cosine similarity'),
           el(
@@ -721,8 +721,7 @@ export default {
             ', and so do we, from a seeded generator. Random projections scramble the similarities, so the weights are close to uniform: the layers still have to learn which words should find each other.',
           ),
         ],
-        formula:
-          'A = \\operatorname{softmax}\\!\\Big(\\frac{(X_q W_q^\\top + b_q)(X_k W_k^\\top + b_k)^\\top}{\\sqrt{d}}\\Big)',
+        formula: `${symbol('trainable', 'A')} = \\operatorname{softmax}\\!\\Big(\\frac{(${symbol('queryEmbed', 'X_q')} W_q^\\top + b_q)(${symbol('keyEmbed', 'X_k')} W_k^\\top + b_k)^\\top}{\\sqrt{d}}\\Big)`,
         controls: [el('label', {}, 'd = ', dimSelect), reseedTrainable, trainableSeedText],
         output: trainableOut,
         figures: [trainableMap.element, trainableLines.element],
@@ -740,7 +739,7 @@ export default {
           ),
         ],
         formula: [
-          '\\operatorname{score}(i, j) = w_s^\\top \\tanh\\!\\big(W_q q_i + b_q + W_k k_j + b_k\\big) + b_s',
+          `${symbol('additive', '\\operatorname{score}(i, j)')} = w_s^\\top \\tanh\\!\\big(W_q ${symbol('queryEmbed', 'q_i')} + b_q + W_k ${symbol('keyEmbed', 'k_j')} + b_k\\big) + b_s`,
           '\\text{for every query } i \\text{ and key } j',
         ],
         controls: [reseedAdditive, additiveSeedText],
@@ -750,6 +749,7 @@ export default {
       }),
       error,
     );
+    linkFormulas(root, { ...figures, dot: dotMap, trainable: trainableMap, additive: additiveMap });
 
     // Removed from the page (an <attention-lesson> disconnected): end a load in flight.
     signal?.addEventListener('abort', () => {
