@@ -189,3 +189,27 @@ test('under a CSP that forbids blob: workers, the chapter trains on the main thr
     await new Promise((ok) => server.close(ok));
   }
 });
+
+test('formulas: s_j, h_t and α are coloured like their figures and light them up', async () => {
+  const page = await openPage(env.browser, `${env.url}#chapter=nmt`);
+  await page.waitForFunction((s) => document.querySelector(s)?.dataset.nmtReady === 'true', chapter, {
+    timeout: 30000,
+  });
+  for (const [name, label] of [
+    ['encoder', /^encoder outputs/],
+    ['decoder', /^decoder states/],
+    ['attention', /^attention weights/],
+  ]) {
+    const node = page.locator(`${chapter} .formula .sym-${name}`).first();
+    assert.ok(await node.evaluate((n) => [...n.classList].some((c) => c.startsWith('sym-pal-'))), `${name} coloured`);
+    await node.dispatchEvent('mouseover');
+    const lit = await page
+      .locator(`${chapter} figure.heatmap.linked canvas`)
+      .evaluateAll((cs) => cs.map((c) => c.getAttribute('aria-label')));
+    assert.equal(lit.length, 1, `${name}: ${lit.join(', ')}`);
+    assert.match(lit[0], label);
+    await node.dispatchEvent('mouseout');
+  }
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});

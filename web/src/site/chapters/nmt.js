@@ -7,7 +7,8 @@ import { cellStory, credit, errorLine, step } from '../chapter-kit.js';
 import { connectEngine } from './engine-connection.js';
 import { el } from '../dom.js';
 import { Heatmap } from '../figures/heatmap.js';
-import { tex } from '../math.js';
+import { symbol, tex } from '../math.js';
+import { linkFormulas } from '../formula-links.js';
 import { LineChart } from '../figures/line-chart.js';
 import { TokenLines } from '../figures/token-lines.js';
 import { urlStore } from '../url-state.js';
@@ -34,6 +35,11 @@ import {
 
 // The site's copy, then the package's (the site hosted from node_modules/attention-lab/dist/site/).
 const SITE_CHECKPOINTS = ['nmt-checkpoint.js', '../elements/nmt-checkpoint.js'];
+
+// Formula symbols linked to their figures (formula-links.js).
+const sj = symbol('encoder', 's_j');
+const ht = symbol('decoder', 'h_t');
+const alpha = symbol('attention', '\\alpha_{tj}');
 
 export default {
   id: 'nmt',
@@ -471,8 +477,7 @@ export default {
             ' knows what surrounds it on both sides (is this “3” a day, or the start of “31”?).',
           ),
         ],
-        formula:
-          's_j = \\overrightarrow{\\mathrm{GRU}}(e_j, \\overrightarrow{s}_{j-1}) + \\overleftarrow{\\mathrm{GRU}}(e_j, \\overleftarrow{s}_{j+1})',
+        formula: `${sj} = \\overrightarrow{\\mathrm{GRU}}(e_j, \\overrightarrow{s}_{j-1}) + \\overleftarrow{\\mathrm{GRU}}(e_j, \\overleftarrow{s}_{j+1})`,
         figures: [encoderMap.element],
         after: [
           'The decoder receives every one of these vectors, not just the last. The heatmap shows them for the input typed below: one row per character, one column per hidden unit.',
@@ -489,7 +494,7 @@ export default {
             ', reads the character it wrote last (a start symbol at first; during training the correct previous character, which is called teacher forcing).',
           ),
         ],
-        formula: 'h_t = \\mathrm{GRU}(E[y_{t-1}],\\, h_{t-1})',
+        formula: `${ht} = \\mathrm{GRU}(E[y_{t-1}],\\, ${symbol('decoder', 'h_{t-1}')})`,
         figures: [decoderMap.element],
         after: ['One row per output character: the decoder state that asks the question of step 3.'],
       }),
@@ -503,8 +508,8 @@ export default {
           ),
         ],
         formula: [
-          '\\alpha_{tj} = \\frac{\\exp \\operatorname{score}(h_t, s_j)}{\\sum_{k} \\exp \\operatorname{score}(h_t, s_k)}',
-          'c_t = \\sum_j \\alpha_{tj}\\, s_j',
+          `${alpha} = \\frac{\\exp \\operatorname{score}(${ht}, ${sj})}{\\sum_{k} \\exp \\operatorname{score}(${ht}, ${symbol('encoder', 's_k')})}`,
+          `c_t = \\sum_j ${alpha}\\, ${sj}`,
           '\\operatorname{score}(h_t, s_j) = \\begin{cases} h_t^\\top s_j & \\text{Luong dot} \\\\ h_t^\\top W_a s_j & \\text{Luong general} \\\\ v_a^\\top \\tanh(W_a [h_t; s_j]) & \\text{Luong concat} \\\\ v_a^\\top \\tanh(W_1 h_t + W_2 s_j + b) & \\text{Bahdanau (additive)} \\end{cases}',
         ],
         after: [
@@ -577,6 +582,7 @@ export default {
         figures: [lines.element],
       }),
     );
+    linkFormulas(root, { encoder: encoderMap, decoder: decoderMap, attention: attentionMap });
     curve.draw(); // now on the page, so it paints with the theme's colours
     // Removed from the page (an <attention-lesson> disconnected): stop training,
     // free the trainer and end the worker.
