@@ -268,3 +268,21 @@ test('the other chapters’ attention weights (Basics, Bahdanau, Q/K/V) are on t
     await page.context().close();
   }
 });
+
+test('the same sentence twice: a square matrix; with cosine similarity every word attends most to itself', async () => {
+  const page = await openChapter(1280);
+  await page.getByRole('button', { name: 'Try: the same sentence twice' }).click();
+  const query = await page.getByLabel('query sentence').inputValue();
+  assert.equal(await page.getByLabel('key sentence').inputValue(), query);
+  await page.getByLabel('cosine similarity').check();
+  const w = await values(page, 4);
+  const n = Math.round(Math.sqrt(w.length));
+  assert.equal(n * n, w.length, 'square');
+  for (let i = 0; i < n; i++) {
+    const row = w.slice(i * n, (i + 1) * n);
+    if (row.every((x) => x === 0)) continue; // a masked word (no vector)
+    assert.equal(row.indexOf(Math.max(...row)), i, `row ${i}: ${row.join(' ')}`);
+  }
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});

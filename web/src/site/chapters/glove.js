@@ -696,6 +696,15 @@ export default {
               update();
             },
           }),
+          experiment({
+            label: 'the same sentence twice',
+            explain:
+              'sets the key sentence to the query sentence: the matrix is now square and symmetric in its scores, yet a word’s strongest weight is not always on itself (weights are normalised per row, and an unnormalised vector can have a larger dot product with another word). With cosine similarity the diagonal wins.',
+            apply: () => {
+              state.key = keyInput.value = state.query;
+              update();
+            },
+          }),
           maskNote,
         ],
       }),
