@@ -213,3 +213,13 @@ test('formulas: s_j, h_t and α are coloured like their figures and light them u
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
+
+test('the playback diagram takes the width of the column at 1280 px (its characters stay readable)', async () => {
+  const page = await openPage(env.browser, `${env.url}#chapter=nmt`);
+  await waitForOutput(page, '2026-11-21');
+  const svg = await page.locator(`${chapter} .nmt-lines svg`).boundingBox();
+  const natural = Number(await page.locator(`${chapter} .nmt-lines svg`).getAttribute('width'));
+  assert.ok(svg.width >= Math.min(natural, 600) - 1, `drawn ${svg.width} px wide of its ${natural}`);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
