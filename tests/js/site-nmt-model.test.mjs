@@ -38,9 +38,9 @@ test('schema: unknown task or score fall back; the input is cut to 40 characters
   assert.deepEqual([s.task, s.score, s.input.length], ['dates', 'luong-dot', 40]);
 });
 
-test('labels: spaces shown as ␣, every eighth unit numbered', () => {
+test('labels: spaces shown as ␣, every eighth unit numbered from 0', () => {
   assert.deepEqual(chars('a b'), ['a', '␣', 'b']);
-  assert.deepEqual(units(10), ['1', '', '', '', '', '', '', '', '9', '']);
+  assert.deepEqual(units(10), ['0', '', '', '', '', '', '', '', '8', '']); // 0-based, as NumPy
 });
 
 test('the shipped checkpoint decodes and translates the default input', async () => {
