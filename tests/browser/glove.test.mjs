@@ -9,7 +9,16 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { serve } from '../../scripts/serve.mjs';
 import { loadFixture } from '../js/fixtures.js';
-import { canvasHash, FILE_URL, openPage, paintedPixels, SITE_DIR, startBrowser, tableValues } from './harness.mjs';
+import {
+  canvasHash,
+  FILE_URL,
+  openPage,
+  paintedPixels,
+  SITE_DIR,
+  startBrowser,
+  tableValues,
+  assertFormulaLinks,
+} from './harness.mjs';
 
 // The chapter masks words with no vector ("a", "A"): its weights are NumPy's masked ones.
 const masked = loadFixture('glove_cosine.txt');
@@ -398,21 +407,11 @@ test('provenance: a dot-product weight shows its softmax row and outlines the tw
 
 test('formulas: Q, K and the three attention matrices are coloured like their figures and light them up', async () => {
   const page = await openChapter();
-  for (const [name, label] of [
+  await assertFormulaLinks(page, `${CHAPTER}`, [
     ['queryEmbed', /^query embeddings/],
     ['dot', /^dot-product attention/],
     ['additive', /additive/],
-  ]) {
-    const node = page.locator(`${CHAPTER} .formula .sym-${name}`).first();
-    assert.ok(await node.evaluate((n) => [...n.classList].some((c) => c.startsWith('sym-pal-'))), `${name} coloured`);
-    await node.dispatchEvent('mouseover');
-    const lit = await page
-      .locator(`${CHAPTER} figure.heatmap.linked canvas`)
-      .evaluateAll((cs) => cs.map((c) => c.getAttribute('aria-label')));
-    assert.equal(lit.length, 1, `${name}: ${lit.join(', ')}`);
-    assert.match(lit[0], label);
-    await node.dispatchEvent('mouseout');
-  }
+  ]);
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });

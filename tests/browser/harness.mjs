@@ -96,3 +96,25 @@ export async function tableValues(figure) {
   await figure.locator('table td').first().waitFor();
   return figure.locator('table td').allTextContents();
 }
+
+/**
+ * Checks formula symbols linked to figures (formula-links.js): for each
+ * [name, label], the first `.sym-<name>` under `scope` is coloured by a palette
+ * class, and a pointer over it lights exactly one heatmap, whose ARIA label
+ * matches `label`.
+ */
+export async function assertFormulaLinks(page, scope, pairs) {
+  for (const [name, label] of pairs) {
+    const node = page.locator(`${scope} .formula .sym-${name}`).first();
+    const coloured = await node.evaluate((n) => [...n.classList].some((c) => c.startsWith('sym-pal-')));
+    if (!coloured) throw new Error(`formula symbol ${name} is not coloured like its figure`);
+    await node.dispatchEvent('mouseover');
+    const lit = await page
+      .locator(`${scope} figure.heatmap.linked canvas`)
+      .evaluateAll((cs) => cs.map((c) => c.getAttribute('aria-label')));
+    if (lit.length !== 1 || !label.test(lit[0])) {
+      throw new Error(`formula symbol ${name} lit [${lit.join('; ')}], expected one figure matching ${label}`);
+    }
+    await node.dispatchEvent('mouseout');
+  }
+}

@@ -4,7 +4,16 @@
 // trains (steps advance, loss curve painted) while the page stays responsive.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { canvasHash, FILE_URL, openPage, paintedPixels, SITE_DIR, startBrowser, tableValues } from './harness.mjs';
+import {
+  canvasHash,
+  FILE_URL,
+  openPage,
+  paintedPixels,
+  SITE_DIR,
+  startBrowser,
+  tableValues,
+  assertFormulaLinks,
+} from './harness.mjs';
 import { serve } from '../../scripts/serve.mjs';
 
 let env;
@@ -195,21 +204,11 @@ test('formulas: s_j, h_t and α are coloured like their figures and light them u
   await page.waitForFunction((s) => document.querySelector(s)?.dataset.nmtReady === 'true', chapter, {
     timeout: 30000,
   });
-  for (const [name, label] of [
+  await assertFormulaLinks(page, `${chapter}`, [
     ['encoder', /^encoder outputs/],
     ['decoder', /^decoder states/],
     ['attention', /^attention weights/],
-  ]) {
-    const node = page.locator(`${chapter} .formula .sym-${name}`).first();
-    assert.ok(await node.evaluate((n) => [...n.classList].some((c) => c.startsWith('sym-pal-'))), `${name} coloured`);
-    await node.dispatchEvent('mouseover');
-    const lit = await page
-      .locator(`${chapter} figure.heatmap.linked canvas`)
-      .evaluateAll((cs) => cs.map((c) => c.getAttribute('aria-label')));
-    assert.equal(lit.length, 1, `${name}: ${lit.join(', ')}`);
-    assert.match(lit[0], label);
-    await node.dispatchEvent('mouseout');
-  }
+  ]);
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
