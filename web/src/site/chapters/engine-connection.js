@@ -4,7 +4,9 @@
 // module worker when it names one (the custom elements: it imports the page's
 // own API module, so the wasm is downloaded once), else the bundled worker
 // source started from a Blob URL, which also works for pages opened from file://.
+import { loadDataScript } from '../data-script.js';
 import { createEngine } from './nmt-engine.js';
+import { decodeBase64 } from './nmt-model.js';
 
 /**
  * @param {{api: object, worker?: (() => Worker) | string, workerSource?: string,
@@ -64,4 +66,33 @@ export function connectEngine({ api, worker: hostWorker, workerSource, init, onM
       return Boolean(engine);
     },
   };
+}
+
+/**
+ * Loads a shipped checkpoint and, unless the host names a worker, the worker's
+ * source (both data scripts, fetched when the chapter opens: not part of the
+ * page's first load), then starts the engine on the checkpoint. Resolves to
+ * { checkpoint (its bytes), connection }, or null if the lesson was removed
+ * meanwhile; rejects if a file cannot be loaded.
+ * @param {{api: object, assets: object, signal?: AbortSignal, model: 'rnn' | 'transformer',
+ *          checkpoint: {key: string, urls: string[]}, input: string,
+ *          onMessage: (data: object) => void, onError: (message: string) => void}} options
+ */
+export async function startShippedModel({ api, assets, signal, model, checkpoint, input, onMessage, onError }) {
+  const [base64, workerSource] = await Promise.all([
+    loadDataScript(checkpoint.key, checkpoint.urls),
+    assets.nmtWorker ? null : loadDataScript('nmt-worker', [assets.nmtWorkerSource ?? 'nmt-worker-source.js']),
+  ]);
+  if (signal?.aborted) return null;
+  const bytes = decodeBase64(base64);
+  const connection = connectEngine({
+    api,
+    worker: assets.nmtWorker,
+    workerSource,
+    init: { type: 'init', model, checkpoint: bytes, input },
+    onMessage,
+    onError: (message) =>
+      onError(`The training stopped: its worker failed (${message}). Reload the page to start again.`),
+  });
+  return { checkpoint: bytes, connection };
 }

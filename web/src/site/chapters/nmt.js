@@ -4,7 +4,7 @@
 // (each cell explained from the model's own scores), a line diagram played one
 // output character at a time, and each output character shaded by its probability.
 import { cellStory, credit, errorLine, step } from '../chapter-kit.js';
-import { connectEngine } from './engine-connection.js';
+import { startShippedModel } from './engine-connection.js';
 import { el } from '../dom.js';
 import { Heatmap } from '../figures/heatmap.js';
 import { symbol, tex } from '../math.js';
@@ -12,13 +12,11 @@ import { linkFormulas } from '../formula-links.js';
 import { LineChart } from '../figures/line-chart.js';
 import { TokenLines } from '../figures/token-lines.js';
 import { urlStore } from '../url-state.js';
-import { loadDataScript } from '../data-script.js';
 import {
   characterConfidence,
   chars,
   confidenceWarning,
   DATE_FORMATS,
-  decodeBase64,
   DEFAULT_INPUT,
   explainAttention,
   inputProblem,
@@ -591,31 +589,23 @@ export default {
       connection?.stop();
       connection = null;
     });
-    // The checkpoint (and the worker's source) are data scripts loaded now, not
-    // part of the page's first load.
-    Promise.all([
-      loadDataScript('seq2seq-dates', assets.nmtCheckpoint ? [assets.nmtCheckpoint] : SITE_CHECKPOINTS),
-      assets.nmtWorker ? null : loadDataScript('nmt-worker', [assets.nmtWorkerSource ?? 'nmt-worker-source.js']),
-    ]).then(
-      ([checkpointBase64, workerSource]) => {
-        if (signal?.aborted) return;
-        checkpoint = decodeBase64(checkpointBase64);
-        connection = connectEngine({
-          api,
-          worker: assets.nmtWorker,
-          workerSource,
-          init: { type: 'init', checkpoint, input },
-          onMessage: (data) => onMessage({ data }),
-          onError: (message) => {
-            errors.hidden = false;
-            errors.textContent = `The training stopped: its worker failed (${message}). Reload the page to start again.`;
-          },
-        });
-      },
-      (error) => {
-        errors.hidden = false;
-        errors.textContent = `The model could not be loaded (${error.message}). Check the connection and reload the page.`;
-      },
+    const showError = (message) => {
+      errors.hidden = false;
+      errors.textContent = message;
+    };
+    startShippedModel({
+      api,
+      assets,
+      signal,
+      model: 'rnn',
+      checkpoint: { key: 'seq2seq-dates', urls: assets.nmtCheckpoint ? [assets.nmtCheckpoint] : SITE_CHECKPOINTS },
+      input,
+      onMessage: (data) => onMessage({ data }),
+      onError: showError,
+    }).then(
+      (started) => started && ({ checkpoint, connection } = started),
+      (error) =>
+        showError(`The model could not be loaded (${error.message}). Check the connection and reload the page.`),
     );
   },
 };

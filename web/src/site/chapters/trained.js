@@ -16,7 +16,7 @@ import { UsesDiagram } from '../figures/uses-diagram.js';
 import { tex } from '../math.js';
 import { loadDataScript } from '../data-script.js';
 import { urlStore } from '../url-state.js';
-import { connectEngine } from './engine-connection.js';
+import { startShippedModel } from './engine-connection.js';
 import { chars, decodeBase64 } from './nmt-model.js';
 import {
   DEFAULT_INPUT,
@@ -582,32 +582,25 @@ export default {
     });
 
     // The checkpoints and the worker's source are data scripts loaded now, not part of the page's first load.
-    Promise.all([
-      loadDataScript(
-        'transformer-dates',
-        assets.transformerCheckpoint ? [assets.transformerCheckpoint] : TRANSFORMER_CHECKPOINTS,
-      ),
-      assets.nmtWorker ? null : loadDataScript('nmt-worker', [assets.nmtWorkerSource ?? 'nmt-worker-source.js']),
-    ]).then(
-      ([checkpointBase64, workerSource]) => {
-        if (signal?.aborted) return;
-        checkpoint = decodeBase64(checkpointBase64);
-        connection = connectEngine({
-          api,
-          worker: assets.nmtWorker,
-          workerSource,
-          init: { type: 'init', model: 'transformer', checkpoint, input },
-          onMessage,
-          onError: (message) => {
-            errors.hidden = false;
-            errors.textContent = `The training stopped: its worker failed (${message}). Reload the page to start again.`;
-          },
-        });
+    const showError = (message) => {
+      errors.hidden = false;
+      errors.textContent = message;
+    };
+    startShippedModel({
+      api,
+      assets,
+      signal,
+      model: 'transformer',
+      checkpoint: {
+        key: 'transformer-dates',
+        urls: assets.transformerCheckpoint ? [assets.transformerCheckpoint] : TRANSFORMER_CHECKPOINTS,
       },
-      (error) => {
-        errors.hidden = false;
-        errors.textContent = `could not load the model: ${error.message}`;
-      },
+      input,
+      onMessage,
+      onError: showError,
+    }).then(
+      (started) => started && ({ checkpoint, connection } = started),
+      (error) => showError(`The model could not be loaded (${error.message}). Reload the page to try again.`),
     );
     loadDataScript('seq2seq-dates', assets.nmtCheckpoint ? [assets.nmtCheckpoint] : RNN_CHECKPOINTS).then(
       (base64) => {
