@@ -209,7 +209,7 @@ export default {
 
         inputsMap.update(r.inputs, { rowLabels: steps, ...layout(n, 2 * h) });
         inputsOut.textContent = formatNumpy(r.inputs.data, [n, 2 * h]);
-        shapeLine.textContent = `inputs.shape == (${n}, ${2 * h}) == (input_length, 2*hidden_size): columns 1–${h} are h_i, columns ${h + 1}–${2 * h} are the same s on every row`;
+        shapeLine.textContent = `inputs.shape == (${n}, ${2 * h}) == (input_length, 2*hidden_size): columns 0–${h - 1} (inputs[:, :${h}]) are h_i, columns ${h}–${2 * h - 1} (inputs[:, ${h}:]) are the same s on every row`;
 
         layer1Map.update(r.layer1, { ...layout(2 * h, a), rowLabels: undefined });
         activationsMap.update(r.activations, {
