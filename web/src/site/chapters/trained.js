@@ -270,9 +270,14 @@ export default {
       }
     }
 
+    // The side-by-side depends only on the translation and the chosen layer (not on the
+    // chosen use or head): redrawn, with the RNN's translation, only when those change.
+    let crossDrawn = { translation: null, layer: -1 };
     function drawCross() {
       if (!translation || !model) return;
       const layer = selected.layer;
+      if (crossDrawn.translation === translation && crossDrawn.layer === layer) return;
+      crossDrawn = { translation, layer };
       const maps = translation.cross[layer];
       const { rowLabels, colLabels } = labelsFor('cross', input, translation.output);
       while (crossMaps.length < maps.length) {
