@@ -294,12 +294,11 @@ export default {
         });
         crossMaps.push(map);
       }
+      // On the page first, then drawn: a heatmap reads its theme's ink from the page.
       crossHeads.replaceChildren(
-        ...maps.map((m, h) => {
-          crossMaps[h].update(m, { rowLabels, colLabels });
-          return captioned(crossMaps[h], `Transformer: encoder–decoder attention, layer ${layer + 1}, head ${h + 1}`);
-        }),
+        ...maps.map((_, h) => captioned(crossMaps[h], `Transformer, layer ${layer + 1}, head ${h + 1}`)),
       );
+      maps.forEach((m, h) => crossMaps[h].update(m, { rowLabels, colLabels }));
       drawRnn();
     }
 
