@@ -134,6 +134,49 @@ float getF32(const std::uint8_t* p) {
   return f;
 }
 
+// ---- binary form: encodings ---------------------------------------------------
+
+bool isKnownEncoding(std::uint32_t code) {
+  return code == static_cast<std::uint32_t>(BinaryEncoding::kFloat32) ||
+         code == static_cast<std::uint32_t>(BinaryEncoding::kInt16) ||
+         code == static_cast<std::uint32_t>(BinaryEncoding::kInt12);
+}
+const char* encodingName(BinaryEncoding encoding) {
+  switch (encoding) {
+    case BinaryEncoding::kInt16:
+      return "int16";
+    case BinaryEncoding::kInt12:
+      return "int12";
+    default:
+      return "float32";
+  }
+}
+// Largest |quotient| of the scaled encodings (value = quotient * scale).
+long maxQuotient(BinaryEncoding encoding) {
+  return encoding == BinaryEncoding::kInt12 ? 2047 : 32767;
+}
+// Bytes of the per-word scales of `words` words.
+std::uint64_t scaleBytesOf(BinaryEncoding encoding, std::uint64_t words) {
+  return encoding == BinaryEncoding::kFloat32 ? 0 : 4 * words;
+}
+// Bytes of `n` values (n <= 2^32 * kMaxEmbeddingDim, so nothing overflows).
+std::uint64_t valueBytesOf(BinaryEncoding encoding, std::uint64_t n) {
+  switch (encoding) {
+    case BinaryEncoding::kInt16:
+      return 2 * n;
+    case BinaryEncoding::kInt12:
+      return (3 * n + 1) / 2;  // 3 bytes per pair, 2 for an odd last value
+    default:
+      return 4 * n;
+  }
+}
+// Value i of a kInt12 block: the low or high 12 bits of its 3-byte pair, sign-extended.
+std::int32_t int12At(const std::uint8_t* values, std::uint64_t i) {
+  const std::uint8_t* p = values + 3 * (i / 2);
+  const std::uint32_t bits = i % 2 == 0 ? p[0] | ((p[1] & 0xFu) << 8) : (p[1] >> 4) | (p[2] << 4);
+  return bits >= 0x800 ? static_cast<std::int32_t>(bits) - 0x1000 : static_cast<std::int32_t>(bits);
+}
+
 // ---- GloVe line scanning ----------------------------------------------------
 
 bool isSeparator(char c) { return c == ' ' || c == '\t'; }
@@ -369,7 +412,7 @@ Status EmbeddingTable::lookup(const std::vector<std::string>& tokens, Matrix& ou
 }
 
 Status EmbeddingTable::toBinary(BinaryEncoding encoding, std::vector<std::uint8_t>& out) const {
-  if (encoding != BinaryEncoding::kFloat32 && encoding != BinaryEncoding::kInt16) {
+  if (!isKnownEncoding(static_cast<std::uint32_t>(encoding))) {
     return Status::invalidArgument("unknown encoding " +
                                    std::to_string(static_cast<std::uint32_t>(encoding)));
   }
@@ -384,7 +427,7 @@ Status EmbeddingTable::toBinary(BinaryEncoding encoding, std::vector<std::uint8_
   }
   const std::size_t count = values_.size();
   const std::size_t valueBytes =
-      encoding == BinaryEncoding::kFloat32 ? 4 * count : 4 * words_.size() + 2 * count;
+      scaleBytesOf(encoding, words_.size()) + valueBytesOf(encoding, count);
   out.clear();
   out.reserve(kHeaderBytes + info_.size() + wordBytes + 3 + valueBytes);
   for (char c : kMagic) out.push_back(static_cast<std::uint8_t>(c));
@@ -403,23 +446,36 @@ Status EmbeddingTable::toBinary(BinaryEncoding encoding, std::vector<std::uint8_
     for (float v : values_) putF32(out, v);
     return Status::ok();
   }
-  // kInt16: one float32 scale per word, then the rounded quotients.
-  std::vector<float> scales(words_.size());
+  // kInt16 / kInt12: one float32 scale per word, then the rounded quotients.
+  const long qMax = maxQuotient(encoding);
+  std::vector<std::int32_t> quotients(count);
   for (std::size_t r = 0; r < words_.size(); ++r) {
+    const float* v = values_.data() + r * dim_;
     float maxAbs = 0;
-    for (int c = 0; c < dim_; ++c) maxAbs = std::max(maxAbs, std::abs(values_[r * dim_ + c]));
-    scales[r] = maxAbs / 32767.0f;
-    putF32(out, scales[r]);
-  }
-  for (std::size_t r = 0; r < words_.size(); ++r) {
+    for (int c = 0; c < dim_; ++c) maxAbs = std::max(maxAbs, std::abs(v[c]));
+    const float scale = maxAbs / static_cast<float>(qMax);
+    putF32(out, scale);
     for (int c = 0; c < dim_; ++c) {
-      const float v = values_[r * dim_ + c];
-      long q = scales[r] == 0 ? 0 : std::lround(static_cast<double>(v) / scales[r]);
-      q = std::max(-32767L, std::min(32767L, q));
+      const long q = scale == 0 ? 0 : std::lround(static_cast<double>(v[c]) / scale);
+      quotients[r * dim_ + c] = static_cast<std::int32_t>(std::max(-qMax, std::min(qMax, q)));
+    }
+  }
+  if (encoding == BinaryEncoding::kInt16) {
+    for (std::int32_t q : quotients) {
       const auto bits = static_cast<std::uint16_t>(static_cast<std::int16_t>(q));
       out.push_back(static_cast<std::uint8_t>(bits & 0xFF));
       out.push_back(static_cast<std::uint8_t>(bits >> 8));
     }
+    return Status::ok();
+  }
+  // kInt12: two values a, b (12-bit two's complement) in three bytes:
+  //   a & 0xFF | (a >> 8) + ((b & 0xF) << 4) | b >> 4; an odd last value takes two.
+  for (std::size_t i = 0; i < count; i += 2) {
+    const auto a = static_cast<std::uint32_t>(quotients[i]) & 0xFFF;
+    const auto b = i + 1 < count ? static_cast<std::uint32_t>(quotients[i + 1]) & 0xFFF : 0;
+    out.push_back(static_cast<std::uint8_t>(a & 0xFF));
+    out.push_back(static_cast<std::uint8_t>((a >> 8) | ((b & 0xF) << 4)));
+    if (i + 1 < count) out.push_back(static_cast<std::uint8_t>(b >> 4));
   }
   return Status::ok();
 }
@@ -428,25 +484,29 @@ Status EmbeddingTable::fromBinary(const std::uint8_t* data, std::size_t size, Em
   if (size < kHeaderBytes || std::memcmp(data, kMagic, 8) != 0) {
     return Status::invalidValue("not an attention-lab embeddings file (no ATLEMB01 header)");
   }
-  const std::uint32_t encoding = getU32(data + 8);
+  const std::uint32_t code = getU32(data + 8);
   const std::uint64_t count = getU32(data + 12);
   const std::uint64_t dim = getU32(data + 16);
   const std::uint64_t wordBytes = getU32(data + 20);
   const std::uint64_t infoBytes = getU32(data + 24);
-  if (encoding > 1) return Status::invalidValue("unknown encoding " + std::to_string(encoding));
+  if (!isKnownEncoding(code))
+    return Status::invalidValue("unknown encoding " + std::to_string(code));
+  const auto encoding = static_cast<BinaryEncoding>(code);
   if (dim == 0 || dim > static_cast<std::uint64_t>(kMaxEmbeddingDim)) {
     return Status::invalidValue("implausible dim " + std::to_string(dim) + " (at most " +
                                 std::to_string(kMaxEmbeddingDim) + ")");
   }
+  // Every size is checked against the file before anything is allocated.
   std::uint64_t offset = kHeaderBytes + infoBytes + wordBytes;
   offset = (offset + 3) / 4 * 4;
-  const std::uint64_t scaleBytes = encoding == 1 ? 4 * count : 0;
-  const std::uint64_t valueBytes = count * dim * (encoding == 1 ? 2 : 4);
+  const std::uint64_t scaleBytes = scaleBytesOf(encoding, count);
+  const std::uint64_t valueBytes = valueBytesOf(encoding, count * dim);
   const std::uint64_t expected = offset + scaleBytes + valueBytes;
   if (expected != size) {
     return Status::invalidValue("the file has " + std::to_string(size) + " bytes but its header (" +
                                 std::to_string(count) + " words of size " + std::to_string(dim) +
-                                ") needs " + std::to_string(expected));
+                                ", " + encodingName(encoding) + ") needs " +
+                                std::to_string(expected));
   }
   EmbeddingTable table;
   table.dim_ = static_cast<int>(dim);
@@ -467,15 +527,18 @@ Status EmbeddingTable::fromBinary(const std::uint8_t* data, std::size_t size, Em
     }
     const std::string word(words, nl);
     words = nl + 1;
-    const float scale = encoding == 1 ? getF32(scales + 4 * r) : 1.0f;
+    const float scale = scaleBytes != 0 ? getF32(scales + 4 * r) : 1.0f;
     for (std::uint64_t c = 0; c < dim; ++c) {
+      const std::uint64_t i = r * dim + c;
       float v;
-      if (encoding == 1) {
-        const std::uint8_t* p = values + 2 * (r * dim + c);
+      if (encoding == BinaryEncoding::kInt16) {
+        const std::uint8_t* p = values + 2 * i;
         const auto q = static_cast<std::int16_t>(static_cast<std::uint16_t>(p[0] | (p[1] << 8)));
         v = static_cast<float>(q) * scale;
+      } else if (encoding == BinaryEncoding::kInt12) {
+        v = static_cast<float>(int12At(values, i)) * scale;
       } else {
-        v = getF32(values + 4 * (r * dim + c));
+        v = getF32(values + 4 * i);
       }
       if (!std::isfinite(v)) {
         return Status::invalidValue("value " + std::to_string(c) + " of word " +

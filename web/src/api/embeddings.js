@@ -6,7 +6,7 @@
 // frees it in delete() or when dropped. Every result handed out is a JS copy.
 import { describe, readOptions, requireInteger, requireOneOf, requireString, throwForStatus } from './errors.js';
 import { OwnedHandle } from './handle.js';
-import { readBytes, withHeap } from './heap.js';
+import { MAX_CALL_BYTES, readBytes, withHeap } from './heap.js';
 import { Matrix } from './matrix.js';
 import { wellFormed } from './text.js';
 
@@ -184,15 +184,17 @@ export class Embeddings extends OwnedHandle {
   }
 
   /**
-   * The table in attention-lab's compact binary form ('float32' exact, or
-   * 'int16' with one scale per word: |error| <= max|v| / 65534).
-   * @param {{encoding?: 'float32' | 'int16', info?: string}} [options]
+   * The table in attention-lab's compact binary form: 'float32' exact (4 bytes
+   * per value), or one scale per word with 'int16' (2 bytes, |error| <= max|v| / 65534)
+   * or 'int12' (1.5 bytes, |error| <= max|v| / 4094).
+   * @param {{encoding?: 'float32' | 'int16' | 'int12', info?: string}} [options]
    */
   toBinary(options) {
     const fn = 'Embeddings.toBinary';
     const table = this.raw('toBinary');
     const { encoding = 'float32', info } = readOptions(options, ['encoding', 'info'], fn);
-    const code = ['float32', 'int16'].indexOf(requireOneOf(encoding, ['float32', 'int16'], fn, 'options.encoding'));
+    // The index is the C++ BinaryEncoding code (cpp/models/embeddings.h).
+    const code = BINARY_ENCODINGS.indexOf(requireOneOf(encoding, BINARY_ENCODINGS, fn, 'options.encoding'));
     if (info !== undefined) table.setInfo(wellFormed(requireString(info, fn, 'options.info')));
     const core = this.#core;
     try {
@@ -352,16 +354,39 @@ function defaultUrl() {
   return new URL(`./embeddings/${DEFAULT_EMBEDDINGS_FILE}`, base).href;
 }
 
+/** toBinary() encodings, in the order of their codes in the file header. */
+const BINARY_ENCODINGS = ['float32', 'int16', 'int12'];
 /** Longest sentence tokenize() takes, in UTF-16 code units (a few books' worth). */
 export const MAX_SENTENCE_LENGTH = 2 ** 24;
 /** Largest loader buffer, options.chunkBytes. */
 export const MAX_CHUNK_BYTES = 2 ** 26;
+
+/**
+ * Refuses, before the bytes are copied into the wasm memory, a file whose header
+ * announces a float32 table that would break the one-call size policy (heap.js):
+ * an int12 file decodes to 2.7 times its size. Whether the header matches the
+ * file's length is checked by the C++ reader, also before it allocates.
+ */
+function refuseHugeTable(bytes, fn) {
+  // Not a file of ours (too short, an HTML page...): the reader says so.
+  if (bytes.length < 28 || String.fromCharCode(...bytes.subarray(0, 8)) !== 'ATLEMB01') return;
+  const header = new DataView(bytes.buffer, bytes.byteOffset, 28);
+  const count = header.getUint32(12, true);
+  const dim = header.getUint32(16, true);
+  const tableBytes = count * dim * 4; // doubles: no wrap-around
+  if (bytes.length + tableBytes > MAX_CALL_BYTES)
+    throw new RangeError(
+      `${fn}: the header announces ${count} words of size ${dim}, a table of ${(tableBytes / 2 ** 20).toFixed(1)} MiB; ` +
+        `with the ${bytes.length} bytes read that is more than the ${MAX_CALL_BYTES / 2 ** 20} MiB one call may use`,
+    );
+}
 
 /** @param {any} core the instantiated Emscripten module */
 export function embeddingsApi(core) {
   const ok = core.StatusCode.Ok;
 
   function fromBinary(bytes, fn) {
+    refuseHugeTable(bytes, fn);
     const table = new core._EmbeddingTable();
     try {
       withHeap(core, fn, (heap) =>

@@ -217,7 +217,7 @@ export interface Attention {
   loadEmbeddings(source: EmbeddingsSource, options?: LoadEmbeddingsOptions): Promise<Embeddings>;
   /**
    * The shipped vocabulary: the 14,000 most frequent words of GloVe 6B 100d
-   * (int16 with one scale per word; "a" and other one-letter words are absent).
+   * (int12 with one scale per word; "a" and other one-letter words are absent).
    * Fetched from `embeddings/glove.6B.100d.14k.bin` next to the module (read from
    * disk in Node; from a base64 `<script>` twin when a page is opened from file://).
    */
@@ -452,6 +452,9 @@ export interface LoadEmbeddingsOptions {
 }
 
 /** Word vectors in the wasm memory. Call `delete()` when done. */
+/** How `Embeddings.toBinary()` stores the values: exact, or quantised with one scale per word. */
+export type EmbeddingsEncoding = 'float32' | 'int16' | 'int12';
+
 export interface Embeddings extends OwnedObject {
   /** Size of every vector. */
   readonly dim: number;
@@ -465,8 +468,12 @@ export interface Embeddings extends OwnedObject {
   vector(word: string): Float64Array | undefined;
   /** One row per token (tokens × dim); unknown tokens are zero rows, listed once in `missing`. */
   lookup(tokens: readonly string[]): { matrix: Matrix; missing: string[] };
-  /** attention-lab's binary form: 'float32' (exact, default) or 'int16' (one scale per word). */
-  toBinary(options?: { encoding?: 'float32' | 'int16'; info?: string }): Uint8Array;
+  /**
+   * attention-lab's binary form: 'float32' (exact, default), or one scale per word with
+   * 'int16' (2 bytes a value, |error| ≤ max|v| / 65534) or 'int12' (1.5 bytes, ≤ max|v| / 4094).
+   * `embeddingsFromBinary` reads all three.
+   */
+  toBinary(options?: { encoding?: EmbeddingsEncoding; info?: string }): Uint8Array;
 }
 
 /** An `nn.Linear` layer: weight (out × in), bias (out). */
