@@ -1,6 +1,6 @@
 // End to end: the GloVe chapter ("Attention between two sentences") in Debian's
 // chromium. Expected weights come from tests/fixtures/glove_cosine.txt (NumPy on
-// the package's float32 vectors); the page uses the shipped int16 vocabulary,
+// the package's float32 vectors); the page uses the shipped int12 vocabulary,
 // which the chapter promises to keep within 1e-3 of them.
 import assert from 'node:assert/strict';
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';

@@ -2,8 +2,8 @@
 // (web/src/site/chapters/glove-model.js), against tests/fixtures/glove_cosine.txt
 // (NumPy in long double, from tests/fixtures/make_glove_cosine.py).
 // Two tables: one built from the fixture's own float32 vectors (the same inputs
-// as NumPy: tolerance 1e-9, float64 rounding only) and the shipped int16 one
-// (within 2.5e-5 of the published values: tolerance 1e-3, as for the chapter).
+// as NumPy: tolerance 1e-9, float64 rounding only) and the shipped int12 one
+// (within max|v| / 4094 of the published values: tolerance 1e-3, as for the chapter).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { loadAttention } from '../../dist/lib/index.js';

