@@ -529,11 +529,11 @@ test('default embeddings: every attention weight of the sentences within 1e-3 of
     assertClose(Q.data.subarray(r * 100, (r + 1) * 100), row, bound, { label: `query embedding ${r} (int12)` });
   });
   const diffs = sentenceWeightDiffs(D, 'shipped int12');
-  // About 10 times inside the promise: what the 12 bits were chosen for.
+  // At least 4 times inside the promise (measured 1.8e-4): the margin the 12 bits were chosen for.
   assert.ok(Math.max(...Object.values(diffs)) < 2.5e-4, JSON.stringify(diffs));
 });
 
-test("every encoding of the sentences' words keeps the weights within 1e-3 (int16 ~16 times closer than int12)", async () => {
+test("every encoding of the sentences' words keeps the weights within 1e-3 (int16 closer than int12)", async () => {
   // The package's float32 values of the sentences' words, then each encoding read back.
   const text = packageHead();
   const words = [...new Set([...a.tokenize(QUERY), ...a.tokenize(KEY)].map((w) => w.toLowerCase()))].filter(
