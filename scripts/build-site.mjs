@@ -9,6 +9,8 @@
 //                        attentionLabModules, so there is one copy of each per page
 //   attention-lab.js     the API and its wasm core: a copy of dist/classic/attention-lab.js,
 //                        loaded by site-api.js (the package leaves the copy out)
+//   katex.js             KaTeX's code, injected only for a formula that was not
+//                        typeset at build time (web/src/site/katex-loader.js)
 // In chapters/index.js, each `load: () => import('./x.js')` becomes a request for
 // chapters/x.js. Called by scripts/build-web.mjs after dist/lib is assembled.
 import { readFileSync } from 'node:fs';
@@ -54,6 +56,20 @@ const lazyChapters = {
   },
 };
 
+/** Plugin: katex-loader.js loading KaTeX as the injected katex.js (a data script) instead of a chunk. */
+const lazyKatex = {
+  name: 'site-lazy-katex',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]katex-loader\.js$/ }, ({ path }) => ({
+      contents:
+        `import { loadDataScript } from './data-script.js';\n` +
+        `export const loadKatex = () => loadDataScript('katex', ['katex.js']);\n`,
+      loader: 'js',
+      resolveDir: dirname(path),
+    }));
+  },
+};
+
 /** The input files (absolute) of a bundle of `entry`. */
 async function moduleGraph(entry, plugins = []) {
   const { metafile } = await build({ ...common, entryPoints: [entry], write: false, metafile: true, plugins });
@@ -66,10 +82,10 @@ const keyOf = (path) => relative(root, path).split('\\').join('/');
 /** Writes dist/site/app.js (+ .map) and dist/site/chapters/<id>.js. */
 export async function buildSite(outDir) {
   const ids = siteChapterIds();
-  const shell = await moduleGraph(join(site, 'app.js'), [lazyChapters]);
+  const shell = await moduleGraph(join(site, 'app.js'), [lazyChapters, lazyKatex]);
   const counts = new Map();
   for (const id of ids)
-    for (const path of await moduleGraph(join(site, 'chapters', `${id}.js`)))
+    for (const path of await moduleGraph(join(site, 'chapters', `${id}.js`), [lazyKatex]))
       counts.set(path, (counts.get(path) ?? 0) + 1);
   // Shared: the shell's modules and any module two chapters import (one copy, one state).
   const shared = new Set([...shell, ...[...counts].filter(([, n]) => n > 1).map(([p]) => p)]);
@@ -97,6 +113,7 @@ export async function buildSite(outDir) {
     legalComments: 'linked',
     plugins: [
       lazyChapters,
+      lazyKatex,
       {
         name: 'site-registry',
         setup(b) {
@@ -142,8 +159,19 @@ export async function buildSite(outDir) {
       },
       outfile: join(outDir, 'chapters', `${id}.js`),
       format: 'iife',
-      plugins: [fromRegistry],
+      plugins: [fromRegistry, lazyKatex],
     });
   }
+  await build({
+    ...common,
+    stdin: {
+      contents: `import katex from 'katex';\n(globalThis.attentionLabData = globalThis.attentionLabData || {}).katex = katex;\n`,
+      resolveDir: site,
+      sourcefile: 'katex-entry.js',
+    },
+    outfile: join(outDir, 'katex.js'),
+    format: 'iife',
+    legalComments: 'linked',
+  });
   return { ids, shared: sharedJs.map(keyOf) };
 }
