@@ -9,8 +9,8 @@
 //                        attentionLabModules, so there is one copy of each per page
 //   attention-lab.js     the API and its wasm core: a copy of dist/classic/attention-lab.js,
 //                        loaded by site-api.js (the package leaves the copy out)
-//   katex.js             KaTeX's code, injected only for a formula that was not
-//                        typeset at build time (web/src/site/katex-loader.js)
+//   katex.js             KaTeX's code (a copy of dist/classic/katex.js), injected only for
+//                        a formula that was not typeset at build time (katex-loader.js)
 // In chapters/index.js, each `load: () => import('./x.js')` becomes a request for
 // chapters/x.js. Called by scripts/build-web.mjs after dist/lib is assembled.
 import { readFileSync } from 'node:fs';
@@ -56,19 +56,25 @@ const lazyChapters = {
   },
 };
 
-/** Plugin: katex-loader.js loading KaTeX as the injected katex.js (a data script) instead of a chunk. */
-const lazyKatex = {
-  name: 'site-lazy-katex',
+/**
+ * Plugin: katex-loader.js loading KaTeX from a data script (dist/classic/katex.js,
+ * built by build-web.mjs) instead of a chunk, for classic-script builds. `urls` is
+ * the expression of the URLs to try, in the page.
+ */
+export const katexFromDataScript = (urls) => ({
+  name: 'katex-data-script',
   setup(b) {
     b.onLoad({ filter: /[\\/]katex-loader\.js$/ }, ({ path }) => ({
       contents:
         `import { loadDataScript } from './data-script.js';\n` +
-        `export const loadKatex = () => loadDataScript('katex', ['katex.js']);\n`,
+        `export const loadKatex = () => loadDataScript('katex', ${urls});\n`,
       loader: 'js',
       resolveDir: dirname(path),
     }));
   },
-};
+});
+// The site's copy, then the package's (the site hosted from node_modules/attention-lab/dist/site/).
+const lazyKatex = katexFromDataScript("['katex.js', '../classic/katex.js']");
 
 /** The input files (absolute) of a bundle of `entry`. */
 async function moduleGraph(entry, plugins = []) {
@@ -162,16 +168,5 @@ export async function buildSite(outDir) {
       plugins: [fromRegistry, lazyKatex],
     });
   }
-  await build({
-    ...common,
-    stdin: {
-      contents: `import katex from 'katex';\n(globalThis.attentionLabData = globalThis.attentionLabData || {}).katex = katex;\n`,
-      resolveDir: site,
-      sourcefile: 'katex-entry.js',
-    },
-    outfile: join(outDir, 'katex.js'),
-    format: 'iife',
-    legalComments: 'linked',
-  });
   return { ids, shared: sharedJs.map(keyOf) };
 }
