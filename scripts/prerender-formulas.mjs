@@ -7,8 +7,8 @@
 // formulas are written, rendered with katex.renderToString and math.js's options
 // (formula-forms.js), to web/src/site/formulas/<id>.js, which the chapter imports.
 //
-//   node scripts/prerender-formulas.mjs           write the files, then rebuild:
-//                                                 node scripts/build-web.mjs
+//   node scripts/prerender-formulas.mjs           write the files, then rebuild
+//                                                 (npm run formulas does both)
 //   node scripts/prerender-formulas.mjs --check   exit 1 if a file is not what it would write
 //
 // Needs the built site (npm run build). A chapter's TeX changed since the last
@@ -103,7 +103,7 @@ if (isMain) {
   } else {
     for (const [id, source] of modules) writeFileSync(formulasFile(id), source);
     console.log(
-      `prerender-formulas: wrote web/src/site/formulas/{${[...modules.keys()].join(',')}}.js; now run node scripts/build-web.mjs`,
+      `prerender-formulas: wrote web/src/site/formulas/{${[...modules.keys()].join(',')}}.js; now rebuild (npm run formulas does both)`,
     );
   }
 }
