@@ -23,7 +23,14 @@ export function addPrerendered({ display = {}, inline = {} }) {
 
 let katex = null; // set once loaded, for formulas that were not prerendered
 let katexLoading = null;
-const loadKatexOnce = () => (katexLoading ??= loadKatex().then((module) => (katex = module)));
+const loadKatexOnce = () =>
+  (katexLoading ??= loadKatex().then(
+    (module) => (katex = module),
+    (error) => {
+      katexLoading = null; // the next formula tries again
+      throw error;
+    },
+  ));
 
 const canTypeset = (sources, displayMode) =>
   katex !== null || sources.every((tex) => prerendered[displayMode ? 'display' : 'inline'].has(tex));
