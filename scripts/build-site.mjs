@@ -9,6 +9,8 @@
 //                        attentionLabModules, so there is one copy of each per page
 //   attention-lab.js     the API and its wasm core: a copy of dist/classic/attention-lab.js,
 //                        loaded by site-api.js (the package leaves the copy out)
+//   katex.js             KaTeX's code (a copy of dist/classic/katex.js), injected only for
+//                        a formula that was not typeset at build time (katex-loader.js)
 // In chapters/index.js, each `load: () => import('./x.js')` becomes a request for
 // chapters/x.js. Called by scripts/build-web.mjs after dist/lib is assembled.
 import { readFileSync } from 'node:fs';
@@ -54,6 +56,26 @@ const lazyChapters = {
   },
 };
 
+/**
+ * Plugin: katex-loader.js loading KaTeX from a data script (dist/classic/katex.js,
+ * built by build-web.mjs) instead of a chunk, for classic-script builds. `urls` is
+ * the expression of the URLs to try, in the page.
+ */
+export const katexFromDataScript = (urls) => ({
+  name: 'katex-data-script',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]katex-loader\.js$/ }, ({ path }) => ({
+      contents:
+        `import { loadDataScript } from './data-script.js';\n` +
+        `export const loadKatex = () => loadDataScript('katex', ${urls});\n`,
+      loader: 'js',
+      resolveDir: dirname(path),
+    }));
+  },
+});
+// The site's copy, then the package's (the site hosted from node_modules/attention-lab/dist/site/).
+const lazyKatex = katexFromDataScript("['katex.js', '../classic/katex.js']");
+
 /** The input files (absolute) of a bundle of `entry`. */
 async function moduleGraph(entry, plugins = []) {
   const { metafile } = await build({ ...common, entryPoints: [entry], write: false, metafile: true, plugins });
@@ -66,10 +88,10 @@ const keyOf = (path) => relative(root, path).split('\\').join('/');
 /** Writes dist/site/app.js (+ .map) and dist/site/chapters/<id>.js. */
 export async function buildSite(outDir) {
   const ids = siteChapterIds();
-  const shell = await moduleGraph(join(site, 'app.js'), [lazyChapters]);
+  const shell = await moduleGraph(join(site, 'app.js'), [lazyChapters, lazyKatex]);
   const counts = new Map();
   for (const id of ids)
-    for (const path of await moduleGraph(join(site, 'chapters', `${id}.js`)))
+    for (const path of await moduleGraph(join(site, 'chapters', `${id}.js`), [lazyKatex]))
       counts.set(path, (counts.get(path) ?? 0) + 1);
   // Shared: the shell's modules and any module two chapters import (one copy, one state).
   const shared = new Set([...shell, ...[...counts].filter(([, n]) => n > 1).map(([p]) => p)]);
@@ -97,6 +119,7 @@ export async function buildSite(outDir) {
     legalComments: 'linked',
     plugins: [
       lazyChapters,
+      lazyKatex,
       {
         name: 'site-registry',
         setup(b) {
@@ -142,7 +165,7 @@ export async function buildSite(outDir) {
       },
       outfile: join(outDir, 'chapters', `${id}.js`),
       format: 'iife',
-      plugins: [fromRegistry],
+      plugins: [fromRegistry, lazyKatex],
     });
   }
   return { ids, shared: sharedJs.map(keyOf) };

@@ -5,7 +5,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { writeOembed } from './build-oembed.mjs';
-import { buildSite } from './build-site.mjs';
+import { buildSite, katexFromDataScript } from './build-site.mjs';
 import { packWasmModule } from './pack-wasm.mjs';
 import { writeKatexFonts } from './build-katex-fonts.mjs';
 import {
@@ -65,6 +65,18 @@ await bundle({
       `${commonJsFooter('AttentionLab').js}\n` +
       'if (typeof globalThis === "object") (globalThis.attentionLabData = globalThis.attentionLabData || {})["attention-lab"] = AttentionLab;',
   },
+});
+// KaTeX's code as a data script ('katex'), for the classic builds' formulas that
+// were not typeset at build time (web/src/site/katex-loader.js): the classic
+// elements load it from here, the site its copy (then this one).
+await bundle({
+  stdin: {
+    contents: `import katex from 'katex';\n(globalThis.attentionLabData = globalThis.attentionLabData || {}).katex = katex;\n`,
+    resolveDir: root,
+    sourcefile: 'katex-data-script.js',
+  },
+  outfile: at('dist/classic/katex.js'),
+  format: 'iife',
 });
 writeFileSync(
   at('dist/classic/package.json'),
@@ -132,7 +144,8 @@ writeFileSync(at('dist/elements/react.js'), '// Types only: see react.d.ts.\nexp
 // The elements as a classic script for platforms where pages cannot contain
 // module scripts: dist/classic/attention-lab-elements.js. It imports the API
 // module (dist/lib/index.js) with import() (elements/api-import.js), and finds
-// its assets (fonts, workers, the vectors) from its own address, as if it were
+// its assets (fonts, workers, the vectors, KaTeX's code for a formula not typeset
+// at build time: ../classic/katex.js) from its own address, as if it were
 // dist/elements/attention-lab-elements.js.
 await bundle({
   entryPoints: [at('web/src/site/elements.js')],
@@ -142,6 +155,7 @@ await bundle({
   loader: { '.css': 'text' },
   alias: { 'attention-lab': at('web/src/site/elements/api-import.js') },
   define: { 'import.meta.url': '__attentionLabModuleUrl' },
+  plugins: [katexFromDataScript("[new URL('../classic/katex.js', import.meta.url)]")],
   banner: {
     js:
       'var __attentionLabModuleUrl = typeof document !== "undefined" && document.currentScript ? ' +
@@ -157,6 +171,7 @@ rmSync(at('dist/site'), { recursive: true, force: true });
 mkdirSync(at('dist/site/vendor/katex'), { recursive: true });
 await buildSite(at('dist/site')); // app.js + one classic script per chapter (chapters/<id>.js)
 cpSync(at('dist/classic/attention-lab.js'), at('dist/site/attention-lab.js')); // the API (site-api.js)
+cpSync(at('dist/classic/katex.js'), at('dist/site/katex.js')); // formulas missing from a chapter's map (math.js)
 writeNmtCheckpoint(at('dist/site'));
 writeTransformerCheckpoint(at('dist/site'));
 await writeNmtWorkerSource(at('dist/site'));

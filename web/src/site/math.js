@@ -1,15 +1,65 @@
-// Typeset formulas with the bundled KaTeX (no CDN). Formulas are our own
-// constants, never user text. \htmlClass is the one HTML extension allowed: it
-// tags a symbol with the figure it stands for (see formula-links.js).
-import katex from 'katex';
+// Typesets formulas. Formulas are our own constants, never user text, so each
+// chapter's are typeset at build time (scripts/prerender-formulas.mjs writes
+// formulas/<chapter>.js, which the chapter hands to addPrerendered): a first
+// load carries no KaTeX code. A formula missing there (the map is stale) is
+// typeset by the bundled KaTeX (no CDN), loaded then (katex-loader.js).
+// \htmlClass is the one HTML extension allowed: it tags a symbol with the
+// figure it stands for (see formula-links.js).
 import { el } from './dom.js';
+import { displayForms, KATEX_OPTIONS, onePerLine, sideBySide } from './formula-forms.js';
+import { loadKatex } from './katex-loader.js';
 
-const OPTIONS = {
-  throwOnError: false,
-  output: 'htmlAndMathml',
-  trust: (context) => context.command === '\\htmlClass',
-  strict: (code) => (code === 'htmlExtension' ? 'ignore' : 'warn'),
-};
+/** Prerendered HTML by TeX source, per mode. */
+const prerendered = { display: new Map(), inline: new Map() };
+
+/**
+ * Adds a chapter's prerendered formulas (its generated formulas/<id>.js).
+ * @param {{display?: Record<string, string>, inline?: Record<string, string>}} formulas
+ */
+export function addPrerendered({ display = {}, inline = {} }) {
+  for (const [tex, html] of Object.entries(display)) prerendered.display.set(tex, html);
+  for (const [tex, html] of Object.entries(inline)) prerendered.inline.set(tex, html);
+}
+
+let katex = null; // set once loaded, for formulas that were not prerendered
+let katexLoading = null;
+const loadKatexOnce = () =>
+  (katexLoading ??= loadKatex().then(
+    (module) => (katex = module),
+    (error) => {
+      katexLoading = null; // the next formula tries again
+      throw error;
+    },
+  ));
+
+const canTypeset = (sources, displayMode) =>
+  katex !== null || sources.every((tex) => prerendered[displayMode ? 'display' : 'inline'].has(tex));
+
+function render(node, tex, displayMode) {
+  const html = prerendered[displayMode ? 'display' : 'inline'].get(tex);
+  // KaTeX's output for our own constant TeX, made at build time: not typed text.
+  if (html !== undefined) node.innerHTML = html;
+  else katex.render(tex, node, { ...KATEX_OPTIONS, displayMode });
+}
+
+/**
+ * Runs `show` now if every one of `sources` can be typeset now; else once
+ * KaTeX has loaded, then tells formula-links.js that symbols were added.
+ */
+function whenTypesettable(node, sources, displayMode, show) {
+  globalThis.attentionLabTexLog?.push({ sources, displayMode }); // read by scripts/prerender-formulas.mjs
+  if (canTypeset(sources, displayMode)) return show();
+  loadKatexOnce().then(
+    () => {
+      show();
+      node.dispatchEvent(new Event('formula-rendered', { bubbles: true }));
+    },
+    (error) => {
+      node.textContent = sources[0];
+      console.error(`math.js: KaTeX did not load (${error.message}); showing the TeX source`);
+    },
+  );
+}
 
 // A display formula wider than its column (a phone) is scaled down to fit, to
 // at most MIN_SCALE of its size (KaTeX sizes everything in em); beyond that it
@@ -34,7 +84,7 @@ const parts = new WeakMap(); // formula node -> its parts, for formulas that may
 function fit(node) {
   node.style.fontSize = '';
   const lines = parts.get(node);
-  if (lines) render(node, lines.join(',\\qquad '));
+  if (lines) render(node, sideBySide(lines), true);
   // Not every part scales with the font (struts, spacing rounded to pixels): a few passes.
   let scale = 1;
   for (let pass = 0; pass < 4 && scale > MIN_SCALE; pass++) {
@@ -47,7 +97,7 @@ function fit(node) {
   // Still too wide: one part per line.
   if (lines && node.scrollWidth > node.clientWidth + 1) {
     node.style.fontSize = '';
-    render(node, `\\begin{gathered}${lines.join(', \\\\ ')}\\end{gathered}`);
+    render(node, onePerLine(lines), true);
     if (node.scrollWidth > node.clientWidth + 1) {
       node.style.fontSize = `${Math.max(MIN_SCALE, node.clientWidth / node.scrollWidth - 0.01).toFixed(3)}em`;
     }
@@ -57,8 +107,6 @@ function fit(node) {
   if (globalThis.document?.fonts?.status === 'loading') globalThis.document.fonts.ready.then(() => fit(node));
 }
 
-const render = (node, tex) => katex.render(tex, node, { ...OPTIONS, displayMode: true });
-
 /**
  * A display-mode formula block, scaled down to fit a narrow column. Given an
  * array, its parts are set side by side (comma, quad) where they fit and one
@@ -66,16 +114,19 @@ const render = (node, tex) => katex.render(tex, node, { ...OPTIONS, displayMode:
  */
 export function formula(tex) {
   const node = el('div', { className: 'formula' });
-  if (Array.isArray(tex)) parts.set(node, tex);
-  render(node, Array.isArray(tex) ? tex.join(',\\qquad ') : tex);
-  fitter?.observe(node);
+  if (Array.isArray(tex)) parts.set(node, [...tex]);
+  const sources = displayForms(tex);
+  whenTypesettable(node, sources, true, () => {
+    render(node, sources[0], true);
+    fitter?.observe(node);
+  });
   return node;
 }
 
 /** An inline formula. */
 export function tex(source) {
   const node = el('span', { className: 'tex' });
-  katex.render(source, node, { ...OPTIONS, displayMode: false });
+  whenTypesettable(node, [source], false, () => render(node, source, false));
   return node;
 }
 

@@ -7,7 +7,7 @@ import { cellStory, credit, errorLine, folded, guarded, outputBlock, step } from
 import { FlowDiagram } from '../figures/flow-diagram.js';
 import { lengthSketch } from '../figures/length-sketch.js';
 import { captioned, Heatmap } from '../figures/heatmap.js';
-import { symbol, tex } from '../math.js';
+import { addPrerendered, symbol, tex } from '../math.js';
 import { linkFormulas } from '../formula-links.js';
 
 import { formatCell, formatNumpy } from '../numpy-format.js';
@@ -25,6 +25,9 @@ import {
   SCHEMA,
   setupLines,
 } from './bahdanau-model.js';
+import formulas from '../formulas/bahdanau.js';
+
+addPrerendered(formulas); // this chapter's formulas, typeset at build time
 
 // Formula symbols linked to their figures (formula-links.js).
 const hi = symbol('encoder', 'h_i');

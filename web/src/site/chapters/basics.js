@@ -7,7 +7,7 @@ import { BarChart } from '../figures/bar-chart.js';
 import { FlowDiagram } from '../figures/flow-diagram.js';
 import { Heatmap } from '../figures/heatmap.js';
 import { linkFormulas } from '../formula-links.js';
-import { symbol, tex } from '../math.js';
+import { addPrerendered, symbol, tex } from '../math.js';
 import { formatCell, formatFromLog, formatNumpy, formatScalar } from '../numpy-format.js';
 import { urlStore } from '../url-state.js';
 import {
@@ -23,6 +23,9 @@ import {
   temperatureAt,
   temperedWeights,
 } from './basics-model.js';
+import formulas from '../formulas/basics.js';
+
+addPrerendered(formulas); // this chapter's formulas, typeset at build time
 
 const column = (v) => ({ rows: v.length, cols: 1, data: Float64Array.from(v) });
 const row = (v) => ({ rows: 1, cols: v.length, data: Float64Array.from(v) });

@@ -7,7 +7,7 @@ import { cellStory, credit, errorLine, experiment, guarded, outputBlock, step } 
 import { Heatmap } from '../figures/heatmap.js';
 import { TokenLines } from '../figures/token-lines.js';
 import { columnCells, rowCells } from '../provenance.js';
-import { symbol, tex } from '../math.js';
+import { addPrerendered, symbol, tex } from '../math.js';
 import { linkFormulas } from '../formula-links.js';
 import { formatNumpy } from '../numpy-format.js';
 import { urlStore } from '../url-state.js';
@@ -26,6 +26,9 @@ import {
   strongestPairs,
   trainableAttention,
 } from './glove-model.js';
+import formulas from '../formulas/glove.js';
+
+addPrerendered(formulas); // this chapter's formulas, typeset at build time
 
 const OWN_FILE_LIMIT = 50_000; // words kept from the reader's own file, plus the sentences' words
 

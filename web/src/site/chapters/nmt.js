@@ -7,7 +7,7 @@ import { cellStory, credit, errorLine, step } from '../chapter-kit.js';
 import { startShippedModel } from './engine-connection.js';
 import { el } from '../dom.js';
 import { Heatmap } from '../figures/heatmap.js';
-import { symbol, tex } from '../math.js';
+import { addPrerendered, symbol, tex } from '../math.js';
 import { linkFormulas } from '../formula-links.js';
 import { LineChart } from '../figures/line-chart.js';
 import { TokenLines } from '../figures/token-lines.js';
@@ -30,6 +30,9 @@ import {
   translationCheck,
   units,
 } from './nmt-model.js';
+import formulas from '../formulas/nmt.js';
+
+addPrerendered(formulas); // this chapter's formulas, typeset at build time
 
 // The site's copy, then the package's (the site hosted from node_modules/attention-lab/dist/site/).
 const SITE_CHECKPOINTS = ['nmt-checkpoint.js', '../elements/nmt-checkpoint.js'];

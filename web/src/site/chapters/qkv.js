@@ -4,7 +4,7 @@
 import { code, el } from '../dom.js';
 import { cellStory, credit, errorLine, guarded, outputBlock, step } from '../chapter-kit.js';
 import { captioned, Heatmap } from '../figures/heatmap.js';
-import { symbol, tex } from '../math.js';
+import { addPrerendered, symbol, tex } from '../math.js';
 import { linkFormulas } from '../formula-links.js';
 import { MatrixEditor } from '../matrix-editor.js';
 import { formatCell, formatNumpy } from '../numpy-format.js';
@@ -22,6 +22,9 @@ import {
   qkvAttention,
   resolveWeights,
 } from './qkv-model.js';
+import formulas from '../formulas/qkv.js';
+
+addPrerendered(formulas); // this chapter's formulas, typeset at build time
 
 const WEIGHT_NAMES = { WQ: 'W_Q', WK: 'W_K', WV: 'W_V' };
 // Formula symbols linked to their figures (formula-links.js).

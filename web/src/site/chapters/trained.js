@@ -13,7 +13,7 @@ import { HeadGrid } from '../figures/head-grid.js';
 import { LineChart } from '../figures/line-chart.js';
 import { TokenLines } from '../figures/token-lines.js';
 import { UsesDiagram } from '../figures/uses-diagram.js';
-import { tex } from '../math.js';
+import { addPrerendered, tex } from '../math.js';
 import { loadDataScript } from '../data-script.js';
 import { urlStore } from '../url-state.js';
 import { startShippedModel } from './engine-connection.js';
@@ -32,6 +32,9 @@ import {
   USES,
 } from './trained-model.js';
 import speed from './training-speed.js';
+import formulas from '../formulas/trained.js';
+
+addPrerendered(formulas); // this chapter's formulas, typeset at build time
 
 // The site's copies, then the package's (the site hosted from node_modules/attention-lab/dist/site/).
 const TRANSFORMER_CHECKPOINTS = ['transformer-checkpoint.js', '../elements/transformer-checkpoint.js'];

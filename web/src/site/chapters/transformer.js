@@ -9,12 +9,15 @@ import { cellStory, credit, errorLine, experiment, guarded, outputBlock, step } 
 import { Heatmap } from '../figures/heatmap.js';
 import { TokenLines } from '../figures/token-lines.js';
 import { UsesDiagram } from '../figures/uses-diagram.js';
-import { symbol, tex } from '../math.js';
+import { addPrerendered, symbol, tex } from '../math.js';
 import { linkFormulas } from '../formula-links.js';
 import { NumberInput } from '../number-input.js';
 import { formatNumpy } from '../numpy-format.js';
 import { urlStore } from '../url-state.js';
 import * as M from './transformer-model.js';
+import formulas from '../formulas/transformer.js';
+
+addPrerendered(formulas); // this chapter's formulas, typeset at build time
 
 const BIG = 24 * 24; // above this many cells, heatmaps switch to pixel mode
 const SHOWN = 12 * 12; // largest matrix printed as NumPy
