@@ -91,7 +91,7 @@ test('causal mask: weights above the diagonal are exactly 0, first query attends
     await canvasHash(page, `${CH} section.step:nth-of-type(5) figure.heatmap:nth-child(2) canvas`),
     before,
   );
-  assert.match(await page.evaluate(() => location.hash), /tc=1/);
+  await page.waitForFunction(() => /tc=1/.test(location.hash)); // written after the frame
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
@@ -102,7 +102,7 @@ test('experiments: "turn on causal" makes row 1 one-hot; "heads = 8 with d_model
   assert.ok(await page.getByLabel('causal (no looking ahead)').isChecked());
   const w = parseRows(await outputOf(page, 5));
   assert.deepEqual(w[0], [1, 0, 0, 0, 0, 0]);
-  assert.match(await page.evaluate(() => location.hash), /tc=1/);
+  await page.waitForFunction(() => /tc=1/.test(location.hash)); // written after the frame
   await page.getByRole('button', { name: 'Try: heads = 8 with d_model = 8' }).click();
   assert.equal(await page.getByLabel('d_model').inputValue(), '8');
   assert.equal(await page.getByLabel('heads', { exact: true }).inputValue(), '8');
@@ -166,7 +166,7 @@ test('a click on a mask cell flips it and recomputes', async () => {
   const afterRow = parseRows(await outputOf(page, 5))[0];
   assert.equal(afterRow[1], 0, 'flipped cell is masked');
   assert.notDeepEqual(afterRow, before);
-  assert.match(await page.evaluate(() => location.hash), /tm=0\.1/);
+  await page.waitForFunction(() => /tm=0\.1/.test(location.hash)); // written after the frame
   await page.context().close();
 });
 
@@ -179,7 +179,7 @@ test('keyboard: focus the mask, move to a cell with the arrow keys, Enter flips 
   assert.match(await readout.textContent(), /^the, cat: 1$/);
   await page.keyboard.press('Enter');
   assert.equal(parseRows(await outputOf(page, 5))[0][1], 0, 'flipped cell is masked');
-  assert.match(await page.evaluate(() => location.hash), /tm=0\.1/);
+  await page.waitForFunction(() => /tm=0\.1/.test(location.hash)); // written after the frame
   await canvas.focus();
   await page.keyboard.press(' '); // the focused cell is still (the, cat): flip it back
   assert.ok(parseRows(await outputOf(page, 5))[0][1] > 0, 'flipped back');
@@ -191,9 +191,19 @@ test('multi-head: one heatmap per head, matches the single API call', async () =
   const page = await open('&td=8&th=4');
   const heads = await page.$$eval(`${CH} .figures.heads > figure.heatmap`, (f) => f.length);
   assert.equal(heads, 4);
-  assert.match(await stepText(page, 6), /largest difference (0\.0e\+0|[0-9.]+e-1[5-9])/);
+  // The one-call check runs after the by-hand figures are painted (afterNextPaint).
+  const check = page.locator(`${CH} section.step:nth-of-type(6) p.worked`).filter({ hasText: 'largest difference' });
+  assert.match(await check.textContent(), /largest difference (0\.0e\+0|[0-9.]+e-1[5-9])/);
   await page.getByLabel('heads', { exact: true }).selectOption('8');
   assert.equal(await page.$$eval(`${CH} .figures.heads > figure.heatmap`, (f) => f.length), 8);
+  // A new edit checks again, with the new heads.
+  await page.waitForFunction(
+    (ch) =>
+      /heads: 8,.*largest difference/.test(
+        document.querySelector(`${ch} section.step:nth-of-type(6) p.worked`).textContent,
+      ),
+    CH,
+  );
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
