@@ -25,6 +25,7 @@
 //   node bench/frame.mjs                  dist/site
 //   node bench/frame.mjs --before DIR     DIR (e.g. a copy of dist/site built before a change)
 //                                         and dist/site in alternating rounds, with ratios
+//   node bench/frame.mjs --step N         the page scrolled to step N (5: the masks, 6: the heads)
 import { serve } from '../scripts/serve.mjs';
 import { openPage, SITE_DIR, startBrowser } from '../tests/browser/harness.mjs';
 
@@ -33,6 +34,10 @@ const EDITS = 10; // per round, per site, per kind
 const TARGET_MS = 8;
 const at = process.argv.indexOf('--before');
 const beforeDir = at > 0 ? process.argv[at + 1] : null;
+// --step N: the page scrolled to step N first (lazy figures near the viewport are
+// the ones an edit repaints; at the top of the chapter that is step 1's).
+const stepAt = process.argv.indexOf('--step');
+const step = stepAt > 0 ? Number(process.argv[stepAt + 1]) : null;
 
 /** Times `edits` edits of one kind on an open chapter page; returns [{update, toFrame}]. */
 function run(page, kind, first, deferred) {
@@ -87,6 +92,11 @@ try {
   if (before) sites.unshift({ name: `before (${beforeDir})`, url: before.url });
   for (const site of sites) {
     site.page = await openPage(env.browser, `${site.url}#chapter=transformer&tn=128&td=64&th=2`);
+    if (step) {
+      await site.page
+        .locator(`#chapter-transformer section.step:nth-of-type(${step})`)
+        .evaluate((n) => n.scrollIntoView());
+    }
     await site.page.waitForTimeout(300); // the first one-call check, if the site defers it
     site.deferred = await site.page.evaluate(() => 'checkMs' in document.querySelector('#chapter-transformer').dataset);
     site.samples = { seed: [], causal: [] };
@@ -100,6 +110,7 @@ try {
   }
   console.log(
     `\nChapter frame time, headless Chromium, n = 128, d_model = 64, 2 heads, ${ROUNDS * EDITS} edits each` +
+      `, page ${step ? `scrolled to step ${step}` : 'at the top of the chapter'}` +
       `${before ? `, ${ROUNDS} alternating rounds` : ''}:`,
   );
   for (const site of sites) {

@@ -16,6 +16,8 @@ after(async () => {
 
 const CH = '#chapter-transformer';
 const open = (hash = '') => openPage(env.browser, `${env.url}#chapter=transformer${hash}`);
+/** Waits until a lazy figure's canvas is painted with its current matrix (not data-painted="stale"). */
+const painted = (page, selector) => page.locator(`${selector}[data-painted="true"]`).waitFor();
 const stepText = (page, n) => page.textContent(`${CH} section.step:nth-of-type(${n})`);
 const outputOf = (page, n) => page.textContent(`${CH} section.step:nth-of-type(${n}) pre.output`);
 
@@ -372,6 +374,11 @@ test('repaints follow inputs: a new seed keeps the mask figure, an edit of the m
   const mask = 'mask (1 = may attend';
   const masked = 'masked attention weights';
   const hash = () => canvasHash(page, `${CH} canvas[aria-label^="${mask}"]`);
+  // Both figures on screen (lazy figures off screen are painted when they scroll in: next test).
+  await page.locator(`${CH} canvas[aria-label^="${masked}"]`).scrollIntoViewIfNeeded();
+  await painted(page, `${CH} canvas[aria-label^="${masked}"]`);
+  await draws(mask);
+  await draws(masked);
   const first = await hash();
 
   await page.getByLabel('seed', { exact: true }).fill('5');
@@ -390,6 +397,41 @@ test('repaints follow inputs: a new seed keeps the mask figure, an edit of the m
   await page.getByLabel('tokens', { exact: true }).fill('a dog ran in the park');
   assert.equal(await draws(mask), 1, 'new labels repaint the mask');
   assert.notEqual(await hash(), causal);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('lazy figures: an edit leaves off-screen canvases stale; scrolled into view, they show the current numbers', async () => {
+  const big = '&tn=128&td=64&th=2';
+  const masked = `${CH} canvas[aria-label^="masked attention weights"]`;
+  const head2 = `${CH} canvas[aria-label^="head 2 weights"]`;
+  // The reference: a page opened on seed 9, its figures scrolled to and painted.
+  const fresh = await open(`${big}&ts=9`);
+  const reference = [];
+  for (const selector of [masked, head2]) {
+    await fresh.locator(selector).scrollIntoViewIfNeeded();
+    await painted(fresh, selector);
+    reference.push(await canvasHash(fresh, selector));
+  }
+  await fresh.context().close();
+
+  const page = await open(`${big}&ts=1`);
+  await page.evaluate(() => new Promise((ok) => requestAnimationFrame(() => setTimeout(ok, 0)))); // visibility known
+  const seed = page.getByLabel('seed', { exact: true });
+  await seed.fill('9');
+  await seed.press('Tab');
+  // Far below the seed field: not painted by the edit, yet captioned with the new numbers.
+  assert.equal(await page.getAttribute(masked, 'data-painted'), 'stale');
+  assert.equal(await page.getAttribute(head2, 'data-painted'), 'stale');
+  assert.equal(await page.getAttribute(`${CH} canvas[aria-label^="embeddings X"]`, 'data-painted'), 'true');
+  for (const [i, selector] of [masked, head2].entries()) {
+    await page.locator(selector).scrollIntoViewIfNeeded();
+    await painted(page, selector);
+    assert.equal(await canvasHash(page, selector), reference[i], `${selector} shows seed 9's numbers`);
+  }
+  // An edit while it is on screen repaints it at once.
+  await page.getByLabel('causal (no looking ahead)').check();
+  assert.equal(await page.getAttribute(masked, 'data-painted'), 'true');
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });

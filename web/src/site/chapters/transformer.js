@@ -28,8 +28,9 @@ import * as M from './transformer-model.js';
 const BIG = 24 * 24; // above this many cells, heatmaps switch to pixel mode
 const SHOWN = 12 * 12; // largest matrix printed as NumPy
 
-// Every figure shows its label as a visible caption (X, Q, K, V, raw and scaled scores, … told apart).
-const figure = (options) => new Heatmap({ pixelAbove: BIG, caption: options.label, ...options });
+// Every figure shows its label as a visible caption (X, Q, K, V, raw and scaled scores, … told apart),
+// and is lazy: an edit repaints the canvases near the viewport, the others when they scroll in.
+const figure = (options) => new Heatmap({ pixelAbove: BIG, caption: options.label, lazy: true, ...options });
 
 /**
  * Provenance: `explainer(latest, r, c)` (from the model) run on the latest
