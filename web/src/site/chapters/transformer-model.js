@@ -62,23 +62,23 @@ export function vocabulary(tokens) {
 /** Rows `ids` of a matrix (NumPy's E[ids]). */
 function pickRows(api, E, ids) {
   const out = new api.Matrix(ids.length, E.cols);
-  copyBlock(E.data, E.cols, ids, 0, out.data, E.cols, 0, E.cols);
+  copyBlock(E.data, E.cols, ids.length, ids, 0, out.data, E.cols, 0, E.cols);
   return out;
 }
 
 /**
- * dst[r][dc0 + c] = src[rows[r]][sc0 + c] for c < width (row-major, row lengths
- * srcCols and dstCols). One plain loop: a subarray and a set per row made
- * garbage and cost more than the copy at n = 128 (bench/frame.mjs).
+ * dst[r][dc0 + c] = src[rowOf(r)][sc0 + c] for r < rows, c < width (row-major,
+ * row lengths srcCols and dstCols; rowOf: an array of source rows, or null for
+ * row r itself). One plain loop: a subarray and a set per row made garbage and
+ * cost more than the copy at n = 128 (bench/frame.mjs).
  */
-function copyBlock(src, srcCols, rows, sc0, dst, dstCols, dc0, width) {
-  for (let r = 0; r < rows.length; r++) {
-    const s = rows[r] * srcCols + sc0;
+function copyBlock(src, srcCols, rows, rowOf, sc0, dst, dstCols, dc0, width) {
+  for (let r = 0; r < rows; r++) {
+    const s = (rowOf ? rowOf[r] : r) * srcCols + sc0;
     const d = r * dstCols + dc0;
     for (let c = 0; c < width; c++) dst[d + c] = src[s + c];
   }
 }
-const everyRow = (n) => Array.from({ length: n }, (_, r) => r);
 
 /** rs.randn(d, d) / np.sqrt(d): a weight matrix with unit-variance products. */
 function weightMatrix(api, rs, d) {
@@ -201,7 +201,7 @@ export function emptyRows(mask) {
 /** Columns c0 … c0 + width − 1 of a matrix (head i's block). */
 export function columns(api, m, c0, width) {
   const out = new api.Matrix(m.rows, width);
-  copyBlock(m.data, m.cols, everyRow(m.rows), c0, out.data, width, 0, width);
+  copyBlock(m.data, m.cols, m.rows, null, c0, out.data, width, 0, width);
   return out;
 }
 
@@ -211,7 +211,7 @@ export function concatColumns(api, parts) {
   const out = new api.Matrix(parts[0].rows, cols);
   let c0 = 0;
   for (const p of parts) {
-    copyBlock(p.data, p.cols, everyRow(p.rows), 0, out.data, cols, c0, p.cols);
+    copyBlock(p.data, p.cols, p.rows, null, 0, out.data, cols, c0, p.cols);
     c0 += p.cols;
   }
   return out;
