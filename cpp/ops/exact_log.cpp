@@ -55,11 +55,13 @@ inline void exactSum(double a, double b, double& hi, double& lo) {
 inline double sumRoundedToOdd(double a, double b) {
   double s, e;
   exactSum(a, b, s, e);
-  std::uint64_t bits = bitsOf(s);
+  const std::uint64_t bits = bitsOf(s);
   // Inexact with an even last bit: the odd neighbour towards the exact sum.
-  // (s != 0 here: a sum that rounds to zero is exact.)
-  if (e != 0.0 && (bits & 1U) == 0) bits = ((e > 0.0) == (s > 0.0)) ? bits + 1 : bits - 1;
-  return fromBits(bits);
+  // (s != 0 here: a sum that rounds to zero is exact.) Without branches: the
+  // test is a coin toss per call, so a branch would be mispredicted half the time.
+  const std::uint64_t step = ((e > 0.0) == (s > 0.0)) ? 1U : ~std::uint64_t{0};  // +1 or -1
+  const std::uint64_t fix = static_cast<std::uint64_t>((e != 0.0) & ((bits & 1U) == 0));
+  return fromBits(bits + (step & (0 - fix)));
 }
 
 }  // namespace
