@@ -6,9 +6,9 @@
 //
 //   node bench/frame-profile.mjs [--edits N] [--site DIR]
 //
-// Function names come from the site as built; build it unminified to read
-// them (ATTENTION_LAB_NO_MINIFY=1 node scripts/build-web.mjs), else the parts
-// are told apart by script (wasm, the chapter, the API, the figures) only.
+// Function names come from the site as built: minified, and wasm functions
+// without names. To read them, build a copy of the site with esbuild's minify
+// off and the wasm linked with --profiling-funcs, and pass it with --site DIR.
 import { serve } from '../scripts/serve.mjs';
 import { openPage, startBrowser } from '../tests/browser/harness.mjs';
 

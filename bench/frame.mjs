@@ -10,17 +10,17 @@
 // records it in data-update-ms) and the time from the edit until the next
 // animation frame starts. Target: 8 ms median (half a 60 Hz frame).
 //
-// Where the time goes (issue 15; update() timed per part in an unminified,
-// instrumented build, best of 60 edits, load average ~16 on the 2-core machine):
-//   seed edit, 10.9 ms: RandomState draws 2.3 (of which the wasm randn 1.8: the
-//     Box-Muller log, exact like glibc's; rand() of the same size takes 0.2),
-//     projections + scores + attention 1.6, masked attention 0.7, multi-head by
-//     hand + the one-call check 2.8, drawing every figure 1.8;
-//   causal toggle, 4.7 ms: masked attention 0.7, multi-head 2.5, drawing 1.1.
-// The wasm calls are about 6.5 ms of the seed edit's 10.9, so it cannot reach 8 ms
-// from the page side alone. Already removed: a second copy of every typed-array
-// argument before the copy into the wasm heap, repainting the mask on a new
-// seed, the mask rebuilt on every edit, per-cell branches in the pixel loop.
+// Where the time goes: bench/frame-profile.mjs (CDP sampling profile and trace of
+// the same edits). Before the second pass of issue 15 (load average ~8), a seed
+// edit's update() was ~9 ms of wasm (GEMM 2.5, randn 3.1, softmax 1.5, input
+// checks 1.5), ~3 ms of copies in and out of the wasm heap, ~2.6 ms drawing 14
+// heatmaps and ~2.5 ms of the chapter's own loops, and the permalink's
+// history.replaceState (2 to 7 ms) ran before the next frame. Since then the
+// one-call multi-head check and the permalink run after the frame (timed here
+// apart: "one-call check after the frame"), figures off screen are painted when
+// they scroll in (--step N measures with the page scrolled to step N), the
+// scaled scores are divided in JS, the checks scan rows with one vectorised
+// probe, and randn is ~1.4x faster (README, "Chapter frame time").
 //
 //   node bench/frame.mjs                  dist/site
 //   node bench/frame.mjs --before DIR     DIR (e.g. a copy of dist/site built before a change)
@@ -39,7 +39,7 @@ const beforeDir = at > 0 ? process.argv[at + 1] : null;
 const stepAt = process.argv.indexOf('--step');
 const step = stepAt > 0 ? Number(process.argv[stepAt + 1]) : null;
 
-/** Times `edits` edits of one kind on an open chapter page; returns [{update, toFrame}]. */
+/** Times `edits` edits of one kind on an open chapter page; returns [{update, toFrame, check, total}]. */
 function run(page, kind, first, deferred) {
   return page.evaluate(
     async ({ kind, edits, first, deferred }) => {
