@@ -93,7 +93,7 @@ test('causal mask: weights above the diagonal are exactly 0, first query attends
     await canvasHash(page, `${CH} section.step:nth-of-type(5) figure.heatmap:nth-child(2) canvas`),
     before,
   );
-  await page.waitForFunction(() => /tc=1/.test(location.hash)); // written after the frame
+  await page.waitForFunction(() => /tc=1/.test(location.hash)); // written once edits pause
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
@@ -104,7 +104,7 @@ test('experiments: "turn on causal" makes row 1 one-hot; "heads = 8 with d_model
   assert.ok(await page.getByLabel('causal (no looking ahead)').isChecked());
   const w = parseRows(await outputOf(page, 5));
   assert.deepEqual(w[0], [1, 0, 0, 0, 0, 0]);
-  await page.waitForFunction(() => /tc=1/.test(location.hash)); // written after the frame
+  await page.waitForFunction(() => /tc=1/.test(location.hash)); // written once edits pause
   await page.getByRole('button', { name: 'Try: heads = 8 with d_model = 8' }).click();
   assert.equal(await page.getByLabel('d_model').inputValue(), '8');
   assert.equal(await page.getByLabel('heads', { exact: true }).inputValue(), '8');
@@ -168,7 +168,7 @@ test('a click on a mask cell flips it and recomputes', async () => {
   const afterRow = parseRows(await outputOf(page, 5))[0];
   assert.equal(afterRow[1], 0, 'flipped cell is masked');
   assert.notDeepEqual(afterRow, before);
-  await page.waitForFunction(() => /tm=0\.1/.test(location.hash)); // written after the frame
+  await page.waitForFunction(() => /tm=0\.1/.test(location.hash)); // written once edits pause
   await page.context().close();
 });
 
@@ -181,7 +181,7 @@ test('keyboard: focus the mask, move to a cell with the arrow keys, Enter flips 
   assert.match(await readout.textContent(), /^the, cat: 1$/);
   await page.keyboard.press('Enter');
   assert.equal(parseRows(await outputOf(page, 5))[0][1], 0, 'flipped cell is masked');
-  await page.waitForFunction(() => /tm=0\.1/.test(location.hash)); // written after the frame
+  await page.waitForFunction(() => /tm=0\.1/.test(location.hash)); // written once edits pause
   await canvas.focus();
   await page.keyboard.press(' '); // the focused cell is still (the, cat): flip it back
   assert.ok(parseRows(await outputOf(page, 5))[0][1] > 0, 'flipped back');

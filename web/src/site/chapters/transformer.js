@@ -25,6 +25,7 @@ import { formatNumpy } from '../numpy-format.js';
 import { urlStore } from '../url-state.js';
 import * as M from './transformer-model.js';
 
+const SAVE_PAUSE_MS = 150; // the permalink follows the edits after this pause
 const BIG = 24 * 24; // above this many cells, heatmaps switch to pixel mode
 const SHOWN = 12 * 12; // largest matrix printed as NumPy
 
@@ -695,13 +696,14 @@ export default {
     const read = M.consistent(store.readState(M.SCHEMA));
     const state = { ...read, flips: M.parseFlips(read.flips) };
     const save = () => store.writeState(M.SCHEMA, { ...state, flips: [...state.flips].join(',') });
-    // The permalink is written after the edit's frame is painted:
-    // history.replaceState cost a seed edit at n = 128 as much as a third of its
-    // time inside update(), and 2 to 7 ms before the next frame in a task of its own.
-    let cancelSave = () => {};
+    // The permalink is written once edits pause (SAVE_PAUSE_MS after the last):
+    // history.replaceState costs 2 to 9 ms at n = 128 (bench/frame-profile.mjs),
+    // a third of a seed edit inside update() and as much again before the next
+    // frame in a task of its own, on every one of a burst of edits.
+    let pendingSave = 0;
     const saveSoon = () => {
-      cancelSave();
-      cancelSave = afterNextPaint(save);
+      clearTimeout(pendingSave);
+      pendingSave = setTimeout(save, SAVE_PAUSE_MS);
     };
     // figures: by name, for provenance; latest: the numbers the readouts explain.
     const ctx = { state, update: () => update(), figures: {}, latest: {} };
