@@ -16,8 +16,8 @@
 // checks 1.5), ~3 ms of copies in and out of the wasm heap, ~2.6 ms drawing 14
 // heatmaps and ~2.5 ms of the chapter's own loops, and the permalink's
 // history.replaceState (2 to 7 ms) ran before the next frame. Since then the
-// one-call multi-head check and the permalink run after the frame (timed here
-// apart: "one-call check after the frame"), figures off screen are painted when
+// one-call multi-head check runs after the frame (timed here apart: "one-call
+// check after the frame"), the permalink once edits pause, figures off screen are painted when
 // they scroll in (--step N measures with the page scrolled to step N), the
 // scaled scores are divided in JS, the checks scan rows with one vectorised
 // probe, and randn is ~1.4x faster (README, "Chapter frame time").
