@@ -86,7 +86,13 @@ export default [
   },
   {
     // Playwright tests: callbacks of page.evaluate / $eval / waitForFunction run in the page.
-    files: ['tests/browser/**/*.mjs', 'tests/package/**/*.mjs', 'scripts/screenshot.mjs', 'bench/frame.mjs'],
+    files: [
+      'tests/browser/**/*.mjs',
+      'tests/package/**/*.mjs',
+      'scripts/screenshot.mjs',
+      'bench/frame.mjs',
+      'bench/frame-profile.mjs',
+    ],
     languageOptions: { globals: { ...globals.node, ...globals.browser } },
   },
 ];

@@ -10,21 +10,22 @@
 // records it in data-update-ms) and the time from the edit until the next
 // animation frame starts. Target: 8 ms median (half a 60 Hz frame).
 //
-// Where the time goes (issue 15; update() timed per part in an unminified,
-// instrumented build, best of 60 edits, load average ~16 on the 2-core machine):
-//   seed edit, 10.9 ms: RandomState draws 2.3 (of which the wasm randn 1.8: the
-//     Box-Muller log, exact like glibc's; rand() of the same size takes 0.2),
-//     projections + scores + attention 1.6, masked attention 0.7, multi-head by
-//     hand + the one-call check 2.8, drawing every figure 1.8;
-//   causal toggle, 4.7 ms: masked attention 0.7, multi-head 2.5, drawing 1.1.
-// The wasm calls are about 6.5 ms of the seed edit's 10.9, so it cannot reach 8 ms
-// from the page side alone. Already removed: a second copy of every typed-array
-// argument before the copy into the wasm heap, repainting the mask on a new
-// seed, the mask rebuilt on every edit, per-cell branches in the pixel loop.
+// Where the time goes: bench/frame-profile.mjs (CDP sampling profile and trace of
+// the same edits). Before the second pass of issue 15 (load average ~8), a seed
+// edit's update() was ~9 ms of wasm (GEMM 2.5, randn 3.1, softmax 1.5, input
+// checks 1.5), ~3 ms of copies in and out of the wasm heap, ~2.6 ms drawing 14
+// heatmaps and ~2.5 ms of the chapter's own loops, and the permalink's
+// history.replaceState (2 to 7 ms) ran before the next frame. Since then the
+// one-call multi-head check runs after the frame (timed here apart: "one-call
+// check after the frame"), the permalink once edits pause, figures off screen are painted when
+// they scroll in (--step N measures with the page scrolled to step N), the
+// scaled scores are divided in JS, the checks scan rows with one vectorised
+// probe, and randn is ~1.4x faster (README, "Chapter frame time").
 //
 //   node bench/frame.mjs                  dist/site
 //   node bench/frame.mjs --before DIR     DIR (e.g. a copy of dist/site built before a change)
 //                                         and dist/site in alternating rounds, with ratios
+//   node bench/frame.mjs --step N         the page scrolled to step N (5: the masks, 6: the heads)
 import { serve } from '../scripts/serve.mjs';
 import { openPage, SITE_DIR, startBrowser } from '../tests/browser/harness.mjs';
 
@@ -33,17 +34,22 @@ const EDITS = 10; // per round, per site, per kind
 const TARGET_MS = 8;
 const at = process.argv.indexOf('--before');
 const beforeDir = at > 0 ? process.argv[at + 1] : null;
+// --step N: the page scrolled to step N first (lazy figures near the viewport are
+// the ones an edit repaints; at the top of the chapter that is step 1's).
+const stepAt = process.argv.indexOf('--step');
+const step = stepAt > 0 ? Number(process.argv[stepAt + 1]) : null;
 
-/** Times `edits` edits of one kind on an open chapter page; returns [{update, toFrame}]. */
-function run(page, kind, first) {
+/** Times `edits` edits of one kind on an open chapter page; returns [{update, toFrame, check, total}]. */
+function run(page, kind, first, deferred) {
   return page.evaluate(
-    async ({ kind, edits, first }) => {
+    async ({ kind, edits, first, deferred }) => {
       const root = document.querySelector('#chapter-transformer');
       const seed = root.querySelector('input[aria-label="seed"]');
       const causal = root.querySelector('input[aria-label="causal (no looking ahead)"]');
       const out = [];
       for (let i = 0; i < edits; i++) {
         await new Promise((ok) => requestAnimationFrame(() => setTimeout(ok, 0)));
+        delete root.dataset.checkMs;
         const t0 = performance.now();
         if (kind === 'seed') {
           seed.value = String(first + i);
@@ -52,11 +58,20 @@ function run(page, kind, first) {
           causal.click();
         }
         await new Promise((ok) => requestAnimationFrame(ok));
-        out.push({ update: Number(root.dataset.updateMs), toFrame: performance.now() - t0 });
+        const toFrame = performance.now() - t0;
+        // The one-call check of step 6 runs after the frame (afterNextPaint): wait for it
+        // (a site built before that change did it inside update(): check 0).
+        await new Promise(function wait(ok) {
+          if (!deferred || root.dataset.checkMs) ok();
+          else setTimeout(() => wait(ok), 0);
+        });
+        const update = Number(root.dataset.updateMs);
+        const check = deferred ? Number(root.dataset.checkMs) : 0;
+        out.push({ update, toFrame, check, total: update + check });
       }
       return out;
     },
-    { kind, edits: EDITS, first },
+    { kind, edits: EDITS, first, deferred },
   );
 }
 
@@ -77,16 +92,25 @@ try {
   if (before) sites.unshift({ name: `before (${beforeDir})`, url: before.url });
   for (const site of sites) {
     site.page = await openPage(env.browser, `${site.url}#chapter=transformer&tn=128&td=64&th=2`);
+    if (step) {
+      await site.page
+        .locator(`#chapter-transformer section.step:nth-of-type(${step})`)
+        .evaluate((n) => n.scrollIntoView());
+    }
+    await site.page.waitForTimeout(300); // the first one-call check, if the site defers it
+    site.deferred = await site.page.evaluate(() => 'checkMs' in document.querySelector('#chapter-transformer').dataset);
     site.samples = { seed: [], causal: [] };
   }
   // Rounds alternate between the sites so a change of machine load hits both.
   for (let round = 0; round < ROUNDS; round++) {
     for (const site of sites) {
-      for (const [kind] of KINDS) site.samples[kind].push(...(await run(site.page, kind, 1000 + round * EDITS)));
+      for (const [kind] of KINDS)
+        site.samples[kind].push(...(await run(site.page, kind, 1000 + round * EDITS, site.deferred)));
     }
   }
   console.log(
     `\nChapter frame time, headless Chromium, n = 128, d_model = 64, 2 heads, ${ROUNDS * EDITS} edits each` +
+      `, page ${step ? `scrolled to step ${step}` : 'at the top of the chapter'}` +
       `${before ? `, ${ROUNDS} alternating rounds` : ''}:`,
   );
   for (const site of sites) {
@@ -99,6 +123,12 @@ try {
       console.log(
         `  ${' '.repeat(what.length)}  edit -> next animation frame ${f(stat(site.samples[kind], 'toFrame'))}`,
       );
+      if (site.deferred) {
+        console.log(
+          `  ${' '.repeat(what.length)}  + one-call check after the frame ${f(stat(site.samples[kind], 'check'))}`,
+        );
+        console.log(`  ${' '.repeat(what.length)}  = all the edit's work ${f(stat(site.samples[kind], 'total'))}`);
+      }
     }
   }
   if (before) {
@@ -106,7 +136,8 @@ try {
     for (const [kind, what] of KINDS) {
       const ratio = (key) => (stat(b.samples[kind], key).median / stat(a.samples[kind], key).median).toFixed(2);
       console.log(
-        `  ${what}: before / after ${ratio('update')}x (recompute + repaint), ${ratio('toFrame')}x (to next frame)`,
+        `  ${what}: before / after ${ratio('update')}x (recompute + repaint), ${ratio('toFrame')}x (to next frame), ` +
+          `${ratio('total')}x (all the edit's work, the check included)`,
       );
     }
   }

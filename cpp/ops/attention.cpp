@@ -266,21 +266,6 @@ Block<T> blockOf(const MatrixViewOf<T>& m) {
   return {m.data(), m.rows(), m.cols(), m.outerStride()};
 }
 
-// True if x[0, n) holds no ±inf and no NaN.
-template <typename T>
-bool allFinite(const T* x, Index n) {
-  constexpr int kProbes = 32 / static_cast<int>(sizeof(T));  // two SIMD registers
-  T probe[kProbes] = {};
-  Index j = 0;
-  for (; j + kProbes <= n; j += kProbes) {
-    for (int u = 0; u < kProbes; ++u) probe[u] += x[j + u] * T(0);
-  }
-  for (; j < n; ++j) probe[0] += x[j] * T(0);
-  T sum = 0;
-  for (int u = 0; u < kProbes; ++u) sum += probe[u];
-  return sum == sum;
-}
-
 // Rows per pass: their scores (kRowBlock x n_k) stay in cache between the
 // score product, the softmax and the weights-times-values product.
 constexpr Index kRowBlock = 16;
@@ -374,6 +359,7 @@ Status attentionScoresOf(const MatrixViewOf<T>& q, const MatrixViewOf<T>& k, boo
   gemm(q, Trans::kNo, k, Trans::kYes, scores);  // the dot score q k^T
   if (scaled) scores /= static_cast<T>(std::sqrt(static_cast<double>(q.cols())));
   for (Index i = 0; i < scores.rows(); ++i) {
+    if (rowKnownFinite(scores, i)) continue;
     for (Index j = 0; j < scores.cols(); ++j) {
       if (!std::isfinite(scores(i, j))) {
         return scoreOverflow<T>(

@@ -55,11 +55,13 @@ inline void exactSum(double a, double b, double& hi, double& lo) {
 inline double sumRoundedToOdd(double a, double b) {
   double s, e;
   exactSum(a, b, s, e);
-  std::uint64_t bits = bitsOf(s);
+  const std::uint64_t bits = bitsOf(s);
   // Inexact with an even last bit: the odd neighbour towards the exact sum.
-  // (s != 0 here: a sum that rounds to zero is exact.)
-  if (e != 0.0 && (bits & 1U) == 0) bits = ((e > 0.0) == (s > 0.0)) ? bits + 1 : bits - 1;
-  return fromBits(bits);
+  // (s != 0 here: a sum that rounds to zero is exact.) Without branches: the
+  // test is a coin toss per call, so a branch would be mispredicted half the time.
+  const std::uint64_t step = ((e > 0.0) == (s > 0.0)) ? 1U : ~std::uint64_t{0};  // +1 or -1
+  const std::uint64_t fix = static_cast<std::uint64_t>((e != 0.0) & ((bits & 1U) == 0));
+  return fromBits(bits + (step & (0 - fix)));
 }
 
 }  // namespace
@@ -83,12 +85,39 @@ inline double fusedMultiplyAdd(double a, double b, double c) {
 #endif
 }
 
+// ---- fused multiply-adds that need no emulation --------------------------------
+// Three of the main path's fusions have operands for which plain arithmetic
+// gives the fused result exactly, so the emulation (about 30 operations) is
+// spent only on the polynomial. They are used on every platform, so the
+// bit-for-bit test against glibc's log() covers them natively too.
+
+// RN(a b - 1) when a b lies in [1/2, 2]: a b = hi + lo exactly, hi - 1 is exact
+// (Sterbenz), so one rounded addition of lo rounds the exact a b - 1 once.
+inline double productMinusOne(double a, double b) {
+  double hi, lo;
+  exactProduct(a, b, hi, lo);
+  return (hi - 1.0) + lo;
+}
+
+// RN(k c + x) for an integer k and a constant c with `cBits` significant bits:
+// k c is exact when k has at most 53 - cBits of them, and then one rounded
+// addition is the fused result.
+template <int cBits>
+inline double integerTimesPlus(int k, double c, double x) {
+  constexpr int kRoom = 53 - cBits;  // significant bits k may have
+  if (k > -(1 << kRoom) && k < (1 << kRoom)) return static_cast<double>(k) * c + x;
+  return fusedMultiplyAdd(static_cast<double>(k), c, x);
+}
+
 // ---- Constants of ARM optimized-routines math/log_data.c (LOG_TABLE_BITS 7,
 // LOG_POLY_ORDER 6, LOG_POLY1_ORDER 12), unchanged. ----
 
 // ln(2) = kLn2Hi + kLn2Lo; kLn2Hi has trailing zero bits, so k * kLn2Hi is exact.
 constexpr double kLn2Hi = 0x1.62e42fefa3800p-1;
 constexpr double kLn2Lo = 0x1.ef35793c76730p-45;
+// Their significant bits (53 minus the trailing zeros of the significand).
+constexpr int kLn2HiBits = 42;
+constexpr int kLn2LoBits = 49;
 
 // log1p(r) - r ~= kPoly[0] r^2 + ... + kPoly[4] r^6 for |r| < 0x1.fp-9.
 constexpr double kPoly[5] = {
@@ -239,12 +268,13 @@ double exactLog(double x) {
   const double invc = kTable[i].invc;
   const double logc = kTable[i].logc;
 
-  // log(x) = k ln2 + log(c) + log1p(r) with r = z/c - 1 = z * invc - 1 (one rounding).
-  const double r = fusedMultiplyAdd(z, invc, -1.0);
-  const double kd = static_cast<double>(k);
-  const double w = fusedMultiplyAdd(kd, kLn2Hi, logc);  // the product is exact
+  // log(x) = k ln2 + log(c) + log1p(r) with r = z/c - 1 = z * invc - 1 (one rounding;
+  // z * invc is within 2^-8 of 1).
+  const double r = productMinusOne(z, invc);
+  const double w = integerTimesPlus<kLn2HiBits>(k, kLn2Hi, logc);  // always exact: |k| <= 1074
   const double hi = w + r;
-  const double lo = fusedMultiplyAdd(kd, kLn2Lo, (w - hi) + r);
+  // k ln2lo is exact for |k| < 16, i.e. x in [2^-15, 2^16): every randn input but 1 in 30,000.
+  const double lo = integerTimesPlus<kLn2LoBits>(k, kLn2Lo, (w - hi) + r);
   const double* A = kPoly;
   const double r2 = r * r;
   const double r3 = r * r2;

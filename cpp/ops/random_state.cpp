@@ -1,5 +1,6 @@
 #include "random_state.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <sstream>
@@ -64,6 +65,20 @@ Status checkBound(const char* name, double x) {
   return Status::ok();
 }
 
+// One accepted point of the polar method: (x1, x2) uniform in the unit disc, not 0.
+void polarPoint(RandomState& rs, double& x1, double& x2, double& r2) {
+  do {
+    x1 = 2.0 * rs.nextDouble() - 1.0;
+    x2 = 2.0 * rs.nextDouble() - 1.0;
+    r2 = x1 * x1 + x2 * x2;
+  } while (r2 >= 1.0 || r2 == 0.0);
+}
+
+// The polar method's factor: the pair's normals are f x2, then f x1. exactLog is
+// glibc's log() (which NumPy calls) on every platform; musl's log() in
+// WebAssembly would change the last bit of a few normals in 100,000.
+double polarFactor(double r2) { return std::sqrt(-2.0 * exactLog(r2) / r2); }
+
 }  // namespace
 
 Status validateSeed(double seed) {
@@ -123,14 +138,8 @@ double RandomState::nextGauss() {
     return cached;
   }
   double x1, x2, r2;
-  do {
-    x1 = 2.0 * nextDouble() - 1.0;
-    x2 = 2.0 * nextDouble() - 1.0;
-    r2 = x1 * x1 + x2 * x2;
-  } while (r2 >= 1.0 || r2 == 0.0);
-  // exactLog is glibc's log() (which NumPy calls) on every platform; musl's
-  // log() in WebAssembly would change the last bit of a few normals in 100,000.
-  const double f = std::sqrt(-2.0 * exactLog(r2) / r2);
+  polarPoint(*this, x1, x2, r2);
+  const double f = polarFactor(r2);
   gauss_ = f * x1;  // kept for the next call
   hasGauss_ = true;
   return f * x2;
@@ -253,7 +262,30 @@ bool RandomState::setState(const std::string& text) {
 Status RandomState::randn(int rows, int cols, Matrix& out) {
   RETURN_IF_ERROR(checkSize(rows, cols));
   out.resize(rows, cols);
-  for (Eigen::Index i = 0; i < out.size(); ++i) out.data()[i] = nextGauss();
+  // nextGauss() per entry, reordered: a block of points is drawn first (the
+  // generator's sequence is the same: the logarithms draw nothing), then their
+  // factors, whose iterations are independent, so the CPU overlaps them (in
+  // WebAssembly each exactLog is a long dependent chain of emulated fmas).
+  double* y = out.data();
+  const Eigen::Index n = out.size();
+  Eigen::Index i = 0;
+  if (n > 0 && hasGauss_) y[i++] = nextGauss();  // the one kept by the last call
+  constexpr int kBlock = 64;
+  double x1[kBlock], x2[kBlock], r2[kBlock];
+  while (i < n) {
+    const int points = static_cast<int>(std::min<Eigen::Index>(kBlock, (n - i + 1) / 2));
+    for (int p = 0; p < points; ++p) polarPoint(*this, x1[p], x2[p], r2[p]);
+    for (int p = 0; p < points; ++p) {
+      const double f = polarFactor(r2[p]);
+      y[i++] = f * x2[p];
+      if (i < n) {
+        y[i++] = f * x1[p];
+      } else {
+        gauss_ = f * x1[p];  // an odd count: kept for the next call, as nextGauss does
+        hasGauss_ = true;
+      }
+    }
+  }
   return Status::ok();
 }
 

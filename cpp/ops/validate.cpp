@@ -24,6 +24,7 @@ std::string describe(double x) {
 
 template <typename V>
 Status requireFiniteVector(const char* name, const V& v) {
+  if (allFinite(v.data(), v.size())) return Status::ok();
   for (Eigen::Index i = 0; i < v.size(); ++i) {
     if (!std::isfinite(v[i])) {
       return Status::invalidValue(std::string(name) + "[" + std::to_string(i) + "] is " +
@@ -36,6 +37,7 @@ Status requireFiniteVector(const char* name, const V& v) {
 template <typename M>
 Status requireFiniteMatrix(const char* name, const M& m) {
   for (Eigen::Index r = 0; r < m.rows(); ++r) {
+    if (rowKnownFinite(m, r)) continue;
     for (Eigen::Index c = 0; c < m.cols(); ++c) {
       if (!std::isfinite(m(r, c))) {
         return Status::invalidValue(std::string(name) + "[" + std::to_string(r) + "][" +

@@ -16,6 +16,8 @@ after(async () => {
 
 const CH = '#chapter-transformer';
 const open = (hash = '') => openPage(env.browser, `${env.url}#chapter=transformer${hash}`);
+/** Waits until a lazy figure's canvas is painted with its current matrix (not data-painted="stale"). */
+const painted = (page, selector) => page.locator(`${selector}[data-painted="true"]`).waitFor();
 const stepText = (page, n) => page.textContent(`${CH} section.step:nth-of-type(${n})`);
 const outputOf = (page, n) => page.textContent(`${CH} section.step:nth-of-type(${n}) pre.output`);
 
@@ -91,7 +93,7 @@ test('causal mask: weights above the diagonal are exactly 0, first query attends
     await canvasHash(page, `${CH} section.step:nth-of-type(5) figure.heatmap:nth-child(2) canvas`),
     before,
   );
-  assert.match(await page.evaluate(() => location.hash), /tc=1/);
+  await page.waitForFunction(() => /tc=1/.test(location.hash)); // written once edits pause
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
@@ -102,7 +104,7 @@ test('experiments: "turn on causal" makes row 1 one-hot; "heads = 8 with d_model
   assert.ok(await page.getByLabel('causal (no looking ahead)').isChecked());
   const w = parseRows(await outputOf(page, 5));
   assert.deepEqual(w[0], [1, 0, 0, 0, 0, 0]);
-  assert.match(await page.evaluate(() => location.hash), /tc=1/);
+  await page.waitForFunction(() => /tc=1/.test(location.hash)); // written once edits pause
   await page.getByRole('button', { name: 'Try: heads = 8 with d_model = 8' }).click();
   assert.equal(await page.getByLabel('d_model').inputValue(), '8');
   assert.equal(await page.getByLabel('heads', { exact: true }).inputValue(), '8');
@@ -166,7 +168,7 @@ test('a click on a mask cell flips it and recomputes', async () => {
   const afterRow = parseRows(await outputOf(page, 5))[0];
   assert.equal(afterRow[1], 0, 'flipped cell is masked');
   assert.notDeepEqual(afterRow, before);
-  assert.match(await page.evaluate(() => location.hash), /tm=0\.1/);
+  await page.waitForFunction(() => /tm=0\.1/.test(location.hash)); // written once edits pause
   await page.context().close();
 });
 
@@ -179,7 +181,7 @@ test('keyboard: focus the mask, move to a cell with the arrow keys, Enter flips 
   assert.match(await readout.textContent(), /^the, cat: 1$/);
   await page.keyboard.press('Enter');
   assert.equal(parseRows(await outputOf(page, 5))[0][1], 0, 'flipped cell is masked');
-  assert.match(await page.evaluate(() => location.hash), /tm=0\.1/);
+  await page.waitForFunction(() => /tm=0\.1/.test(location.hash)); // written once edits pause
   await canvas.focus();
   await page.keyboard.press(' '); // the focused cell is still (the, cat): flip it back
   assert.ok(parseRows(await outputOf(page, 5))[0][1] > 0, 'flipped back');
@@ -191,9 +193,19 @@ test('multi-head: one heatmap per head, matches the single API call', async () =
   const page = await open('&td=8&th=4');
   const heads = await page.$$eval(`${CH} .figures.heads > figure.heatmap`, (f) => f.length);
   assert.equal(heads, 4);
-  assert.match(await stepText(page, 6), /largest difference (0\.0e\+0|[0-9.]+e-1[5-9])/);
+  // The one-call check runs after the by-hand figures are painted (afterNextPaint).
+  const check = page.locator(`${CH} section.step:nth-of-type(6) p.worked`).filter({ hasText: 'largest difference' });
+  assert.match(await check.textContent(), /largest difference (0\.0e\+0|[0-9.]+e-1[5-9])/);
   await page.getByLabel('heads', { exact: true }).selectOption('8');
   assert.equal(await page.$$eval(`${CH} .figures.heads > figure.heatmap`, (f) => f.length), 8);
+  // A new edit checks again, with the new heads.
+  await page.waitForFunction(
+    (ch) =>
+      /heads: 8,.*largest difference/.test(
+        document.querySelector(`${ch} section.step:nth-of-type(6) p.worked`).textContent,
+      ),
+    CH,
+  );
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
@@ -362,6 +374,11 @@ test('repaints follow inputs: a new seed keeps the mask figure, an edit of the m
   const mask = 'mask (1 = may attend';
   const masked = 'masked attention weights';
   const hash = () => canvasHash(page, `${CH} canvas[aria-label^="${mask}"]`);
+  // Both figures on screen (lazy figures off screen are painted when they scroll in: next test).
+  await page.locator(`${CH} canvas[aria-label^="${masked}"]`).scrollIntoViewIfNeeded();
+  await painted(page, `${CH} canvas[aria-label^="${masked}"]`);
+  await draws(mask);
+  await draws(masked);
   const first = await hash();
 
   await page.getByLabel('seed', { exact: true }).fill('5');
@@ -380,6 +397,41 @@ test('repaints follow inputs: a new seed keeps the mask figure, an edit of the m
   await page.getByLabel('tokens', { exact: true }).fill('a dog ran in the park');
   assert.equal(await draws(mask), 1, 'new labels repaint the mask');
   assert.notEqual(await hash(), causal);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('lazy figures: an edit leaves off-screen canvases stale; scrolled into view, they show the current numbers', async () => {
+  const big = '&tn=128&td=64&th=2';
+  const masked = `${CH} canvas[aria-label^="masked attention weights"]`;
+  const head2 = `${CH} canvas[aria-label^="head 2 weights"]`;
+  // The reference: a page opened on seed 9, its figures scrolled to and painted.
+  const fresh = await open(`${big}&ts=9`);
+  const reference = [];
+  for (const selector of [masked, head2]) {
+    await fresh.locator(selector).scrollIntoViewIfNeeded();
+    await painted(fresh, selector);
+    reference.push(await canvasHash(fresh, selector));
+  }
+  await fresh.context().close();
+
+  const page = await open(`${big}&ts=1`);
+  await page.evaluate(() => new Promise((ok) => requestAnimationFrame(() => setTimeout(ok, 0)))); // visibility known
+  const seed = page.getByLabel('seed', { exact: true });
+  await seed.fill('9');
+  await seed.press('Tab');
+  // Far below the seed field: not painted by the edit, yet captioned with the new numbers.
+  assert.equal(await page.getAttribute(masked, 'data-painted'), 'stale');
+  assert.equal(await page.getAttribute(head2, 'data-painted'), 'stale');
+  assert.equal(await page.getAttribute(`${CH} canvas[aria-label^="embeddings X"]`, 'data-painted'), 'true');
+  for (const [i, selector] of [masked, head2].entries()) {
+    await page.locator(selector).scrollIntoViewIfNeeded();
+    await painted(page, selector);
+    assert.equal(await canvasHash(page, selector), reference[i], `${selector} shows seed 9's numbers`);
+  }
+  // An edit while it is on screen repaints it at once.
+  await page.getByLabel('causal (no looking ahead)').check();
+  assert.equal(await page.getAttribute(masked, 'data-painted'), 'true');
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });

@@ -25,6 +25,33 @@ test('default state: X and Wq, Wk, Wv, Wo equal NumPy bit for bit; scaled scores
   assert.match(M.numpyLines(inputs, state.seed), /rs = np\.random\.RandomState\(1\)\n.*\nE = rs\.randn\(5, 8\)/);
 });
 
+test('scaled scores divided in JS equal attentionScores(Q, K, { scaled: true }) bit for bit', () => {
+  for (const [n, d, seed] of [
+    [6, 8, 1],
+    [17, 3, 2],
+    [128, 64, 1000],
+  ]) {
+    const p = M.projections(a, M.drawInputs(a, M.tokensOf({ tokens: 'x', length: n }), d, seed));
+    const ref = a.attentionScores(p.Q, p.K, { scaled: true });
+    assert.deepEqual(Array.from(p.scaled.data), Array.from(ref.data), `n = ${n}, d = ${d}`);
+    assert.deepEqual(Array.from(p.raw.data), Array.from(a.attentionScores(p.Q, p.K).data));
+  }
+});
+
+test('vocabulary, columns and concatColumns: first-seen ids, NumPy slices and np.concatenate', () => {
+  assert.deepEqual(M.vocabulary(['b', 'a', 'b', 'c', 'a']), { vocab: ['b', 'a', 'c'], ids: [0, 1, 0, 2, 1] });
+  const m = new a.Matrix(
+    3,
+    4,
+    Float64Array.from({ length: 12 }, (_, i) => i),
+  );
+  const left = M.columns(a, m, 0, 1);
+  const right = M.columns(a, m, 1, 3);
+  assert.deepEqual(Array.from(left.data), [0, 4, 8]);
+  assert.deepEqual(Array.from(right.data), [1, 2, 3, 5, 6, 7, 9, 10, 11]);
+  assert.deepEqual(Array.from(M.concatColumns(a, [left, right]).data), Array.from(m.data));
+});
+
 test('fixed length 16, d_model 16, seed 7: equal to NumPy', () => {
   const tokens = M.tokensOf({ tokens: 'x', length: 16 });
   const inputs = M.drawInputs(a, tokens, 16, 7);

@@ -115,3 +115,26 @@ export function cellStory(figures, ready, explainer) {
     };
   };
 }
+
+/**
+ * Runs `fn` once after the next frame is painted (in a task queued from the
+ * next animation frame), or after 100 ms at the latest (a hidden tab has no
+ * frames). Work an edit need not show in its own frame, such as a check against
+ * a second computation, goes there so that frame stays short. Returns a
+ * function that cancels the run.
+ */
+export function afterNextPaint(fn) {
+  let done = false;
+  const run = () => {
+    if (done) return;
+    done = true;
+    clearTimeout(fallback);
+    fn();
+  };
+  const fallback = setTimeout(run, 100);
+  requestAnimationFrame(() => setTimeout(run, 0));
+  return () => {
+    done = true;
+    clearTimeout(fallback);
+  };
+}

@@ -51,15 +51,33 @@ export const tokensOf = ({ tokens, length }) =>
 
 /** Distinct words in first-seen order, and each token's index into them. */
 export function vocabulary(tokens) {
-  const vocab = [...new Set(tokens)];
-  return { vocab, ids: tokens.map((t) => vocab.indexOf(t)) };
+  const index = new Map(); // word -> its row (a Map: indexOf per token is quadratic at n = 128)
+  const ids = tokens.map((t) => {
+    if (!index.has(t)) index.set(t, index.size);
+    return index.get(t);
+  });
+  return { vocab: [...index.keys()], ids };
 }
 
 /** Rows `ids` of a matrix (NumPy's E[ids]). */
 function pickRows(api, E, ids) {
   const out = new api.Matrix(ids.length, E.cols);
-  ids.forEach((id, i) => out.data.set(E.data.subarray(id * E.cols, (id + 1) * E.cols), i * E.cols));
+  copyBlock(E.data, E.cols, ids.length, ids, 0, out.data, E.cols, 0, E.cols);
   return out;
+}
+
+/**
+ * dst[r][dc0 + c] = src[rowOf(r)][sc0 + c] for r < rows, c < width (row-major,
+ * row lengths srcCols and dstCols; rowOf: an array of source rows, or null for
+ * row r itself). One plain loop: a subarray and a set per row made garbage and
+ * cost more than the copy at n = 128 (bench/frame.mjs).
+ */
+function copyBlock(src, srcCols, rows, rowOf, sc0, dst, dstCols, dc0, width) {
+  for (let r = 0; r < rows; r++) {
+    const s = (rowOf ? rowOf[r] : r) * srcCols + sc0;
+    const d = r * dstCols + dc0;
+    for (let c = 0; c < width; c++) dst[d + c] = src[s + c];
+  }
 }
 
 /** rs.randn(d, d) / np.sqrt(d): a weight matrix with unit-variance products. */
@@ -93,14 +111,28 @@ export function projections(api, { X, Wq, Wk, Wv }) {
   const Q = api.matmul(X, Wq);
   const K = api.matmul(X, Wk);
   const V = api.matmul(X, Wv);
+  const raw = api.attentionScores(Q, K);
   return {
     Q,
     K,
     V,
-    raw: api.attentionScores(Q, K),
-    scaled: api.attentionScores(Q, K, { scaled: true }),
+    raw,
+    scaled: scaledScores(api, raw, Q.cols),
     attention: api.scaledDotProductAttention(Q, K, V),
   };
+}
+
+/**
+ * raw / sqrt(d_k) entry by entry, the division NumPy's `Q @ K.T / np.sqrt(d_k)`
+ * and attentionScores(Q, K, { scaled: true }) do (IEEE division by the same
+ * correctly rounded square root: bit for bit the same, tested), without a
+ * second Q Kᵀ in wasm.
+ */
+export function scaledScores(api, raw, dk) {
+  const out = new api.Matrix(raw.rows, raw.cols);
+  const [from, to, root] = [raw.data, out.data, Math.sqrt(dk)];
+  for (let i = 0; i < to.length; i++) to[i] = from[i] / root;
+  return out;
 }
 
 /** Sample variance (ddof = 1) of a matrix's entries: a summary for the table. */
@@ -169,7 +201,7 @@ export function emptyRows(mask) {
 /** Columns c0 … c0 + width − 1 of a matrix (head i's block). */
 export function columns(api, m, c0, width) {
   const out = new api.Matrix(m.rows, width);
-  for (let r = 0; r < m.rows; r++) out.data.set(m.data.subarray(r * m.cols + c0, r * m.cols + c0 + width), r * width);
+  copyBlock(m.data, m.cols, m.rows, null, c0, out.data, width, 0, width);
   return out;
 }
 
@@ -179,18 +211,17 @@ export function concatColumns(api, parts) {
   const out = new api.Matrix(parts[0].rows, cols);
   let c0 = 0;
   for (const p of parts) {
-    for (let r = 0; r < p.rows; r++) out.data.set(p.data.subarray(r * p.cols, (r + 1) * p.cols), r * cols + c0);
+    copyBlock(p.data, p.cols, p.rows, null, 0, out.data, cols, c0, p.cols);
     c0 += p.cols;
   }
   return out;
 }
 
 /**
- * Step 6: multi-head attention by hand (each head on its block of Q, K, V
- * columns, concatenated, times Wo) and with one API call; `diff` is the largest
- * difference between the two.
+ * Step 6: multi-head attention by hand: each head on its block of Q, K, V
+ * columns, concatenated, times Wo.
  */
-export function multiHead(api, inputs, proj, heads, mask) {
+export function multiHeadByHand(api, inputs, proj, heads, mask) {
   const dk = inputs.X.cols / heads;
   const perHead = Array.from({ length: heads }, (_, i) =>
     api.scaledDotProductAttention(
@@ -204,12 +235,25 @@ export function multiHead(api, inputs, proj, heads, mask) {
     api,
     perHead.map((r) => r.output),
   );
-  const byHand = api.matmul(concat, inputs.Wo);
+  return { dk, perHead, concat, byHand: api.matmul(concat, inputs.Wo) };
+}
+
+/**
+ * Step 6's check: the same multi-head attention in one API call; `diff` is the
+ * largest difference from the by-hand output.
+ */
+export function oneCallCheck(api, inputs, { byHand, perHead }, mask) {
   const { X, Wq, Wk, Wv, Wo } = inputs;
-  const mha = api.multiHeadAttention(X, X, X, { heads, Wq, Wk, Wv, Wo, mask });
+  const mha = api.multiHeadAttention(X, X, X, { heads: perHead.length, Wq, Wk, Wv, Wo, mask });
   let diff = 0;
   for (let i = 0; i < byHand.data.length; i++) diff = Math.max(diff, Math.abs(byHand.data[i] - mha.output.data[i]));
-  return { dk, perHead, concat, byHand, mha, diff };
+  return { mha, diff };
+}
+
+/** Step 6 whole: by hand and checked against one call. */
+export function multiHead(api, inputs, proj, heads, mask) {
+  const r = multiHeadByHand(api, inputs, proj, heads, mask);
+  return { ...r, ...oneCallCheck(api, inputs, r, mask) };
 }
 
 /** A padding mask over the source tokens ('<pad>' masked) for `rows` queries. */

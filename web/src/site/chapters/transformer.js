@@ -5,7 +5,16 @@
 // draws; every number comes from transformer-model.js, whose inputs are
 // NumPy-exact RandomState draws (each step shows the NumPy lines).
 import { code, el } from '../dom.js';
-import { cellStory, credit, errorLine, experiment, guarded, outputBlock, step } from '../chapter-kit.js';
+import {
+  afterNextPaint,
+  cellStory,
+  credit,
+  errorLine,
+  experiment,
+  guarded,
+  outputBlock,
+  step,
+} from '../chapter-kit.js';
 import { Heatmap } from '../figures/heatmap.js';
 import { TokenLines } from '../figures/token-lines.js';
 import { UsesDiagram } from '../figures/uses-diagram.js';
@@ -19,11 +28,13 @@ import formulas from '../formulas/transformer.js';
 
 addPrerendered(formulas); // this chapter's formulas, typeset at build time
 
+const SAVE_PAUSE_MS = 150; // the permalink follows the edits after this pause
 const BIG = 24 * 24; // above this many cells, heatmaps switch to pixel mode
 const SHOWN = 12 * 12; // largest matrix printed as NumPy
 
-// Every figure shows its label as a visible caption (X, Q, K, V, raw and scaled scores, … told apart).
-const figure = (options) => new Heatmap({ pixelAbove: BIG, caption: options.label, ...options });
+// Every figure shows its label as a visible caption (X, Q, K, V, raw and scaled scores, … told apart),
+// and is lazy: an edit repaints the canvases near the viewport, the others when they scroll in.
+const figure = (options) => new Heatmap({ pixelAbove: BIG, caption: options.label, lazy: true, ...options });
 
 /**
  * Provenance: `explainer(latest, r, c)` (from the model) run on the latest
@@ -454,6 +465,8 @@ function maskStep(ctx) {
   };
 }
 
+const call = (r) => code(`multiHeadAttention(X, X, X, { heads: ${r.perHead.length}, Wq, Wk, Wv, Wo, mask })`);
+
 function headsStep({ headsSlot }) {
   const headsRow = el('div', { className: 'figures heads' });
   const concatFig = figure({ palette: 'green', label: 'concatenated head outputs' });
@@ -514,11 +527,18 @@ function headsStep({ headsSlot }) {
       r.perHead.forEach((h, i) => headFigs[i].update(h.weights, { ...view.labels, isMasked, label: label(i) }));
       concatFig.update(r.concat, view.rowsOnly);
       mhaFig.update(r.byHand, view.rowsOnly);
+      mhaCheck.replaceChildren(call(r), ' is being compared with the step-by-step computation above …');
+    },
+    /** The one-call check (oneCallCheck), shown after the by-hand figures: see update(). */
+    showCheck(r, { diff }) {
       const [n, d] = [r.byHand.rows, r.byHand.cols];
       mhaCheck.replaceChildren(
-        code(`multiHeadAttention(X, X, X, { heads: ${r.perHead.length}, Wq, Wk, Wv, Wo, mask })`),
-        ` gives the same ${n} × ${d} output as the step-by-step computation above: largest difference ${r.diff.toExponential(1)}.`,
+        call(r),
+        ` gives the same ${n} × ${d} output as the step-by-step computation above: largest difference ${diff.toExponential(1)}.`,
       );
+    },
+    showCheckError(r, error) {
+      mhaCheck.replaceChildren(call(r), ` failed: ${error instanceof Error ? error.message : String(error)}`);
     },
   };
 }
@@ -679,13 +699,14 @@ export default {
     const read = M.consistent(store.readState(M.SCHEMA));
     const state = { ...read, flips: M.parseFlips(read.flips) };
     const save = () => store.writeState(M.SCHEMA, { ...state, flips: [...state.flips].join(',') });
-    // The permalink is written in a task of its own, right after the edit's
-    // recompute and repaint: history.replaceState inside it cost the seed edit
-    // at n = 128 as much as a third of its time (bench/frame.mjs).
+    // The permalink is written once edits pause (SAVE_PAUSE_MS after the last):
+    // history.replaceState costs 2 to 9 ms at n = 128 (bench/frame-profile.mjs),
+    // a third of a seed edit inside update() and as much again before the next
+    // frame in a task of its own, on every one of a burst of edits.
     let pendingSave = 0;
     const saveSoon = () => {
       clearTimeout(pendingSave);
-      pendingSave = setTimeout(save, 0);
+      pendingSave = setTimeout(save, SAVE_PAUSE_MS);
     };
     // figures: by name, for provenance; latest: the numbers the readouts explain.
     const ctx = { state, update: () => update(), figures: {}, latest: {} };
@@ -708,6 +729,7 @@ export default {
     const error = errorLine();
     const changed = memoize();
     const data = {};
+    let cancelCheck = () => {};
 
     // Each part is recomputed only when its inputs changed (an edit of the
     // mask does not redo the projections, a new seed redoes everything).
@@ -743,9 +765,24 @@ export default {
           Object.assign(ctx.latest, { mask: data.mask, masked });
           s5.show(data.mask, masked, view);
         });
-        changed('C', `${keyB}|${state.heads}`, () =>
-          s6.show(M.multiHead(api, data.inputs, data.proj, state.heads, data.mask), data.mask, view),
-        );
+        changed('C', `${keyB}|${state.heads}`, () => {
+          cancelCheck();
+          const [inputs, mask] = [data.inputs, data.mask];
+          const byHand = M.multiHeadByHand(api, inputs, data.proj, state.heads, mask);
+          s6.show(byHand, mask, view);
+          // The one-call check draws nothing and repeats the whole of step 6
+          // (projections, every head, Wo): it runs after this edit's frame is
+          // painted (bench/frame.mjs times it apart, as data-check-ms).
+          cancelCheck = afterNextPaint(() => {
+            const t1 = performance.now();
+            try {
+              s6.showCheck(byHand, M.oneCallCheck(api, inputs, byHand, mask));
+            } catch (e) {
+              s6.showCheckError(byHand, e);
+            }
+            root.dataset.checkMs = (performance.now() - t1).toFixed(2); // read by bench/frame.mjs
+          });
+        });
         changed('D', JSON.stringify([state.usesSeed, state.source, state.target]), () =>
           s7.show(M.threeUses(api, state)),
         );

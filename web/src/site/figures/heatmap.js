@@ -45,6 +45,10 @@ export const tickLabel = (t) => formatCell(t).replace(/^-/, '\u2212');
  * @property {(r: number, c: number) => boolean} [isMasked] cells drawn hatched (grey in pixel mode)
  * @property {number} [pixelAbove] pixel mode when rows * cols exceeds this (default: never)
  * @property {string} [caption] a caption under the picture
+ * @property {boolean} [lazy] while the figure is off screen (further than LAZY_MARGIN from the
+ *   viewport), update() writes its caption but leaves the canvas for when it scrolls into view
+ *   (the canvas says data-painted="stale" meanwhile): a chapter with many large figures
+ *   then repaints on an edit only what the reader can see
  * @property {(r: number, c: number) => CellStory | null} [explain] where a cell's value comes
  *   from: hovering, focusing or tapping the cell outlines it, outlines its sources in the other
  *   figures and writes the arithmetic in a readout under the figure (also announced)
@@ -125,6 +129,7 @@ export class Heatmap {
     /** @type {Heatmap[]} figures this one lit up */
     this.lit = [];
     track(this);
+    if (this.options.lazy) watchVisibility(this);
   }
 
   /**
@@ -295,10 +300,14 @@ export class Heatmap {
       this.explainCell(cell);
       return;
     }
-    this.draw();
+    this.draw({ canvasLater: this.options.lazy === true && this.nearView === false });
   }
 
-  draw() {
+  /**
+   * Paints the current matrix and writes its caption. `canvasLater` (update() on a lazy figure
+   * off screen) writes the caption only; the canvas is painted when it comes into view.
+   */
+  draw({ canvasLater = false } = {}) {
     const { matrix, options: o, canvas } = this;
     if (!matrix) return;
     const { rows, cols } = matrix;
@@ -310,7 +319,9 @@ export class Heatmap {
     const pixels = o.pixelAbove !== undefined && rows * cols > o.pixelAbove;
     canvas.classList.toggle('pixel-map', pixels);
     canvas.classList.toggle('heatmap-canvas', !pixels);
-    if (pixels) this.drawPixels(vmin, vmax);
+    this.stale = canvasLater;
+    if (canvasLater) canvas.dataset.painted = 'stale';
+    else if (pixels) this.drawPixels(vmin, vmax);
     else this.drawCells(vmin, vmax);
     // DOM writes only when something changed: a repaint of the same shape at
     // n = 128 should cost the canvas and nothing else (no layout, no new nodes).
@@ -324,7 +335,7 @@ export class Heatmap {
     setIfChanged(this.caption, 'textContent', caption);
     const label = `${o.label}: heatmap of ${rows} by ${cols} values`;
     if (canvas.getAttribute('aria-label') !== label) canvas.setAttribute('aria-label', label);
-    canvas.dataset.painted = 'true';
+    if (!canvasLater) canvas.dataset.painted = 'true';
     if (this.details.open) this.fillTable();
     else if (this.table.childElementCount !== 1 || this.table.firstElementChild.textContent !== o.label)
       this.table.replaceChildren(el('caption', {}, o.label));
@@ -589,6 +600,33 @@ export class Heatmap {
 
     this.layout = { left, top, cellW, cellH, rows, cols };
   }
+}
+
+// ---- lazy figures: painted when they come near the viewport ---------------------
+
+const LAZY_MARGIN = '300px 0px'; // painted a little before they scroll into view
+let visibility = null;
+const watched = new WeakMap(); // canvas -> Heatmap
+
+/**
+ * Keeps `figure.nearView` up to date (undefined until the first report: painted
+ * as usual) and paints a figure whose canvas was left stale when it comes near.
+ */
+function watchVisibility(figure) {
+  if (!globalThis.IntersectionObserver) return; // no observer (old browser): always painted
+  visibility ??= new IntersectionObserver(
+    (entries) => {
+      for (const entry of entries) {
+        const near = watched.get(entry.target);
+        if (!near) continue;
+        near.nearView = entry.isIntersecting;
+        if (near.nearView && near.stale) near.draw();
+      }
+    },
+    { rootMargin: LAZY_MARGIN },
+  );
+  watched.set(figure.canvas, figure);
+  visibility.observe(figure.canvas);
 }
 
 /** Sets a heatmap's caption and returns its figure element. */
