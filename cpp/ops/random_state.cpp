@@ -2,8 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
-#include <sstream>
 #include <string>
 
 #include "exact_log.h"
@@ -35,10 +35,9 @@ std::uint64_t maskFor(std::uint64_t range) {
 std::string number(double x) {
   if (std::isnan(x)) return "NaN";
   if (std::isinf(x)) return x > 0 ? "Infinity" : "-Infinity";
-  std::ostringstream s;
-  s.precision(17);
-  s << x;
-  return s.str();
+  char text[32];  // what an ostream with precision(17) writes, without <sstream>
+  std::snprintf(text, sizeof text, "%.17g", x);
+  return text;
 }
 
 Status checkSize(int rows, int cols) {
@@ -177,17 +176,86 @@ std::uint32_t RandomState::below(std::uint32_t n) {
   return static_cast<std::uint32_t>(nextInt(0, static_cast<std::int64_t>(n) - 1));
 }
 
+// The state text is read and written by hand rather than with <sstream>:
+// libc++'s streams and locales were a sixth of the wasm core's bytes.
+namespace {
+
+void appendDecimal(std::string& text, std::uint64_t x) {
+  char digits[20];
+  int n = 0;
+  do {
+    digits[n++] = static_cast<char>('0' + x % 10);
+    x /= 10;
+  } while (x);
+  while (n) text += digits[--n];
+}
+
+// A cursor over the text that reads what `istream >> word` and
+// `istream >> unsigned long long` read: leading white space is skipped, a
+// number is an optional sign and decimal digits and ends at the first other
+// character (a minus negates modulo 2^64, as strtoull does), a word ends at
+// white space.
+class StateReader {
+ public:
+  explicit StateReader(const std::string& text) : at_(text.c_str()), end_(at_ + text.size()) {}
+
+  bool number(std::uint64_t& out) {
+    skipSpace();
+    const char* p = at_;
+    const bool negative = p < end_ && *p == '-';
+    if (p < end_ && (*p == '+' || *p == '-')) ++p;
+    if (p == end_ || !isDigit(*p)) return false;
+    std::uint64_t value = 0;
+    for (; p < end_ && isDigit(*p); ++p) {
+      const unsigned digit = static_cast<unsigned>(*p - '0');
+      if (value > (UINT64_MAX - digit) / 10) return false;  // overflow fails the read
+      value = value * 10 + digit;
+    }
+    at_ = p;
+    out = negative ? 0 - value : value;
+    return true;
+  }
+
+  bool word(std::string& out) {
+    skipSpace();
+    const char* start = at_;
+    while (at_ < end_ && !isSpace(*at_)) ++at_;
+    out.assign(start, at_);
+    return at_ != start;
+  }
+
+ private:
+  static bool isDigit(char c) { return c >= '0' && c <= '9'; }
+  static bool isSpace(char c) { return c == ' ' || (c >= '\t' && c <= '\r'); }
+  void skipSpace() {
+    while (at_ < end_ && isSpace(*at_)) ++at_;
+  }
+
+  const char* at_;
+  const char* end_;
+};
+
+// The whole of `text` as one number (a libstdc++ block position).
+bool wholeNumber(const std::string& text, std::uint64_t& out) {
+  StateReader reader(text);
+  std::string rest;
+  return reader.number(out) && !reader.word(rest);
+}
+
+}  // namespace
+
 std::string RandomState::state() const {
   std::string text;
   text.reserve(kN * 11 + 32);
   for (int j = 0; j < kN; ++j) {
     if (j) text += ' ';
-    text += std::to_string(key_[(pos_ + j) % kN]);
+    appendDecimal(text, key_[(pos_ + j) % kN]);
   }
   if (hasGauss_) {
     std::uint64_t bits;
     std::memcpy(&bits, &gauss_, sizeof bits);
-    text += " gauss " + std::to_string(bits);
+    text += " gauss ";
+    appendDecimal(text, bits);
   }
   return text;
 }
@@ -226,31 +294,29 @@ bool fromBlock(const std::array<std::uint32_t, kN>& block, std::uint32_t p,
 }  // namespace
 
 bool RandomState::setState(const std::string& text) {
-  std::istringstream in(text);
+  StateReader in(text);
   std::array<std::uint32_t, kN> words{};
   for (auto& w : words) {
-    unsigned long long x = 0;
-    if (!(in >> x) || x > 0xFFFFFFFFULL) return false;
+    std::uint64_t x = 0;
+    if (!in.number(x) || x > 0xFFFFFFFFULL) return false;
     w = static_cast<std::uint32_t>(x);
   }
   std::string tag;
   bool hasGauss = false;
   double gauss = 0.0;
-  unsigned long long extra = 0;
-  if (in >> tag) {
+  std::uint64_t extra = 0;
+  if (in.word(tag)) {
     if (tag == "gauss") {
-      if (!(in >> extra)) return false;
-      const std::uint64_t bits = extra;
-      std::memcpy(&gauss, &bits, sizeof gauss);
+      if (!in.number(extra)) return false;
+      std::memcpy(&gauss, &extra, sizeof gauss);
       hasGauss = true;
     } else {  // libstdc++: the position in the block
-      std::istringstream number(tag);
-      if (!(number >> extra) || !number.eof() || extra > static_cast<unsigned>(kN)) return false;
+      if (!wholeNumber(tag, extra) || extra > static_cast<unsigned>(kN)) return false;
       std::array<std::uint32_t, kN> last{};
       if (!fromBlock(words, static_cast<std::uint32_t>(extra), last)) return false;
       words = last;
     }
-    if (in >> tag) return false;  // trailing text
+    if (in.word(tag)) return false;  // trailing text
   }
   key_ = words;
   pos_ = 0;

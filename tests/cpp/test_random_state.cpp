@@ -308,3 +308,46 @@ TEST_CASE("setState rejects what is not a state and leaves the generator unchang
   CHECK_FALSE(rs.setState(before + " gauss 1 extra"));
   CHECK(rs.state() == before);
 }
+
+// setState reads the text by hand (no <sstream> in the core); it must accept
+// and refuse what `istream >> unsigned long long` / `>> std::string` did.
+TEST_CASE("setState reads the state text as an istream would", "[random][state]") {
+  RandomState a(11);
+  for (int i = 0; i < 700; ++i) a.nextUint32();
+  a.nextGauss();
+  const std::string saved = a.state();
+
+  // The same words, separated and surrounded by any white space, load alike.
+  std::string spaced = "\n\t " + saved + " \r\n";
+  for (char& c : spaced) {
+    if (&c - spaced.data() > 3 && c == ' ') c = (&c - spaced.data()) % 2 ? '\t' : '\n';
+  }
+  RandomState b(1);
+  REQUIRE(b.setState(spaced));
+  CHECK(b.state() == saved);
+
+  // Each word read back with std::istringstream gives the same numbers.
+  std::istringstream in(saved);
+  std::uint64_t first = 0;
+  in >> first;
+  CHECK(saved.substr(0, saved.find(' ')) == std::to_string(first));
+
+  RandomState c(2);
+  const std::string rest = saved.substr(saved.find(' '));
+  CHECK(c.setState("+" + saved));  // a leading plus sign is a number, as strtoull reads it
+  CHECK(c.state() == saved);
+  const std::string cBefore = c.state();
+  CHECK_FALSE(c.setState("4294967296" + rest));            // word above 2^32 - 1
+  CHECK_FALSE(c.setState("18446744073709551616" + rest));  // above 2^64 - 1: the read fails
+  CHECK_FALSE(c.setState("-1" + rest));                    // wraps to 2^64 - 1
+  CHECK_FALSE(c.setState("12x" + rest));                   // the next read meets "x"
+  CHECK_FALSE(c.setState(saved + " x"));                   // trailing word
+  CHECK(c.state() == cBefore);
+
+  // The cached normal's bits are a full 64-bit word, written and read exactly.
+  RandomState d(5);
+  d.nextGauss();
+  RandomState e(6);
+  REQUIRE(e.setState(d.state()));
+  CHECK(e.nextGauss() == d.nextGauss());
+}
