@@ -62,8 +62,7 @@ const byType = Object.fromEntries(inside.map((r) => [r.type, r]));
 const rows = [
   ['wasm: pack K^T and V', 'pack'],
   ['wasm: scores Q K^T (gemm)', 'scores'],
-  ['wasm: overflow scan of the scores', 'check'],
-  ['wasm: masked softmax', 'softmax'],
+  ['wasm: masked softmax with the overflow check', 'softmax'],
   ['wasm: weights V (gemm)', 'wv'],
   ['wasm: sum of the phases', 'sum'],
   ['wasm: the core call scaledDotProductAttention', 'call'],

@@ -294,15 +294,14 @@ bool singleHeadAttention(const Block<T>& q, const Block<T>& k, const Block<T>& v
     gemmPacked(rows, active, dk, q.data + i0 * q.stride, q.stride, kt.data(), dk, wBlock, ldw);
     for (Index r = 0; r < rows; ++r) {
       const Index i = i0 + r;
-      const T* row = wBlock + r * ldw;
+      T* row = wBlock + r * ldw;
       const T* m = mask ? mask->data + i * mask->stride : nullptr;
-      // Pass 1: every score the softmax will use must be finite. x * 0 is NaN
-      // exactly for x = ±inf or NaN, so a sum of them flags a row with any
-      // (kProbes partial sums: clang vectorises this loop, not the exact scan
-      // below with its early exit); only such a row is scanned entry by entry,
-      // skipping masked scores.
-      const Index end = causal ? std::min(i + 1, active) : nk;
-      if (!allFinite(row, end)) {
+      // Every score the softmax uses must be finite. The softmax checks its
+      // row in the pass that scales it (a sum of x * 0 is NaN exactly when
+      // some x is ±inf or NaN) and stops before any exp if not; only such a
+      // row is scanned entry by entry, skipping masked scores.
+      if (!softmaxRowIfFinite(row, nk, active, causal ? i + 1 : nk, scale, m)) {
+        const Index end = causal ? std::min(i + 1, active) : nk;
         for (Index j = 0; j < end; ++j) {
           if (!std::isfinite(row[j]) && !(m && m[j] == T(0))) {
             badRow = i;
@@ -310,8 +309,10 @@ bool singleHeadAttention(const Block<T>& q, const Block<T>& k, const Block<T>& v
             return true;
           }
         }
+        // Only masked scores were not finite: the row is scaled, masked
+        // entries -inf (weight exactly 0); finish it with scale 1, no mask.
+        softmaxRow(row, nk, active, causal ? i + 1 : nk, T(1), static_cast<const T*>(nullptr));
       }
-      softmaxRow(wBlock + r * ldw, nk, active, causal ? i + 1 : nk, scale, m);
     }
     gemmPacked(rows, dv, active, wBlock, ldw, vp.data(), nk, out + i0 * ldo, ldo);
   }

@@ -170,32 +170,63 @@ namespace {
 
 // The row kernel for T = double or float. kUnroll partial maxima and sums
 // (two SIMD registers' worth) let the compiler vectorise without reassociating.
-template <typename T>
-void softmaxRowImpl(T* s, Index n, Index computed, Index end, T scale, const T* mask) {
+// kCheck (the attention kernel): also report, before any exp, whether some
+// score in [0, end) is ±inf or NaN; the row is then left scaled, masked
+// entries -inf, and the function returns false.
+template <typename T, bool kCheck>
+bool softmaxRowImpl(T* s, Index n, Index computed, Index end, T scale, const T* mask) {
   constexpr int kUnroll = 32 / static_cast<int>(sizeof(T));  // 4 doubles, 8 floats
   constexpr T kNegInf = -std::numeric_limits<T>::infinity();
   end = std::min(end, computed);
-  // Scale (and mask) the scores, then find their maximum: two simple loops
-  // that clang vectorises (wasm f32x4 / f64x2); one fused loop with the mask
-  // branch inside was compiled to scalar code.
-  if (mask) {
-    for (Index j = 0; j < end; ++j) s[j] = mask[j] == T(0) ? kNegInf : s[j] * scale;
-  } else {
-    for (Index j = 0; j < end; ++j) s[j] *= scale;
-  }
-  T maxes[kUnroll];
+  // The unmasked row: one pass scales the scores, takes their maximum and,
+  // with kCheck, sums x * 0 (NaN exactly when some x is ±inf or NaN; scale is
+  // in (0, 1] in attention, so scaling keeps a finite score finite). Written
+  // without branches, clang vectorises it (wasm f32x4 / f64x2); it replaces
+  // three passes (probe, scale, max). The masked row: clang vectorises the
+  // fused loop only without the maximum, so that is a second pass, and the
+  // probe is an integer OR (x - x is 0 exactly for finite x).
+  T maxes[kUnroll], probe[kUnroll] = {};
   for (int u = 0; u < kUnroll; ++u) maxes[u] = kNegInf;
   Index j = 0;
-  for (; j + kUnroll <= end; j += kUnroll) {
-    for (int u = 0; u < kUnroll; ++u) maxes[u] = s[j + u] > maxes[u] ? s[j + u] : maxes[u];
+  if (mask) {
+    int bad = 0;
+    for (j = 0; j < end; ++j) {
+      const T x = s[j];
+      if (kCheck) bad |= !(x - x == T(0));
+      s[j] = mask[j] == T(0) ? kNegInf : x * scale;
+    }
+    if (kCheck && bad) return false;
+    for (j = 0; j + kUnroll <= end; j += kUnroll) {
+      for (int u = 0; u < kUnroll; ++u) maxes[u] = s[j + u] > maxes[u] ? s[j + u] : maxes[u];
+    }
+    for (; j < end; ++j) maxes[0] = s[j] > maxes[0] ? s[j] : maxes[0];
+  } else {
+    for (; j + kUnroll <= end; j += kUnroll) {
+      for (int u = 0; u < kUnroll; ++u) {
+        const T x = s[j + u] * scale;
+        if (kCheck) probe[u] += x * T(0);
+        s[j + u] = x;
+        maxes[u] = x > maxes[u] ? x : maxes[u];
+      }
+    }
+    for (; j < end; ++j) {
+      const T x = s[j] * scale;
+      if (kCheck) probe[0] += x * T(0);
+      s[j] = x;
+      maxes[0] = x > maxes[0] ? x : maxes[0];
+    }
+    if (kCheck) {
+      T total = 0;
+      for (int u = 0; u < kUnroll; ++u) total += probe[u];
+      if (total != total) return false;
+    }
   }
-  for (; j < end; ++j) maxes[0] = s[j] > maxes[0] ? s[j] : maxes[0];
   T max = maxes[0];
   for (int u = 1; u < kUnroll; ++u) max = std::max(max, maxes[u]);
   std::fill(s + end, s + n, T(0));
   if (max == kNegInf) {  // nothing may be attended to: zero weights
     std::fill(s, s + end, T(0));
-    return;
+    return true;
   }
   const auto c = ExpConstantsOf<T>::Type::make();
   T sum[kUnroll] = {};
@@ -218,6 +249,7 @@ void softmaxRowImpl(T* s, Index n, Index computed, Index end, T scale, const T* 
   }
   const T inverse = T(1) / sum[0];  // one division; the products are within 1 ulp
   for (j = 0; j < end; ++j) s[j] *= inverse;
+  return true;
 }
 
 // True if every x[0, n) is 0 or 1: |x (1 - x)| is 0 exactly for those, positive
@@ -259,11 +291,21 @@ Status checkMaskOf(const AttentionMaskOf<T>& mask, Index rows, Index cols) {
 }  // namespace
 
 void softmaxRow(double* s, Index n, Index computed, Index end, double scale, const double* mask) {
-  softmaxRowImpl(s, n, computed, end, scale, mask);
+  softmaxRowImpl<double, false>(s, n, computed, end, scale, mask);
 }
 
 void softmaxRow(float* s, Index n, Index computed, Index end, float scale, const float* mask) {
-  softmaxRowImpl(s, n, computed, end, scale, mask);
+  softmaxRowImpl<float, false>(s, n, computed, end, scale, mask);
+}
+
+bool softmaxRowIfFinite(double* s, Index n, Index computed, Index end, double scale,
+                        const double* mask) {
+  return softmaxRowImpl<double, true>(s, n, computed, end, scale, mask);
+}
+
+bool softmaxRowIfFinite(float* s, Index n, Index computed, Index end, float scale,
+                        const float* mask) {
+  return softmaxRowImpl<float, true>(s, n, computed, end, scale, mask);
 }
 
 float expNonPositive(float x) { return expNonPositiveF(x, ExpConstantsF::make()); }

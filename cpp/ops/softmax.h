@@ -41,6 +41,15 @@ void softmaxRow(double* s, Eigen::Index n, Eigen::Index computed, Eigen::Index e
 void softmaxRow(float* s, Eigen::Index n, Eigen::Index computed, Eigen::Index end, float scale,
                 const float* mask);
 
+// The attention kernel's form: the same, unless some score in [0, end) (masked
+// or not) is ±inf or NaN; then it stops before any exp, leaves s[0, end) as
+// scale * s with masked entries -inf, and returns false. scale must be in
+// (0, 1] (1 / sqrt(d_k)), so a score is finite exactly when its scaled value is.
+bool softmaxRowIfFinite(double* s, Eigen::Index n, Eigen::Index computed, Eigen::Index end,
+                        double scale, const double* mask);
+bool softmaxRowIfFinite(float* s, Eigen::Index n, Eigen::Index computed, Eigen::Index end,
+                        float scale, const float* mask);
+
 // The float32 exp of the float32 kernel, for x <= 0 (a softmax argument
 // x - max): within 2 ulp of exp(x) correctly rounded to float, subnormal
 // results (exp(x) < 2^-126, x < -87.34) rounded once to the subnormal grid,
