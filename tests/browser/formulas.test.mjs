@@ -78,6 +78,17 @@ function compareWithKatex(roots) {
   return { count: nodes.length, different };
 }
 
+/** A desktop-sized page that records its uncaught errors and every URL it requests. */
+async function recordingPage() {
+  const context = await env.browser.newContext({ viewport: { width: 1200, height: 900 } });
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  const requests = [];
+  page.on('request', (r) => requests.push(r.url()));
+  return { context, page, errors, requests };
+}
+
 test('formulas/<id>.js are up to date: each holds exactly the TeX its chapter typesets, rendered by KaTeX', async () => {
   const stale = staleChapters(await prerenderedModules());
   assert.deepEqual(stale, [], 'run node scripts/prerender-formulas.mjs, then node scripts/build-web.mjs');
@@ -163,12 +174,7 @@ async function missedFormulas(scope, inline, display) {
 
 test('site: a formula missing from the chapter’s map is typeset by KaTeX injected then (katex.js), coloured and linked', async () => {
   assert.ok(DISPLAY_MISS, 'the Basics map holds the context-vector formula');
-  const context = await env.browser.newContext({ viewport: { width: 1200, height: 900 } });
-  const page = await context.newPage();
-  const errors = [];
-  page.on('pageerror', (e) => errors.push(e.message));
-  const requests = [];
-  page.on('request', (r) => requests.push(r.url()));
+  const { context, page, errors, requests } = await recordingPage();
   const renamed = await withoutTwoFormulas(page, '**/chapters/basics.js');
   await page.goto(`${env.url}#chapter=basics`);
   await page.waitForFunction(() =>
@@ -217,12 +223,7 @@ test('elements: a formula missing from the chapter’s map is typeset by KaTeX l
   const host = await serve({ root: hostDir });
   try {
     for (const build of ELEMENT_BUILDS) {
-      const context = await env.browser.newContext({ viewport: { width: 1200, height: 900 } });
-      const page = await context.newPage();
-      const errors = [];
-      page.on('pageerror', (e) => errors.push(e.message));
-      const requests = [];
-      page.on('request', (r) => requests.push(r.url()));
+      const { context, page, errors, requests } = await recordingPage();
       const renamed = await withoutTwoFormulas(page, build.chapter);
       await page.goto(`${host.url}${build.name}.html`);
       const lesson = page.locator('attention-lesson');
