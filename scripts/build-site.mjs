@@ -1,8 +1,10 @@
 // Builds the site's scripts (dist/site): classic scripts only, because module
 // scripts do not load from file://. The chapters load lazily all the same:
-//   app.js               the shell (contents bar, routing, step mode) plus every
-//                        module two chapters share; it
-//                        publishes those modules in globalThis.attentionLabModules
+//   app.js               the shell (contents bar, routing, step mode) plus the
+//                        modules two chapters share that the shell or the first
+//                        chapter needs; it publishes them in globalThis.attentionLabModules
+//   chapters/shared.js   the other modules two chapters share (the NMT engine, token
+//                        lines, …), injected before the first chapter that needs them
 //   chapters/<id>.js     one classic script per chapter, injected when a reader
 //                        opens it (a data script, see web/src/site/data-script.js):
 //                        the chapter's own modules; imports of shared modules read
@@ -22,6 +24,7 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const site = join(root, 'web/src/site');
 const chaptersIndex = join(site, 'chapters/index.js');
 const IMPORT_LINE = /import\('\.\/([\w-]+)\.js'\)/g;
+const SHARED_KEY = 'chapters:shared'; // chapters/shared.js's data-script key
 
 const common = {
   bundle: true,
@@ -39,22 +42,28 @@ export function siteChapterIds() {
   return [...readFileSync(chaptersIndex, 'utf8').matchAll(IMPORT_LINE)].map((m) => m[1]);
 }
 
-/** Plugin: chapters/index.js with each import('./x.js') replaced by the injected chapters/x.js. */
-const lazyChapters = {
+/**
+ * Plugin: chapters/index.js with each import('./x.js') replaced by the injected
+ * chapters/x.js, preceded by chapters/shared.js for the chapters in `needShared`.
+ */
+const lazyChapters = (needShared) => ({
   name: 'site-lazy-chapters',
   setup(b) {
     b.onLoad({ filter: /chapters[\\/]index\.js$/ }, ({ path }) => ({
       contents:
         `import { loadDataScript as __chapterScript } from '../data-script.js';\n` +
-        readFileSync(path, 'utf8').replace(
-          IMPORT_LINE,
-          (_, id) => `__chapterScript('chapter:${id}', ['chapters/${id}.js']).then((c) => ({ default: c }))`,
-        ),
+        readFileSync(path, 'utf8').replace(IMPORT_LINE, (_, id) => {
+          const chapter = `__chapterScript('chapter:${id}', ['chapters/${id}.js'])`;
+          const script = needShared.has(id)
+            ? `__chapterScript('${SHARED_KEY}', ['chapters/shared.js']).then(() => ${chapter})`
+            : chapter;
+          return `${script}.then((c) => ({ default: c }))`;
+        }),
       loader: 'js',
       resolveDir: dirname(path),
     }));
   },
-};
+});
 
 /**
  * Plugin: katex-loader.js loading KaTeX from a data script (dist/classic/katex.js,
@@ -85,27 +94,60 @@ async function moduleGraph(entry, plugins = []) {
 /** Key of a shared module in attentionLabModules: its path from the repository root. */
 const keyOf = (path) => relative(root, path).split('\\').join('/');
 
-/** Writes dist/site/app.js (+ .map) and dist/site/chapters/<id>.js. */
+/**
+ * The registry code for `paths`: each module's exports as getters (so bindings
+ * stay live; __esModule so default imports read `default`), added to
+ * globalThis.attentionLabModules under keyOf(path).
+ */
+const registryCode = (paths) =>
+  paths.map((p, i) => `import * as m${i} from ${JSON.stringify(p)};`).join('\n') +
+  `\nconst live = (ns) => Object.defineProperties({}, Object.fromEntries(['__esModule', ...Object.keys(ns)].map(` +
+  `(k) => [k, { enumerable: true, get: k === '__esModule' ? () => true : () => ns[k] }])));\n` +
+  `Object.assign((globalThis.attentionLabModules = globalThis.attentionLabModules || {}), {\n` +
+  paths.map((p, i) => `  ${JSON.stringify(keyOf(p))}: live(m${i}),`).join('\n') +
+  `\n});\n`;
+
+/** Plugin: imports of the modules in `registered` read globalThis.attentionLabModules; the rest is bundled. */
+const fromRegistry = (registered) => ({
+  name: 'site-shared-modules',
+  setup(b) {
+    b.onResolve({ filter: /.*/ }, async (args) => {
+      if (args.pluginData?.resolving || args.kind === 'entry-point') return undefined;
+      const found = await b.resolve(args.path, {
+        kind: args.kind,
+        importer: args.importer,
+        resolveDir: args.resolveDir,
+        pluginData: { resolving: true },
+      });
+      if (found.errors.length || !registered.has(found.path)) return undefined;
+      return { path: keyOf(found.path), namespace: 'site-shared' };
+    });
+    b.onLoad({ filter: /.*/, namespace: 'site-shared' }, ({ path }) => ({
+      contents: `module.exports = globalThis.attentionLabModules[${JSON.stringify(path)}];`,
+      loader: 'js',
+    }));
+  },
+});
+
+/** Writes dist/site/app.js (+ .map), dist/site/chapters/shared.js and dist/site/chapters/<id>.js. */
 export async function buildSite(outDir) {
   const ids = siteChapterIds();
-  const shell = await moduleGraph(join(site, 'app.js'), [lazyChapters, lazyKatex]);
+  const shell = new Set(await moduleGraph(join(site, 'app.js'), [lazyChapters(new Set()), lazyKatex]));
+  const graphs = new Map();
+  for (const id of ids) graphs.set(id, await moduleGraph(join(site, 'chapters', `${id}.js`), [lazyKatex]));
   const counts = new Map();
-  for (const id of ids)
-    for (const path of await moduleGraph(join(site, 'chapters', `${id}.js`), [lazyKatex]))
-      counts.set(path, (counts.get(path) ?? 0) + 1);
+  for (const graph of graphs.values()) for (const path of graph) counts.set(path, (counts.get(path) ?? 0) + 1);
   // Shared: the shell's modules and any module two chapters import (one copy, one state).
   const shared = new Set([...shell, ...[...counts].filter(([, n]) => n > 1).map(([p]) => p)]);
-  const sharedJs = [...shared].filter((p) => /\.(m?js)$/.test(p)).sort();
+  const isJs = (p) => /\.(m?js)$/.test(p);
+  // The shell carries the shared modules it or the first chapter (where readers land) needs;
+  // the others (the NMT engine, token lines, …) go to chapters/shared.js, injected before the
+  // first chapter that needs them, so they stay out of the first load.
+  const eager = new Set([...shell, ...graphs.get(ids[0])]);
+  const shellJs = [...shared].filter((p) => isJs(p) && eager.has(p)).sort();
+  const laterJs = [...shared].filter((p) => isJs(p) && !eager.has(p)).sort();
+  const needShared = new Set(ids.filter((id) => graphs.get(id).some((p) => laterJs.includes(p))));
 
-  // The shell: the registry of shared modules first (exports as getters, so
-  // bindings stay live; __esModule so default imports read `default`), then app.js.
-  const registry =
-    sharedJs.map((p, i) => `import * as m${i} from ${JSON.stringify(p)};`).join('\n') +
-    `\nconst live = (ns) => Object.defineProperties({}, Object.fromEntries(['__esModule', ...Object.keys(ns)].map(` +
-    `(k) => [k, { enumerable: true, get: k === '__esModule' ? () => true : () => ns[k] }])));\n` +
-    `globalThis.attentionLabModules = {\n` +
-    sharedJs.map((p, i) => `  ${JSON.stringify(keyOf(p))}: live(m${i}),`).join('\n') +
-    `\n};\n`;
   await build({
     ...common,
     stdin: {
@@ -118,13 +160,16 @@ export async function buildSite(outDir) {
     sourcemap: true,
     legalComments: 'linked',
     plugins: [
-      lazyChapters,
+      lazyChapters(needShared),
       lazyKatex,
       {
         name: 'site-registry',
         setup(b) {
           b.onResolve({ filter: /^\.\/site-registry$/ }, () => ({ path: 'site-registry', namespace: 'site-registry' }));
-          b.onLoad({ filter: /.*/, namespace: 'site-registry' }, () => ({ contents: registry, resolveDir: site }));
+          b.onLoad({ filter: /.*/, namespace: 'site-registry' }, () => ({
+            contents: registryCode(shellJs),
+            resolveDir: site,
+          }));
           // app.js exports nothing and package.json's sideEffects leaves it out: keep it.
           b.onResolve({ filter: /[\\/]app\.js$/ }, ({ path }) => ({ path, sideEffects: true }));
         },
@@ -132,27 +177,22 @@ export async function buildSite(outDir) {
     ],
   });
 
-  // The chapters: shared modules come from the registry, the rest is bundled in.
-  const fromRegistry = {
-    name: 'site-shared-modules',
-    setup(b) {
-      b.onResolve({ filter: /.*/ }, async (args) => {
-        if (args.pluginData?.resolving || args.kind === 'entry-point') return undefined;
-        const found = await b.resolve(args.path, {
-          kind: args.kind,
-          importer: args.importer,
-          resolveDir: args.resolveDir,
-          pluginData: { resolving: true },
-        });
-        if (found.errors.length || !shared.has(found.path)) return undefined;
-        return { path: keyOf(found.path), namespace: 'site-shared' };
-      });
-      b.onLoad({ filter: /.*/, namespace: 'site-shared' }, ({ path }) => ({
-        contents: `module.exports = globalThis.attentionLabModules[${JSON.stringify(path)}];`,
-        loader: 'js',
-      }));
+  // chapters/shared.js: the later shared modules, reading the shell's from the registry.
+  await build({
+    ...common,
+    stdin: {
+      contents:
+        registryCode(laterJs) +
+        `(globalThis.attentionLabData = globalThis.attentionLabData || {})[${JSON.stringify(SHARED_KEY)}] = true;\n`,
+      resolveDir: site,
+      sourcefile: 'chapters-shared.js',
     },
-  };
+    outfile: join(outDir, 'chapters', 'shared.js'),
+    format: 'iife',
+    plugins: [fromRegistry(new Set(shellJs)), lazyKatex],
+  });
+
+  // The chapters: shared modules come from the registry, the rest is bundled in.
   for (const id of ids) {
     await build({
       ...common,
@@ -165,8 +205,8 @@ export async function buildSite(outDir) {
       },
       outfile: join(outDir, 'chapters', `${id}.js`),
       format: 'iife',
-      plugins: [fromRegistry, lazyKatex],
+      plugins: [fromRegistry(shared), lazyKatex],
     });
   }
-  return { ids, shared: sharedJs.map(keyOf) };
+  return { ids, shared: [...shellJs, ...laterJs].map(keyOf) };
 }
