@@ -2,20 +2,14 @@
 // Expected numbers are the article's printed ones (seed 42) or NumPy's, read
 // from tests/fixtures/additive.txt (made by tests/fixtures/make_additive.py).
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import { loadFixture } from '../js/fixtures.js';
-import { canvasHash, FILE_URL, openPage, paintedPixels, startBrowser, assertFormulaLinks } from './harness.mjs';
+import { canvasHash, FILE_URL, openPage, paintedPixels, assertFormulaLinks, useBrowser } from './harness.mjs';
 
 const ref = loadFixture('additive.txt');
 const CANVASES = 11; // steps 2-9: encoder + decoder, inputs, W1 + activations, w2 + scores, weights, weighted, context, comparison
 
-let env;
-before(async () => {
-  env = await startBrowser();
-});
-after(async () => {
-  await env?.close();
-});
+const env = useBrowser();
 
 const outputs = (page) => page.$$eval('#chapter-bahdanau pre.output', (nodes) => nodes.map((n) => n.textContent));
 const field = (page, name) => page.getByRole('textbox', { name, exact: true });

@@ -2,16 +2,10 @@
 // and from file://. Expected numbers are the notebook's, or worked out by hand
 // in this file for edited inputs.
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
-import { canvasHash, FILE_URL, openPage, paintedPixels, startBrowser } from './harness.mjs';
+import { test } from 'node:test';
+import { canvasHash, FILE_URL, openPage, paintedPixels, useBrowser } from './harness.mjs';
 
-let env;
-before(async () => {
-  env = await startBrowser();
-});
-after(async () => {
-  await env?.close();
-});
+const env = useBrowser();
 
 const outputs = (page) => page.$$eval('#chapter-basics pre.output', (nodes) => nodes.map((n) => n.textContent));
 const decoderEntry = (page, i) =>

@@ -8,19 +8,13 @@ import assert from 'node:assert/strict';
 import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, before, test } from 'node:test';
-import { openPage, SITE_DIR, startBrowser } from './harness.mjs';
+import { test } from 'node:test';
+import { openPage, SITE_DIR, useBrowser } from './harness.mjs';
 import { serve } from '../../scripts/serve.mjs';
 import { prerenderedModules, staleChapters } from '../../scripts/prerender-formulas.mjs';
 import basics from '../../web/src/site/formulas/basics.js';
 
-let env;
-before(async () => {
-  env = await startBrowser();
-});
-after(async () => {
-  await env?.close();
-});
+const env = useBrowser();
 
 const isKatexCode = (url) => /\/(katex\.js|chunks\/katex-[\w-]+\.js)$/.test(new URL(url).pathname);
 

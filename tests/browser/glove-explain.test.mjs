@@ -5,19 +5,13 @@
 // contrast", one menu button per heatmap, and the skip link.
 // Expected numbers: tests/fixtures/glove_cosine.txt (make_glove_cosine.py).
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import { loadFixture } from '../js/fixtures.js';
-import { canvasHash, openPage, startBrowser, tableValues } from './harness.mjs';
+import { canvasHash, openPage, tableValues, useBrowser } from './harness.mjs';
 
 const ref = loadFixture('glove_cosine.txt');
 const WIDTHS = [1280, 390];
-let env;
-before(async () => {
-  env = await startBrowser();
-});
-after(async () => {
-  await env?.close();
-});
+const env = useBrowser();
 
 const CHAPTER = '#chapter-glove';
 const stepSel = (n) => `${CHAPTER} section.step:nth-of-type(${n})`;

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import { serve } from '../../scripts/serve.mjs';
 import { loadFixture } from '../js/fixtures.js';
 import {
@@ -15,20 +15,14 @@ import {
   openPage,
   paintedPixels,
   SITE_DIR,
-  startBrowser,
   tableValues,
   assertFormulaLinks,
+  useBrowser,
 } from './harness.mjs';
 
 // The chapter masks words with no vector ("a", "A"): its weights are NumPy's masked ones.
 const masked = loadFixture('glove_cosine.txt');
-let env;
-before(async () => {
-  env = await startBrowser();
-});
-after(async () => {
-  await env?.close();
-});
+const env = useBrowser();
 
 const CHAPTER = '#chapter-glove';
 const stepSel = (n) => `${CHAPTER} section.step:nth-of-type(${n})`;

@@ -1,5 +1,6 @@
 // Shared set-up for the browser tests: Debian's chromium driven by
 // playwright-core, the built site served on 127.0.0.1, console errors recorded.
+import { after, before } from 'node:test';
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -34,6 +35,17 @@ export async function startBrowser({ headers } = {}) {
       await new Promise((ok) => server.close(ok));
     },
   };
+}
+
+/**
+ * Starts Chromium and the site's server before a test file's tests and closes
+ * both after them: `const env = useBrowser();`, then `env.browser` and `env.url`.
+ */
+export function useBrowser(options) {
+  const env = {};
+  before(async () => Object.assign(env, await startBrowser(options)));
+  after(async () => env.close?.());
+  return env;
 }
 
 /**

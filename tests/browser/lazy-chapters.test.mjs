@@ -4,17 +4,11 @@
 // modules stay one copy (the palette setting reaches a lazily loaded chapter);
 // the oEmbed discovery link follows the open chapter.
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import { CHAPTERS } from '../../web/src/site/chapters/index.js';
-import { canvasHash, FILE_URL, openPage, startBrowser } from './harness.mjs';
+import { canvasHash, FILE_URL, openPage, useBrowser } from './harness.mjs';
 
-let env;
-before(async () => {
-  env = await startBrowser();
-});
-after(async () => {
-  await env?.close();
-});
+const env = useBrowser();
 
 /** Opens `url`, recording the chapter scripts the page requests. */
 async function openRecording(url) {

@@ -6,16 +6,10 @@
 // curve beside the plot; the formats list and a random example; a loss chart
 // that is no light box in dark mode.
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
-import { canvasHash, openPage, startBrowser } from './harness.mjs';
+import { test } from 'node:test';
+import { canvasHash, openPage, useBrowser } from './harness.mjs';
 
-let env;
-before(async () => {
-  env = await startBrowser();
-});
-after(async () => {
-  await env?.close();
-});
+const env = useBrowser();
 
 const chapter = '#chapter-nmt';
 const WIDTHS = [

@@ -3,26 +3,20 @@
 // typed input retranslates; bad input is explained in the reader's words; the worker
 // trains (steps advance, loss curve painted) while the page stays responsive.
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import {
   canvasHash,
   FILE_URL,
   openPage,
   paintedPixels,
   SITE_DIR,
-  startBrowser,
   tableValues,
   assertFormulaLinks,
+  useBrowser,
 } from './harness.mjs';
 import { serve } from '../../scripts/serve.mjs';
 
-let env;
-before(async () => {
-  env = await startBrowser();
-});
-after(async () => {
-  await env?.close();
-});
+const env = useBrowser();
 
 const chapter = '#chapter-nmt';
 

@@ -5,21 +5,15 @@ import assert from 'node:assert/strict';
 import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import { serve } from '../../scripts/serve.mjs';
 import { loadFixture } from '../js/fixtures.js';
-import { canvasHash, FILE_URL, openPage, paintedPixels, SITE_DIR, startBrowser } from './harness.mjs';
+import { canvasHash, FILE_URL, openPage, paintedPixels, SITE_DIR, useBrowser } from './harness.mjs';
 
 const ref = loadFixture('qkv.txt');
 const CANVASES = 10; // words, W_Q, W_K, W_V, Q, K, V, scores, weights, output
 
-let env;
-before(async () => {
-  env = await startBrowser();
-});
-after(async () => {
-  await env?.close();
-});
+const env = useBrowser();
 
 const outputs = (page) => page.$$eval('#chapter-qkv pre.output', (nodes) => nodes.map((n) => n.textContent));
 const entry = (page, matrix, row, col) =>

@@ -4,15 +4,11 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import { serve } from '../../scripts/serve.mjs';
-import { canvasHash, openPage, SITE_DIR, startBrowser, tableValues } from './harness.mjs';
+import { canvasHash, openPage, SITE_DIR, tableValues, useBrowser } from './harness.mjs';
 
-let env;
-before(async () => {
-  env = await startBrowser();
-});
-after(async () => env?.close());
+const env = useBrowser();
 
 test("works under Content-Security-Policy: script-src 'self' 'wasm-unsafe-eval'", async () => {
   const csp =

@@ -6,17 +6,11 @@
 // scratch runs in the worker and updates the views; it fits a phone; it opens
 // from file://.
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
-import { canvasHash, FILE_URL, openPage, paintedPixels, SITE_DIR, startBrowser } from './harness.mjs';
+import { test } from 'node:test';
+import { canvasHash, FILE_URL, openPage, paintedPixels, SITE_DIR, useBrowser } from './harness.mjs';
 import { serve } from '../../scripts/serve.mjs';
 
-let env;
-before(async () => {
-  env = await startBrowser();
-});
-after(async () => {
-  await env?.close();
-});
+const env = useBrowser();
 
 const chapter = '#chapter-trained';
 const data = (page, key) => page.$eval(chapter, (root, k) => root.dataset[k], key);

@@ -3,16 +3,10 @@
 // inputs (rows of weights sum to 1, masked weights are exactly 0, the scaled
 // variance stays near 1), and edits must change downstream numbers and pixels.
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
-import { canvasHash, FILE_URL, openPage, paintedPixels, startBrowser, tableValues } from './harness.mjs';
+import { test } from 'node:test';
+import { canvasHash, FILE_URL, openPage, paintedPixels, tableValues, useBrowser } from './harness.mjs';
 
-let env;
-before(async () => {
-  env = await startBrowser();
-});
-after(async () => {
-  await env?.close();
-});
+const env = useBrowser();
 
 const CH = '#chapter-transformer';
 const open = (hash = '') => openPage(env.browser, `${env.url}#chapter=transformer${hash}`);
