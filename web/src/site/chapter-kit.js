@@ -22,6 +22,12 @@ export function step({ title, intro = [], formula, controls = [], output, figure
   );
 }
 
+/** Axis labels 0 … n − 1: vector components and dimensions are indexed from 0, as NumPy and seaborn's tick labels do. */
+export const indexLabels = (n) => Array.from({ length: n }, (_, i) => `${i}`);
+
+/** The notebooks' 1-based names `${prefix}1` … `${prefix}n` (h̄1, word_1). */
+export const numberedLabels = (prefix, n) => Array.from({ length: n }, (_, i) => `${prefix}${i + 1}`);
+
 /** A <pre> that shows NumPy-style output; set its text with `.textContent`. */
 export function outputBlock(label) {
   return el('pre', { className: 'output', attrs: { 'aria-label': label, 'aria-live': 'polite' } });

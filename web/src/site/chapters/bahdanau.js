@@ -3,7 +3,17 @@
 // NumPy walk-through of the paper (seed 42, 5 encoder steps, 16 hidden units,
 // attention size 10).
 import { code, el } from '../dom.js';
-import { cellStory, credit, errorLine, folded, guarded, outputBlock, step } from '../chapter-kit.js';
+import {
+  cellStory,
+  credit,
+  errorLine,
+  folded,
+  guarded,
+  indexLabels,
+  numberedLabels,
+  outputBlock,
+  step,
+} from '../chapter-kit.js';
 import { FlowDiagram } from '../figures/flow-diagram.js';
 import { lengthSketch } from '../figures/length-sketch.js';
 import { captioned, Heatmap } from '../figures/heatmap.js';
@@ -51,10 +61,6 @@ function layout(rows, cols) {
     cellHeight: Math.min(32, Math.max(8, Math.floor(420 / rows))),
   };
 }
-
-const names = (prefix, n) => Array.from({ length: n }, (_, i) => `${prefix}${i + 1}`);
-// Hidden and attention units are indexed from 0, as NumPy and seaborn's tick labels do.
-const units = (n) => Array.from({ length: n }, (_, i) => `${i}`);
 
 const asRow = (v) => ({ rows: 1, cols: v.length, data: v });
 const asColumn = (v) => ({ rows: v.length, cols: 1, data: v });
@@ -193,19 +199,19 @@ export default {
         const { inputLength: n, hiddenSize: h, attentionSize: a } = state;
         const r = bahdanauAttention(api, state);
         result = r;
-        const steps = names('h', n);
+        const steps = numberedLabels('h', n);
 
         setupOut.textContent = setupLines(state);
 
         encoderMap.update(r.encoderStates, {
           rowLabels: steps,
-          colLabels: h <= 16 ? units(h) : undefined,
+          colLabels: h <= 16 ? indexLabels(h) : undefined,
           ...layout(n, h),
         });
         encoderOut.textContent = formatNumpy(r.encoderStates.data, [n, h]);
         decoderMap.update(r.decoderState, {
           rowLabels: ['s'],
-          colLabels: h <= 16 ? units(h) : undefined,
+          colLabels: h <= 16 ? indexLabels(h) : undefined,
           ...layout(1, h),
         });
         decoderOut.textContent = formatNumpy(r.decoderState.data, [1, h]);
@@ -217,7 +223,7 @@ export default {
         layer1Map.update(r.layer1, { ...layout(2 * h, a), rowLabels: undefined });
         activationsMap.update(r.activations, {
           rowLabels: steps,
-          colLabels: a <= 16 ? units(a) : undefined,
+          colLabels: a <= 16 ? indexLabels(a) : undefined,
           vmin: -1,
           vmax: 1,
           ...layout(n, a),
@@ -235,13 +241,13 @@ export default {
 
         weightedMap.update(r.weighted, {
           rowLabels: steps,
-          colLabels: h <= 16 ? units(h) : undefined,
+          colLabels: h <= 16 ? indexLabels(h) : undefined,
           ...layout(n, h),
         });
         weightedOut.textContent = formatNumpy(r.weighted.data, [n, h]);
         contextMap.update(asRow(r.context), {
           rowLabels: ['c'],
-          colLabels: h <= 16 ? units(h) : undefined,
+          colLabels: h <= 16 ? indexLabels(h) : undefined,
           ...layout(1, h),
         });
         contextOut.textContent = formatNumpy(r.context, [h]);

@@ -2,7 +2,17 @@
 // vector, following Udacity's Attention Basics notebook step by step.
 import { code, el } from '../dom.js';
 import { ColumnsEditor, VectorEditor } from '../editors.js';
-import { cellStory, credit, errorLine, experiment, guarded, outputBlock, step } from '../chapter-kit.js';
+import {
+  cellStory,
+  credit,
+  errorLine,
+  experiment,
+  guarded,
+  indexLabels,
+  numberedLabels,
+  outputBlock,
+  step,
+} from '../chapter-kit.js';
 import { BarChart } from '../figures/bar-chart.js';
 import { FlowDiagram } from '../figures/flow-diagram.js';
 import { Heatmap } from '../figures/heatmap.js';
@@ -29,7 +39,6 @@ addPrerendered(formulas); // this chapter's formulas, typeset at build time
 
 const column = (v) => ({ rows: v.length, cols: 1, data: Float64Array.from(v) });
 const row = (v) => ({ rows: 1, cols: v.length, data: Float64Array.from(v) });
-const stepNames = (n) => Array.from({ length: n }, (_, j) => `h̄${j + 1}`);
 // Formula symbols, coloured like (and linked to) their figures.
 const h = symbol('decoder', 'h');
 const hs = symbol('annotation', '\\bar h_s');
@@ -37,8 +46,6 @@ const H = symbol('annotations', 'H');
 const e = symbol('scores', 'e');
 const es = symbol('scores', 'e_s');
 const alpha = symbol('weights', '\\alpha_s');
-// Vector components are indexed from 0, as NumPy and seaborn's tick labels do.
-const unitNames = (d) => Array.from({ length: d }, (_, i) => `${i}`);
 
 /** The three score functions (Luong et al., 2015, section 3.1) and the chapters that compute each. */
 function scoringTable() {
@@ -97,7 +104,7 @@ export default {
     const story = (explainer) => cellStory(figures, () => result !== null, explainer);
 
     // ---- Step 1: the decoder hidden state
-    const decoderMap = new Heatmap({ palette: 'purple', label: 'decoder hidden state h', rowLabels: unitNames(3) });
+    const decoderMap = new Heatmap({ palette: 'purple', label: 'decoder hidden state h', rowLabels: indexLabels(3) });
     const decoderOut = outputBlock('decoder hidden state as NumPy prints it');
     const decoderEditor = new VectorEditor({
       values: state.decoder,
@@ -110,7 +117,7 @@ export default {
     });
 
     // ---- Step 2: one annotation
-    const annotationMap = new Heatmap({ palette: 'orange', label: 'annotation h̄', rowLabels: unitNames(3) });
+    const annotationMap = new Heatmap({ palette: 'orange', label: 'annotation h̄', rowLabels: indexLabels(3) });
     const annotationOut = outputBlock('annotation as NumPy prints it');
     const annotationEditor = new VectorEditor({
       values: state.annotation,
@@ -177,7 +184,7 @@ export default {
     const contextMap = new Heatmap({
       palette: 'blue',
       label: 'context vector c',
-      rowLabels: unitNames(3),
+      rowLabels: indexLabels(3),
       explain: story((k) => explainContext(state, result, k)),
     });
     const diagram = new FlowDiagram({ label: 'the attention step: encoder states, scores, weights, context' });
@@ -311,12 +318,12 @@ export default {
       singleOut.textContent = formatScalar(r.single, { integer: integers });
       singleSum.textContent = `${decoder.map((h, i) => `${formatCell(h)}·${formatCell(annotation[i])}`).join(' + ')} = ${formatCell(r.single)}`;
 
-      annotationsMap.update(r.H, { colLabels: stepNames(n), rowLabels: unitNames(3) });
+      annotationsMap.update(r.H, { colLabels: numberedLabels('h̄', n), rowLabels: indexLabels(3) });
       annotationsOut.textContent = formatNumpy(r.H.data, [3, n]);
-      scoresMap.update(row(r.scores), { colLabels: stepNames(n) });
+      scoresMap.update(row(r.scores), { colLabels: numberedLabels('h̄', n) });
       scoresOut.textContent = formatNumpy(r.scores, [n]);
 
-      weightsMap.update(row(r.weights), { colLabels: stepNames(n) });
+      weightsMap.update(row(r.weights), { colLabels: numberedLabels('h̄', n) });
       weightsOut.textContent = formatNumpy(r.weights, [n]);
       softmaxText.textContent = softmaxSentence(r);
       naiveOut.textContent = formatNumpy(r.naive, [n]);
@@ -327,7 +334,7 @@ export default {
         ),
       );
 
-      appliedMap.update(r.applied, { colLabels: stepNames(n), rowLabels: unitNames(3) });
+      appliedMap.update(r.applied, { colLabels: numberedLabels('h̄', n), rowLabels: indexLabels(3) });
       appliedOut.textContent = formatNumpy(r.applied.data, [3, n]);
       contextMap.update(column(r.context));
       contextOut.textContent = formatNumpy(r.context, [3]);

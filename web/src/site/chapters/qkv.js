@@ -2,7 +2,16 @@
 // integer projections W_Q, W_K, W_V (NumPy-exact, seed 42), and the general
 // attention mechanism computed one matrix at a time.
 import { code, el } from '../dom.js';
-import { cellStory, credit, errorLine, guarded, outputBlock, step } from '../chapter-kit.js';
+import {
+  cellStory,
+  credit,
+  errorLine,
+  guarded,
+  indexLabels,
+  numberedLabels,
+  outputBlock,
+  step,
+} from '../chapter-kit.js';
 import { captioned, Heatmap } from '../figures/heatmap.js';
 import { addPrerendered, symbol, tex } from '../math.js';
 import { linkFormulas } from '../formula-links.js';
@@ -36,9 +45,6 @@ const S = symbol('scores', 'S');
 const Sij = symbol('scores', 'S_{ij}');
 const alpha = symbol('weights', '\\alpha_{ij}');
 
-const wordNames = (n) => Array.from({ length: n }, (_, i) => `word_${i + 1}`);
-// Dimensions are indexed from 0, as NumPy and seaborn's tick labels do.
-const dims = (n) => Array.from({ length: n }, (_, i) => `${i}`);
 // `prefix = array(...)` as NumPy prints it. Integer inputs give NumPy integer
 // arrays (words, W, Q, K, V, scores): those print without decimal points,
 // "array([[2, 0, 2], ...". Softmax results are always floats.
@@ -85,7 +91,11 @@ export default {
         update();
       },
     });
-    const wordsMap = new Heatmap({ palette: 'purple', label: 'word vectors, one row per word', colLabels: dims(3) });
+    const wordsMap = new Heatmap({
+      palette: 'purple',
+      label: 'word vectors, one row per word',
+      colLabels: indexLabels(3),
+    });
     const wordsOut = outputBlock('words as NumPy prints them');
 
     // ---- Step 2: weights
@@ -105,8 +115,8 @@ export default {
       weightMaps[key] = new Heatmap({
         palette: 'bone',
         label: WEIGHT_NAMES[key],
-        rowLabels: dims(3),
-        colLabels: dims(3),
+        rowLabels: indexLabels(3),
+        colLabels: indexLabels(3),
       });
     }
     const redraw = (newSeed) => {
@@ -150,19 +160,19 @@ export default {
       Q: new Heatmap({
         palette: 'orange',
         label: 'queries Q, one row per word',
-        colLabels: dims(3),
+        colLabels: indexLabels(3),
         explain: projection('Q'),
       }),
       K: new Heatmap({
         palette: 'green',
         label: 'keys K, one row per word',
-        colLabels: dims(3),
+        colLabels: indexLabels(3),
         explain: projection('K'),
       }),
       V: new Heatmap({
         palette: 'blue',
         label: 'values V, one row per word',
-        colLabels: dims(3),
+        colLabels: indexLabels(3),
         explain: projection('V'),
       }),
     };
@@ -193,7 +203,7 @@ export default {
     const outputMap = new Heatmap({
       palette: 'blue',
       label: 'attention output, one row per word',
-      colLabels: dims(3),
+      colLabels: indexLabels(3),
       explain: story((i, k) => explainOutput(result, i, k)),
     });
     Object.assign(figures, {
@@ -215,7 +225,7 @@ export default {
         const whole = isWhole;
         // NumPy's dtype: products of integer arrays stay integer arrays.
         const intProducts = whole(state.words) && whole(state.WQ) && whole(state.WK) && whole(state.WV);
-        const labels = wordNames(n);
+        const labels = numberedLabels('word_', n);
         const words = matrixOf(state.words);
         wordsMap.update(words, { rowLabels: labels });
         wordsOut.textContent = numpyRepr(words.data, [n, 3], 'words = ', { float: !whole(state.words) });
