@@ -124,6 +124,16 @@ test('two lessons on one page keep their own state; host CSS and lesson CSS stay
     return [getComputedStyle(frame).color, getComputedStyle(frame).backgroundColor];
   });
   assert.ok(luminance(pinned[1]) > 0.8 && contrast(...pinned) >= 7, `theme=light: ${pinned}`);
+  // So are the formulas' symbol colours (theme variables): the dark scheme's pastels would read
+  // at under 2.3:1 on this light background.
+  const symbols = await page.evaluate(() =>
+    [...document.querySelector('attention-lesson').shadowRoot.querySelectorAll('.formula .sym')].map(
+      (s) => getComputedStyle(s).color,
+    ),
+  );
+  assert.ok(symbols.length > 0, 'the Basics formulas have coloured symbols');
+  for (const color of symbols)
+    assert.ok(contrast(color, pinned[1]) >= 3, `theme=light: symbol ${color} on ${pinned[1]}`);
 
   // KaTeX's CSS stays inside: the host's own .katex / .formula keep the host's font.
   const hostStyles = await page.evaluate(() =>
