@@ -92,6 +92,32 @@ test('causal mask: weights above the diagonal are exactly 0, first query attends
   await page.context().close();
 });
 
+test('multi-head: the heads grid keeps to its figure box (2 and 8 heads at 1280 px), square-ish where it fits', async () => {
+  const page = await open();
+  const heads = `${CH} section.step:nth-of-type(6) .figures.heads`;
+  // Each head's figure, and the box around the grid, both measured after layout.
+  const layout = () =>
+    page.$eval(heads, (row) => ({
+      box: row.parentElement.clientWidth,
+      used: row.parentElement.scrollWidth,
+      columns: Number(row.style.getPropertyValue('--columns')),
+      figure: row.firstElementChild.offsetWidth,
+      count: row.children.length,
+    }));
+  for (const label of [null, 'Try: heads = 8 with d_model = 8']) {
+    if (label) await page.getByRole('button', { name: label }).click();
+    await page.waitForFunction((sel) => document.querySelectorAll(`${sel} canvas`).length > 0, heads);
+    await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+    const l = await layout();
+    assert.ok(l.used <= l.box + 1, `heads overflow their box: ${JSON.stringify(l)}`);
+    const gap = 24; // 1.5rem
+    const fits = Math.floor((l.box + gap) / (l.figure + gap));
+    assert.equal(l.columns, Math.max(1, Math.min(Math.ceil(Math.sqrt(l.count)), fits)), JSON.stringify(l));
+  }
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
 test('experiments: "turn on causal" makes row 1 one-hot; "heads = 8 with d_model = 8" gives d_k = 1', async () => {
   const page = await open('&tp=0');
   await page.getByRole('button', { name: 'Try: turn on causal' }).click();
@@ -418,6 +444,15 @@ test('lazy figures: an edit leaves off-screen canvases stale; scrolled into view
   assert.equal(await page.getAttribute(masked, 'data-painted'), 'stale');
   assert.equal(await page.getAttribute(head2, 'data-painted'), 'stale');
   assert.equal(await page.getAttribute(`${CH} canvas[aria-label^="embeddings X"]`, 'data-painted'), 'true');
+  // Printing paints what was left stale, with the current numbers.
+  await page.evaluate(() => window.dispatchEvent(new Event('beforeprint')));
+  assert.equal(await page.getAttribute(head2, 'data-painted'), 'true');
+  assert.equal(await canvasHash(page, head2), reference[1], 'printed: head 2 shows seed 9');
+  await seed.fill('1');
+  await seed.press('Tab');
+  await seed.fill('9');
+  await seed.press('Tab');
+  assert.equal(await page.getAttribute(head2, 'data-painted'), 'stale');
   for (const [i, selector] of [masked, head2].entries()) {
     await page.locator(selector).scrollIntoViewIfNeeded();
     await painted(page, selector);

@@ -473,6 +473,18 @@ function headsStep({ headsSlot }) {
   const mhaFig = figure({ palette: 'blue', label: 'multi-head output = concat · Wo' });
   const mhaCheck = el('p', { className: 'worked' });
   let headFigs = [];
+  // A square-ish grid (4 heads as 2 + 2, 8 as 3 + 3 + 2, never 2 + 1 + 1), with no more
+  // columns than the step's figure box holds: measured after layout, when the box or a head
+  // figure (more tokens, wider) changes size, so the edit itself forces no layout.
+  const fitColumns = typeof ResizeObserver === 'function' ? new ResizeObserver(() => setColumns()) : null;
+  const setColumns = () => {
+    const square = Math.ceil(Math.sqrt(headFigs.length));
+    const first = headsRow.firstElementChild;
+    const gap = parseFloat(getComputedStyle(headsRow).columnGap) || 0;
+    const room = headsRow.parentElement?.clientWidth ?? 0; // the step's figure box, not the grid's own width
+    const fit = first?.offsetWidth && room ? Math.floor((room + gap) / (first.offsetWidth + gap)) : square;
+    headsRow.style.setProperty('--columns', String(Math.max(1, Math.min(square, fit))));
+  };
   return {
     element: step({
       title: '6. Multi-head attention',
@@ -521,8 +533,10 @@ function headsStep({ headsSlot }) {
       if (headFigs.length !== r.perHead.length) {
         headFigs = r.perHead.map((_, i) => tokenFigure({ palette: 'orange', label: label(i), weights: true }));
         headsRow.replaceChildren(...headFigs.map((f) => f.element));
-        // A square-ish grid: 4 heads as 2 + 2, 8 as 3 + 3 + 2 (never 2 + 1 + 1).
         headsRow.style.setProperty('--columns', String(Math.ceil(Math.sqrt(headFigs.length))));
+        fitColumns?.disconnect();
+        if (headsRow.parentElement) fitColumns?.observe(headsRow.parentElement);
+        fitColumns?.observe(headFigs[0].element);
       }
       r.perHead.forEach((h, i) => headFigs[i].update(h.weights, { ...view.labels, isMasked, label: label(i) }));
       concatFig.update(r.concat, view.rowsOnly);

@@ -3,7 +3,7 @@
 // dark) repaints them all. A canvas keeps the colours it was painted with, so
 // without this a figure painted in light mode would keep dark ink on a dark page.
 
-/** @type {Set<{canvas: HTMLCanvasElement, draw: () => void}>} */
+/** @type {Set<{canvas: HTMLCanvasElement, draw: () => void, stale?: boolean}>} */
 const figures = new Set();
 
 /** Registers a figure whose draw() repaints its canvas from its current state. */
@@ -24,6 +24,12 @@ export function repaintAll() {
 }
 
 globalThis.matchMedia?.('(prefers-color-scheme: dark)').addEventListener?.('change', repaintAll);
+
+// A printed page shows every figure, the ones never scrolled to as well: paint those a
+// lazy figure left stale (heatmap.js `lazy`) before the page is laid out for print.
+globalThis.addEventListener?.('beforeprint', () => {
+  for (const figure of figures) if (figure.stale && figure.canvas.isConnected) figure.draw();
+});
 
 // A new width can change how figures fit (colour bar beside or below, cell size).
 /** Counts width changes; figures measure their container again when it moves. */
