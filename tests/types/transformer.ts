@@ -26,6 +26,17 @@ export async function transformerUsage(): Promise<number> {
     causal: true,
   });
   a.scaledDotProductAttention(X, X, X, { mask: null });
+  // out: the previous result, or either part of it; a Matrix for matmul and randn.
+  const again: AttentionResult = a.scaledDotProductAttention(X, X, X, { out: plain });
+  a.scaledDotProductAttention(X, X, X, { out: { weights: again.weights } });
+  const product: Matrix = a.matmul(X, [[1], [2]], { out: new Matrix(3, 1) });
+  const rs = new a.RandomState(1);
+  rs.randn(3, 1, { out: product });
+  rs.delete();
+  // @ts-expect-error out is a Matrix, not an array of rows
+  a.matmul(X, X, { out: [[1, 2]] });
+  // @ts-expect-error scaledDotProductAttention's out is { output, weights }, not a Matrix
+  a.scaledDotProductAttention(X, X, X, { out: product });
   const I = [
     [1, 0],
     [0, 1],

@@ -11,6 +11,7 @@
 import { borrowMatrix, toMatrix, toVector, toVectorOrLine } from './convert.js';
 import { describe, readOptions, requireBoolean, requireInteger, throwForStatus } from './errors.js';
 import { ABSENT, withHeap } from './heap.js';
+import { readOut, readOutParts } from './out.js';
 import { choosePrecision } from './precision.js';
 
 const SDPA = 'scaledDotProductAttention';
@@ -146,11 +147,12 @@ export function attentionApi(core) {
     /** Q: (n_q x d), K: (n x d) -> Q Kᵀ (n_q x n), divided by sqrt(d) with { scaled: true }. */
     attentionScores(Q, K, options) {
       const fn = 'attentionScores';
-      const { scaled = false, precision } = readOptions(options, ['scaled', 'precision'], fn);
+      const { scaled = false, precision, out } = readOptions(options, ['scaled', 'precision', 'out'], fn);
       requireBoolean(scaled, fn, 'options.scaled');
       const chosen = choosePrecision(precision, [Q, K], fn);
       const q = borrowMatrix(Q, fn, 'Q');
       const k = borrowMatrix(K, fn, 'K');
+      const target = readOut(out, q.rows, k.rows, chosen, fn, 'options.out');
       const raw = chosen === 'float32' ? core._attention32 : core._attention;
       return withHeap(
         core,
@@ -170,7 +172,7 @@ export function attentionApi(core) {
             }),
             fn,
           );
-          return heap.readMatrix(weights);
+          return heap.readMatrix(weights, target);
         },
         chosen,
       );
@@ -181,12 +183,13 @@ export function attentionApi(core) {
      * Q: (n_q x d_k), K: (n x d_k), V: (n x d_v), options { mask: (n_q x n) of 0/1, causal }.
      */
     scaledDotProductAttention(Q, K, V, options) {
-      const opts = readOptions(options, ['mask', 'causal', 'precision'], SDPA);
+      const opts = readOptions(options, ['mask', 'causal', 'precision', 'out'], SDPA);
       const chosen = choosePrecision(opts.precision, [Q, K, V], SDPA);
       const q = borrowMatrix(Q, SDPA, 'Q');
       const k = borrowMatrix(K, SDPA, 'K');
       const v = borrowMatrix(V, SDPA, 'V');
       const { mask, causal } = readMask(opts, SDPA);
+      const into = readOutParts(opts.out, { output: [q.rows, v.cols], weights: [q.rows, k.rows] }, chosen, SDPA);
       const raw = chosen === 'float32' ? core._attention32 : core._attention;
       return withHeap(
         core,
@@ -207,7 +210,7 @@ export function attentionApi(core) {
             }),
             SDPA,
           );
-          return { output: heap.readMatrix(output), weights: heap.readMatrix(weights) };
+          return { output: heap.readMatrix(output, into.output), weights: heap.readMatrix(weights, into.weights) };
         },
         chosen,
       );
@@ -221,7 +224,7 @@ export function attentionApi(core) {
       if (options === undefined) throw new TypeError(`${MHA}: options { heads, Wq, Wk, Wv, Wo } are required`);
       const opts = readOptions(
         options,
-        ['heads', 'Wq', 'Wk', 'Wv', 'Wo', 'bq', 'bk', 'bv', 'bo', 'mask', 'causal', 'precision'],
+        ['heads', 'Wq', 'Wk', 'Wv', 'Wo', 'bq', 'bk', 'bv', 'bo', 'mask', 'causal', 'precision', 'out'],
         MHA,
       );
       const { heads } = opts;
@@ -249,6 +252,7 @@ export function attentionApi(core) {
       const W = { wq: matrix('Wq'), wk: matrix('Wk'), wv: matrix('Wv'), wo: matrix('Wo') };
       const b = { bq: bias('bq'), bk: bias('bk'), bv: bias('bv'), bo: bias('bo') };
       const { mask, causal } = readMask(opts, MHA);
+      const into = readOutParts(opts.out, { output: [q.rows, q.cols], weights: [heads, q.rows, k.rows] }, chosen, MHA);
       const raw = chosen === 'float32' ? core._multiHeadAttention32 : core._multiHeadAttention;
       return withHeap(
         core,
@@ -266,9 +270,12 @@ export function attentionApi(core) {
           // Head h's (n_q x n_k) block starts h * n_q * n_k entries into the stacked weights.
           const headBytes = q.rows * k.rows * heap.bytesPerElement;
           return {
-            output: heap.readMatrix(args.output),
+            output: heap.readMatrix(args.output, into.output),
             weights: Array.from({ length: heads }, (_, h) =>
-              heap.readMatrix({ data: args.weights.data + h * headBytes, rows: q.rows, cols: k.rows }),
+              heap.readMatrix(
+                { data: args.weights.data + h * headBytes, rows: q.rows, cols: k.rows },
+                into.weights?.[h],
+              ),
             ),
           };
         },

@@ -94,7 +94,7 @@ export function readOptions(options, known, fn, name = 'options') {
   const unknown = Object.keys(options).filter((key) => !known.includes(key));
   if (unknown.length > 0) {
     throw new TypeError(
-      `${fn}: unknown ${unknown.length === 1 ? 'option' : 'options'} ${unknown.map((k) => `'${k}'`).join(', ')} (known: ${known.join(', ')})`,
+      `${fn}: unknown ${unknown.length === 1 ? 'option' : 'options'} ${unknown.map((k) => `'${k}'`).join(', ')}${name === 'options' ? '' : ` in ${name}`} (known: ${known.join(', ')})`,
     );
   }
   return options;

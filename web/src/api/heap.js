@@ -115,9 +115,15 @@ export class HeapScope {
     return copy;
   }
 
-  /** A copy of an output Tensor as a Matrix. */
-  readMatrix(t) {
-    return new Matrix(t.rows, t.cols, this.read(t));
+  /**
+   * A copy of an output Tensor as a Matrix, or copied into `into` (options.out, checked by
+   * out.js readOut: same shape and element type) and `into` returned.
+   */
+  readMatrix(t, into = null) {
+    if (!into) return new Matrix(t.rows, t.cols, this.read(t));
+    const start = t.data / this.bytesPerElement;
+    into.data.set(this.#heap().subarray(start, start + t.rows * t.cols));
+    return into;
   }
 
   freeAll() {

@@ -73,6 +73,20 @@ export interface PrecisionOptions<P extends Precision | undefined = Precision | 
   precision?: P;
 }
 
+/** A result Matrix of either element type (for `out`: the type must match the result's, checked when called). */
+export type AnyMatrix = Matrix<Float64Array | Float32Array>;
+
+/**
+ * `{ out }`: write the result into this Matrix, and return it, instead of
+ * allocating a new one. Its shape must be the result's and its data a
+ * Float64Array (float64) or Float32Array (float32): otherwise a RangeError or
+ * TypeError before anything is computed. For pages that recompute the same
+ * shapes on every edit (`C = a.matmul(A, B, { out: C })`): no new arrays.
+ */
+export interface OutOptions {
+  out?: AnyMatrix | null;
+}
+
 /**
  * Every object that owns WebAssembly memory (RandomState, Embeddings,
  * Seq2SeqTrainer, TransformerTrainer). `delete()` frees it now; an object dropped without
@@ -153,7 +167,7 @@ export interface Attention {
   matmul<A extends MatrixInput, B extends MatrixInput, P extends Precision | undefined = undefined>(
     a: A,
     b: B,
-    options?: PrecisionOptions<P>,
+    options?: PrecisionOptions<P> & OutOptions,
   ): Matrix<ResultData<P, A | B>>;
 
   // ---- Transformer attention ----
@@ -161,7 +175,7 @@ export interface Attention {
   attentionScores<Q extends MatrixInput, K extends MatrixInput, P extends Precision | undefined = undefined>(
     Q: Q,
     K: K,
-    options?: { scaled?: boolean } & PrecisionOptions<P>,
+    options?: { scaled?: boolean } & PrecisionOptions<P> & OutOptions,
   ): Matrix<ResultData<P, Q | K>>;
   /**
    * Scaled dot-product attention, `softmax(Q Kᵀ / √d_k) V`, row by row.
@@ -580,15 +594,15 @@ export interface RandomState extends OwnedObject {
    * Bit-for-bit equal to NumPy on x86-64 Linux, last bits included: the logarithm is a port of glibc's
    * `log()` (the one NumPy calls), not WebAssembly's musl `log()`, which is 1 ulp off for a few inputs.
    */
-  randn(rows: number, cols: number): Matrix;
+  randn(rows: number, cols: number, options?: OutOptions): Matrix;
   /** Uniform values in [0, 1) with 53 random bits: `np.random.rand(rows, cols)`. */
-  rand(rows: number, cols: number): Matrix;
+  rand(rows: number, cols: number, options?: OutOptions): Matrix;
   /**
    * Integers in [low, high): `np.random.randint(low, high, size=(rows, cols))`.
    * low and high are integers with -2^53 <= low < high <= 2^53; values may
    * exceed 2^31, so they are returned as (exact) doubles in the Matrix.
    */
-  randint(low: number, high: number, rows: number, cols: number): Matrix;
+  randint(low: number, high: number, rows: number, cols: number, options?: OutOptions): Matrix;
 }
 
 // ---- Bahdanau's concat score ----
@@ -626,7 +640,13 @@ export interface AttentionMaskOptions {
 }
 
 /** The options besides `precision` (which the functions take as `PrecisionOptions`). */
-export interface ScaledDotProductAttentionOptions extends AttentionMaskOptions {}
+export interface ScaledDotProductAttentionOptions extends AttentionMaskOptions {
+  /**
+   * Matrices to write the output and/or the weights into (e.g. the previous result), returned
+   * in the result: same shapes and element type as the result's (see `OutOptions`).
+   */
+  out?: { output?: AnyMatrix | null; weights?: AnyMatrix | null } | null;
+}
 
 /** The options besides `precision` (which the function takes as `PrecisionOptions`). */
 export interface MultiHeadAttentionOptions extends AttentionMaskOptions {
@@ -645,6 +665,8 @@ export interface MultiHeadAttentionOptions extends AttentionMaskOptions {
   bk?: VectorInput | null;
   bv?: VectorInput | null;
   bo?: VectorInput | null;
+  /** Matrices to write into, as in `ScaledDotProductAttentionOptions.out`; `weights`: one per head. */
+  out?: { output?: AnyMatrix | null; weights?: AnyMatrix[] | null } | null;
 }
 
 export interface AttentionResult<D extends Float64Array | Float32Array = Float64Array> {

@@ -2,10 +2,12 @@
 //
 //   const rs = new a.RandomState(42);   // np.random.seed(42)
 //   rs.randn(5, 16);                    // np.random.randn(5, 16)  -> Matrix
+//   rs.randn(5, 16, { out: m });        // the next 80 values written into m (5 x 16)
 //   rs.delete();                        // frees the generator now (or `using rs = ...`)
-import { requireInteger, requireNumber, throwForStatus } from './errors.js';
+import { readOptions, requireInteger, requireNumber, throwForStatus } from './errors.js';
 import { OwnedHandle } from './handle.js';
 import { withHeap } from './heap.js';
+import { readOut } from './out.js';
 
 const MAX_SIZE = 0x7fffffff;
 
@@ -18,32 +20,34 @@ export function randomStateApi(core) {
       super(new core._RandomState(seed), 'RandomState');
     }
 
-    #draw(fn, rows, cols, call) {
+    #draw(fn, rows, cols, options, call) {
+      const name = `RandomState.${fn}`;
       const raw = this.raw(fn);
-      requireInteger(rows, `RandomState.${fn}`, 'rows', 0, MAX_SIZE);
-      requireInteger(cols, `RandomState.${fn}`, 'cols', 0, MAX_SIZE);
-      return withHeap(core, `RandomState.${fn}`, (heap) => {
+      requireInteger(rows, name, 'rows', 0, MAX_SIZE);
+      requireInteger(cols, name, 'cols', 0, MAX_SIZE);
+      const target = readOut(readOptions(options, ['out'], name).out, rows, cols, 'float64', name, 'options.out');
+      return withHeap(core, name, (heap) => {
         const out = heap.output(rows, cols, 'result');
-        throwForStatus(core, call(raw, out), `RandomState.${fn}`);
-        return heap.readMatrix(out);
+        throwForStatus(core, call(raw, out), name);
+        return heap.readMatrix(out, target);
       });
     }
 
     /** Standard normal values, like `np.random.randn(rows, cols)`. */
-    randn(rows, cols) {
-      return this.#draw('randn', rows, cols, (raw, out) => raw.randn(out));
+    randn(rows, cols, options) {
+      return this.#draw('randn', rows, cols, options, (raw, out) => raw.randn(out));
     }
 
     /** Uniform values in [0, 1), like `np.random.rand(rows, cols)`. */
-    rand(rows, cols) {
-      return this.#draw('rand', rows, cols, (raw, out) => raw.rand(out));
+    rand(rows, cols, options) {
+      return this.#draw('rand', rows, cols, options, (raw, out) => raw.rand(out));
     }
 
     /** Integers in [low, high), like `np.random.randint(low, high, size=(rows, cols))`. */
-    randint(low, high, rows, cols) {
+    randint(low, high, rows, cols, options) {
       requireNumber(low, 'RandomState.randint', 'low');
       requireNumber(high, 'RandomState.randint', 'high');
-      return this.#draw('randint', rows, cols, (raw, out) => raw.randint(low, high, out));
+      return this.#draw('randint', rows, cols, options, (raw, out) => raw.randint(low, high, out));
     }
   }
 
