@@ -151,3 +151,35 @@ test('provenance: raw and scaled scores, masked weights and outputs explain them
   const out = M.explainOutput(proj.attention.weights, proj.V, proj.attention.output, 1, 2, tokens);
   assert.match(out.text, /^output\[2\]\[3\] \(cat\) = Σ_j weight\[2\]\[j\] · V\[j\]\[3\] = .* = −?[\d.]+$/);
 });
+
+test('a workspace (workspace.js) changes no number: edits written into reused matrices equal fresh results', async () => {
+  const { workspace } = await import('../../web/src/site/workspace.js');
+  const slot = workspace(a);
+  /** Every result of steps 1, 2, 4, 5 and 6 (and the one-call check), as flat arrays by name. */
+  const run = (edit, withSlot) => {
+    const s = withSlot ? slot : undefined;
+    const tokens = M.tokensOf({ tokens: edit.tokens ?? 'x', length: edit.length });
+    const mask = M.buildMask(tokens.length, { padding: 1, causal: edit.causal, flips: new Set() });
+    const inputs = M.drawInputs(a, tokens, edit.d, edit.seed, s);
+    const proj = M.projections(a, inputs, s);
+    const masked = M.maskedAttention(a, proj, mask, s);
+    const byHand = M.multiHeadByHand(a, inputs, proj, edit.heads, mask, s);
+    const { mha } = M.oneCallCheck(a, inputs, byHand, mask, s);
+    const named = { ...inputs, ...proj, masked, byHand: byHand.byHand, concat: byHand.concat, mha };
+    delete named.vocab;
+    delete named.ids;
+    // Copies: the workspace's storage is overwritten by the next edit.
+    return JSON.stringify(named, (key, value) => (ArrayBuffer.isView(value) ? Array.from(value) : value));
+  };
+  const edits = [
+    { length: 16, d: 8, seed: 1, heads: 2, causal: false },
+    { length: 16, d: 8, seed: 2, heads: 2, causal: true }, // same shapes: written in place
+    { length: 16, d: 8, seed: 2, heads: 4, causal: true },
+    { length: 0, tokens: 'the cat sat on the mat', d: 16, seed: 3, heads: 2, causal: false }, // new shapes
+    { length: 16, d: 8, seed: 1, heads: 2, causal: false }, // back to the first
+  ];
+  for (const edit of edits) assert.equal(run(edit, true), run(edit, false), JSON.stringify(edit));
+  // While the shape stays, an edit writes into the matrix the previous one returned.
+  const kept = slot('Q', 16, 8);
+  assert.equal(M.projections(a, M.drawInputs(a, M.tokensOf({ length: 16 }), 8, 1, slot), slot).Q, kept);
+});

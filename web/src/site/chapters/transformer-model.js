@@ -3,6 +3,12 @@
 // (tests/js/site-transformer-model.test.mjs). Inputs come from the NumPy-exact
 // RandomState, so every matrix can be reproduced with the lines numpyLines()
 // prints; every product, softmax and attention goes through the API.
+//
+// Storage: the functions that recompute on every edit take an optional
+// `slot(name, rows, cols)` (workspace.js) that hands back the same Matrix for
+// the same name and shape on every call; results are written into it (the
+// API's options.out) instead of into new arrays. Without it, every result is a
+// new Matrix (the tests compare the two).
 import { columnCells, rowCells, shown, softmaxText, sumOfProducts } from '../provenance.js';
 
 export const LENGTHS = [0, 16, 32, 64, 128]; // 0 = one position per token
@@ -59,9 +65,14 @@ export function vocabulary(tokens) {
   return { vocab: [...index.keys()], ids };
 }
 
+/** No workspace: every result a new Matrix. */
+const noSlot = () => undefined;
+
+/** The workspace's Matrix for `name`, or a new one. */
+const matrixIn = (api, slot, name, rows, cols) => slot(name, rows, cols) ?? new api.Matrix(rows, cols);
+
 /** Rows `ids` of a matrix (NumPy's E[ids]). */
-function pickRows(api, E, ids) {
-  const out = new api.Matrix(ids.length, E.cols);
+function pickRows(api, E, ids, out = new api.Matrix(ids.length, E.cols)) {
   copyBlock(E.data, E.cols, ids.length, ids, 0, out.data, E.cols, 0, E.cols);
   return out;
 }
@@ -81,8 +92,8 @@ function copyBlock(src, srcCols, rows, rowOf, sc0, dst, dstCols, dc0, width) {
 }
 
 /** rs.randn(d, d) / np.sqrt(d): a weight matrix with unit-variance products. */
-function weightMatrix(api, rs, d) {
-  const W = rs.randn(d, d); // a fresh copy of ours: divided in place, no second array
+function weightMatrix(api, rs, d, out) {
+  const W = rs.randn(d, d, { out }); // ours (a copy, or the workspace's): divided in place
   const scale = Math.sqrt(d); // IEEE: the same division NumPy does
   for (let i = 0; i < W.data.length; i++) W.data[i] /= scale;
   return W;
@@ -94,33 +105,43 @@ function weightMatrix(api, rs, d) {
  *   Wq, Wk, Wv, Wo = (rs.randn(d, d) / np.sqrt(d) for _ in range(4))
  * A word's embedding is its vocabulary row, so repeated words match.
  */
-export function drawInputs(api, tokens, dModel, seed) {
+export function drawInputs(api, tokens, dModel, seed, slot = noSlot) {
   const { vocab, ids } = vocabulary(tokens);
   const rs = new api.RandomState(seed);
   try {
-    const E = rs.randn(vocab.length, dModel);
-    const [Wq, Wk, Wv, Wo] = [0, 1, 2, 3].map(() => weightMatrix(api, rs, dModel));
-    return { vocab, ids, E, X: pickRows(api, E, ids), Wq, Wk, Wv, Wo };
+    const E = rs.randn(vocab.length, dModel, { out: slot('E', vocab.length, dModel) });
+    const [Wq, Wk, Wv, Wo] = ['Wq', 'Wk', 'Wv', 'Wo'].map((name) =>
+      weightMatrix(api, rs, dModel, slot(name, dModel, dModel)),
+    );
+    const X = pickRows(api, E, ids, matrixIn(api, slot, 'X', ids.length, dModel));
+    return { vocab, ids, E, X, Wq, Wk, Wv, Wo };
   } finally {
     rs.delete();
   }
 }
 
 /** Steps 1, 2 and 4: projections, raw and scaled scores, plain attention. */
-export function projections(api, { X, Wq, Wk, Wv }) {
-  const Q = api.matmul(X, Wq);
-  const K = api.matmul(X, Wk);
-  const V = api.matmul(X, Wv);
-  const raw = api.attentionScores(Q, K);
+export function projections(api, { X, Wq, Wk, Wv }, slot = noSlot) {
+  const [n, d] = [X.rows, Wq.cols];
+  const Q = api.matmul(X, Wq, { out: slot('Q', n, d) });
+  const K = api.matmul(X, Wk, { out: slot('K', n, d) });
+  const V = api.matmul(X, Wv, { out: slot('V', n, d) });
+  const raw = api.attentionScores(Q, K, { out: slot('raw', n, n) });
   return {
     Q,
     K,
     V,
     raw,
-    scaled: scaledScores(api, raw, Q.cols),
-    attention: api.scaledDotProductAttention(Q, K, V),
+    scaled: scaledScores(api, raw, Q.cols, slot('scaled', n, n)),
+    attention: api.scaledDotProductAttention(Q, K, V, { out: attentionSlots(slot, 'attention', n, n, d) }),
   };
 }
+
+/** Workspace matrices for an attention result { output (n_q x d_v), weights (n_q x n_k) }. */
+const attentionSlots = (slot, name, nq, nk, dv) => ({
+  output: slot(`${name}.output`, nq, dv),
+  weights: slot(`${name}.weights`, nq, nk),
+});
 
 /**
  * raw / sqrt(d_k) entry by entry, the division NumPy's `Q @ K.T / np.sqrt(d_k)`
@@ -128,8 +149,7 @@ export function projections(api, { X, Wq, Wk, Wv }) {
  * correctly rounded square root: bit for bit the same, tested), without a
  * second Q Kᵀ in wasm.
  */
-export function scaledScores(api, raw, dk) {
-  const out = new api.Matrix(raw.rows, raw.cols);
+export function scaledScores(api, raw, dk, out = new api.Matrix(raw.rows, raw.cols)) {
   const [from, to, root] = [raw.data, out.data, Math.sqrt(dk)];
   for (let i = 0; i < to.length; i++) to[i] = from[i] / root;
   return out;
@@ -199,16 +219,15 @@ export function emptyRows(mask) {
 }
 
 /** Columns c0 … c0 + width − 1 of a matrix (head i's block). */
-export function columns(api, m, c0, width) {
-  const out = new api.Matrix(m.rows, width);
+export function columns(api, m, c0, width, out = new api.Matrix(m.rows, width)) {
   copyBlock(m.data, m.cols, m.rows, null, c0, out.data, width, 0, width);
   return out;
 }
 
 /** Matrices side by side (NumPy's np.concatenate(parts, axis=1)). */
-export function concatColumns(api, parts) {
+export function concatColumns(api, parts, out) {
   const cols = parts.reduce((s, p) => s + p.cols, 0);
-  const out = new api.Matrix(parts[0].rows, cols);
+  out ??= new api.Matrix(parts[0].rows, cols);
   let c0 = 0;
   for (const p of parts) {
     copyBlock(p.data, p.cols, p.rows, null, 0, out.data, cols, c0, p.cols);
@@ -221,30 +240,34 @@ export function concatColumns(api, parts) {
  * Step 6: multi-head attention by hand: each head on its block of Q, K, V
  * columns, concatenated, times Wo.
  */
-export function multiHeadByHand(api, inputs, proj, heads, mask) {
-  const dk = inputs.X.cols / heads;
+export function multiHeadByHand(api, inputs, proj, heads, mask, slot = noSlot) {
+  const [n, d] = [inputs.X.rows, inputs.X.cols];
+  const dk = d / heads;
+  const block = (m, name, i) => columns(api, m, i * dk, dk, slot(`head${i}.${name}`, n, dk));
   const perHead = Array.from({ length: heads }, (_, i) =>
-    api.scaledDotProductAttention(
-      columns(api, proj.Q, i * dk, dk),
-      columns(api, proj.K, i * dk, dk),
-      columns(api, proj.V, i * dk, dk),
-      { mask },
-    ),
+    api.scaledDotProductAttention(block(proj.Q, 'Q', i), block(proj.K, 'K', i), block(proj.V, 'V', i), {
+      mask,
+      out: attentionSlots(slot, `head${i}`, n, n, dk),
+    }),
   );
   const concat = concatColumns(
     api,
     perHead.map((r) => r.output),
+    slot('concat', n, d),
   );
-  return { dk, perHead, concat, byHand: api.matmul(concat, inputs.Wo) };
+  return { dk, perHead, concat, byHand: api.matmul(concat, inputs.Wo, { out: slot('byHand', n, d) }) };
 }
 
 /**
  * Step 6's check: the same multi-head attention in one API call; `diff` is the
  * largest difference from the by-hand output.
  */
-export function oneCallCheck(api, inputs, { byHand, perHead }, mask) {
+export function oneCallCheck(api, inputs, { byHand, perHead }, mask, slot = noSlot) {
   const { X, Wq, Wk, Wv, Wo } = inputs;
-  const mha = api.multiHeadAttention(X, X, X, { heads: perHead.length, Wq, Wk, Wv, Wo, mask });
+  const [n, heads] = [X.rows, perHead.length];
+  const weights = Array.from({ length: heads }, (_, h) => slot(`mha.weights${h}`, n, n));
+  const out = { output: slot('mha.output', n, X.cols), weights: weights[0] ? weights : undefined };
+  const mha = api.multiHeadAttention(X, X, X, { heads, Wq, Wk, Wv, Wo, mask, out });
   let diff = 0;
   for (let i = 0; i < byHand.data.length; i++) diff = Math.max(diff, Math.abs(byHand.data[i] - mha.output.data[i]));
   return { mha, diff };
@@ -346,7 +369,8 @@ export const usesNumpyLines = (seed) =>
   ].join('\n');
 
 /** Step 5: attention with the mask. */
-export const maskedAttention = (api, { Q, K, V }, mask) => api.scaledDotProductAttention(Q, K, V, { mask });
+export const maskedAttention = (api, { Q, K, V }, mask, slot = noSlot) =>
+  api.scaledDotProductAttention(Q, K, V, { mask, out: attentionSlots(slot, 'masked', Q.rows, K.rows, V.cols) });
 
 // ---- provenance: where each computed number comes from ---------------------------
 // Sources are named after the chapter's figures: Q, K, V (n x d_model), raw and

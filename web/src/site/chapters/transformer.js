@@ -23,6 +23,7 @@ import { linkFormulas } from '../formula-links.js';
 import { NumberInput } from '../number-input.js';
 import { formatNumpy } from '../numpy-format.js';
 import { urlStore } from '../url-state.js';
+import { workspace } from '../workspace.js';
 import * as M from './transformer-model.js';
 import formulas from '../formulas/transformer.js';
 
@@ -743,6 +744,8 @@ export default {
     const error = errorLine();
     const changed = memoize();
     const data = {};
+    // Steps 1, 2, 4, 5 and 6 write into the same matrices on every edit (workspace.js).
+    const slot = workspace(api);
     let cancelCheck = () => {};
 
     // Each part is recomputed only when its inputs changed (an edit of the
@@ -763,8 +766,8 @@ export default {
         const view = data.view;
         const keyA = JSON.stringify([tokens, state.dModel, state.seed]);
         changed('A', keyA, () => {
-          data.inputs = M.drawInputs(api, tokens, state.dModel, state.seed);
-          data.proj = M.projections(api, data.inputs);
+          data.inputs = M.drawInputs(api, tokens, state.dModel, state.seed, slot);
+          data.proj = M.projections(api, data.inputs, slot);
           Object.assign(ctx.latest, { proj: data.proj, tokens: n <= 24 ? tokens : null });
           s1.show(data.inputs, data.proj, view);
           s2.show(data.proj, view);
@@ -775,14 +778,14 @@ export default {
         changed('mask', keyMask, () => (data.mask = M.buildMask(n, state)));
         const keyB = `${keyA}|${keyMask}`;
         changed('B', keyB, () => {
-          const masked = M.maskedAttention(api, data.proj, data.mask);
+          const masked = M.maskedAttention(api, data.proj, data.mask, slot);
           Object.assign(ctx.latest, { mask: data.mask, masked });
           s5.show(data.mask, masked, view);
         });
         changed('C', `${keyB}|${state.heads}`, () => {
           cancelCheck();
           const [inputs, mask] = [data.inputs, data.mask];
-          const byHand = M.multiHeadByHand(api, inputs, data.proj, state.heads, mask);
+          const byHand = M.multiHeadByHand(api, inputs, data.proj, state.heads, mask, slot);
           s6.show(byHand, mask, view);
           // The one-call check draws nothing and repeats the whole of step 6
           // (projections, every head, Wo): it runs after this edit's frame is
@@ -790,7 +793,7 @@ export default {
           cancelCheck = afterNextPaint(() => {
             const t1 = performance.now();
             try {
-              s6.showCheck(byHand, M.oneCallCheck(api, inputs, byHand, mask));
+              s6.showCheck(byHand, M.oneCallCheck(api, inputs, byHand, mask, slot));
             } catch (e) {
               s6.showCheckError(byHand, e);
             }
