@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <cstring>
 #include <limits>
+#include <type_traits>
 
 // Only the fusedMultiplyAdd calls below may fuse (and emulatedFma relies on
 // unfused products and sums); every other multiply and add must be
@@ -31,58 +32,91 @@ namespace attention {
 // every call in exactLog, whose operands are table values, polynomial
 // coefficients, k in [-1074, 1024] and r with |r| in [2^-106, 2^-4]
 // (tests/cpp/test_exact_log.cpp checks it against std::fma).
+//
+// Every helper below is a template over V = double or Double2 (two lanes, one
+// SIMD register in WebAssembly): each lane does exactly the scalar IEEE
+// operations, so a lane's result has the scalar bits. Masks are all-ones or
+// zero words: asMask turns a scalar bool or a lane comparison into one.
 namespace {
 
+inline std::uint64_t asMask(bool b) { return 0 - static_cast<std::uint64_t>(b); }
+inline Bits2 asMask(Mask2 m) { return reinterpret_cast<Bits2>(m); }
+
+// The lanes of a where mask is set, else those of b.
+template <class V, class M>
+inline V select(M mask, V a, V b) {
+  return fromBits((bitsOf(a) & mask) | (bitsOf(b) & ~mask));
+}
+
 // hi + lo == a b exactly (Dekker's product with Veltkamp's split at 2^27 + 1).
-inline void exactProduct(double a, double b, double& hi, double& lo) {
+template <class V>
+inline void exactProduct(V a, V b, V& hi, V& lo) {
   constexpr double kSplit = 0x1p27 + 1.0;
-  const double ca = kSplit * a, cb = kSplit * b;
-  const double ahi = ca - (ca - a), alo = a - ahi;
-  const double bhi = cb - (cb - b), blo = b - bhi;
+  const V ca = kSplit * a, cb = kSplit * b;
+  const V ahi = ca - (ca - a), alo = a - ahi;
+  const V bhi = cb - (cb - b), blo = b - bhi;
   hi = a * b;
   lo = ((ahi * bhi - hi) + ahi * blo + alo * bhi) + alo * blo;
 }
 
 // hi + lo == a + b exactly (Knuth's branch-free two-sum).
-inline void exactSum(double a, double b, double& hi, double& lo) {
+template <class V>
+inline void exactSum(V a, V b, V& hi, V& lo) {
   hi = a + b;
-  const double bv = hi - a;
+  const V bv = hi - a;
   lo = (a - (hi - bv)) + (b - bv);
 }
 
 // a + b rounded to odd: the truncation of the exact sum, last bit forced to 1
 // when the sum is inexact.
-inline double sumRoundedToOdd(double a, double b) {
-  double s, e;
+template <class V>
+inline V sumRoundedToOdd(V a, V b) {
+  V s, e;
   exactSum(a, b, s, e);
-  const std::uint64_t bits = bitsOf(s);
+  const auto bits = bitsOf(s);
   // Inexact with an even last bit: the odd neighbour towards the exact sum.
   // (s != 0 here: a sum that rounds to zero is exact.) Without branches: the
   // test is a coin toss per call, so a branch would be mispredicted half the time.
-  const std::uint64_t step = ((e > 0.0) == (s > 0.0)) ? 1U : ~std::uint64_t{0};  // +1 or -1
-  const std::uint64_t fix = static_cast<std::uint64_t>((e != 0.0) & ((bits & 1U) == 0));
-  return fromBits(bits + (step & (0 - fix)));
+  const auto step = ~asMask((e > 0.0) == (s > 0.0)) | 1U;  // +1 or -1
+  const auto fix = asMask(e != 0.0) & asMask((bits & 1U) == 0);
+  return fromBits(bits + (step & fix));
+}
+
+template <class V>
+inline V emulatedFmaOf(V a, V b, V c) {
+  V uh, ul, th, tl;
+  exactProduct(a, b, uh, ul);
+  exactSum(c, uh, th, tl);
+  const V v = sumRoundedToOdd(tl, ul);
+  return select(asMask(v == 0.0), th,
+                th + v);  // th alone keeps the sign of an exact zero (-0 + -0 = -0)
 }
 
 }  // namespace
 
-double emulatedFma(double a, double b, double c) {
-  double uh, ul, th, tl;
-  exactProduct(a, b, uh, ul);
-  exactSum(c, uh, th, tl);
-  const double v = sumRoundedToOdd(tl, ul);
-  return v == 0.0 ? th : th + v;  // th alone keeps the sign of an exact zero (-0 + -0 = -0)
-}
+double emulatedFma(double a, double b, double c) { return emulatedFmaOf(a, b, c); }
 
 namespace {
 
-// The fma of exactLog: the hardware's where there is one, the emulation in wasm.
+// The fma of exactLog: the hardware's where there is one, the emulation in wasm
+// and for two lanes (no portable two-lane fma).
 inline double fusedMultiplyAdd(double a, double b, double c) {
 #if defined(__wasm__)
-  return emulatedFma(a, b, c);
+  return emulatedFmaOf(a, b, c);
 #else
   return std::fma(a, b, c);
 #endif
+}
+inline Double2 fusedMultiplyAdd(Double2 a, Double2 b, Double2 c) { return emulatedFmaOf(a, b, c); }
+
+// A constant in every lane.
+template <class V>
+inline V splat(double x) {
+  if constexpr (std::is_same_v<V, double>) {
+    return x;
+  } else {
+    return V{x, x};
+  }
 }
 
 // ---- fused multiply-adds that need no emulation --------------------------------
@@ -93,8 +127,9 @@ inline double fusedMultiplyAdd(double a, double b, double c) {
 
 // RN(a b - 1) when a b lies in [1/2, 2]: a b = hi + lo exactly, hi - 1 is exact
 // (Sterbenz), so one rounded addition of lo rounds the exact a b - 1 once.
-inline double productMinusOne(double a, double b) {
-  double hi, lo;
+template <class V>
+inline V productMinusOne(V a, V b) {
+  V hi, lo;
   exactProduct(a, b, hi, lo);
   return (hi - 1.0) + lo;
 }
@@ -237,19 +272,85 @@ double logNearOne(double x) {
   return hi + y;
 }
 
+// x = 2^k z with z in [0x1.6p-1, 0x1.6p0), and i, z's subinterval, from the
+// bits of a positive normal x (main path).
+struct Reduced {
+  double z;
+  int i, k;
+};
+inline Reduced reduce(std::uint64_t ix) {
+  constexpr std::uint64_t kOff = 0x3fe6000000000000ULL;  // bits of 0x1.6p-1
+  const std::uint64_t tmp = ix - kOff;
+  return {fromBits(ix - (tmp & (std::uint64_t{0xfff} << 52))), static_cast<int>((tmp >> 45) % 128),
+          static_cast<int>(static_cast<std::int64_t>(tmp) >> 52)};  // arithmetic shift
+}
+
+// log(x) = k ln2 + log(c) + log1p(r), from r = z/c - 1 = z invc - 1 and
+// w = k ln2hi + log(c) (exact); kLoPlus(t) is RN(k ln2lo + t).
+template <class V, class KLoPlus>
+inline V logFromReduced(V r, V w, KLoPlus kLoPlus) {
+  const V hi = w + r;
+  const V lo = kLoPlus((w - hi) + r);
+  const double* A = kPoly;
+  const V r2 = r * r;
+  const V r3 = r * r2;
+  const V p = fusedMultiplyAdd(fusedMultiplyAdd(r, splat<V>(A[4]), splat<V>(A[3])), r2,
+                               fusedMultiplyAdd(r, splat<V>(A[2]), splat<V>(A[1])));
+  const V y = fusedMultiplyAdd(r3, p, fusedMultiplyAdd(r2, splat<V>(A[0]), lo));
+  return y + hi;
+}
+
+// The main path: x not within [1 - 2^-4, 1 + 0x1.09p-4), not zero, subnormal,
+// negative, infinite or NaN.
+constexpr std::uint64_t kNearOneLo = 0x3fee000000000000ULL;  // bits of 1 - 2^-4
+constexpr std::uint64_t kNearOneHi = 0x3ff1090000000000ULL;  // bits of 1 + 0x1.09p-4
+inline bool nearOne(std::uint64_t ix) { return ix - kNearOneLo < kNearOneHi - kNearOneLo; }
+inline bool special(std::uint64_t ix) {
+  const auto top = static_cast<std::uint32_t>(ix >> 48);
+  return top - 0x0010U >= 0x7ff0U - 0x0010U;
+}
+
+// Two logarithms on the main path whose k ln2lo is exact (|k| < 16, i.e. x in
+// [2^-15, 2^16)), in two lanes; false (nothing written) when a lane is not.
+inline bool exactLogPair(double x0, double x1, double* y) {
+  const std::uint64_t i0 = bitsOf(x0), i1 = bitsOf(x1);
+  if (nearOne(i0) || nearOne(i1) || special(i0) || special(i1)) return false;
+  const Reduced a = reduce(i0), b = reduce(i1);
+  if (a.k <= -16 || a.k >= 16 || b.k <= -16 || b.k >= 16) return false;
+  const Double2 k{static_cast<double>(a.k), static_cast<double>(b.k)};
+  const Double2 z{a.z, b.z};
+  const Double2 invc{kTable[a.i].invc, kTable[b.i].invc};
+  const Double2 logc{kTable[a.i].logc, kTable[b.i].logc};
+  const Double2 r = productMinusOne(z, invc);
+  const Double2 w = k * kLn2Hi + logc;  // exact: |k| <= 1074 (integerTimesPlus)
+  const Double2 v =
+      logFromReduced(r, w, [&](Double2 t) { return k * kLn2Lo + t; });  // exact: |k| < 16
+  y[0] = v[0];
+  y[1] = v[1];
+  return true;
+}
+
 }  // namespace
+
+void exactLogs(const double* x, double* y, int n) {
+  int i = 0;
+  for (; i + 1 < n; i += 2) {
+    if (!exactLogPair(x[i], x[i + 1], y + i)) {
+      y[i] = exactLog(x[i]);
+      y[i + 1] = exactLog(x[i + 1]);
+    }
+  }
+  if (i < n) y[i] = exactLog(x[i]);
+}
 
 double exactLog(double x) {
   std::uint64_t ix = bitsOf(x);
-  const std::uint32_t top = static_cast<std::uint32_t>(ix >> 48);
-
-  constexpr std::uint64_t kLo = 0x3fee000000000000ULL;  // bits of 1 - 2^-4
-  constexpr std::uint64_t kHi = 0x3ff1090000000000ULL;  // bits of 1 + 0x1.09p-4
-  if (ix - kLo < kHi - kLo) {
+  const auto top = static_cast<std::uint32_t>(ix >> 48);
+  if (nearOne(ix)) {
     if (ix == 0x3ff0000000000000ULL) return 0.0;  // log(1) = +0
     return logNearOne(x);
   }
-  if (top - 0x0010U >= 0x7ff0U - 0x0010U) {
+  if (special(ix)) {
     // x is +-0, subnormal, negative, infinite or NaN.
     if (ix * 2 == 0) return -std::numeric_limits<double>::infinity();
     if (ix == 0x7ff0000000000000ULL) return x;  // log(+Infinity) = +Infinity
@@ -259,29 +360,14 @@ double exactLog(double x) {
     ix -= std::uint64_t{52} << 52;
   }
 
-  // x = 2^k z with z in [0x1.6p-1, 0x1.6p0); i picks z's subinterval.
-  constexpr std::uint64_t kOff = 0x3fe6000000000000ULL;  // bits of 0x1.6p-1
-  const std::uint64_t tmp = ix - kOff;
-  const int i = static_cast<int>((tmp >> 45) % 128);
-  const auto k = static_cast<int>(static_cast<std::int64_t>(tmp) >> 52);  // arithmetic shift
-  const double z = fromBits(ix - (tmp & (std::uint64_t{0xfff} << 52)));
-  const double invc = kTable[i].invc;
-  const double logc = kTable[i].logc;
-
-  // log(x) = k ln2 + log(c) + log1p(r) with r = z/c - 1 = z * invc - 1 (one rounding;
-  // z * invc is within 2^-8 of 1).
-  const double r = productMinusOne(z, invc);
-  const double w = integerTimesPlus<kLn2HiBits>(k, kLn2Hi, logc);  // always exact: |k| <= 1074
-  const double hi = w + r;
+  const Reduced x2kz = reduce(ix);
+  const int k = x2kz.k;
+  // r = z/c - 1 = z * invc - 1 with one rounding (z * invc is within 2^-8 of 1).
+  const double r = productMinusOne(x2kz.z, kTable[x2kz.i].invc);
+  const double w =
+      integerTimesPlus<kLn2HiBits>(k, kLn2Hi, kTable[x2kz.i].logc);  // always exact: |k| <= 1074
   // k ln2lo is exact for |k| < 16, i.e. x in [2^-15, 2^16): every randn input but 1 in 30,000.
-  const double lo = integerTimesPlus<kLn2LoBits>(k, kLn2Lo, (w - hi) + r);
-  const double* A = kPoly;
-  const double r2 = r * r;
-  const double r3 = r * r2;
-  const double p =
-      fusedMultiplyAdd(fusedMultiplyAdd(r, A[4], A[3]), r2, fusedMultiplyAdd(r, A[2], A[1]));
-  const double y = fusedMultiplyAdd(r3, p, fusedMultiplyAdd(r2, A[0], lo));
-  return y + hi;
+  return logFromReduced(r, w, [k](double t) { return integerTimesPlus<kLn2LoBits>(k, kLn2Lo, t); });
 }
 
 }  // namespace attention

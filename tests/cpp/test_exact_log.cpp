@@ -8,6 +8,7 @@
 #include <random>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "ops/exact_log.h"
 
@@ -205,4 +206,62 @@ TEST_CASE("emulatedFma is bit-identical to std::fma in its documented range", "[
   INFO(compared << " triples compared; " << different << " differ; first " << first);
   CHECK(compared > 10000000);
   CHECK(different == 0);
+}
+
+// exactLogs (two lanes at a time, what randn calls) against exactLog, input by
+// input: the same bits (tolerance 0) whichever lane an input lands in and
+// whatever its neighbour is (main path, near 1, |k| >= 16, specials), for every
+// n. exactLog itself is checked against glibc above; so is exactLogs when
+// glibc's FMA log() is the reference here.
+TEST_CASE("exactLogs gives exactLog's bits for every input, lane and neighbour", "[exact_log]") {
+  using attention::exactLogs;
+  std::mt19937_64 bits(20261123);
+  std::vector<double> x;
+  const double inf = std::numeric_limits<double>::infinity();
+  const double specials[] = {
+      0.0,       -0.0,   inf,          -inf,           std::numeric_limits<double>::quiet_NaN(),
+      -1.0,      1.0,    0x1p-15,      0x1p16,         std::nextafter(0x1p-15, 0.0),
+      0x1p-1074, 1e-310, 1.0 - 0x1p-4, 1.0 + 0x1.09p-4};
+  for (int i = 0; i < 3000000; ++i) {
+    const double u = static_cast<double>((bits() >> 11) + 1) * 0x1p-53;  // (0, 1]: randn's r2
+    switch (bits() % 8) {
+      case 0:
+        x.push_back(0.9 + 0.2 * u);  // near 1 and its edges
+        break;
+      case 1:
+        x.push_back(std::ldexp(u, -static_cast<int>(bits() % 40)));  // k beyond -16 too
+        break;
+      case 2:
+        x.push_back(fromBits(bits() >> 1));  // any positive double
+        break;
+      case 3:
+        x.push_back(specials[bits() % (sizeof specials / sizeof specials[0])]);
+        break;
+      default:
+        x.push_back(u);
+    }
+  }
+  std::vector<double> y(x.size());
+  exactLogs(x.data(), y.data(), static_cast<int>(x.size()));
+  std::string reference;
+  const bool glibc = referenceAvailable(reference);
+  long different = 0, fromGlibc = 0;
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    const double want = exactLog(x[i]);
+    if (bitsOf(y[i]) != bitsOf(want) && different++ == 0) {
+      INFO(std::hexfloat << "x[" << i << "] = " << x[i] << ": exactLogs " << y[i] << ", exactLog "
+                         << want);
+      CHECK(bitsOf(y[i]) == bitsOf(want));
+    }
+    if (glibc && bitsOf(y[i]) != bitsOf(std::log(x[i]))) ++fromGlibc;
+  }
+  CHECK(different == 0);
+  CHECK(fromGlibc == 0);
+  // Every length, odd ones included (the last input alone), and n = 0.
+  for (int n = 0; n <= 9; ++n) {
+    std::vector<double> out(10, -7.0);
+    exactLogs(x.data() + 5, out.data(), n);
+    for (int i = 0; i < n; ++i) CHECK(bitsOf(out[i]) == bitsOf(exactLog(x[5 + i])));
+    for (int i = n; i < 10; ++i) CHECK(out[i] == -7.0);  // nothing written past n
+  }
 }
