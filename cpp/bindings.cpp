@@ -663,6 +663,7 @@ EMSCRIPTEN_BINDINGS(attention_core) {
       .field("scores", &PairwiseAdditiveArgs::scores)
       .field("weights", &PairwiseAdditiveArgs::weights)
       .field("output", &PairwiseAdditiveArgs::output);
+  // In the order of the JS options (Seq2SeqTrainer.options, "known:" in messages).
   value_object<Seq2SeqOptions>("Seq2SeqOptions")
       .field("task", &Seq2SeqOptions::task)
       .field("attention", &Seq2SeqOptions::attention)
@@ -672,16 +673,17 @@ EMSCRIPTEN_BINDINGS(attention_core) {
       .field("learningRate", &Seq2SeqOptions::learningRate)
       .field("seed", &Seq2SeqOptions::seed);
 
+  // In the order of the JS options (TransformerTrainer.options, "known:" in messages).
   value_object<TransformerOptions>("TransformerOptions")
       .field("task", &TransformerOptions::task)
-      .field("schedule", &TransformerOptions::schedule)
       .field("layers", &TransformerOptions::layers)
       .field("heads", &TransformerOptions::heads)
       .field("dModel", &TransformerOptions::dModel)
       .field("dFF", &TransformerOptions::dFF)
       .field("batch", &TransformerOptions::batch)
-      .field("warmup", &TransformerOptions::warmup)
+      .field("schedule", &TransformerOptions::schedule)
       .field("learningRate", &TransformerOptions::learningRate)
+      .field("warmup", &TransformerOptions::warmup)
       .field("labelSmoothing", &TransformerOptions::labelSmoothing)
       .field("seed", &TransformerOptions::seed);
 

@@ -10,20 +10,6 @@
 
 namespace attention {
 
-void Seq2SeqTraining::initialise(const Config& config, Vector& params, RandomState& rng) {
-  params = Vector::Zero(static_cast<Eigen::Index>(seq2seqParamCount(config)));
-  for (const ParamSpec& s : seq2seqLayout(config)) {
-    const bool bias = s.rows == 1 && s.name != "att.v";
-    if (bias) continue;  // biases start at 0
-    const bool embedding = s.name == "enc.embed" || s.name == "dec.embed";
-    // Embeddings ~ U(-1, 1); weight matrices ~ U(-1/sqrt(fan_in), 1/sqrt(fan_in)).
-    const double scale = embedding ? 1.0 : 1.0 / std::sqrt(static_cast<double>(s.rows));
-    for (std::size_t i = 0; i < static_cast<std::size_t>(s.rows) * s.cols; ++i) {
-      params[static_cast<Eigen::Index>(s.offset + i)] = rng.uniform(-scale, scale);
-    }
-  }
-}
-
 Status validateSeq2SeqOptions(const Seq2SeqOptions& o) {
   ScoreKind kind;
   // Unknown names are values out of range (RangeError in JS), like the sizes below.
@@ -43,27 +29,54 @@ Status validateSeq2SeqOptions(const Seq2SeqOptions& o) {
   return Status::ok();
 }
 
-Status Seq2SeqTraining::validate(const Options& options) { return validateSeq2SeqOptions(options); }
+namespace model {
 
-Seq2SeqConfig Seq2SeqTraining::configure(const Options& options, const Seq2SeqTask& task) {
+template <>
+void initialise<Seq2SeqTraining>(const Seq2SeqConfig& config, Vector& params, RandomState& rng) {
+  params = Vector::Zero(static_cast<Eigen::Index>(seq2seqParamCount(config)));
+  for (const ParamSpec& s : seq2seqLayout(config)) {
+    const bool bias = s.rows == 1 && s.name != "att.v";
+    if (bias) continue;  // biases start at 0
+    const bool embedding = s.name == "enc.embed" || s.name == "dec.embed";
+    // Embeddings ~ U(-1, 1); weight matrices ~ U(-1/sqrt(fan_in), 1/sqrt(fan_in)).
+    const double scale = embedding ? 1.0 : 1.0 / std::sqrt(static_cast<double>(s.rows));
+    for (std::size_t i = 0; i < static_cast<std::size_t>(s.rows) * s.cols; ++i) {
+      params[static_cast<Eigen::Index>(s.offset + i)] = rng.uniform(-scale, scale);
+    }
+  }
+}
+
+template <>
+Status validate<Seq2SeqTraining>(const Seq2SeqOptions& options) {
+  return validateSeq2SeqOptions(options);
+}
+
+template <>
+Seq2SeqConfig configure<Seq2SeqTraining>(const Seq2SeqOptions& options, const Seq2SeqTask&) {
   Seq2SeqConfig config;
-  config.inputVocab = 1 + static_cast<int>(task.inputAlphabet().size());
-  config.outputVocab = 2 + static_cast<int>(task.outputAlphabet().size());
   config.embedding = options.embedding;
   config.hidden = options.hidden;
   parseScoreKind(options.attention, config.score);
   return config;
 }
 
-double Seq2SeqTraining::workPerExample(const Options& o) {
+template <>
+double workPerExample<Seq2SeqTraining>(const Seq2SeqOptions& o) {
   return static_cast<double>(o.hidden) * (o.hidden + o.embedding) / (64.0 * (64 + 32));
 }
 
-std::string Seq2SeqTraining::describeSizes(const Options& o) {
+template <>
+double rateAt<Seq2SeqTraining>(const Seq2SeqOptions& options, std::uint64_t) {
+  return options.learningRate;  // constant
+}
+
+template <>
+std::string describeSizes<Seq2SeqTraining>(const Seq2SeqOptions& o) {
   return ", hidden " + std::to_string(o.hidden) + " and embedding " + std::to_string(o.embedding);
 }
 
-Seq2SeqBatch Seq2SeqTraining::makeBatch(const Seq2SeqTask& task,
+template <>
+Seq2SeqBatch makeBatch<Seq2SeqTraining>(const Seq2SeqTask& task,
                                         const std::vector<Seq2SeqExample>& examples) {
   Seq2SeqBatch batch;
   const int B = static_cast<int>(examples.size());
@@ -111,8 +124,10 @@ Seq2SeqBatch Seq2SeqTraining::makeBatch(const Seq2SeqTask& task,
   return batch;
 }
 
-double Seq2SeqTraining::lossAndGradient(const Config& config, const Options&, Vector& params,
-                                        const Batch& batch, Cache& cache, Vector& gradient) {
+template <>
+double lossAndGradient<Seq2SeqTraining>(const Seq2SeqConfig& config, const Seq2SeqOptions&,
+                                        Vector& params, const Seq2SeqBatch& batch,
+                                        Seq2SeqCache& cache, Vector& gradient) {
   Seq2SeqWeights w = bindSeq2SeqWeights(config, params.data());
   const double loss = seq2seqForward(config, w, batch, cache);
   gradient = Vector::Zero(params.size());
@@ -121,12 +136,13 @@ double Seq2SeqTraining::lossAndGradient(const Config& config, const Options&, Ve
   return loss;
 }
 
-std::vector<Seq2SeqDecoded> Seq2SeqTraining::decode(const Config& config, Vector& params,
+template <>
+std::vector<Seq2SeqDecoded> decode<Seq2SeqTraining>(const Seq2SeqConfig& config, Vector& params,
                                                     const Seq2SeqTask& task,
                                                     const std::vector<Seq2SeqExample>& examples,
                                                     bool details) {
   const Seq2SeqWeights w = bindSeq2SeqWeights(config, params.data());
-  const Seq2SeqBatch batch = makeBatch(task, examples);
+  const Seq2SeqBatch batch = makeBatch<Seq2SeqTraining>(task, examples);
   auto decoded = seq2seqGreedy(config, w, batch, task.maxOutputLength(), details);
   // Back from the batch's slot order (longest input first) to the examples' order.
   std::vector<Seq2SeqDecoded> inOrder(decoded.size());
@@ -136,7 +152,8 @@ std::vector<Seq2SeqDecoded> Seq2SeqTraining::decode(const Config& config, Vector
   return inOrder;
 }
 
-void Seq2SeqTraining::writeOptions(checkpoint::Writer& w, const Options& o) {
+template <>
+void writeOptions<Seq2SeqTraining>(checkpoint::Writer& w, const Seq2SeqOptions& o) {
   w.str(o.task);
   w.str(o.attention);
   w.u32(static_cast<std::uint32_t>(o.hidden));
@@ -146,10 +163,13 @@ void Seq2SeqTraining::writeOptions(checkpoint::Writer& w, const Options& o) {
   w.u32(o.seed);
 }
 
-bool Seq2SeqTraining::readOptions(checkpoint::Reader& r, Options& o) {
+template <>
+bool readOptions<Seq2SeqTraining>(checkpoint::Reader& r, Seq2SeqOptions& o) {
   return r.str(o.task, 64) && r.str(o.attention, 64) && r.i32(o.hidden) && r.i32(o.embedding) &&
          r.i32(o.batch) && r.f64(o.learningRate) && r.u32(o.seed);
 }
+
+}  // namespace model
 
 template class Trainer<Seq2SeqTraining>;
 

@@ -41,12 +41,8 @@ constexpr std::uint32_t kSeq2SeqCheckpointVersion = 1;
 // What Trainer<Model> (trainer.h) needs to know about the seq2seq model: Adam
 // (beta2 0.999, epsilon 1e-8) at a constant rate, the gradient clipped to
 // global norm 5.
-struct Seq2SeqTraining {
-  using Options = Seq2SeqOptions;
-  using Config = Seq2SeqConfig;
-  using Batch = Seq2SeqBatch;
-  using Cache = Seq2SeqCache;
-  using Decoded = Seq2SeqDecoded;
+struct Seq2SeqTraining
+    : ModelTypes<Seq2SeqOptions, Seq2SeqConfig, Seq2SeqBatch, Seq2SeqCache, Seq2SeqDecoded> {
   static constexpr const char* kKind = "seq2seq";
   static constexpr char kMagic[4] = {'A', '2', 'S', '2'};
   static constexpr std::uint32_t kVersion = kSeq2SeqCheckpointVersion;
@@ -55,22 +51,6 @@ struct Seq2SeqTraining {
   // default size (hidden 64, embedding 32): 6,250 default steps, about three
   // minutes at the ~35 steps/s measured in Node here.
   static constexpr double kMaxTrainWork = 2e5;
-
-  static Status validate(const Options& options);
-  static Config configure(const Options& options, const Seq2SeqTask& task);
-  // Embeddings ~ U(-1, 1); weight matrices ~ U(-1/sqrt(fan_in), 1/sqrt(fan_in)); biases 0.
-  static void initialise(const Config& config, Vector& params, RandomState& rng);
-  static double workPerExample(const Options& options);
-  static std::string describeSizes(const Options& options);
-  static double rateAt(const Options& options, std::uint64_t) { return options.learningRate; }
-  // Padded time-major batch, longest input first (Seq2SeqBatch::order).
-  static Batch makeBatch(const Seq2SeqTask& task, const std::vector<Seq2SeqExample>& examples);
-  static double lossAndGradient(const Config& config, const Options& options, Vector& params,
-                                const Batch& batch, Cache& cache, Vector& gradient);
-  static std::vector<Decoded> decode(const Config& config, Vector& params, const Seq2SeqTask& task,
-                                     const std::vector<Seq2SeqExample>& examples, bool details);
-  static void writeOptions(checkpoint::Writer& w, const Options& options);
-  static bool readOptions(checkpoint::Reader& r, Options& options);
 };
 
 using Seq2SeqTrainer = Trainer<Seq2SeqTraining>;

@@ -5,21 +5,13 @@
 // Single-threaded and deterministic: the same options give the same losses bit
 // for bit on one build.
 //
-// What differs between models is a `Model` policy (Seq2SeqTraining in
-// seq2seq_trainer.h, TransformerTraining in transformer_trainer.h):
-//   types    Options, Config, Batch, Cache, Decoded;
-//   consts   kKind, kMagic[4], kVersion (checkpoint frame), kAdam (AdamSettings),
-//            kMaxTrainWork (one train() call's work, in default-size examples);
-//   static   validate(Options), configure(Options, task) -> Config,
-//            initialise(Config, params, rng), workPerExample(Options),
-//            describeSizes(Options) (", hidden 64 and embedding 32", for messages),
-//            rateAt(Options, step), makeBatch(task, examples),
-//            lossAndGradient(Config, Options, params, Batch, Cache&, gradient),
-//            decode(Config, params, task, examples, details) -> one Decoded per
-//            example, in the examples' order (Decoded has `tokens`),
-//            writeOptions(Writer&, Options), readOptions(Reader&, Options&).
-// The member functions are defined in trainer_impl.h and instantiated once, in
-// each model's trainer .cpp (compiled -O3), never in the bindings.
+// What differs between models is a `Model` (Seq2SeqTraining in
+// seq2seq_trainer.h, TransformerTraining in transformer_trainer.h): its types
+// (ModelTypes), its constants (kKind, kMagic[4], kVersion of the checkpoint
+// frame; kAdam; kMaxTrainWork, one train() call's work in default-size
+// examples) and the functions declared in `model` below, which its trainer .cpp
+// specialises. That .cpp also instantiates Trainer<Model> (trainer_impl.h)
+// once, compiled -O3; no other file does.
 #pragma once
 
 #include <cstdint>
@@ -56,6 +48,53 @@ class Adam {
   std::uint64_t t_ = 0;
 };
 
+// The types a model trains with.
+template <class OptionsT, class ConfigT, class BatchT, class CacheT, class DecodedT>
+struct ModelTypes {
+  using Options = OptionsT;
+  using Config = ConfigT;
+  using Batch = BatchT;
+  using Cache = CacheT;
+  using Decoded = DecodedT;  // has `tokens`, the emitted ids without the final <end>
+};
+
+// What each model defines (explicit specialisations in its trainer .cpp).
+namespace model {
+template <class M>
+Status validate(const typename M::Options& options);
+// The model's sizes from the options (Trainer sets the vocabularies from the task).
+template <class M>
+typename M::Config configure(const typename M::Options& options, const Seq2SeqTask& task);
+// The parameters, sized by the config, drawn from `rng`.
+template <class M>
+void initialise(const typename M::Config& config, Vector& params, RandomState& rng);
+// One example's work relative to the default options (for kMaxTrainWork).
+template <class M>
+double workPerExample(const typename M::Options& options);
+// The options that set that work, for messages: ", hidden 64 and embedding 32".
+template <class M>
+std::string describeSizes(const typename M::Options& options);
+// Adam's rate at `step` (1-based).
+template <class M>
+double rateAt(const typename M::Options& options, std::uint64_t step);
+template <class M>
+typename M::Batch makeBatch(const Seq2SeqTask& task, const std::vector<Seq2SeqExample>& examples);
+template <class M>
+double lossAndGradient(const typename M::Config& config, const typename M::Options& options,
+                       Vector& params, const typename M::Batch& batch, typename M::Cache& cache,
+                       Vector& gradient);
+// Greedy decoding, one result per example in the examples' order.
+template <class M>
+std::vector<typename M::Decoded> decode(const typename M::Config& config, Vector& params,
+                                        const Seq2SeqTask& task,
+                                        const std::vector<Seq2SeqExample>& examples, bool details);
+// The options' part of the checkpoint.
+template <class M>
+void writeOptions(checkpoint::Writer& w, const typename M::Options& options);
+template <class M>
+bool readOptions(checkpoint::Reader& r, typename M::Options& options);
+}  // namespace model
+
 template <class Model>
 class Trainer {
  public:
@@ -81,7 +120,7 @@ class Trainer {
   // A held-out example chosen by the trainer's sampler (its own seeded stream).
   const Seq2SeqExample& sample();
   // The learning rate of step `step` (1-based) under the options.
-  double rateAt(std::uint64_t step) const { return Model::rateAt(options_, step); }
+  double rateAt(std::uint64_t step) const;
 
   bool ready() const { return task_ != nullptr; }
   const Options& options() const { return options_; }
@@ -92,12 +131,8 @@ class Trainer {
   // For tests: the parameters, a batch made of given examples, and a loss with its gradient.
   Vector& parameters() { return params_; }
   const Vector& parameters() const { return params_; }
-  Batch makeBatch(const std::vector<Seq2SeqExample>& examples) const {
-    return Model::makeBatch(*task_, examples);
-  }
-  double lossAndGradient(const Batch& batch, Vector& gradient) {
-    return Model::lossAndGradient(config_, options_, params_, batch, cache_, gradient);
-  }
+  Batch makeBatch(const std::vector<Seq2SeqExample>& examples) const;
+  double lossAndGradient(const Batch& batch, Vector& gradient);
 
  private:
   Options options_;

@@ -19,16 +19,35 @@ constexpr int kEvalChunk = 100;  // held-out examples decoded together
 }  // namespace training
 
 template <class Model>
+double Trainer<Model>::rateAt(std::uint64_t step) const {
+  return model::rateAt<Model>(options_, step);
+}
+
+template <class Model>
+typename Model::Batch Trainer<Model>::makeBatch(const std::vector<Seq2SeqExample>& examples) const {
+  return model::makeBatch<Model>(*task_, examples);
+}
+
+template <class Model>
+double Trainer<Model>::lossAndGradient(const Batch& batch, Vector& gradient) {
+  return model::lossAndGradient<Model>(config_, options_, params_, batch, cache_, gradient);
+}
+
+template <class Model>
 Status Trainer<Model>::init(const Options& options) {
-  RETURN_IF_ERROR(Model::validate(options));
+  RETURN_IF_ERROR(model::validate<Model>(options));
   std::unique_ptr<Seq2SeqTask> task;
   RETURN_IF_ERROR(makeSeq2SeqTask(options.task, task));
   options_ = options;
   task_ = std::move(task);
-  config_ = Model::configure(options_, *task_);
+  config_ = model::configure<Model>(options_, *task_);
+  // Every model's ids: inputs 0 = padding, 1 + k = character k of the input
+  // alphabet; outputs 0 = <end>, 1 = <start>, 2 + k = character k (tokensToText).
+  config_.inputVocab = 1 + static_cast<int>(task_->inputAlphabet().size());
+  config_.outputVocab = 2 + static_cast<int>(task_->outputAlphabet().size());
   rng_ = RandomState(options.seed);
   sampler_ = RandomState(options.seed ^ 0x9E3779B9u);
-  Model::initialise(config_, params_, rng_);
+  model::initialise<Model>(config_, params_, rng_);
   grad_ = Vector::Zero(params_.size());
   adam_.reset(params_.size());
   steps_ = 0;
@@ -38,9 +57,9 @@ Status Trainer<Model>::init(const Options& options) {
 template <class Model>
 Status Trainer<Model>::train(int steps, std::vector<double>& losses) {
   if (!ready()) return training::notInitialised();
-  RETURN_IF_ERROR(training::checkSteps(steps, options_.batch,
-                                       options_.batch * Model::workPerExample(options_),
-                                       Model::kMaxTrainWork, Model::describeSizes(options_)));
+  RETURN_IF_ERROR(training::checkSteps(
+      steps, options_.batch, options_.batch * model::workPerExample<Model>(options_),
+      Model::kMaxTrainWork, model::describeSizes<Model>(options_)));
   std::vector<Seq2SeqExample> examples(static_cast<std::size_t>(options_.batch));
   losses.clear();
   for (int s = 0; s < steps; ++s) {
@@ -71,7 +90,7 @@ Status Trainer<Model>::evaluate(int n, double& accuracy) {
   for (int start = 0; start < n; start += training::kEvalChunk) {
     const int end = std::min(n, start + training::kEvalChunk);
     const std::vector<Seq2SeqExample> chunk(held.begin() + start, held.begin() + end);
-    const auto decoded = Model::decode(config_, params_, *task_, chunk, false);
+    const auto decoded = model::decode<Model>(config_, params_, *task_, chunk, false);
     for (std::size_t i = 0; i < chunk.size(); ++i) {
       if (training::tokensToText(decoded[i].tokens, task_->outputAlphabet()) == chunk[i].target) {
         ++correct;
@@ -86,7 +105,7 @@ template <class Model>
 Status Trainer<Model>::translate(const std::string& input, std::string& output, Decoded& details) {
   if (!ready()) return training::notInitialised();
   RETURN_IF_ERROR(task_->validateInput(input, "input"));
-  auto decoded = Model::decode(config_, params_, *task_, {{input, ""}}, true);
+  auto decoded = model::decode<Model>(config_, params_, *task_, {{input, ""}}, true);
   details = std::move(decoded[0]);
   output = training::tokensToText(details.tokens, task_->outputAlphabet());
   return Status::ok();
@@ -102,7 +121,7 @@ template <class Model>
 std::vector<std::uint8_t> Trainer<Model>::save() const {
   const checkpoint::Frame& frame = training::frame<Model>();
   checkpoint::Writer w = frame.begin();
-  Model::writeOptions(w, options_);
+  model::writeOptions<Model>(w, options_);
   return frame.finish(w, steps_, rng_.state(), sampler_.state(), params_);
 }
 
@@ -113,10 +132,10 @@ Status Trainer<Model>::load(const std::uint8_t* bytes, std::size_t size) {
   RETURN_IF_ERROR(frame.open(bytes, size, r));
   Options o;
   checkpoint::Tail tail;
-  if (!Model::readOptions(r, o) || !checkpoint::Frame::readTail(r, tail)) {
+  if (!model::readOptions<Model>(r, o) || !checkpoint::Frame::readTail(r, tail)) {
     return frame.corrupt("truncated header");
   }
-  const Status valid = Model::validate(o);
+  const Status valid = model::validate<Model>(o);
   if (!valid.isOk()) return frame.corrupt(valid.message);
   Trainer fresh;
   RETURN_IF_ERROR(fresh.init(o));

@@ -19,27 +19,6 @@ bool endsWith(const std::string& s, const char* suffix) {
 
 }  // namespace
 
-// Embeddings ~ N(0, 1/D) (so embedding * sqrt(D) has unit scale, like the
-// positional encoding); weight matrices ~ Glorot uniform U(-a, a),
-// a = sqrt(6 / (fan_in + fan_out)); layer-norm gains 1; biases and shifts 0.
-// Every draw from `rng` (RandomState, NumPy's stream), in layout order.
-void TransformerTraining::initialise(const Config& config, Vector& params, RandomState& rng) {
-  params = Vector::Zero(static_cast<Eigen::Index>(transformerParamCount(config)));
-  for (const ParamSpec& s : transformerLayout(config)) {
-    const std::size_t n = static_cast<std::size_t>(s.rows) * s.cols;
-    double* p = params.data() + s.offset;
-    if (endsWith(s.name, ".embed")) {
-      const double scale = 1.0 / std::sqrt(static_cast<double>(config.dModel));
-      for (std::size_t i = 0; i < n; ++i) p[i] = rng.nextGauss() * scale;
-    } else if (endsWith(s.name, ".gamma")) {
-      std::fill(p, p + n, 1.0);
-    } else if (s.rows > 1) {
-      const double a = std::sqrt(6.0 / (s.rows + s.cols));
-      for (std::size_t i = 0; i < n; ++i) p[i] = rng.uniform(-a, a);
-    }
-  }
-}
-
 Status validateTransformerOptions(const TransformerOptions& o) {
   RETURN_IF_ERROR(checkSeq2SeqTaskName(o.task));
   RETURN_IF_ERROR(training::intInRange("layers", o.layers, 1, 6));
@@ -75,14 +54,40 @@ void appendSourceIds(const Seq2SeqTask& task, const std::string& input, std::vec
   for (char ch : input) ids.push_back(1 + static_cast<int>(task.inputAlphabet().find(ch)));
 }
 
-Status TransformerTraining::validate(const Options& options) {
+namespace model {
+
+// Embeddings ~ N(0, 1/D) (so embedding * sqrt(D) has unit scale, like the
+// positional encoding); weight matrices ~ Glorot uniform U(-a, a),
+// a = sqrt(6 / (fan_in + fan_out)); layer-norm gains 1; biases and shifts 0.
+// Every draw from `rng` (RandomState, NumPy's stream), in layout order.
+template <>
+void initialise<TransformerTraining>(const TransformerConfig& config, Vector& params,
+                                     RandomState& rng) {
+  params = Vector::Zero(static_cast<Eigen::Index>(transformerParamCount(config)));
+  for (const ParamSpec& s : transformerLayout(config)) {
+    const std::size_t n = static_cast<std::size_t>(s.rows) * s.cols;
+    double* p = params.data() + s.offset;
+    if (endsWith(s.name, ".embed")) {
+      const double scale = 1.0 / std::sqrt(static_cast<double>(config.dModel));
+      for (std::size_t i = 0; i < n; ++i) p[i] = rng.nextGauss() * scale;
+    } else if (endsWith(s.name, ".gamma")) {
+      std::fill(p, p + n, 1.0);
+    } else if (s.rows > 1) {
+      const double a = std::sqrt(6.0 / (s.rows + s.cols));
+      for (std::size_t i = 0; i < n; ++i) p[i] = rng.uniform(-a, a);
+    }
+  }
+}
+
+template <>
+Status validate<TransformerTraining>(const TransformerOptions& options) {
   return validateTransformerOptions(options);
 }
 
-TransformerConfig TransformerTraining::configure(const Options& options, const Seq2SeqTask& task) {
+template <>
+TransformerConfig configure<TransformerTraining>(const TransformerOptions& options,
+                                                 const Seq2SeqTask& task) {
   TransformerConfig config;
-  config.inputVocab = 1 + static_cast<int>(task.inputAlphabet().size());
-  config.outputVocab = 2 + static_cast<int>(task.outputAlphabet().size());
   config.layers = options.layers;
   config.heads = options.heads;
   config.dModel = options.dModel;
@@ -93,17 +98,20 @@ TransformerConfig TransformerTraining::configure(const Options& options, const S
 
 // Multiply-adds per token, relative to the defaults: attention projections and
 // products ~12·d², feed-forward ~4·d·d_ff, per layer pair.
-double TransformerTraining::workPerExample(const Options& o) {
+template <>
+double workPerExample<TransformerTraining>(const TransformerOptions& o) {
   const auto perLayer = [](double d, double ff) { return 12 * d * d + 4 * d * ff; };
   return o.layers * perLayer(o.dModel, o.dFF) / (2 * perLayer(32, 64));
 }
 
-std::string TransformerTraining::describeSizes(const Options& o) {
+template <>
+std::string describeSizes<TransformerTraining>(const TransformerOptions& o) {
   return ", layers " + std::to_string(o.layers) + ", dModel " + std::to_string(o.dModel) +
          " and dFF " + std::to_string(o.dFF);
 }
 
-TransformerBatch TransformerTraining::makeBatch(const Seq2SeqTask& task,
+template <>
+TransformerBatch makeBatch<TransformerTraining>(const Seq2SeqTask& task,
                                                 const std::vector<Seq2SeqExample>& examples) {
   TransformerBatch batch;
   const std::string& out = task.outputAlphabet();
@@ -122,8 +130,10 @@ TransformerBatch TransformerTraining::makeBatch(const Seq2SeqTask& task,
   return batch;
 }
 
-double TransformerTraining::lossAndGradient(const Config& config, const Options& options,
-                                            Vector& params, const Batch& batch, Cache& cache,
+template <>
+double lossAndGradient<TransformerTraining>(const TransformerConfig& config,
+                                            const TransformerOptions& options, Vector& params,
+                                            const TransformerBatch& batch, TransformerCache& cache,
                                             Vector& gradient) {
   const TransformerWeights w = bindTransformerWeights(config, params.data());
   const double loss = transformerForward(config, w, batch, options.labelSmoothing, cache);
@@ -133,7 +143,8 @@ double TransformerTraining::lossAndGradient(const Config& config, const Options&
   return loss;
 }
 
-double TransformerTraining::rateAt(const Options& options, std::uint64_t step) {
+template <>
+double rateAt<TransformerTraining>(const TransformerOptions& options, std::uint64_t step) {
   if (options.schedule == "constant") return options.learningRate;
   const double s = static_cast<double>(std::max<std::uint64_t>(step, 1));
   const double w = options.warmup;
@@ -141,8 +152,9 @@ double TransformerTraining::rateAt(const Options& options, std::uint64_t step) {
          std::min(1.0 / std::sqrt(s), s * std::pow(w, -1.5));
 }
 
-std::vector<TransformerDecoded> TransformerTraining::decode(
-    const Config& config, Vector& params, const Seq2SeqTask& task,
+template <>
+std::vector<TransformerDecoded> decode<TransformerTraining>(
+    const TransformerConfig& config, Vector& params, const Seq2SeqTask& task,
     const std::vector<Seq2SeqExample>& examples, bool details) {
   const TransformerWeights w = bindTransformerWeights(config, params.data());
   PackedLayout source;
@@ -154,7 +166,8 @@ std::vector<TransformerDecoded> TransformerTraining::decode(
   return transformerGreedy(config, w, source, ids, task.maxOutputLength(), details);
 }
 
-void TransformerTraining::writeOptions(checkpoint::Writer& w, const Options& o) {
+template <>
+void writeOptions<TransformerTraining>(checkpoint::Writer& w, const TransformerOptions& o) {
   w.str(o.task);
   w.str(o.schedule);
   for (int x : {o.layers, o.heads, o.dModel, o.dFF, o.batch, o.warmup}) {
@@ -165,11 +178,14 @@ void TransformerTraining::writeOptions(checkpoint::Writer& w, const Options& o) 
   w.u32(o.seed);
 }
 
-bool TransformerTraining::readOptions(checkpoint::Reader& r, Options& o) {
+template <>
+bool readOptions<TransformerTraining>(checkpoint::Reader& r, TransformerOptions& o) {
   return r.str(o.task, 64) && r.str(o.schedule, 64) && r.i32(o.layers) && r.i32(o.heads) &&
          r.i32(o.dModel) && r.i32(o.dFF) && r.i32(o.batch) && r.i32(o.warmup) &&
          r.f64(o.learningRate) && r.f64(o.labelSmoothing) && r.u32(o.seed);
 }
+
+}  // namespace model
 
 template class Trainer<TransformerTraining>;
 

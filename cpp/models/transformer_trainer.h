@@ -49,12 +49,8 @@ constexpr std::uint32_t kTransformerCheckpointVersion = 1;
 
 // What Trainer<Model> (trainer.h) needs to know about the Transformer: Adam as
 // in the paper (beta2 0.98, epsilon 1e-9), no clipping, the options' schedule.
-struct TransformerTraining {
-  using Options = TransformerOptions;
-  using Config = TransformerConfig;
-  using Batch = TransformerBatch;
-  using Cache = TransformerCache;
-  using Decoded = TransformerDecoded;
+struct TransformerTraining : ModelTypes<TransformerOptions, TransformerConfig, TransformerBatch,
+                                        TransformerCache, TransformerDecoded> {
   static constexpr const char* kKind = "transformer";
   static constexpr char kMagic[4] = {'A', '2', 'T', 'F'};
   static constexpr std::uint32_t kVersion = kTransformerCheckpointVersion;
@@ -63,23 +59,6 @@ struct TransformerTraining {
   // default size (2 + 2 layers, d_model 32, d_ff 64): 7,812 default steps, a
   // few minutes in Node.
   static constexpr double kMaxTrainWork = 2.5e5;
-
-  static Status validate(const Options& options);
-  static Config configure(const Options& options, const Seq2SeqTask& task);
-  // Embeddings ~ N(0, 1/D); weight matrices ~ Glorot uniform; layer-norm gains 1; the rest 0.
-  static void initialise(const Config& config, Vector& params, RandomState& rng);
-  static double workPerExample(const Options& options);
-  static std::string describeSizes(const Options& options);
-  // "warmup": learningRate * D^-0.5 * min(step^-0.5, step * warmup^-1.5); "constant": learningRate.
-  static double rateAt(const Options& options, std::uint64_t step);
-  // Packed (unpadded) batch: source and target layouts, ids in example order.
-  static Batch makeBatch(const Seq2SeqTask& task, const std::vector<Seq2SeqExample>& examples);
-  static double lossAndGradient(const Config& config, const Options& options, Vector& params,
-                                const Batch& batch, Cache& cache, Vector& gradient);
-  static std::vector<Decoded> decode(const Config& config, Vector& params, const Seq2SeqTask& task,
-                                     const std::vector<Seq2SeqExample>& examples, bool details);
-  static void writeOptions(checkpoint::Writer& w, const Options& options);
-  static bool readOptions(checkpoint::Reader& r, Options& options);
 };
 
 using TransformerTrainer = Trainer<TransformerTraining>;
