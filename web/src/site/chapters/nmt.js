@@ -27,6 +27,7 @@ import {
   SCHEMA,
   SCORES,
   TASKS,
+  trainingStatus,
   translationCheck,
   units,
 } from './nmt-model.js';
@@ -175,16 +176,12 @@ export default {
     };
     const showStatus = () => {
       const s = state;
-      const parts = [
-        `${s.source}: ${s.options ? `${s.options.task}, ${s.options.attention}, hidden ${s.options.hidden}` : ''}`,
-        `step ${s.steps}`,
-        Number.isFinite(s.loss) ? `loss ${s.loss.toFixed(4)}` : null,
-        Number.isFinite(s.accuracy) ? `held-out exact match ${(100 * s.accuracy).toFixed(1)}% (200 examples)` : null,
-        s.running && Number.isFinite(s.stepsPerSecond) ? `${s.stepsPerSecond.toFixed(1)} steps/s` : null,
-        s.running ? 'training…' : 'paused',
-        connection?.onMainThread ? 'on the main thread (this page’s security policy blocks workers)' : null,
-      ];
-      status.textContent = parts.filter(Boolean).join(' · ');
+      const o = s.options;
+      status.textContent = trainingStatus(s, {
+        examples: 'examples',
+        onMainThread: connection?.onMainThread,
+        before: [`${s.source}: ${o ? `${o.task}, ${o.attention}, hidden ${o.hidden}` : ''}`],
+      });
       root.dataset.nmtSteps = String(s.steps);
     };
     const setRunning = (running) => {

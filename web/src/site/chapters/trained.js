@@ -17,7 +17,7 @@ import { addPrerendered, tex } from '../math.js';
 import { loadDataScript } from '../data-script.js';
 import { urlStore } from '../url-state.js';
 import { startShippedModel } from './engine-connection.js';
-import { chars, decodeBase64 } from './nmt-model.js';
+import { chars, decodeBase64, trainingStatus } from './nmt-model.js';
 import {
   DEFAULT_INPUT,
   headName,
@@ -325,20 +325,14 @@ export default {
     }
 
     function showStatus() {
-      const s = training;
-      const parts = [
-        `step ${s.steps}`,
-        Number.isFinite(s.loss) ? `loss ${s.loss.toFixed(4)}` : null,
-        Number.isFinite(s.accuracy)
-          ? `held-out exact match ${(100 * s.accuracy).toFixed(1)}% (200 ${task === 'dates' ? 'dates' : 'examples'})`
-          : null,
-        s.running && Number.isFinite(s.stepsPerSecond) ? `${s.stepsPerSecond.toFixed(1)} steps/s` : null,
-        reached ? `99% reached at step ${reached.steps} after ${reached.seconds.toFixed(1)} s of training` : null,
-        s.running ? 'training…' : 'paused',
-        connection?.onMainThread ? 'on the main thread (this page’s security policy blocks workers)' : null,
-      ];
-      status.textContent = parts.filter(Boolean).join(' · ');
-      root.dataset.trainedSteps = String(s.steps);
+      status.textContent = trainingStatus(training, {
+        examples: task === 'dates' ? 'dates' : 'examples',
+        onMainThread: connection?.onMainThread,
+        after: [
+          reached ? `99% reached at step ${reached.steps} after ${reached.seconds.toFixed(1)} s of training` : null,
+        ],
+      });
+      root.dataset.trainedSteps = String(training.steps);
       showModel();
     }
 
