@@ -17,6 +17,7 @@ import { addPrerendered, tex } from '../math.js';
 import { loadDataScript } from '../data-script.js';
 import { urlStore } from '../url-state.js';
 import { startShippedModel } from './engine-connection.js';
+import { runControls } from './run-controls.js';
 import { chars, decodeBase64, trainingStatus } from './nmt-model.js';
 import {
   DEFAULT_INPUT,
@@ -85,8 +86,13 @@ export default {
     const inputError = el('p', { className: 'error trained-input-error', attrs: { role: 'alert' }, hidden: true });
     const modelLine = el('p', { className: 'trained-model-line' }, 'loading the model…');
     const status = el('p', { className: 'nmt-status', attrs: { 'aria-live': 'polite' } }, '');
-    const startButton = el('button', { type: 'button', disabled: true }, 'Start');
-    const pauseButton = el('button', { type: 'button', disabled: true }, 'Pause');
+    const { startButton, pauseButton, setRunning } = runControls({
+      send: (message) => connection?.send(message),
+      onChange: (running) => {
+        training.running = running;
+        showStatus();
+      },
+    });
     const scratchButton = el('button', { type: 'button', disabled: true }, 'Reset (train from scratch)');
     const shippedButton = el('button', { type: 'button', disabled: true }, 'Load the shipped checkpoint');
     const taskSelect = el(
@@ -336,13 +342,6 @@ export default {
       showModel();
     }
 
-    const setRunning = (running) => {
-      training.running = running;
-      startButton.disabled = running;
-      pauseButton.disabled = !running;
-      showStatus();
-    };
-
     // ---- the engine
     let connection = null;
     function onMessage(data) {
@@ -406,14 +405,6 @@ export default {
     }
 
     // ---- controls
-    startButton.addEventListener('click', () => {
-      connection?.send({ type: 'start' });
-      setRunning(true);
-    });
-    pauseButton.addEventListener('click', () => {
-      connection?.send({ type: 'pause' });
-      setRunning(false);
-    });
     const fromScratch = () => {
       source = 'from scratch';
       reached = null;
