@@ -410,156 +410,24 @@ emscripten::val rawTokens() {
   return tokens;
 }
 
-// ---- seq2seq trainer --------------------------------------------------------------------
+// ---- trainers ---------------------------------------------------------------------------
 
-// Options of a new trainer, as one value object.
-struct Seq2SeqInit {
-  std::string task, attention;
-  int hidden = 0, embedding = 0, batch = 0;
-  double learningRate = 0, seed = 0;
-};
-
-// The trainer behind web/src/api/seq2seq.js's Seq2SeqTrainer. Methods that can
-// fail return a StatusCode (message in _lastError()) and write numbers into
-// caller-allocated heap buffers; strings come back as std::string.
-class RawSeq2SeqTrainer {
+// The trainer behind web/src/api/trainer.js (Seq2SeqTrainer, TransformerTrainer):
+// one Trainer<Model> of models/trainer.h. Methods that can fail return a
+// StatusCode (message in _lastError()) and write numbers into caller-allocated
+// heap buffers; strings and the options come back as values. What one model
+// alone shows (its translation details) are free functions below, taking the
+// wrapper first.
+template <class Model>
+class RawTrainer {
  public:
-  StatusCode init(const Seq2SeqInit& init) {
-    return guarded([&] {
-      Seq2SeqOptions o;
-      o.task = init.task;
-      o.attention = init.attention;
-      o.hidden = init.hidden;
-      o.embedding = init.embedding;
-      o.batch = init.batch;
-      o.learningRate = init.learningRate;
-      o.seed = static_cast<std::uint32_t>(init.seed);
-      return trainer_.init(o);
-    });
-  }
-  // out: (1 x 1), the mean loss
-  StatusCode train(int steps, const Tensor& out) {
-    return guarded([&] {
-      double loss = 0;
-      const Status s = trainer_.train(steps, loss);
-      if (s.isOk()) *out.doubles() = loss;
-      return s;
-    });
-  }
-  // out: (1 x 1), the exact-match accuracy
-  StatusCode evaluate(int n, const Tensor& out) {
-    return guarded([&] {
-      double accuracy = 0;
-      const Status s = trainer_.evaluate(n, accuracy);
-      if (s.isOk()) *out.doubles() = accuracy;
-      return s;
-    });
-  }
-  // Picks a held-out example; read it with sampleInput()/sampleTarget().
-  void sample() { sample_ = trainer_.sample(); }
-  std::string sampleInput() const { return sample_.input; }
-  std::string sampleTarget() const { return sample_.target; }
-  // Translates; read the result with output() and the shapes/copy functions.
-  StatusCode translate(const std::string& input) {
-    return guarded([&] {
-      std::string output;
-      Seq2SeqDecoded details;
-      const Status s = trainer_.translate(input, output, details);
-      if (s.isOk()) {
-        output_ = output;
-        details_ = std::move(details);
-      }
-      return s;
-    });
-  }
-  std::string output() const { return output_; }
-  // which: 0 = attention (m x n), 1 = encoder outputs (n x H), 2 = decoder states (m x H),
-  // 3 = attention scores (m x n), 4 = output probabilities (m x vocabulary)
-  int detailRows(int which) const { return static_cast<int>(detail(which).rows()); }
-  int detailCols(int which) const { return static_cast<int>(detail(which).cols()); }
-  void copyDetail(int which, const Tensor& out) const { copyOut(detail(which), out); }
-  // save(): serialises into an internal buffer (read with savedData/savedSize).
-  StatusCode save() {
-    return guarded([&] {
-      saved_ = trainer_.save();
-      return Status::ok();
-    });
-  }
-  double savedData() const {
-    return static_cast<double>(reinterpret_cast<std::uintptr_t>(saved_.data()));
-  }
-  double savedSize() const { return static_cast<double>(saved_.size()); }
-  void releaseSaved() { std::vector<std::uint8_t>().swap(saved_); }
-  StatusCode load(Ptr bytes, double size) {
-    return guarded([&] { return trainer_.load(bytesAt(bytes), static_cast<std::size_t>(size)); });
-  }
-  double steps() const { return static_cast<double>(trainer_.steps()); }
-  std::string task() const { return trainer_.options().task; }
-  std::string attention() const { return trainer_.options().attention; }
-  int hidden() const { return trainer_.options().hidden; }
-  int embedding() const { return trainer_.options().embedding; }
-  int batch() const { return trainer_.options().batch; }
-  double learningRate() const { return trainer_.options().learningRate; }
-  double seed() const { return trainer_.options().seed; }
-  std::string inputAlphabet() const { return trainer_.task().inputAlphabet(); }
-  std::string outputAlphabet() const { return trainer_.task().outputAlphabet(); }
-  int maxInputLength() const { return trainer_.task().maxInputLength(); }
-  int heldOutSize() const { return static_cast<int>(trainer_.task().heldOut().size()); }
-  int parameterCount() const { return static_cast<int>(trainer_.parameters().size()); }
+  using Options = typename Model::Options;
+  using Decoded = typename Model::Decoded;
 
- private:
-  const Matrix& detail(int which) const {
-    switch (which) {
-      case 0:
-        return details_.attention;
-      case 1:
-        return details_.encoderOutputs;
-      case 3:
-        return details_.scores;
-      case 4:
-        return details_.probabilities;
-      default:
-        return details_.decoderStates;
-    }
+  StatusCode init(const Options& options) {
+    return guarded([&] { return trainer_.init(options); });
   }
-  mutable Seq2SeqTrainer trainer_;
-  Seq2SeqExample sample_;
-  std::string output_;
-  Seq2SeqDecoded details_;
-  std::vector<std::uint8_t> saved_;
-};
-
-// ---- transformer trainer ------------------------------------------------------------------
-
-// Options of a new Transformer trainer, as one value object.
-struct TransformerInit {
-  std::string task, schedule;
-  int layers = 0, heads = 0, dModel = 0, dFF = 0, batch = 0, warmup = 0;
-  double learningRate = 0, labelSmoothing = 0, seed = 0;
-};
-
-// The trainer behind web/src/api/transformer_trainer.js's TransformerTrainer.
-// Same convention as RawSeq2SeqTrainer; train() writes one loss per step into
-// a (1 x steps) output, translate() keeps the maps for mapRows/mapCols/copyMap.
-class RawTransformerTrainer {
- public:
-  StatusCode init(const TransformerInit& init) {
-    return guarded([&] {
-      TransformerOptions o;
-      o.task = init.task;
-      o.schedule = init.schedule;
-      o.layers = init.layers;
-      o.heads = init.heads;
-      o.dModel = init.dModel;
-      o.dFF = init.dFF;
-      o.batch = init.batch;
-      o.warmup = init.warmup;
-      o.learningRate = init.learningRate;
-      o.labelSmoothing = init.labelSmoothing;
-      o.seed = static_cast<std::uint32_t>(init.seed);
-      return trainer_.init(o);
-    });
-  }
+  Options options() const { return trainer_.options(); }
   // out: (1 x steps), the loss of each step
   StatusCode train(int steps, const Tensor& out) {
     return guarded([&] {
@@ -578,13 +446,15 @@ class RawTransformerTrainer {
       return s;
     });
   }
+  // Picks a held-out example; read it with sampleInput()/sampleTarget().
   void sample() { sample_ = trainer_.sample(); }
   std::string sampleInput() const { return sample_.input; }
   std::string sampleTarget() const { return sample_.target; }
+  // Translates; read the result with output() and the model's detail functions.
   StatusCode translate(const std::string& input) {
     return guarded([&] {
       std::string output;
-      TransformerDecoded details;
+      Decoded details;
       const Status s = trainer_.translate(input, output, details);
       if (s.isOk()) {
         output_ = output;
@@ -594,21 +464,7 @@ class RawTransformerTrainer {
     });
   }
   std::string output() const { return output_; }
-  // use: 0 = encoder self-attention, 1 = decoder self-attention, 2 = cross-attention
-  int mapRows(int use, int layer, int head) const {
-    return static_cast<int>(map(use, layer, head).rows());
-  }
-  int mapCols(int use, int layer, int head) const {
-    return static_cast<int>(map(use, layer, head).cols());
-  }
-  void copyMap(int use, int layer, int head, const Tensor& out) const {
-    copyOut(map(use, layer, head), out);
-  }
-  // The sinusoidal positional encoding the model adds: (maxLength x dModel).
-  int positionRows() const { return trainer_.config().maxLength; }
-  void copyPositionalEncoding(const Tensor& out) const {
-    copyOut(positionalEncoding(trainer_.config().maxLength, trainer_.config().dModel), out);
-  }
+  // save(): serialises into an internal buffer (read with savedData/savedSize).
   StatusCode save() {
     return guarded([&] {
       saved_ = trainer_.save();
@@ -625,37 +481,109 @@ class RawTransformerTrainer {
   }
   double steps() const { return static_cast<double>(trainer_.steps()); }
   double rateAt(double step) const { return trainer_.rateAt(static_cast<std::uint64_t>(step)); }
-  std::string task() const { return trainer_.options().task; }
-  std::string schedule() const { return trainer_.options().schedule; }
-  int layers() const { return trainer_.options().layers; }
-  int heads() const { return trainer_.options().heads; }
-  int dModel() const { return trainer_.options().dModel; }
-  int dFF() const { return trainer_.options().dFF; }
-  int batch() const { return trainer_.options().batch; }
-  int warmup() const { return trainer_.options().warmup; }
-  double learningRate() const { return trainer_.options().learningRate; }
-  double labelSmoothing() const { return trainer_.options().labelSmoothing; }
-  double seed() const { return trainer_.options().seed; }
   std::string inputAlphabet() const { return trainer_.task().inputAlphabet(); }
+  std::string outputAlphabet() const { return trainer_.task().outputAlphabet(); }
   int maxInputLength() const { return trainer_.task().maxInputLength(); }
   int heldOutSize() const { return static_cast<int>(trainer_.task().heldOut().size()); }
   int parameterCount() const { return static_cast<int>(trainer_.parameters().size()); }
 
+  const Trainer<Model>& trainer() const { return trainer_; }
+  const Decoded& details() const { return details_; }
+
  private:
-  const Matrix& map(int use, int layer, int head) const {
-    static const Matrix empty;
-    const auto& maps =
-        use == 0 ? details_.encoderSelf : (use == 1 ? details_.decoderSelf : details_.cross);
-    if (layer < 0 || layer >= static_cast<int>(maps.size())) return empty;
-    if (head < 0 || head >= static_cast<int>(maps[layer].size())) return empty;
-    return maps[layer][head];
-  }
-  mutable TransformerTrainer trainer_;
+  Trainer<Model> trainer_;
   Seq2SeqExample sample_;
   std::string output_;
-  TransformerDecoded details_;
+  Decoded details_;
   std::vector<std::uint8_t> saved_;
 };
+
+// The methods every trainer class has, registered once.
+template <class Raw>
+const emscripten::class_<Raw>& bindTrainer(const emscripten::class_<Raw>& c) {
+  return c.template constructor<>()
+      .function("init", &Raw::init)
+      .function("options", &Raw::options)
+      .function("train", &Raw::train)
+      .function("evaluate", &Raw::evaluate)
+      .function("sample", &Raw::sample)
+      .function("sampleInput", &Raw::sampleInput)
+      .function("sampleTarget", &Raw::sampleTarget)
+      .function("translate", &Raw::translate)
+      .function("output", &Raw::output)
+      .function("save", &Raw::save)
+      .function("savedData", &Raw::savedData)
+      .function("savedSize", &Raw::savedSize)
+      .function("releaseSaved", &Raw::releaseSaved)
+      .function("load", &Raw::load)
+      .function("steps", &Raw::steps)
+      .function("rateAt", &Raw::rateAt)
+      .function("inputAlphabet", &Raw::inputAlphabet)
+      .function("outputAlphabet", &Raw::outputAlphabet)
+      .function("maxInputLength", &Raw::maxInputLength)
+      .function("heldOutSize", &Raw::heldOutSize)
+      .function("parameterCount", &Raw::parameterCount);
+}
+
+using RawSeq2SeqTrainer = RawTrainer<Seq2SeqTraining>;
+using RawTransformerTrainer = RawTrainer<TransformerTraining>;
+
+// Seq2seq translation details. which: 0 = attention (m x n), 1 = encoder outputs
+// (n x H), 2 = decoder states (m x H), 3 = attention scores (m x n),
+// 4 = output probabilities (m x vocabulary)
+const Matrix& seq2seqDetail(const RawSeq2SeqTrainer& raw, int which) {
+  const Seq2SeqDecoded& d = raw.details();
+  switch (which) {
+    case 0:
+      return d.attention;
+    case 1:
+      return d.encoderOutputs;
+    case 3:
+      return d.scores;
+    case 4:
+      return d.probabilities;
+    default:
+      return d.decoderStates;
+  }
+}
+int seq2seqDetailRows(const RawSeq2SeqTrainer& raw, int which) {
+  return static_cast<int>(seq2seqDetail(raw, which).rows());
+}
+int seq2seqDetailCols(const RawSeq2SeqTrainer& raw, int which) {
+  return static_cast<int>(seq2seqDetail(raw, which).cols());
+}
+void seq2seqCopyDetail(const RawSeq2SeqTrainer& raw, int which, const Tensor& out) {
+  copyOut(seq2seqDetail(raw, which), out);
+}
+
+// Transformer attention maps. use: 0 = encoder self-attention, 1 = decoder
+// self-attention, 2 = cross-attention; an empty matrix outside the model.
+const Matrix& transformerMap(const RawTransformerTrainer& raw, int use, int layer, int head) {
+  static const Matrix empty;
+  const TransformerDecoded& d = raw.details();
+  const auto& maps = use == 0 ? d.encoderSelf : (use == 1 ? d.decoderSelf : d.cross);
+  if (layer < 0 || layer >= static_cast<int>(maps.size())) return empty;
+  if (head < 0 || head >= static_cast<int>(maps[layer].size())) return empty;
+  return maps[layer][head];
+}
+int transformerMapRows(const RawTransformerTrainer& raw, int use, int layer, int head) {
+  return static_cast<int>(transformerMap(raw, use, layer, head).rows());
+}
+int transformerMapCols(const RawTransformerTrainer& raw, int use, int layer, int head) {
+  return static_cast<int>(transformerMap(raw, use, layer, head).cols());
+}
+void transformerCopyMap(const RawTransformerTrainer& raw, int use, int layer, int head,
+                        const Tensor& out) {
+  copyOut(transformerMap(raw, use, layer, head), out);
+}
+// The sinusoidal positional encoding the model adds: (maxLength x dModel).
+int transformerPositionRows(const RawTransformerTrainer& raw) {
+  return raw.trainer().config().maxLength;
+}
+void transformerCopyPositionalEncoding(const RawTransformerTrainer& raw, const Tensor& out) {
+  const TransformerConfig& config = raw.trainer().config();
+  copyOut(positionalEncoding(config.maxLength, config.dModel), out);
+}
 
 }  // namespace
 }  // namespace attention
@@ -735,27 +663,29 @@ EMSCRIPTEN_BINDINGS(attention_core) {
       .field("scores", &PairwiseAdditiveArgs::scores)
       .field("weights", &PairwiseAdditiveArgs::weights)
       .field("output", &PairwiseAdditiveArgs::output);
-  value_object<Seq2SeqInit>("Seq2SeqInit")
-      .field("task", &Seq2SeqInit::task)
-      .field("attention", &Seq2SeqInit::attention)
-      .field("hidden", &Seq2SeqInit::hidden)
-      .field("embedding", &Seq2SeqInit::embedding)
-      .field("batch", &Seq2SeqInit::batch)
-      .field("learningRate", &Seq2SeqInit::learningRate)
-      .field("seed", &Seq2SeqInit::seed);
+  // In the order of the JS options (Seq2SeqTrainer.options, "known:" in messages).
+  value_object<Seq2SeqOptions>("Seq2SeqOptions")
+      .field("task", &Seq2SeqOptions::task)
+      .field("attention", &Seq2SeqOptions::attention)
+      .field("hidden", &Seq2SeqOptions::hidden)
+      .field("embedding", &Seq2SeqOptions::embedding)
+      .field("batch", &Seq2SeqOptions::batch)
+      .field("learningRate", &Seq2SeqOptions::learningRate)
+      .field("seed", &Seq2SeqOptions::seed);
 
-  value_object<TransformerInit>("TransformerInit")
-      .field("task", &TransformerInit::task)
-      .field("schedule", &TransformerInit::schedule)
-      .field("layers", &TransformerInit::layers)
-      .field("heads", &TransformerInit::heads)
-      .field("dModel", &TransformerInit::dModel)
-      .field("dFF", &TransformerInit::dFF)
-      .field("batch", &TransformerInit::batch)
-      .field("warmup", &TransformerInit::warmup)
-      .field("learningRate", &TransformerInit::learningRate)
-      .field("labelSmoothing", &TransformerInit::labelSmoothing)
-      .field("seed", &TransformerInit::seed);
+  // In the order of the JS options (TransformerTrainer.options, "known:" in messages).
+  value_object<TransformerOptions>("TransformerOptions")
+      .field("task", &TransformerOptions::task)
+      .field("layers", &TransformerOptions::layers)
+      .field("heads", &TransformerOptions::heads)
+      .field("dModel", &TransformerOptions::dModel)
+      .field("dFF", &TransformerOptions::dFF)
+      .field("batch", &TransformerOptions::batch)
+      .field("schedule", &TransformerOptions::schedule)
+      .field("learningRate", &TransformerOptions::learningRate)
+      .field("warmup", &TransformerOptions::warmup)
+      .field("labelSmoothing", &TransformerOptions::labelSmoothing)
+      .field("seed", &TransformerOptions::seed);
 
   // ---- scores, softmax, context, products ----
   function("_dot", &rawDot);
@@ -813,75 +743,15 @@ EMSCRIPTEN_BINDINGS(attention_core) {
   function("_tokens", &rawTokens);
   function("_lowerCase", &lowerCase);
 
-  // ---- seq2seq trainer ----
-  class_<RawSeq2SeqTrainer>("_Seq2SeqTrainer")
-      .constructor<>()
-      .function("init", &RawSeq2SeqTrainer::init)
-      .function("train", &RawSeq2SeqTrainer::train)
-      .function("evaluate", &RawSeq2SeqTrainer::evaluate)
-      .function("sample", &RawSeq2SeqTrainer::sample)
-      .function("sampleInput", &RawSeq2SeqTrainer::sampleInput)
-      .function("sampleTarget", &RawSeq2SeqTrainer::sampleTarget)
-      .function("translate", &RawSeq2SeqTrainer::translate)
-      .function("output", &RawSeq2SeqTrainer::output)
-      .function("detailRows", &RawSeq2SeqTrainer::detailRows)
-      .function("detailCols", &RawSeq2SeqTrainer::detailCols)
-      .function("copyDetail", &RawSeq2SeqTrainer::copyDetail)
-      .function("save", &RawSeq2SeqTrainer::save)
-      .function("savedData", &RawSeq2SeqTrainer::savedData)
-      .function("savedSize", &RawSeq2SeqTrainer::savedSize)
-      .function("releaseSaved", &RawSeq2SeqTrainer::releaseSaved)
-      .function("load", &RawSeq2SeqTrainer::load)
-      .function("steps", &RawSeq2SeqTrainer::steps)
-      .function("task", &RawSeq2SeqTrainer::task)
-      .function("attention", &RawSeq2SeqTrainer::attention)
-      .function("hidden", &RawSeq2SeqTrainer::hidden)
-      .function("embedding", &RawSeq2SeqTrainer::embedding)
-      .function("batch", &RawSeq2SeqTrainer::batch)
-      .function("learningRate", &RawSeq2SeqTrainer::learningRate)
-      .function("seed", &RawSeq2SeqTrainer::seed)
-      .function("inputAlphabet", &RawSeq2SeqTrainer::inputAlphabet)
-      .function("outputAlphabet", &RawSeq2SeqTrainer::outputAlphabet)
-      .function("maxInputLength", &RawSeq2SeqTrainer::maxInputLength)
-      .function("heldOutSize", &RawSeq2SeqTrainer::heldOutSize)
-      .function("parameterCount", &RawSeq2SeqTrainer::parameterCount);
-
-  // ---- transformer trainer ----
-  class_<RawTransformerTrainer>("_TransformerTrainer")
-      .constructor<>()
-      .function("init", &RawTransformerTrainer::init)
-      .function("train", &RawTransformerTrainer::train)
-      .function("evaluate", &RawTransformerTrainer::evaluate)
-      .function("sample", &RawTransformerTrainer::sample)
-      .function("sampleInput", &RawTransformerTrainer::sampleInput)
-      .function("sampleTarget", &RawTransformerTrainer::sampleTarget)
-      .function("translate", &RawTransformerTrainer::translate)
-      .function("output", &RawTransformerTrainer::output)
-      .function("mapRows", &RawTransformerTrainer::mapRows)
-      .function("mapCols", &RawTransformerTrainer::mapCols)
-      .function("copyMap", &RawTransformerTrainer::copyMap)
-      .function("positionRows", &RawTransformerTrainer::positionRows)
-      .function("copyPositionalEncoding", &RawTransformerTrainer::copyPositionalEncoding)
-      .function("save", &RawTransformerTrainer::save)
-      .function("savedData", &RawTransformerTrainer::savedData)
-      .function("savedSize", &RawTransformerTrainer::savedSize)
-      .function("releaseSaved", &RawTransformerTrainer::releaseSaved)
-      .function("load", &RawTransformerTrainer::load)
-      .function("steps", &RawTransformerTrainer::steps)
-      .function("rateAt", &RawTransformerTrainer::rateAt)
-      .function("task", &RawTransformerTrainer::task)
-      .function("schedule", &RawTransformerTrainer::schedule)
-      .function("layers", &RawTransformerTrainer::layers)
-      .function("heads", &RawTransformerTrainer::heads)
-      .function("dModel", &RawTransformerTrainer::dModel)
-      .function("dFF", &RawTransformerTrainer::dFF)
-      .function("batch", &RawTransformerTrainer::batch)
-      .function("warmup", &RawTransformerTrainer::warmup)
-      .function("learningRate", &RawTransformerTrainer::learningRate)
-      .function("labelSmoothing", &RawTransformerTrainer::labelSmoothing)
-      .function("seed", &RawTransformerTrainer::seed)
-      .function("inputAlphabet", &RawTransformerTrainer::inputAlphabet)
-      .function("maxInputLength", &RawTransformerTrainer::maxInputLength)
-      .function("heldOutSize", &RawTransformerTrainer::heldOutSize)
-      .function("parameterCount", &RawTransformerTrainer::parameterCount);
+  // ---- trainers ----
+  bindTrainer(class_<RawSeq2SeqTrainer>("_Seq2SeqTrainer"))
+      .function("detailRows", &seq2seqDetailRows)
+      .function("detailCols", &seq2seqDetailCols)
+      .function("copyDetail", &seq2seqCopyDetail);
+  bindTrainer(class_<RawTransformerTrainer>("_TransformerTrainer"))
+      .function("mapRows", &transformerMapRows)
+      .function("mapCols", &transformerMapCols)
+      .function("copyMap", &transformerCopyMap)
+      .function("positionRows", &transformerPositionRows)
+      .function("copyPositionalEncoding", &transformerCopyPositionalEncoding);
 }

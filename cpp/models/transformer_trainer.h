@@ -1,5 +1,6 @@
 // Trains the Transformer of transformer_model.h on a task of seq2seq_tasks.h
-// (the same tasks and held-out sets as the seq2seq trainer): mini-batches
+// (the same tasks and held-out sets as the seq2seq trainer) with the one
+// trainer of trainer.h: mini-batches
 // drawn by a seeded generator, teacher forcing, Adam with the paper's warm-up
 // schedule or a constant rate, optional label smoothing; greedy evaluation on
 // the task's held-out set; checkpoints. Single-threaded and deterministic: the
@@ -14,6 +15,7 @@
 #include "ops/random_state.h"
 #include "ops/status.h"
 #include "seq2seq_tasks.h"
+#include "trainer.h"
 #include "transformer_model.h"
 
 namespace attention {
@@ -45,47 +47,22 @@ struct TransformerOptions {
 // step count, and so the warm-up schedule's position, is kept).
 constexpr std::uint32_t kTransformerCheckpointVersion = 1;
 
-class TransformerTrainer {
- public:
-  // Validates the options, builds the task, initialises the weights from the seed.
-  Status init(const TransformerOptions& options);
-  // Rebuilds a trainer from save()'s bytes; on failure the trainer is unchanged.
-  Status load(const std::uint8_t* bytes, std::size_t size);
-  std::vector<std::uint8_t> save() const;
-
-  // Runs `steps` (1..100000) mini-batches; losses receives each one's loss.
-  Status train(int steps, std::vector<double>& losses);
-  // Exact-match accuracy of greedy decoding on the first n (1..held-out size) held-out examples.
-  Status evaluate(int n, double& accuracy);
-  // Greedy translation of one input, with every attention map.
-  Status translate(const std::string& input, std::string& output, TransformerDecoded& details);
-  // A held-out example chosen by the trainer's sampler (its own seeded stream).
-  const Seq2SeqExample& sample();
-  // The learning rate of step `step` (1-based) under the options' schedule.
-  double rateAt(std::uint64_t step) const;
-
-  bool ready() const { return task_ != nullptr; }
-  const TransformerOptions& options() const { return options_; }
-  const Seq2SeqTask& task() const { return *task_; }
-  const TransformerConfig& config() const { return config_; }
-  std::uint64_t steps() const { return steps_; }
-
-  // For tests: the parameters, a batch made of given examples, and a loss with its gradient.
-  Vector& parameters() { return params_; }
-  TransformerBatch makeBatch(const std::vector<Seq2SeqExample>& examples) const;
-  double lossAndGradient(const TransformerBatch& batch, Vector& gradient);
-
- private:
-  void adamStep();
-
-  TransformerOptions options_;
-  std::unique_ptr<Seq2SeqTask> task_;
-  TransformerConfig config_;
-  Vector params_, grad_, adamM_, adamV_;
-  std::uint64_t adamT_ = 0, steps_ = 0;
-  RandomState rng_, sampler_;
-  TransformerCache cache_;
+// What Trainer<Model> (trainer.h) needs to know about the Transformer: Adam as
+// in the paper (beta2 0.98, epsilon 1e-9), no clipping, the options' schedule.
+struct TransformerTraining : ModelTypes<TransformerOptions, TransformerConfig, TransformerBatch,
+                                        TransformerCache, TransformerDecoded> {
+  static constexpr const char* kKind = "transformer";
+  static constexpr char kMagic[4] = {'A', '2', 'T', 'F'};
+  static constexpr std::uint32_t kVersion = kTransformerCheckpointVersion;
+  static constexpr AdamSettings kAdam = {0.9, 0.98, 1e-9, 0.0};
+  // One train() call does at most this much work, counted in examples of the
+  // default size (2 + 2 layers, d_model 32, d_ff 64): 7,812 default steps, a
+  // few minutes in Node.
+  static constexpr double kMaxTrainWork = 2.5e5;
 };
+
+using TransformerTrainer = Trainer<TransformerTraining>;
+extern template class Trainer<TransformerTraining>;
 
 Status validateTransformerOptions(const TransformerOptions& options);
 

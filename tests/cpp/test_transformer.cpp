@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "fixtures.h"
+#include "gradient_check.h"
 #include "models/transformer_layers.h"
 #include "models/transformer_model.h"
 #include "models/transformer_trainer.h"
@@ -21,37 +22,7 @@ using namespace attention;
 
 namespace {
 
-Matrix randomMatrix(RandomState& rng, Eigen::Index rows, Eigen::Index cols, double scale = 1.0) {
-  Matrix m(rows, cols);
-  for (Eigen::Index i = 0; i < m.size(); ++i) m.data()[i] = rng.uniform(-scale, scale);
-  return m;
-}
-
-double worstGradientError(const std::function<double()>& loss, double* values,
-                          const double* analytic, std::size_t count, double eps = 1e-5) {
-  double worst = 0;
-  for (std::size_t i = 0; i < count; ++i) {
-    const double saved = values[i];
-    values[i] = saved + eps;
-    const double up = loss();
-    values[i] = saved - eps;
-    const double down = loss();
-    values[i] = saved;
-    const double numeric = (up - down) / (2 * eps);
-    const double error =
-        std::abs(analytic[i] - numeric) / std::max(1e-3, std::abs(analytic[i]) + std::abs(numeric));
-    worst = std::max(worst, error);
-  }
-  return worst;
-}
-
-#define CHECK_GRADIENT(label, loss, values, analytic, count)                        \
-  do {                                                                              \
-    const double err_ = worstGradientError(loss, values, analytic, count);          \
-    INFO(label << ": worst relative gradient error " << err_ << " over " << (count) \
-               << " entries (tolerance 1e-6)");                                     \
-    CHECK(err_ < 1e-6);                                                             \
-  } while (false)
+using gradient_check::randomMatrix;
 
 // Parameters of one layer in a flat vector, bound by a list of (map, rows, cols).
 struct Flat {

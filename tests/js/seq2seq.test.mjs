@@ -17,6 +17,15 @@ function rowSums(m) {
 test('defaults: the dates task with luong-general attention', () => {
   const t = new a.Seq2SeqTrainer({ seed: 0 });
   try {
+    assert.deepEqual(Object.keys(t.options), [
+      'task',
+      'attention',
+      'hidden',
+      'embedding',
+      'batch',
+      'learningRate',
+      'seed',
+    ]);
     assert.deepEqual(t.options, {
       task: 'dates',
       attention: 'luong-general',
@@ -228,6 +237,7 @@ test('bad options give TypeError/RangeError naming the option', () => {
     [{ learningRate: NaN }, RangeError, /learningRate/],
     [{ seed: -1 }, RangeError, /seed must be an integer in \[0, 4294967295\]/],
     [{ hiden: 64 }, TypeError, /unknown option 'hiden'/],
+    [{ hiden: 64 }, TypeError, /\(known: task, attention, hidden, embedding, batch, learningRate, seed\)$/],
     [null, TypeError, /options must be a plain object/],
     ['dates', TypeError, /options must be a plain object/],
   ];

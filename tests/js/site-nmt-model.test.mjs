@@ -24,6 +24,7 @@ import {
   REVERSAL_MILESTONES,
   SCHEMA,
   tokenName,
+  trainingStatus,
   translationCheck,
   units,
 } from '../../web/src/site/chapters/nmt-model.js';
@@ -228,4 +229,15 @@ test('the reversal milestones the chapter states are measured again (seed 0, Luo
   });
   const stated = [REVERSAL_MILESTONES.steps[50], REVERSAL_MILESTONES.steps[90], REVERSAL_MILESTONES.steps[99]];
   assert.deepEqual(steps, stated.slice(0, levels.length));
+});
+
+test('trainingStatus: the status line both training chapters print', () => {
+  const paused = { steps: 0, loss: NaN, accuracy: NaN, stepsPerSecond: NaN, running: false };
+  assert.equal(trainingStatus(paused, { examples: 'examples' }), 'step 0 · paused');
+  const running = { steps: 1200, loss: 0.012345, accuracy: 0.995, stepsPerSecond: 31.26, running: true };
+  assert.equal(
+    trainingStatus(running, { examples: 'dates', before: ['from scratch: dates'], after: [null, 'reached'] }),
+    'from scratch: dates · step 1200 · loss 0.0123 · held-out exact match 99.5% (200 dates) · 31.3 steps/s · reached · training…',
+  );
+  assert.match(trainingStatus(paused, { examples: 'examples', onMainThread: true }), /· paused · on the main thread /);
 });

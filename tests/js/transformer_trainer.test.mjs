@@ -191,6 +191,12 @@ test('bad options: TypeError for unknown options and wrong types, RangeError for
       (e) => e instanceof ErrorClass && e.message.startsWith('TransformerTrainer: ') && pattern.test(e.message),
     );
   throws({ dmodel: 32 }, TypeError, /unknown option 'dmodel'/);
+  // The options in their documented order, in the message and in .options.
+  const order = 'task, layers, heads, dModel, dFF, batch, schedule, learningRate, warmup, labelSmoothing, seed';
+  throws({ dmodel: 32 }, TypeError, new RegExp(`\\(known: ${order}\\)$`));
+  const t = new a.TransformerTrainer(tiny);
+  assert.equal(Object.keys(t.options).join(', '), order);
+  t.delete();
   throws({ heads: '4' }, TypeError, /heads must be a number, got a string/);
   throws({ task: 3 }, TypeError, /task must be a string/);
   throws({ labelSmoothing: null }, TypeError, /labelSmoothing must be a number/);

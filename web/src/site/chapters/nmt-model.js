@@ -54,6 +54,29 @@ export function tokenName(k, outputAlphabet) {
   return outputAlphabet[k - 2];
 }
 
+/**
+ * The training status line of both training chapters (this one and "A
+ * Transformer trained in your browser"): step, loss, held-out exact match on
+ * 200 `examples`, speed while running, then running or paused, and whether the
+ * engine runs on the main thread; `before` and `after` add the chapter's own
+ * items around the shared ones. Empty items are left out.
+ * @param {{steps: number, loss: number, accuracy: number, stepsPerSecond: number, running: boolean}} s
+ */
+export function trainingStatus(s, { examples, onMainThread = false, before = [], after = [] }) {
+  return [
+    ...before,
+    `step ${s.steps}`,
+    Number.isFinite(s.loss) ? `loss ${s.loss.toFixed(4)}` : null,
+    Number.isFinite(s.accuracy) ? `held-out exact match ${(100 * s.accuracy).toFixed(1)}% (200 ${examples})` : null,
+    s.running && Number.isFinite(s.stepsPerSecond) ? `${s.stepsPerSecond.toFixed(1)} steps/s` : null,
+    ...after,
+    s.running ? 'training…' : 'paused',
+    onMainThread ? 'on the main thread (this page’s security policy blocks workers)' : null,
+  ]
+    .filter(Boolean)
+    .join(' · ');
+}
+
 /** Below this probability an output character is flagged as a guess. */
 export const LOW_CONFIDENCE = 0.9;
 

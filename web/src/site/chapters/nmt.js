@@ -5,6 +5,7 @@
 // output character at a time, and each output character shaded by its probability.
 import { cellStory, credit, errorLine, step } from '../chapter-kit.js';
 import { startShippedModel } from './engine-connection.js';
+import { runControls } from './run-controls.js';
 import { el } from '../dom.js';
 import { Heatmap } from '../figures/heatmap.js';
 import { addPrerendered, symbol, tex } from '../math.js';
@@ -27,6 +28,7 @@ import {
   SCHEMA,
   SCORES,
   TASKS,
+  trainingStatus,
   translationCheck,
   units,
 } from './nmt-model.js';
@@ -75,8 +77,13 @@ export default {
     const emptyNote = el('p', { className: 'nmt-empty-note', attrs: { 'aria-live': 'polite' }, hidden: true });
     const formats = el('details', { className: 'nmt-formats' });
     const status = el('p', { className: 'nmt-status', attrs: { 'aria-live': 'polite' } }, 'loading the model…');
-    const startButton = el('button', { type: 'button', disabled: true }, 'Start');
-    const pauseButton = el('button', { type: 'button', disabled: true }, 'Pause');
+    const { startButton, pauseButton, setRunning } = runControls({
+      send: (message) => send(message),
+      onChange: (running) => {
+        state.running = running;
+        showStatus();
+      },
+    });
     const resetButton = el('button', { type: 'button', disabled: true }, 'Reset (train from scratch)');
     const shippedButton = el('button', { type: 'button', disabled: true }, 'Load the shipped checkpoint');
     const scoreSelect = el(
@@ -175,23 +182,13 @@ export default {
     };
     const showStatus = () => {
       const s = state;
-      const parts = [
-        `${s.source}: ${s.options ? `${s.options.task}, ${s.options.attention}, hidden ${s.options.hidden}` : ''}`,
-        `step ${s.steps}`,
-        Number.isFinite(s.loss) ? `loss ${s.loss.toFixed(4)}` : null,
-        Number.isFinite(s.accuracy) ? `held-out exact match ${(100 * s.accuracy).toFixed(1)}% (200 examples)` : null,
-        s.running && Number.isFinite(s.stepsPerSecond) ? `${s.stepsPerSecond.toFixed(1)} steps/s` : null,
-        s.running ? 'training…' : 'paused',
-        connection?.onMainThread ? 'on the main thread (this page’s security policy blocks workers)' : null,
-      ];
-      status.textContent = parts.filter(Boolean).join(' · ');
+      const o = s.options;
+      status.textContent = trainingStatus(s, {
+        examples: 'examples',
+        onMainThread: connection?.onMainThread,
+        before: [`${s.source}: ${o ? `${o.task}, ${o.attention}, hidden ${o.hidden}` : ''}`],
+      });
       root.dataset.nmtSteps = String(s.steps);
-    };
-    const setRunning = (running) => {
-      state.running = running;
-      startButton.disabled = running;
-      pauseButton.disabled = !running;
-      showStatus();
     };
 
     /** Hides the attention figures (nothing to draw, or the input cannot be read) and says why. */
@@ -363,14 +360,6 @@ export default {
     }
 
     // ---- controls
-    startButton.addEventListener('click', () => {
-      send({ type: 'start' });
-      setRunning(true);
-    });
-    pauseButton.addEventListener('click', () => {
-      send({ type: 'pause' });
-      setRunning(false);
-    });
     const setInput = (text) => {
       input = text;
       inputBox.value = text;

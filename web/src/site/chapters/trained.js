@@ -17,7 +17,8 @@ import { addPrerendered, tex } from '../math.js';
 import { loadDataScript } from '../data-script.js';
 import { urlStore } from '../url-state.js';
 import { startShippedModel } from './engine-connection.js';
-import { chars, decodeBase64 } from './nmt-model.js';
+import { runControls } from './run-controls.js';
+import { chars, decodeBase64, trainingStatus } from './nmt-model.js';
 import {
   DEFAULT_INPUT,
   headName,
@@ -85,8 +86,13 @@ export default {
     const inputError = el('p', { className: 'error trained-input-error', attrs: { role: 'alert' }, hidden: true });
     const modelLine = el('p', { className: 'trained-model-line' }, 'loading the model…');
     const status = el('p', { className: 'nmt-status', attrs: { 'aria-live': 'polite' } }, '');
-    const startButton = el('button', { type: 'button', disabled: true }, 'Start');
-    const pauseButton = el('button', { type: 'button', disabled: true }, 'Pause');
+    const { startButton, pauseButton, setRunning } = runControls({
+      send: (message) => connection?.send(message),
+      onChange: (running) => {
+        training.running = running;
+        showStatus();
+      },
+    });
     const scratchButton = el('button', { type: 'button', disabled: true }, 'Reset (train from scratch)');
     const shippedButton = el('button', { type: 'button', disabled: true }, 'Load the shipped checkpoint');
     const taskSelect = el(
@@ -325,29 +331,16 @@ export default {
     }
 
     function showStatus() {
-      const s = training;
-      const parts = [
-        `step ${s.steps}`,
-        Number.isFinite(s.loss) ? `loss ${s.loss.toFixed(4)}` : null,
-        Number.isFinite(s.accuracy)
-          ? `held-out exact match ${(100 * s.accuracy).toFixed(1)}% (200 ${task === 'dates' ? 'dates' : 'examples'})`
-          : null,
-        s.running && Number.isFinite(s.stepsPerSecond) ? `${s.stepsPerSecond.toFixed(1)} steps/s` : null,
-        reached ? `99% reached at step ${reached.steps} after ${reached.seconds.toFixed(1)} s of training` : null,
-        s.running ? 'training…' : 'paused',
-        connection?.onMainThread ? 'on the main thread (this page’s security policy blocks workers)' : null,
-      ];
-      status.textContent = parts.filter(Boolean).join(' · ');
-      root.dataset.trainedSteps = String(s.steps);
+      status.textContent = trainingStatus(training, {
+        examples: task === 'dates' ? 'dates' : 'examples',
+        onMainThread: connection?.onMainThread,
+        after: [
+          reached ? `99% reached at step ${reached.steps} after ${reached.seconds.toFixed(1)} s of training` : null,
+        ],
+      });
+      root.dataset.trainedSteps = String(training.steps);
       showModel();
     }
-
-    const setRunning = (running) => {
-      training.running = running;
-      startButton.disabled = running;
-      pauseButton.disabled = !running;
-      showStatus();
-    };
 
     // ---- the engine
     let connection = null;
@@ -412,14 +405,6 @@ export default {
     }
 
     // ---- controls
-    startButton.addEventListener('click', () => {
-      connection?.send({ type: 'start' });
-      setRunning(true);
-    });
-    pauseButton.addEventListener('click', () => {
-      connection?.send({ type: 'pause' });
-      setRunning(false);
-    });
     const fromScratch = () => {
       source = 'from scratch';
       reached = null;

@@ -1,0 +1,185 @@
+// The one wrapper of a wasm trainer (cpp/models/trainer.h, bound in
+// cpp/bindings.cpp as RawTrainer<Model>): options read and type-checked,
+// construction and load(), train/evaluate/sample/translate, save(), and the
+// getters every trainer has. seq2seq.js and transformer_trainer.js extend the
+// class trainerClass() returns with what is theirs: translation details, their
+// own getters (and seq2seq's train() returns the mean loss).
+//
+// The defaults live once, in the C++ options structs: a raw trainer that was
+// never initialised reports them through options(). JS checks types (and what
+// must fit int32/uint32 to cross unchanged); the core checks the values, once.
+import { describe, readOptions, requireInteger, requireNumber, requireString, throwForStatus } from './errors.js';
+import { OwnedHandle } from './handle.js';
+import { readBytes, withHeap } from './heap.js';
+
+export const INT32 = Object.freeze([-(2 ** 31), 2 ** 31 - 1]);
+const MAX_STEPS = 100000;
+
+/** The hooks a trainer class fills in (symbols, so they stay off the public API). */
+export const checkInput = Symbol('checkInput');
+export const translationDetails = Symbol('translationDetails');
+
+/** Frees a raw trainer if `body` throws; returns body's result otherwise. */
+function freeOnThrow(raw, body) {
+  try {
+    return body();
+  } catch (error) {
+    raw.delete();
+    throw error;
+  }
+}
+
+// Carries a raw trainer from load() into the constructor; not exported.
+class RawHandle {
+  constructor(raw) {
+    this.raw = raw;
+  }
+}
+
+/**
+ * The base class of one kind of trainer.
+ * @param {any} core the instantiated Emscripten module
+ * @param {object} spec
+ * @param {string} spec.name the public class name, for messages
+ * @param {Function} spec.Raw the Embind class (core._Seq2SeqTrainer, ...)
+ * @param {string[]} spec.strings option names that are strings
+ * @param {string[]} spec.integers option names that are integers (int32 in C++)
+ * @param {string[]} spec.numbers option names that are numbers (double in C++); `seed` is uint32
+ * @param {number} spec.evaluateCount evaluate()'s default n
+ * @param {(raw: any) => number[]} spec.evaluateRange the n evaluate() accepts before calling the core
+ */
+export function trainerClass(core, spec) {
+  const { name, Raw } = spec;
+  const probe = new Raw();
+  const defaults = Object.freeze(probe.options());
+  probe.delete();
+  const optionNames = Object.keys(defaults);
+
+  function readTrainerOptions(options) {
+    const o = { ...defaults };
+    const given = readOptions(options, optionNames, name);
+    for (const key of optionNames) if (given[key] !== undefined) o[key] = given[key];
+    for (const key of spec.strings) requireString(o[key], name, key);
+    for (const key of spec.integers) requireInteger(o[key], name, key, ...INT32);
+    requireInteger(o.seed, name, 'seed', 0, 2 ** 32 - 1);
+    for (const key of spec.numbers) requireNumber(o[key], name, key);
+    return o;
+  }
+
+  return class Trainer extends OwnedHandle {
+    /** @param {object} [options] see the subclass */
+    constructor(options) {
+      // load() passes a ready raw trainer through this private path.
+      let raw;
+      if (options instanceof RawHandle) {
+        raw = options.raw;
+      } else {
+        const o = readTrainerOptions(options);
+        raw = new Raw();
+        freeOnThrow(raw, () => throwForStatus(core, raw.init(o), name));
+      }
+      super(raw, name);
+    }
+
+    /** Rebuilds a trainer from save()'s bytes (Uint8Array or ArrayBuffer). */
+    static load(bytes) {
+      const fn = `${name}.load`;
+      if (bytes instanceof ArrayBuffer) bytes = new Uint8Array(bytes);
+      if (!(bytes instanceof Uint8Array)) {
+        throw new TypeError(`${fn}: bytes must be a Uint8Array or ArrayBuffer, got ${describe(bytes)}`);
+      }
+      if (bytes.length === 0) throw new RangeError(`${fn}: bytes is empty`);
+      const raw = new Raw();
+      freeOnThrow(raw, () =>
+        withHeap(core, fn, (heap) => throwForStatus(core, raw.load(heap.bytes(bytes, 'bytes'), bytes.length), fn)),
+      );
+      return new this(new RawHandle(raw));
+    }
+
+    /** The options the trainer was built with (defaults filled in). */
+    get options() {
+      const o = this.raw('options').options();
+      return Object.freeze(Object.fromEntries(optionNames.map((key) => [key, o[key]])));
+    }
+
+    /** Mini-batches trained so far (carried over by save/load). */
+    get steps() {
+      return this.raw('steps').steps();
+    }
+
+    /** Every character an input may contain. */
+    get inputAlphabet() {
+      return this.raw('inputAlphabet').inputAlphabet();
+    }
+
+    /** Longest input translate() accepts. */
+    get maxInputLength() {
+      return this.raw('maxInputLength').maxInputLength();
+    }
+
+    /** Size of the task's fixed held-out set. */
+    get heldOutSize() {
+      return this.raw('heldOutSize').heldOutSize();
+    }
+
+    /** Number of trainable parameters. */
+    get parameterCount() {
+      return this.raw('parameterCount').parameterCount();
+    }
+
+    /** Runs `steps` mini-batches (Adam, teacher forcing); returns each one's loss per token. */
+    train(steps) {
+      const fn = `${name}.train`;
+      const raw = this.raw('train');
+      requireInteger(steps, fn, 'steps', 1, MAX_STEPS);
+      return withHeap(core, fn, (heap) => {
+        const out = heap.output(1, steps, 'losses');
+        throwForStatus(core, raw.train(steps, out), fn);
+        return Array.from(heap.read(out));
+      });
+    }
+
+    /** Exact-match accuracy of greedy decoding on the first n held-out examples, in [0, 1]. */
+    evaluate(n = spec.evaluateCount) {
+      const fn = `${name}.evaluate`;
+      const raw = this.raw('evaluate');
+      requireInteger(n, fn, 'n', ...spec.evaluateRange(raw));
+      return withHeap(core, fn, (heap) => {
+        const out = heap.output(1, 1, 'accuracy');
+        throwForStatus(core, raw.evaluate(n, out), fn);
+        return heap.read(out)[0];
+      });
+    }
+
+    /** A held-out example { input, target }, picked by the trainer's own seeded sampler. */
+    sample() {
+      const raw = this.raw('sample');
+      raw.sample();
+      return { input: raw.sampleInput(), target: raw.sampleTarget() };
+    }
+
+    /** Greedy translation of `input`: { output, ...the model's details }. */
+    translate(input) {
+      const fn = `${name}.translate`;
+      const raw = this.raw('translate');
+      if (typeof input !== 'string') throw new TypeError(`${fn}: input must be a string, got ${describe(input)}`);
+      this[checkInput](input, fn, raw);
+      throwForStatus(core, raw.translate(input), fn);
+      return { output: raw.output(), ...this[translationDetails](raw, fn) };
+    }
+
+    /** The checkpoint: magic number, version, options, step count, float32 weights, checksum. */
+    save() {
+      const raw = this.raw('save');
+      try {
+        throwForStatus(core, raw.save(), `${name}.save`);
+        return readBytes(core, raw.savedData(), raw.savedSize());
+      } finally {
+        raw.releaseSaved();
+      }
+    }
+
+    /** What translate() checks in JS before the core does (nothing by default). */
+    [checkInput]() {}
+  };
+}
