@@ -202,7 +202,9 @@ template <bool kSubnormal, typename T>
 inline Vec<T> expNonPositive(Vec<T> x, const ExpConstants<T>& c) {
   using IVec = typename Lanes<T>::IVec;
   constexpr int kBits = Lanes<T>::kMantissaBits;
-  x = pmax<T>(x, c.lowest);
+  // Arguments below `lowest` (and -inf) give 0 through the clamp; the normal
+  // form's arguments are >= kNormalFloor<T> already.
+  if constexpr (kSubnormal) x = pmax<T>(x, c.lowest);
   const Vec<T> kd = x * c.log2e + c.shift;  // adding shift rounds to the integer k
   const Vec<T> k = kd - c.shift;
   const Vec<T> r = (x - k * c.ln2Hi) - k * c.ln2Lo;
