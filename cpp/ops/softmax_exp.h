@@ -5,15 +5,17 @@
 // Written with the GCC/Clang vector extension, not left to the
 // auto-vectoriser: clang vectorised the plain loops of the earlier kernel, but
 // could not fuse the masked pass with the maximum, and its select for the
-// clamp (gt + bitselect) is three instructions in V8 where wasm's pmax is one
-// (maxps). Without a SIMD unit the compiler lowers the same code to scalars.
+// clamp is two wasm operations (f32x4.gt, v128.bitselect) where wasm's pmax
+// is one (a maxps in V8). Without a SIMD unit the compiler lowers the same
+// code to scalars.
 //
 // exp(x) for x <= 0 (a softmax argument x - max), by range reduction
 // x = k ln2 + r, |r| <= ln2 / 2, and exp(x) = exp(r) 2^k. It underflows like
 // libm, not like Eigen's clamped exp: subnormal results are rounded once (by
 // the last multiplication), exp(x) is exactly 0 where the true value rounds
 // to 0, and exp(-inf) is 0. Accuracy is tested in tests/cpp/test_float32_exp.cpp
-// (float, every float in [-110, -0.25]: <= 2 ulp) and test_softmax.cpp (double).
+// (float, every float in [-110, -0.25]: <= 2 ulp; measured over every float in
+// [-110, 0]: at most 1 ulp) and test_softmax.cpp (double, <= 2 ulp).
 //
 // kSubnormal = false is the form for arguments >= kNormalFloor<T>: there 2^k
 // is a normal number and one multiplication by it rounds once; the row
