@@ -1,7 +1,7 @@
 // Where scaledDotProductAttention (float32 and float64, n = 1024, d = 64 by
 // default) spends its time: the phases inside wasm (bench/sdpa_parts.cpp, built
 // here as the wasm target sdpa_parts) and the JS side of the public call
-// (dist/lib): the typed-array copies in, the heap writes, the result copies out.
+// (dist/lib): the heap writes, the result copies out, the fixed cost of a call.
 //   node bench/sdpa-parts.mjs [n] [d] [runs]
 // Every time is the fastest of `runs` (wasm phases: summed over row blocks, each
 // block's fastest): the machine is shared, and the fastest sample is the one
@@ -42,16 +42,25 @@ const a = await loadAttention();
 const x64 = { Q: randomMatrix(n, d, 1), K: randomMatrix(n, d, 2), V: randomMatrix(n, d, 3) };
 const x32 = { Q: toFloat32(x64.Q), K: toFloat32(x64.K), V: toFloat32(x64.V) };
 
-// The JS side, piece by piece, with the operations the API performs (web/src/api:
-// convert.js copies each input, heap.js writes it into the heap and slices the results out).
-function jsSide(x, Typed) {
+// The JS side, piece by piece, as the API performs it (web/src/api): typed
+// inputs are borrowed, not copied (convert.js borrowMatrix); heap.js writes
+// them into the heap and copies each result out into a fresh typed array
+// (new + set(subarray)). The fixed cost of a call (option reading, embind,
+// five mallocs and frees) is timed on a 4 x 4 problem.
+function jsSide(x, Typed, precision) {
   const heap = new Typed(n * n + 4 * n * d);
   const inputs = Object.values(x);
+  const readOut = (count) => () => new Typed(count).set(heap.subarray(0, count));
+  const tiny = { Q: randomMatrix(4, 4, 1), K: randomMatrix(4, 4, 2), V: randomMatrix(4, 4, 3) };
+  const tinyTyped =
+    Typed === Float32Array ? { Q: toFloat32(tiny.Q), K: toFloat32(tiny.K), V: toFloat32(tiny.V) } : tiny;
   return {
-    'copy inputs (convert.js)': fastest(() => inputs.map((m) => Float64Array.from(m.data))),
     'write inputs to the heap': fastest(() => inputs.forEach((m, i) => heap.set(m.data, i * n * d))),
-    'read output (n x d)': fastest(() => heap.slice(0, n * d)),
-    'read weights (n x n)': fastest(() => heap.slice(0, n * n)),
+    'read output (n x d)': fastest(readOut(n * d)),
+    'read weights (n x n)': fastest(readOut(n * n)),
+    'fixed cost of a call (4 x 4)': fastest(() =>
+      a.scaledDotProductAttention(tinyTyped.Q, tinyTyped.K, tinyTyped.V, { precision }),
+    ),
   };
 }
 
@@ -70,8 +79,8 @@ const rows = [
 for (const [label, key] of rows) {
   console.log(`| ${label} | ${byType.float32[key].toFixed(2)} | ${byType.float64[key].toFixed(2)} |`);
 }
-const js32 = jsSide(x32, Float32Array);
-const js64 = jsSide(x64, Float64Array);
+const js32 = jsSide(x32, Float32Array, 'float32');
+const js64 = jsSide(x64, Float64Array, 'float64');
 for (const label of Object.keys(js32)) {
   console.log(`| JS: ${label} | ${js32[label].toFixed(2)} | ${js64[label].toFixed(2)} |`);
 }

@@ -33,7 +33,10 @@ using Clock = std::chrono::steady_clock;
 
 namespace {
 
-constexpr Index kRowBlock = 16;  // as in attention.cpp
+#ifndef ATTENTION_ROW_BLOCK
+#define ATTENTION_ROW_BLOCK 16
+#endif
+constexpr Index kRowBlock = ATTENTION_ROW_BLOCK;  // as in attention.cpp
 
 double ms(Clock::time_point a, Clock::time_point b) {
   return std::chrono::duration<double, std::milli>(b - a).count();

@@ -268,7 +268,11 @@ Block<T> blockOf(const MatrixViewOf<T>& m) {
 
 // Rows per pass: their scores (kRowBlock x n_k) stay in cache between the
 // score product, the softmax and the weights-times-values product.
-constexpr Index kRowBlock = 16;
+// (-DATTENTION_ROW_BLOCK=... for measuring other sizes.)
+#ifndef ATTENTION_ROW_BLOCK
+#define ATTENTION_ROW_BLOCK 16
+#endif
+constexpr Index kRowBlock = ATTENTION_ROW_BLOCK;
 
 // q: (n_q x d_k), k: (n_k x d_k), v: (n_k x d_v), mask: (n_q x n_k) or null
 //   -> out: (n_q x d_v) at stride ldo, w: (n_q x n_k) at stride ldw.

@@ -54,8 +54,11 @@ bool softmaxRowIfFinite(float* s, Eigen::Index n, Eigen::Index computed, Eigen::
 // x - max): within 2 ulp of exp(x) correctly rounded to float, subnormal
 // results (exp(x) < 2^-126, x < -87.34) rounded once to the subnormal grid,
 // exactly 0 where exp(x) rounds to 0 (x < -103.97) and for -Infinity.
-// Exposed for its test; the kernel inlines the same code.
+// Exposed for its test; the kernel inlines the same code (softmax_exp.h).
 float expNonPositive(float x);
+// The float64 exp of the kernel, for x <= 0: about 1 ulp, subnormal results
+// rounded once, exactly 0 below -745.13 and for -Infinity.
+double expNonPositive(double x);
 
 // Every row of s (unchecked): s <- softmax(scale * s) row by row, no mask.
 void softmaxRowsInPlace(MatrixOut s, double scale = 1.0);

@@ -5,7 +5,10 @@
 // softmax's mask, causal limit, scale and underflow.
 #include <catch2/catch.hpp>
 #include <cmath>
+#include <cstdint>
+#include <cstring>
 #include <limits>
+#include <random>
 #include <string>
 
 #include "fixtures.h"
@@ -261,6 +264,47 @@ TEST_CASE("softmax underflows like libm: exp(-781) is 0, subnormals are right", 
   REQUIRE(softmax(x, w).isOk());
   REQUIRE(softmaxRows(row, AttentionMask{}, 1.0, rows).isOk());
   for (int j = 0; j < 4; ++j) CHECK(rows(0, j) == w[j]);
+}
+
+TEST_CASE("float64 exp: within 2 ulp of expl rounded to double, zero exactly where it rounds to 0",
+          "[softmax]") {
+  // expNonPositive(double), the softmax kernel's exp (both of its forms:
+  // arguments >= -708 and below), against long double expl rounded once to
+  // double: 2e6 random arguments in [-760, 0] plus the ends of its ranges.
+  // Tolerance: 2 ulp, counted as doubles between the two results (so also
+  // meaningful for subnormals).
+  const auto ulps = [](double a, double b) {
+    std::int64_t ia, ib;
+    std::memcpy(&ia, &a, sizeof ia);
+    std::memcpy(&ib, &b, sizeof ib);
+    return ia > ib ? ia - ib : ib - ia;  // both >= 0: bit patterns order like values
+  };
+  std::mt19937_64 rng(708);
+  std::uniform_real_distribution<double> argument(-760.0, 0.0);
+  std::int64_t worst = 0;
+  double worstX = 0;
+  long zeroMismatches = 0, subnormals = 0;
+  const auto check = [&](double x) {
+    const double got = expNonPositive(x);
+    const double want = static_cast<double>(std::exp(static_cast<long double>(x)));
+    if ((got == 0.0) != (want == 0.0)) ++zeroMismatches;
+    if (want != 0.0 && want < std::numeric_limits<double>::min()) ++subnormals;
+    if (ulps(got, want) > worst) {
+      worst = ulps(got, want);
+      worstX = x;
+    }
+  };
+  for (int i = 0; i < 2000000; ++i) check(argument(rng));
+  for (double x : {0.0, -0.0, -708.0, std::nextafter(-708.0, 0.0), std::nextafter(-708.0, -1.0),
+                   -745.13, -745.14, -746.0, -1e300}) {
+    check(x);
+  }
+  INFO("worst " << worst << " ulp at x = " << worstX);
+  CHECK(worst <= 2);
+  CHECK(zeroMismatches == 0);
+  CHECK(subnormals > 1000);  // the subnormal range was exercised
+  CHECK(expNonPositive(-kInf) == 0.0);
+  CHECK(expNonPositive(0.0) == 1.0);
 }
 
 TEST_CASE("softmaxRows validation", "[softmax][validation]") {

@@ -54,13 +54,48 @@ std::vector<long double> reference(const std::vector<double>& s, const std::vect
   return w;
 }
 
+// Runs softmaxRowIfFinite on row sd (exact in T; mask md if `masked`, columns
+// >= end excluded) and returns its worst error as a fraction of the bound
+// above; counts weights that should be exactly 0 but are not.
+template <typename T>
+double rowError(const std::vector<double>& sd, const std::vector<double>& md, bool masked,
+                std::size_t end, long& exactZeroMisses) {
+  const double u = Limits<T>::u;
+  const T scale = T(0.125);
+  const std::size_t n = sd.size();
+  std::vector<T> s(sd.begin(), sd.end()), m(md.begin(), md.end());
+  REQUIRE(softmaxRowIfFinite(s.data(), static_cast<Eigen::Index>(n), static_cast<Eigen::Index>(n),
+                             static_cast<Eigen::Index>(end), scale, masked ? m.data() : nullptr));
+  const auto ref = reference(sd, masked ? &md : nullptr, end, scale);
+  long double max = -INFINITY, maxArgument = 0;
+  for (std::size_t j = 0; j < end; ++j) {
+    if (!(masked && md[j] == 0)) max = std::max(max, static_cast<long double>(scale * sd[j]));
+  }
+  for (std::size_t j = 0; j < end; ++j) {
+    if (!(masked && md[j] == 0)) {
+      maxArgument = std::max(maxArgument, max - static_cast<long double>(scale * sd[j]));
+    }
+  }
+  const double delta = (1 + u * static_cast<double>(maxArgument) + 4 * u) *
+                           (1 + gammaOf(static_cast<double>(n) + 3, u)) * (1 + u) * (1 + u) -
+                       1;
+  double worst = 0;
+  for (std::size_t j = 0; j < n; ++j) {
+    if (ref[j] == 0 && (j >= end || (masked && md[j] == 0))) {
+      exactZeroMisses += s[j] != T(0);
+      continue;
+    }
+    const double err = std::abs(static_cast<double>(s[j] - ref[j]));
+    worst = std::max(worst, err / (delta * static_cast<double>(ref[j]) + 4 * Limits<T>::tiny));
+  }
+  return worst;
+}
+
 template <typename T>
 void checkFiniteRows() {
   std::mt19937_64 rng(15);
   std::normal_distribution<double> normal(0.0, 1.0);
   std::bernoulli_distribution keep(0.7);
-  const double u = Limits<T>::u;
-  const T scale = T(0.125);
   double worst = 0;
   long exactZeroMisses = 0;
   for (std::size_t n : {1, 3, 17, 129, 1024}) {
@@ -73,32 +108,43 @@ void checkFiniteRows() {
         }
         const bool masked = variant == 1 || variant == 3;
         const std::size_t end = variant == 2 ? (n + 1) / 2 : n;
-        std::vector<T> s(sd.begin(), sd.end()), m(md.begin(), md.end());
-        REQUIRE(softmaxRowIfFinite(s.data(), static_cast<Eigen::Index>(n),
-                                   static_cast<Eigen::Index>(n), static_cast<Eigen::Index>(end),
-                                   scale, masked ? m.data() : nullptr));
-        const auto ref = reference(sd, masked ? &md : nullptr, end, scale);
-        long double max = -INFINITY, maxArgument = 0;
-        for (std::size_t j = 0; j < end; ++j) {
-          if (!(masked && md[j] == 0)) max = std::max(max, static_cast<long double>(scale * sd[j]));
-        }
-        for (std::size_t j = 0; j < end; ++j) {
-          if (!(masked && md[j] == 0)) {
-            maxArgument = std::max(maxArgument, max - static_cast<long double>(scale * sd[j]));
-          }
-        }
-        const double delta = (1 + u * static_cast<double>(maxArgument) + 4 * u) *
-                                 (1 + gammaOf(static_cast<double>(n) + 3, u)) * (1 + u) * (1 + u) -
-                             1;
+        worst = std::max(worst, rowError<T>(sd, md, masked, end, exactZeroMisses));
+      }
+    }
+  }
+  INFO("worst error: " << worst << " of the bound");
+  CHECK(exactZeroMisses == 0);
+  CHECK(worst <= 1.0);
+}
+
+// The kernel's exp has two forms (softmax_exp.h): one multiplication by 2^k
+// when the row's smallest argument is >= -87 (float) / -708 (double), two
+// (subnormal results rounded once) otherwise. Rows whose smallest argument
+// sits just above, at and just below that switch, and far below it (subnormal
+// and zero weights), at lengths with and without a scalar tail, unmasked and
+// masked: both forms within the bound above.
+template <typename T>
+void checkExpSwitch() {
+  const double floor = sizeof(T) == 4 ? -87.0 : -708.0;
+  const T below = std::nextafter(static_cast<T>(floor), -std::numeric_limits<T>::infinity());
+  const T above = std::nextafter(static_cast<T>(floor), T(0));
+  std::mt19937_64 rng(87);
+  std::uniform_real_distribution<double> unit(0.0, 1.0);
+  double worst = 0;
+  long exactZeroMisses = 0;
+  for (std::size_t n : {16, 17, 129}) {
+    for (double smallest : {floor + 0.5, static_cast<double>(above), floor,
+                            static_cast<double>(below), floor - 0.5, floor - 16.0, floor - 40.0}) {
+      for (bool masked : {false, true}) {
+        // Scaled scores (scale 1/8): 0 (the maximum), `smallest`, the rest between.
+        std::vector<double> sd(n), md(n, 1.0);
         for (std::size_t j = 0; j < n; ++j) {
-          if (ref[j] == 0 && (j >= end || (masked && md[j] == 0))) {
-            exactZeroMisses += s[j] != T(0);
-            continue;
-          }
-          const double err = std::abs(static_cast<double>(s[j] - ref[j]));
-          worst =
-              std::max(worst, err / (delta * static_cast<double>(ref[j]) + 4 * Limits<T>::tiny));
+          const double scaled = j == 0 ? 0.0 : j == n / 2 ? smallest : smallest * unit(rng);
+          sd[j] = 8.0 * static_cast<double>(static_cast<T>(scaled));  // exact in T
+          if (masked && j % 5 == 3 && j != n / 2) md[j] = 0.0;
         }
+        INFO("n = " << n << ", smallest = " << smallest << ", masked = " << masked);
+        worst = std::max(worst, rowError<T>(sd, md, masked, n, exactZeroMisses));
       }
     }
   }
@@ -141,6 +187,12 @@ TEST_CASE("softmaxRowIfFinite equals the long double libm softmax, float and dou
           "[softmax][float32]") {
   checkFiniteRows<float>();
   checkFiniteRows<double>();
+}
+
+TEST_CASE("softmaxRowIfFinite: both forms of the exp, around the switch between them",
+          "[softmax][float32]") {
+  checkExpSwitch<float>();
+  checkExpSwitch<double>();
 }
 
 TEST_CASE("softmaxRowIfFinite refuses ±inf and NaN before any exp, at every tail position",

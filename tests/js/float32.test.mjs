@@ -256,6 +256,27 @@ test('scaledDotProductAttention float32 equals float64 within the derived bound:
   assert.equal(runs, 4 * 4 * 5 * 4);
 });
 
+test('scaledDotProductAttention float32: wide score ranges take both forms of the wasm exp', () => {
+  // The softmax kernel's exp multiplies by 2^k once when a row's smallest
+  // argument is >= -87 and in two steps otherwise (subnormal weights rounded
+  // once, cpp/ops/softmax_exp.h). Spread 1 keeps rows above that switch;
+  // spreads 6 and 12 (scores of standard deviation about 36 and 144) put
+  // arguments below it, in the subnormal range and past the underflow to 0,
+  // in rows with and without a scalar tail (n_k 16, 17, 129).
+  const draw = generator(6);
+  for (const nk of [16, 17, 129])
+    for (const d of [3, 64])
+      for (const spread of [1, 6, 12])
+        for (const causal of [false, true]) {
+          const Q = draw(17, d, spread);
+          const K = draw(nk, d, spread);
+          const V = draw(nk, 5);
+          const r32 = a.scaledDotProductAttention(Q, K, V, { causal });
+          const r64 = a.scaledDotProductAttention(Q, K, V, { causal, precision: 'float64' });
+          checkSdpa(r32, r64, Q, K, V, null, causal, `n_k ${nk}, d ${d}, spread ${spread}, causal ${causal}`);
+        }
+});
+
 test('attentionScores float32 equals float64 within gamma(d + 2) scale |Q||K|^T', () => {
   const draw = generator(5);
   for (const d of [1, 3, 5, 63, 65]) {
