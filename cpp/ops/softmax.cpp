@@ -6,6 +6,7 @@
 #include <cstring>
 #include <limits>
 #include <string>
+#include <type_traits>
 
 #include "softmax_exp.h"
 #include "validate.h"
@@ -125,25 +126,24 @@ bool softmaxRowImpl(T* s, Index n, Index computed, Index end, T scale, const T* 
   const V argScaleV = simd::splat(argScale), maxV = simd::splat(max);
   V sum0 = {}, sum1 = {};
   j = 0;
+  // The exp pass, in the exp's form for subnormal results or not (a compile-time flag).
+  auto expPass = [&](auto subnormal) {
+    constexpr bool kSubnormal = decltype(subnormal)::value;
+    for (; j + kStep <= end; j += kStep) {
+      const V a = simd::expNonPositive<kSubnormal, T>(simd::load(s + j) * argScaleV - maxV, c);
+      const V b =
+          simd::expNonPositive<kSubnormal, T>(simd::load(s + j + kLanes) * argScaleV - maxV, c);
+      simd::store(s + j, a);
+      simd::store(s + j + kLanes, b);
+      sum0 += a;
+      sum1 += b;
+    }
+  };
   // The smallest argument is min - max (rounding is monotone).
   if (min - max >= simd::kNormalFloor<T>) {
-    for (; j + kStep <= end; j += kStep) {
-      const V a = simd::expNonPositive<false, T>(simd::load(s + j) * argScaleV - maxV, c);
-      const V b = simd::expNonPositive<false, T>(simd::load(s + j + kLanes) * argScaleV - maxV, c);
-      simd::store(s + j, a);
-      simd::store(s + j + kLanes, b);
-      sum0 += a;
-      sum1 += b;
-    }
+    expPass(std::false_type{});
   } else {
-    for (; j + kStep <= end; j += kStep) {
-      const V a = simd::expNonPositive<true, T>(simd::load(s + j) * argScaleV - maxV, c);
-      const V b = simd::expNonPositive<true, T>(simd::load(s + j + kLanes) * argScaleV - maxV, c);
-      simd::store(s + j, a);
-      simd::store(s + j + kLanes, b);
-      sum0 += a;
-      sum1 += b;
-    }
+    expPass(std::true_type{});
   }
   for (; j < end; ++j) {
     s[j] = simd::expNonPositiveScalar<T>(s[j] * argScale - max, c);
