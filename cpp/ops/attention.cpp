@@ -382,7 +382,7 @@ Status scaledDotProductAttentionOf(const MatrixViewOf<T>& q, const MatrixViewOf<
   RETURN_IF_ERROR(checkAttentionInputs(q, k, v));
   RETURN_IF_ERROR(checkMask(mask, q.rows(), k.rows()));
   RETURN_IF_ERROR(checkOutputs(q.rows(), v.cols(), q.rows(), k.rows(), output, weights));
-  std::vector<T> kt, vp;
+  thread_local std::vector<T> kt, vp;  // packing buffers, their capacity kept between calls
   const Block<T> maskBlock = mask.mask ? blockOf<T>(*mask.mask) : Block<T>{nullptr, 0, 0, 0};
   Index i = 0, j = 0;
   if (singleHeadAttention(blockOf<T>(q), blockOf<T>(k), blockOf<T>(v),
@@ -465,7 +465,7 @@ Status multiHeadAttentionOf(const MatrixViewOf<T>& q, const MatrixViewOf<T>& k,
     }
   }
   const Block<T> maskBlock = mask.mask ? blockOf<T>(*mask.mask) : Block<T>{nullptr, 0, 0, 0};
-  std::vector<T> kt, vp;
+  thread_local std::vector<T> kt, vp;  // packing buffers, their capacity kept between calls
   for (int head = 0; head < h; ++head) {
     // Head `head` reads columns [head * d_k, (head + 1) * d_k) of the projections
     // and writes the same columns of concat (n_q x d_model): no copies.

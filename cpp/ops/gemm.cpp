@@ -251,7 +251,14 @@ void gemmPackedImpl(Trans ta, Index m, Index n, Index p, const T* a, Index lda, 
 template <typename T>
 void packBImpl(Trans tb, const T* b, Index ldb, Index rows, Index cols, std::vector<T>& packed) {
   constexpr Index kPanel = Blocking<T>::kPanel;
-  packed.assign(static_cast<size_t>(panelCount<T>(cols) * rows * kPanel), T(0));
+  // Every entry is written below (values, or zero padding in the last panel), so
+  // a buffer kept from the last call is not cleared first.
+  packed.resize(static_cast<size_t>(panelCount<T>(cols) * rows * kPanel));
+  if (const Index width = cols % kPanel; width != 0) {
+    T* last = packed.data() + (cols / kPanel) * rows * kPanel;
+    for (Index t = 0; t < rows; ++t)
+      std::fill(last + t * kPanel + width, last + (t + 1) * kPanel, T(0));
+  }
   if (tb == Trans::kNo) {
     for (Index jp = 0; jp < panelCount<T>(cols); ++jp) {
       const Index j0 = jp * kPanel, width = std::min<Index>(kPanel, cols - j0);
