@@ -88,8 +88,8 @@ inline V emulatedFmaOf(V a, V b, V c) {
   exactProduct(a, b, uh, ul);
   exactSum(c, uh, th, tl);
   const V v = sumRoundedToOdd(tl, ul);
-  return select(asMask(v == 0.0), th,
-                th + v);  // th alone keeps the sign of an exact zero (-0 + -0 = -0)
+  // th alone keeps the sign of an exact zero (-0 + -0 = -0).
+  return select(asMask(v == 0.0), th, th + v);
 }
 
 }  // namespace

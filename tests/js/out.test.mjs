@@ -87,6 +87,11 @@ test('attentionScores, scaledDotProductAttention and multiHeadAttention write in
   const mha = a.multiHeadAttention(Q, Q, Q, { ...opts, out: mhaOut });
   assertWrittenInto(mha.output, mhaOut.output, mhaFresh.output);
   mha.weights.forEach((w, h) => assertWrittenInto(w, mhaOut.weights[h], mhaFresh.weights[h]));
+  // An absent entry gets a new Matrix; the given one is written into.
+  const firstHead = poisoned(n, n);
+  const partial = a.multiHeadAttention(Q, Q, Q, { ...opts, out: { weights: [firstHead, undefined] } });
+  assertWrittenInto(partial.weights[0], firstHead, mhaFresh.weights[0]);
+  assert.deepEqual(Array.from(partial.weights[1].data), Array.from(mhaFresh.weights[1].data));
 
   // float32 into Float32Array storage.
   const out32 = { output: poisoned(n, d, Float32Array), weights: poisoned(n, nk, Float32Array) };

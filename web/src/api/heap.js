@@ -104,14 +104,19 @@ export class HeapScope {
     return ptr;
   }
 
+  /** An output Tensor's entries as a view of the heap: copy it at once (memory growth detaches it). */
+  #entries(t) {
+    const start = t.data / this.bytesPerElement;
+    return this.#heap().subarray(start, start + t.rows * t.cols);
+  }
+
   /** A copy of an output Tensor's entries: a Float64Array, or a Float32Array in a float32 scope. */
   read(t) {
-    const start = t.data / this.bytesPerElement;
-    const heap = this.#heap();
+    const entries = this.#entries(t);
     // set() from a subarray, not slice(): V8 copies wasm memory 2.5-3x faster this way
     // (128x128 float64: 36-48 us against 97-125 us, measured in Node 20).
-    const copy = new heap.constructor(t.rows * t.cols);
-    copy.set(heap.subarray(start, start + copy.length));
+    const copy = new entries.constructor(entries.length);
+    copy.set(entries);
     return copy;
   }
 
@@ -121,8 +126,7 @@ export class HeapScope {
    */
   readMatrix(t, into = null) {
     if (!into) return new Matrix(t.rows, t.cols, this.read(t));
-    const start = t.data / this.bytesPerElement;
-    into.data.set(this.#heap().subarray(start, start + t.rows * t.cols));
+    into.data.set(this.#entries(t));
     return into;
   }
 

@@ -39,7 +39,8 @@ export function readOut(out, rows, cols, precision, fn, arg) {
  * Checks `out` for a result made of named matrices ({ output, weights }): an
  * object (no other keys) whose given parts each pass readOut. A part shaped [count, rows, cols]
  * is an array of `count` matrices (multi-head attention's weights, one per head).
- * Returns the parts, {} when absent.
+ * Any part, or entry of such an array, may be absent (a new Matrix is made for
+ * it). Returns the parts, {} when absent.
  * @param {unknown} out
  * @param {Record<string, number[]>} shapes each part's [rows, cols] or [count, rows, cols]
  * @param {'float64' | 'float32'} precision

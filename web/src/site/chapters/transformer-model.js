@@ -65,11 +65,8 @@ export function vocabulary(tokens) {
   return { vocab: [...index.keys()], ids };
 }
 
-/** No workspace: every result a new Matrix. */
+/** No workspace: every result a new Matrix (an `out` of undefined takes the default). */
 const noSlot = () => undefined;
-
-/** The workspace's Matrix for `name`, or a new one. */
-const matrixIn = (api, slot, name, rows, cols) => slot(name, rows, cols) ?? new api.Matrix(rows, cols);
 
 /** Rows `ids` of a matrix (NumPy's E[ids]). */
 function pickRows(api, E, ids, out = new api.Matrix(ids.length, E.cols)) {
@@ -113,7 +110,7 @@ export function drawInputs(api, tokens, dModel, seed, slot = noSlot) {
     const [Wq, Wk, Wv, Wo] = ['Wq', 'Wk', 'Wv', 'Wo'].map((name) =>
       weightMatrix(api, rs, dModel, slot(name, dModel, dModel)),
     );
-    const X = pickRows(api, E, ids, matrixIn(api, slot, 'X', ids.length, dModel));
+    const X = pickRows(api, E, ids, slot('X', ids.length, dModel));
     return { vocab, ids, E, X, Wq, Wk, Wv, Wo };
   } finally {
     rs.delete();
@@ -265,8 +262,10 @@ export function multiHeadByHand(api, inputs, proj, heads, mask, slot = noSlot) {
 export function oneCallCheck(api, inputs, { byHand, perHead }, mask, slot = noSlot) {
   const { X, Wq, Wk, Wv, Wo } = inputs;
   const [n, heads] = [X.rows, perHead.length];
-  const weights = Array.from({ length: heads }, (_, h) => slot(`mha.weights${h}`, n, n));
-  const out = { output: slot('mha.output', n, X.cols), weights: weights[0] ? weights : undefined };
+  const out = {
+    output: slot('mha.output', n, X.cols),
+    weights: Array.from({ length: heads }, (_, h) => slot(`mha.weights${h}`, n, n)),
+  };
   const mha = api.multiHeadAttention(X, X, X, { heads, Wq, Wk, Wv, Wo, mask, out });
   let diff = 0;
   for (let i = 0; i < byHand.data.length; i++) diff = Math.max(diff, Math.abs(byHand.data[i] - mha.output.data[i]));
