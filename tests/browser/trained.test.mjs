@@ -166,6 +166,14 @@ test('fits a 390 px phone, and opens from file://', async () => {
     JSON.stringify(formulas),
   );
   assert.ok(formulas[0].lines, 'the layer formula breaks into lines at 390 px');
+  // The loss curve (520 px wide on a desktop) and its caption fit the phone's column
+  // (it was drawn 520 px wide in a scrolling box, the caption cut off).
+  const curve = await phone.$eval(`${chapter} canvas.loss-curve`, (canvas) => {
+    const column = canvas.closest('figure').parentElement.getBoundingClientRect();
+    const caption = canvas.closest('figure').querySelector('figcaption').getBoundingClientRect();
+    return { canvas: canvas.getBoundingClientRect().right, caption: caption.right, column: column.right };
+  });
+  assert.ok(curve.canvas <= curve.column + 0.5 && curve.caption <= curve.column + 0.5, JSON.stringify(curve));
   assert.deepEqual(phone.errors, []);
   await phone.context().close();
   const local = await open(`${FILE_URL}#chapter=trained`);

@@ -3,6 +3,8 @@
 import { el } from '../dom.js';
 import { track } from './live.js';
 
+const MIN_WIDTH = 200; // the axes, labels and a readable curve need this much
+
 export class LineChart {
   /**
    * @param {{label: string, caption: string, className?: string, logY?: boolean,
@@ -23,6 +25,17 @@ export class LineChart {
     this.points = [];
     this.canvas = el('canvas', { className, attrs: { role: 'img', 'aria-label': label } });
     this.element = el('figure', { className: 'heatmap line-chart-figure' }, this.canvas, el('figcaption', {}, caption));
+    // No wider than the figure's container (a phone is narrower than `width`): measured
+    // when the figure gets a box on the page and whenever that box changes size.
+    this.room = Infinity;
+    const fit = () => {
+      const room = this.element.parentElement?.clientWidth || Infinity;
+      if (room !== this.room) {
+        this.room = room;
+        this.draw();
+      }
+    };
+    if (globalThis.ResizeObserver) new ResizeObserver(fit).observe(this.element);
     track(this);
   }
 
@@ -38,7 +51,8 @@ export class LineChart {
   }
 
   draw() {
-    const { width, height, logY, empty, xName, color } = this.options;
+    const { height, logY, empty, xName, color } = this.options;
+    const width = Math.min(this.options.width, Math.max(MIN_WIDTH, this.room));
     const dpr = globalThis.devicePixelRatio || 1;
     const { canvas } = this;
     canvas.width = width * dpr;
