@@ -10,7 +10,7 @@
 // without names. To read them, build a copy of the site with esbuild's minify
 // off and the wasm linked with --profiling-funcs, and pass it with --site DIR.
 import { serve } from '../scripts/serve.mjs';
-import { openPage, startBrowser } from '../tests/browser/harness.mjs';
+import { openPage, startBrowser } from '../scripts/browser.mjs';
 
 const arg = (name, fallback) => {
   const at = process.argv.indexOf(name);

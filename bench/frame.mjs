@@ -30,7 +30,7 @@
 //                                         and dist/site in alternating rounds, with ratios
 //   node bench/frame.mjs --step N         the page scrolled to step N (5: the masks, 6: the heads)
 import { serve } from '../scripts/serve.mjs';
-import { openPage, SITE_DIR, startBrowser } from '../tests/browser/harness.mjs';
+import { openPage, SITE_DIR, startBrowser } from '../scripts/browser.mjs';
 
 const ROUNDS = 4;
 const EDITS = 10; // per round, per site, per kind

@@ -17,7 +17,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import katex from 'katex';
-import { startBrowser } from '../tests/browser/harness.mjs';
+import { startBrowser } from './browser.mjs';
 import { CHAPTERS } from '../web/src/site/chapters/index.js';
 import { KATEX_OPTIONS } from '../web/src/site/formula-forms.js';
 

@@ -2,7 +2,7 @@
 // Usage: node scripts/screenshot.mjs [hash]   e.g. '#chapter=basics'
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { openPage, startBrowser } from '../tests/browser/harness.mjs';
+import { openPage, startBrowser } from './browser.mjs';
 
 const out = join(dirname(fileURLToPath(import.meta.url)), '..', 'docs', 'screenshot.png');
 const { browser, url, close } = await startBrowser();

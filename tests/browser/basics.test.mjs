@@ -323,3 +323,34 @@ test('an overflowing edit shows its error in the step that failed and greys out 
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
+
+test('one explained cell per lesson: the latest hover or focus wins, in a window tall enough that nothing scrolls', async () => {
+  // 3000 px: focusing the weights does not scroll the scores out from under the mouse, so the
+  // hovered figure must be cleared by the lesson, not by the pointer leaving it.
+  const page = await openPage(env.browser, env.url, { viewport: { width: 1200, height: 3000 } });
+  const scores = '#chapter-basics section.step:nth-of-type(5) figure.heatmap';
+  const weights = '#chapter-basics section.step:nth-of-type(6) figure.heatmap';
+  const explained = () =>
+    page.$$eval('#chapter-basics figure.heatmap', (figures) =>
+      figures
+        .filter(
+          (f) => !/^Hover, focus or tap/.test(f.querySelector('.heatmap-story')?.textContent ?? 'Hover, focus or tap'),
+        )
+        .map((f) => f.querySelector('canvas').getAttribute('aria-label').split(':')[0]),
+    );
+  const sources = () =>
+    page.$$eval('#chapter-basics figure.heatmap.is-source', (nodes) =>
+      nodes.map((n) => n.querySelector('canvas').getAttribute('aria-label').split(':')[0]),
+    );
+  await page.locator(`${scores} canvas`).hover({ position: { x: 20, y: 20 } });
+  assert.deepEqual(await explained(), ['scores e, one per encoder step']);
+  await page.focus(`${weights} canvas`);
+  assert.deepEqual(await explained(), ['attention weights α'], 'one figure explains a cell');
+  assert.deepEqual(await sources(), ['scores e, one per encoder step']);
+  // The mouse moves on the scores again: they win, the weights stop explaining.
+  await page.locator(`${scores} canvas`).hover({ position: { x: 24, y: 22 } });
+  assert.deepEqual(await explained(), ['scores e, one per encoder step']);
+  assert.deepEqual(await sources(), ['decoder hidden state h', 'annotations matrix H, one column per encoder step']);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});

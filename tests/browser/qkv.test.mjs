@@ -185,7 +185,7 @@ test('both chapters work as <attention-lesson> elements on a host page, never to
   const host = await serve({ root: hostDir });
   try {
     const page = await openPage(env.browser, host.url, { waitForReady: false });
-    await page.waitForSelector('attention-lesson[chapter="qkv"] article[data-chapter="qkv"]', { timeout: 20000 });
+    await page.waitForSelector('attention-lesson[chapter="qkv"] article[data-chapter="qkv"]');
     await page.waitForSelector('attention-lesson[chapter="bahdanau"] article[data-chapter="bahdanau"]');
     assert.match(await page.locator('attention-lesson[chapter="bahdanau"] article').textContent(), /\[5\.92373433\]/);
     assert.match(

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { serve } from '../../scripts/serve.mjs';
-import { canvasHash, openPage, SITE_DIR, tableValues, useBrowser } from './harness.mjs';
+import { canvasHash, openPage, SITE_DIR, tableValues, useBrowser, waitUntil } from './harness.mjs';
 
 const env = useBrowser();
 
@@ -49,20 +49,20 @@ addEventListener('message', (e) => {
     );
     const page = await openPage(env.browser, host.url, { waitForReady: false });
     const iframeHeight = () => page.evaluate(() => document.querySelector('iframe').getBoundingClientRect().height);
-    await page.waitForFunction(() => document.querySelector('iframe').getBoundingClientRect().height > 2000, null, {
-      timeout: 20000,
-    });
+    await page.waitForFunction(() => document.querySelector('iframe').getBoundingClientRect().height > 2000, null);
     const contentHeight = () =>
       frame.evaluate(() => Math.ceil(document.getElementById('chapter').getBoundingClientRect().bottom));
     /** Waits until the iframe is as tall as its content (figures may still be painting), returns the height. */
     const fitsContent = async () => {
-      const deadline = Date.now() + 10000;
-      for (;;) {
-        const [outer, inner] = [await iframeHeight(), await contentHeight()];
-        if (Math.abs(outer - inner) <= 1) return outer;
-        assert.ok(Date.now() < deadline, `iframe ${outer}px for ${inner}px of content`);
-        await new Promise((ok) => setTimeout(ok, 100));
-      }
+      let heights = [];
+      await waitUntil(
+        async () => {
+          heights = [await iframeHeight(), await contentHeight()];
+          return Math.abs(heights[0] - heights[1]) <= 1;
+        },
+        () => `the iframe (${heights[0]} px) to fit its content (${heights[1]} px)`,
+      );
+      return heights[0];
     };
     const tall = await iframeHeight();
     assert.equal(await page.getAttribute('body', 'data-chapter'), 'basics');
@@ -152,9 +152,7 @@ test('usable at phone width: nothing overflows the page horizontally', async () 
 
 test('switching the OS to dark mode repaints the canvases in dark colours (heatmaps, the loss chart)', async () => {
   const page = await openPage(env.browser, `${env.url}#chapter=nmt`);
-  await page.waitForFunction(() => document.querySelector('#chapter-nmt')?.dataset.nmtReady === 'true', null, {
-    timeout: 30000,
-  });
+  await page.waitForFunction(() => document.querySelector('#chapter-nmt')?.dataset.nmtReady === 'true', null);
   // The loss chart has no background of its own (transparent: never a light box
   // on a dark page); its y axis (x = 48) is drawn in --al-muted. The heatmap's
   // axis labels are drawn in --al-heatmap-ink.
@@ -211,8 +209,11 @@ test('phone width (390 px): display formulas fit the column (scaled down, or one
     const page = await openPage(env.browser, `${env.url}#chapter=${chapter}`, {
       viewport: { width: 390, height: 844 },
     });
-    await page.evaluate(() => document.fonts.ready);
-    await page.waitForTimeout(300); // the fit runs in a ResizeObserver callback
+    // The fit runs in a ResizeObserver callback: wait until every formula says it was fitted to its width.
+    await page.waitForFunction((id) => {
+      const formulas = document.querySelectorAll(`#chapter-${id} .formula`);
+      return formulas.length > 0 && [...formulas].every((f) => f.dataset.fitted === String(f.clientWidth));
+    }, chapter);
     const over = await page.$$eval(`#chapter-${chapter} .formula`, (fs) =>
       fs.map((f) => f.scrollWidth - f.clientWidth).filter((x) => x > 1),
     );

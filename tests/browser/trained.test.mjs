@@ -19,15 +19,12 @@ async function waitForOutput(page, expected) {
   await page.waitForFunction(
     ([selector, want]) => document.querySelector(selector)?.dataset.trainedOutput === want,
     [chapter, expected],
-    { timeout: 60000 },
   );
 }
 
 async function open(url = `${env.url}#chapter=trained`, viewport) {
   const page = await openPage(env.browser, url, viewport ? { viewport } : undefined);
-  await page.waitForFunction((s) => document.querySelector(s)?.dataset.trainedReady === 'true', chapter, {
-    timeout: 60000,
-  });
+  await page.waitForFunction((s) => document.querySelector(s)?.dataset.trainedReady === 'true', chapter);
   await waitForOutput(page, '2026-11-21'); // "21 November 2026"
   return page;
 }
@@ -131,19 +128,13 @@ test('choosing a use, a head, a token and typing a date update the views', async
 test('Reset trains from scratch in the worker; the maps and the status update', async () => {
   const page = await open();
   await page.getByRole('button', { name: 'Reset (train from scratch)' }).click();
-  await page.waitForFunction((s) => document.querySelector(s)?.dataset.trainedSteps === '0', chapter, {
-    timeout: 30000,
-  });
+  await page.waitForFunction((s) => document.querySelector(s)?.dataset.trainedSteps === '0', chapter);
   assert.match(await page.textContent(`${chapter} .trained-model-line`), /^from scratch: .*trained 0 steps/);
   const drawn = Number(await data(page, 'trainedDrawn'));
   await page.getByRole('button', { name: 'Start' }).click();
-  await page.waitForFunction((s) => Number(document.querySelector(s)?.dataset.trainedSteps) >= 10, chapter, {
-    timeout: 60000,
-  });
+  await page.waitForFunction((s) => Number(document.querySelector(s)?.dataset.trainedSteps) >= 10, chapter);
   // The worker sends new maps with each evaluation (every few seconds).
-  await page.waitForFunction(([s, n]) => Number(document.querySelector(s).dataset.trainedDrawn) > n, [chapter, drawn], {
-    timeout: 60000,
-  });
+  await page.waitForFunction(([s, n]) => Number(document.querySelector(s).dataset.trainedDrawn) > n, [chapter, drawn]);
   assert.match(await page.textContent(`${chapter} .nmt-status`), /step \d+ · loss \d\.\d{4}.*steps\/s · training…/);
   await page.getByRole('button', { name: 'Pause' }).click();
   await page.waitForFunction((s) => /paused/.test(document.querySelector(`${s} .nmt-status`).textContent), chapter);
@@ -189,9 +180,7 @@ test('under a CSP that forbids blob: workers, the model runs and trains on the m
     const page = await open(`${url}#chapter=trained`);
     assert.match(await page.textContent(`${chapter} .nmt-status`), /on the main thread/);
     await page.getByRole('button', { name: 'Start' }).click();
-    await page.waitForFunction((s) => Number(document.querySelector(s)?.dataset.trainedSteps) >= 2103, chapter, {
-      timeout: 60000,
-    });
+    await page.waitForFunction((s) => Number(document.querySelector(s)?.dataset.trainedSteps) >= 2103, chapter);
     await page.getByRole('button', { name: 'Pause' }).click();
     const unexpected = page.errors.filter((e) => !/worker|Content Security Policy/i.test(e));
     assert.deepEqual(unexpected, []);

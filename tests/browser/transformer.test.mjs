@@ -394,28 +394,34 @@ test('repaints follow inputs: a new seed keeps the mask figure, an edit of the m
   const mask = 'mask (1 = may attend';
   const masked = 'masked attention weights';
   const hash = () => canvasHash(page, `${CH} canvas[aria-label^="${mask}"]`);
-  // Both figures on screen (lazy figures off screen are painted when they scroll in: next test).
-  await page.locator(`${CH} canvas[aria-label^="${masked}"]`).scrollIntoViewIfNeeded();
-  await painted(page, `${CH} canvas[aria-label^="${masked}"]`);
-  await draws(mask);
-  await draws(masked);
+  // A figure's draws are read once it is on screen and painted: typing in a field scrolls the
+  // page to it, which may leave a lazy figure off screen and stale until it comes back (next
+  // test), and where the fold falls depends on the window.
+  const drawsOnScreen = async (label) => {
+    const selector = `${CH} canvas[aria-label^="${label}"]`;
+    await page.locator(selector).scrollIntoViewIfNeeded();
+    await painted(page, selector);
+    return draws(label);
+  };
+  await drawsOnScreen(mask);
+  await drawsOnScreen(masked);
   const first = await hash();
 
   await page.getByLabel('seed', { exact: true }).fill('5');
   await page.getByLabel('seed', { exact: true }).press('Tab');
-  assert.equal(await draws(masked), 1, 'the masked weights follow the new seed');
-  assert.equal(await draws(mask), 0, 'the mask does not depend on the seed: not repainted');
+  assert.equal(await drawsOnScreen(masked), 1, 'the masked weights follow the new seed');
+  assert.equal(await drawsOnScreen(mask), 0, 'the mask does not depend on the seed: not repainted');
   assert.equal(await hash(), first);
 
   await page.getByLabel('causal (no looking ahead)').check();
-  assert.equal(await draws(mask), 1, 'a causal mask is a new mask');
-  assert.equal(await draws(masked), 1);
+  assert.equal(await drawsOnScreen(mask), 1, 'a causal mask is a new mask');
+  assert.equal(await drawsOnScreen(masked), 1);
   const causal = await hash();
   assert.notEqual(causal, first);
 
   // Same number of tokens (same mask), new words: the mask's row and column labels change.
   await page.getByLabel('tokens', { exact: true }).fill('a dog ran in the park');
-  assert.equal(await draws(mask), 1, 'new labels repaint the mask');
+  assert.equal(await drawsOnScreen(mask), 1, 'new labels repaint the mask');
   assert.notEqual(await hash(), causal);
   assert.deepEqual(page.errors, []);
   await page.context().close();
@@ -435,12 +441,17 @@ test('lazy figures: an edit leaves off-screen canvases stale; scrolled into view
   }
   await fresh.context().close();
 
-  const page = await open(`${big}&ts=1`);
-  await page.evaluate(() => new Promise((ok) => requestAnimationFrame(() => setTimeout(ok, 0)))); // visibility known
+  // The test's own window (the point is figures off screen): the seed field on screen at the
+  // top, the two maps far below it, each figure's place reported by its observer before the edit.
+  const page = await openPage(env.browser, `${env.url}#chapter=transformer${big}&ts=1`, {
+    viewport: { width: 1200, height: 800 },
+  });
   const seed = page.getByLabel('seed', { exact: true });
+  await seed.scrollIntoViewIfNeeded();
+  for (const selector of [masked, head2]) await page.locator(`${selector}[data-near-view="false"]`).waitFor();
   await seed.fill('9');
   await seed.press('Tab');
-  // Far below the seed field: not painted by the edit, yet captioned with the new numbers.
+  // Off screen: not painted by the edit, yet captioned with the new numbers.
   assert.equal(await page.getAttribute(masked, 'data-painted'), 'stale');
   assert.equal(await page.getAttribute(head2, 'data-painted'), 'stale');
   assert.equal(await page.getAttribute(`${CH} canvas[aria-label^="embeddings X"]`, 'data-painted'), 'true');
@@ -458,9 +469,40 @@ test('lazy figures: an edit leaves off-screen canvases stale; scrolled into view
     await painted(page, selector);
     assert.equal(await canvasHash(page, selector), reference[i], `${selector} shows seed 9's numbers`);
   }
-  // An edit while it is on screen repaints it at once.
-  await page.getByLabel('causal (no looking ahead)').check();
+  // An edit while it is on screen repaints it at once. The checkbox is clicked where it is
+  // (a synthetic click, no scrolling to it), so the map stays on screen.
+  await page.locator(masked).scrollIntoViewIfNeeded();
+  await page.locator(`${masked}[data-near-view="true"]`).waitFor();
+  await page.getByLabel('causal (no looking ahead)').dispatchEvent('click');
+  assert.ok(await page.getByLabel('causal (no looking ahead)').isChecked());
   assert.equal(await page.getAttribute(masked, 'data-painted'), 'true');
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('the keyboard counts cells in the current numbers, not in the last drawing (a lazy figure left stale)', async () => {
+  const page = await openPage(env.browser, `${env.url}#chapter=transformer&tn=128&td=64&th=2&ts=3`, {
+    viewport: { width: 1200, height: 800 },
+  });
+  const head2 = `${CH} canvas[aria-label^="head 2 weights"]`;
+  await page.getByLabel('length', { exact: true }).scrollIntoViewIfNeeded();
+  await page.locator(`${head2}[data-near-view="false"]`).waitFor();
+  // 128 positions drawn; the reader picks 64 while the figure is off screen: it is left stale,
+  // its drawing still 128 × 128.
+  await page.getByLabel('length', { exact: true }).selectOption('64');
+  assert.equal(await page.getAttribute(head2, 'data-painted'), 'stale');
+  assert.match(await page.getAttribute(head2, 'aria-label'), /64 by 64/);
+  // Focused where it is (as a screen reader's cursor may, no scrolling), then 70 steps right
+  // and one down: the keyboard stops at the last of the 64 columns.
+  await page.$eval(head2, (canvas) => canvas.focus({ preventScroll: true }));
+  for (let i = 0; i < 70; i++) await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('ArrowDown');
+  const figure = page.locator(`${CH} figure.heatmap`, { has: page.locator('canvas[aria-label^="head 2 weights"]') });
+  const readout = await figure.locator('.heatmap-readout').textContent();
+  assert.equal(await page.getAttribute(head2, 'data-painted'), 'stale', 'still not painted');
+  const cells = await tableValues(figure); // the current numbers, 64 per row
+  assert.equal(cells.length, 64 * 64);
+  assert.equal(readout.split(': ').at(-1), cells[64 + 63], `readout "${readout}" is row 2, column 64`);
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });

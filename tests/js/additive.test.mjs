@@ -82,7 +82,9 @@ test('RandomState draws exactly the fixture inputs, and every step matches NumPy
 });
 
 test('matmul matches NumPy longdouble references', () => {
-  for (let i = 0; i < ref.get('matmul_cases').data[0]; i++) {
+  const cases = ref.get('matmul_cases').data[0];
+  assert.equal(cases, 7, 'make_additive.py writes 7 matmul cases (a loop over none would pass)');
+  for (let i = 0; i < cases; i++) {
     const A = ref.get(`matmul${i}.a`);
     const B = ref.get(`matmul${i}.b`);
     const want = ref.get(`matmul${i}.out`);

@@ -7,6 +7,10 @@ import { formatCell, formatFromLog, formatNumpy, formatScalar } from '../../web/
 const fixture = JSON.parse(readFileSync(new URL('../fixtures/numpy_repr.json', import.meta.url), 'utf8'));
 const toNumber = (v) => (typeof v === 'number' ? v : { nan: NaN, inf: Infinity, '-inf': -Infinity }[v]);
 
+test('the NumPy repr fixture has its 22 cases (one test each below)', () => {
+  assert.equal(fixture.cases.length, 22);
+});
+
 for (const [i, c] of fixture.cases.entries()) {
   test(`formatNumpy matches NumPy ${fixture.numpy} repr, case ${i} (shape ${JSON.stringify(c.shape)})`, () => {
     assert.equal(formatNumpy(c.data.map(toNumber), c.shape), c.repr);
@@ -29,5 +33,6 @@ test('formatCell keeps heatmap labels short', () => {
 
 test('formatScalar matches the repr of NumPy float64 and int64 scalars (tests/fixtures/scalar_repr.json)', () => {
   const scalars = JSON.parse(readFileSync(new URL('../fixtures/scalar_repr.json', import.meta.url), 'utf8'));
+  assert.equal(scalars.cases.length, 20, 'make_scalar_repr.py writes 20 cases');
   for (const c of scalars.cases) assert.equal(formatScalar(c.value, { integer: c.integer }), c.repr, `${c.value}`);
 });

@@ -51,6 +51,7 @@ test('the article example: output to the printed 8 decimals', () => {
 
 test('every case matches NumPy: draws exactly, products to 1e-13, weights to 1e-12 relative', () => {
   const cases = ref.get('cases').data[0];
+  assert.equal(cases, 7, 'make_qkv.py writes 7 cases (a loop over none would pass)');
   for (let i = 0; i < cases; i++) {
     const get = (name) => ref.get(`case${i}.${name}`);
     const W = drawWeights(a, get('seed').data[0]);

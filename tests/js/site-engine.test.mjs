@@ -76,3 +76,33 @@ test('bad options come back as an error message naming the option', async () => 
   await engine({ type: 'init', model: 'transformer', options: { heads: 0 }, input: '1' });
   assert.match((await error).message, /heads/);
 });
+
+test('start with `until` trains to exactly that step, pauses by itself, and gives the model a fresh trainer has after as many steps', async () => {
+  const { engine, next, messages } = harness();
+  const options = { task: 'reverse', hidden: 8, embedding: 4, batch: 4, seed: 3 };
+  const ready = next('ready');
+  await engine({ type: 'init', options, input: '123' });
+  await ready;
+  const isPause = (m) => m.type === 'progress' && m.paused;
+  await engine({ type: 'start', until: 7 }); // 7 steps in slices of 2: 2, 2, 2, 1
+  while (!messages.some(isPause)) await next('progress');
+  const paused = messages.find(isPause);
+  assert.equal(paused.steps, 7);
+  assert.ok(paused.accuracy >= 0 && paused.accuracy <= 1);
+  const progress = messages.filter((m) => m.type === 'progress' && !m.paused).map((m) => m.steps);
+  assert.deepEqual(progress, [2, 4, 6, 7], 'no step past `until`');
+  // The same model as a trainer trained 7 steps in one call: the same held-out accuracy and translation.
+  const translated = next('translation');
+  await engine({ type: 'translate', input: '1234' });
+  const viaEngine = await translated;
+  const api = await loadAttention();
+  const direct = new api.Seq2SeqTrainer(options);
+  try {
+    direct.train(7);
+    assert.equal(direct.evaluate(200), paused.accuracy);
+    assert.deepEqual(Array.from(direct.translate('1234').attention.data), Array.from(viaEngine.attention.data));
+  } finally {
+    direct.delete();
+  }
+  await engine({ type: 'stop' });
+});

@@ -33,10 +33,17 @@ import { formatCell } from '../../web/src/site/numpy-format.js';
 
 const a = await loadAttention();
 
-test('schema: unknown task or score fall back; the input is cut to 40 characters', () => {
-  assert.deepEqual(readState(SCHEMA, new URLSearchParams('')), { task: 'dates', score: 'luong-general', input: null });
-  const s = readState(SCHEMA, new URLSearchParams(`task=evil&score=luong-dot&q=${'1'.repeat(100)}`));
-  assert.deepEqual([s.task, s.score, s.input.length], ['dates', 'luong-dot', 40]);
+test('schema: unknown task or score fall back; the input is cut to 40 characters; pause step bounded', () => {
+  assert.deepEqual(readState(SCHEMA, new URLSearchParams('')), {
+    task: 'dates',
+    score: 'luong-general',
+    input: null,
+    pauseAt: 0,
+  });
+  const s = readState(SCHEMA, new URLSearchParams(`task=evil&score=luong-dot&q=${'1'.repeat(100)}&stop=300`));
+  assert.deepEqual([s.task, s.score, s.input.length, s.pauseAt], ['dates', 'luong-dot', 40, 300]);
+  assert.equal(readState(SCHEMA, new URLSearchParams('stop=5000000')).pauseAt, 1_000_000, 'clamped');
+  assert.equal(readState(SCHEMA, new URLSearchParams('stop=x')).pauseAt, 0, 'malformed: never');
 });
 
 test('labels: spaces shown as ␣, every eighth unit numbered from 0', () => {

@@ -104,7 +104,10 @@ function fit(node) {
   }
   if (lines) node.dispatchEvent(new Event('formula-rendered', { bubbles: true })); // new symbol nodes
   // KaTeX's fonts change the widths when they arrive: measure again then.
-  if (globalThis.document?.fonts?.status === 'loading') globalThis.document.fonts.ready.then(() => fit(node));
+  const fontsPending = globalThis.document?.fonts?.status === 'loading';
+  if (fontsPending) globalThis.document.fonts.ready.then(() => fit(node));
+  // A signal for tests: the width the formula was last fitted to, once with its fonts.
+  node.dataset.fitted = fontsPending ? 'fonts-pending' : String(node.clientWidth);
 }
 
 /**

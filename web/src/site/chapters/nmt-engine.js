@@ -7,11 +7,13 @@
 // slices (the chapters' fallback).
 //
 // Messages in:  { type: 'init', model?: 'rnn' | 'transformer', checkpoint?: Uint8Array, options?: object, input: string }
-//               { type: 'start' } | { type: 'pause' } | { type: 'reset', model?, options?, checkpoint?, input? }
+//               { type: 'start', until?: number } (until: pause by itself at that step)
+//               { type: 'pause' } | { type: 'reset', model?, options?, checkpoint?, input? }
 //               { type: 'translate', input: string } | { type: 'sample' } (translates a held-out example)
 // Messages out: { type: 'ready', model, options, steps, parameterCount, alphabet, outputAlphabet (rnn),
 //                 maxInputLength, accuracy, positionalEncoding (transformer) }
-//               { type: 'progress', steps, loss?, stepsPerSecond?, accuracy?, trainingSeconds }
+//               { type: 'progress', steps, loss?, stepsPerSecond?, accuracy?, trainingSeconds, paused? }
+//                 (paused: true when training stopped by itself at `until`)
 //               rnn:         { type: 'translation', input, output, attention, encoderOutputs, decoderStates,
 //                              scores, probabilities, outputAlphabet }
 //               transformer: { type: 'translation', input, output, encoderSelf, decoderSelf, cross }
@@ -31,6 +33,7 @@ export function createEngine(loadApi, post, { chunk = 5 } = {}) {
   let api;
   let trainer;
   let running = false;
+  let until = 0; // the step training pauses at by itself (0: never)
   let input = '21 November 2026';
   let lastEval = 0;
   let model = 'rnn';
@@ -83,11 +86,25 @@ export function createEngine(loadApi, post, { chunk = 5 } = {}) {
     }
   }
 
+  /** Stops training: the accuracy and the translation of the model as it now is. */
+  function pause(extra = {}) {
+    running = false;
+    post({ type: 'progress', steps: trainer.steps, accuracy: trainer.evaluate(EVAL_SIZE), trainingSeconds, ...extra });
+    translate();
+  }
+
   function loop() {
     if (!running) return;
     try {
+      // Up to `until` exactly: the same seed and step count give the same model whatever the
+      // machine's speed (a slice of training is the same steps however it is cut).
+      const steps = until > 0 ? Math.min(chunk, until - trainer.steps) : chunk;
+      if (steps <= 0) {
+        pause({ paused: true });
+        return;
+      }
       const start = performance.now();
-      const result = trainer.train(chunk);
+      const result = trainer.train(steps);
       // Seq2SeqTrainer returns the slice's mean loss, TransformerTrainer each step's.
       const loss = Array.isArray(result) ? result.reduce((x, y) => x + y, 0) / result.length : result;
       const seconds = (performance.now() - start) / 1000;
@@ -96,7 +113,7 @@ export function createEngine(loadApi, post, { chunk = 5 } = {}) {
         type: 'progress',
         steps: trainer.steps,
         loss,
-        stepsPerSecond: chunk / seconds,
+        stepsPerSecond: steps / seconds,
         trainingSeconds,
       };
       if (performance.now() - lastEval > EVAL_EVERY_MS) {
@@ -130,15 +147,14 @@ export function createEngine(loadApi, post, { chunk = 5 } = {}) {
         describe();
         translate();
       } else if (data.type === 'start') {
+        until = Number.isSafeInteger(data.until) && data.until > 0 ? data.until : 0;
         if (!running) {
           running = true;
           lastEval = performance.now();
           loop();
         }
       } else if (data.type === 'pause') {
-        running = false;
-        post({ type: 'progress', steps: trainer.steps, accuracy: trainer.evaluate(EVAL_SIZE), trainingSeconds });
-        translate();
+        pause();
       } else if (data.type === 'sample') {
         const example = trainer.sample();
         input = example.input;

@@ -19,10 +19,17 @@ export const SCORES = [
 ];
 
 /** The permalink state (url-state.js). An absent input means the task's default. */
+/**
+ * The URL state entry of a training chapter's "pause at step" field (run-controls.js); 0 = never.
+ * @param {string} key the chapter's own URL key
+ */
+export const pauseAtEntry = (key) => ({ key, name: 'pauseAt', type: 'int', min: 0, max: 1_000_000, default: 0 });
+
 export const SCHEMA = [
   { key: 'task', type: 'enum', values: TASKS.map(([id]) => id), default: 'dates' },
   { key: 'score', type: 'enum', values: SCORES.map(([id]) => id), default: 'luong-general' },
   { key: 'q', name: 'input', type: 'string', maxLength: MAX_INPUT, default: null },
+  pauseAtEntry('stop'),
 ];
 
 /** Base64 text → bytes (the shipped checkpoint). */

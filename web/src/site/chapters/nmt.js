@@ -59,7 +59,9 @@ export default {
     let task = read.task;
     let input = read.input ?? DEFAULT_INPUT[task];
     let score = read.score;
-    const save = () => store.writeState(SCHEMA, { task, score, input: input === DEFAULT_INPUT[task] ? null : input });
+    let pauseAt = read.pauseAt;
+    const save = () =>
+      store.writeState(SCHEMA, { task, score, input: input === DEFAULT_INPUT[task] ? null : input, pauseAt });
     let checkpoint = null; // the shipped checkpoint's bytes, loaded with the chapter
 
     // ---- widgets
@@ -77,11 +79,16 @@ export default {
     const emptyNote = el('p', { className: 'nmt-empty-note', attrs: { 'aria-live': 'polite' }, hidden: true });
     const formats = el('details', { className: 'nmt-formats' });
     const status = el('p', { className: 'nmt-status', attrs: { 'aria-live': 'polite' } }, 'loading the model…');
-    const { startButton, pauseButton, setRunning } = runControls({
+    const { startButton, pauseButton, pauseAtField, setRunning } = runControls({
       send: (message) => send(message),
       onChange: (running) => {
         state.running = running;
         showStatus();
+      },
+      pauseAt,
+      onPauseAt: (step) => {
+        pauseAt = step;
+        save();
       },
     });
     const resetButton = el('button', { type: 'button', disabled: true }, 'Reset (train from scratch)');
@@ -343,6 +350,7 @@ export default {
           curve.add(data.steps, data.loss);
         }
         if (data.accuracy !== undefined) state.accuracy = data.accuracy;
+        if (data.paused) setRunning(false); // it reached "pause at step"
         showStatus();
       } else if (data.type === 'sample') {
         setInput(data.input);
@@ -532,6 +540,7 @@ export default {
           el('label', { className: 'control-label' }, 'Score function ', scoreSelect),
           startButton,
           pauseButton,
+          pauseAtField,
           resetButton,
           shippedButton,
         ],

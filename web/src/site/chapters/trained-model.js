@@ -4,7 +4,7 @@
 // chapter's sentences about the heads are built from them, so they never
 // contradict the maps). The model itself trains in nmt-engine.js through the
 // API's TransformerTrainer.
-import { chars } from './nmt-model.js';
+import { chars, pauseAtEntry } from './nmt-model.js';
 
 export const DEFAULT_INPUT = { dates: '21 November 2026', reverse: '12345678', sort: '31415926' };
 export const MAX_INPUT = 40;
@@ -48,6 +48,7 @@ export const SCHEMA = [
   { key: 'xu', name: 'use', type: 'enum', values: USE_IDS, default: 'cross' },
   { key: 'xl', name: 'layer', type: 'int', min: 0, max: 5, default: 1 },
   { key: 'xh', name: 'head', type: 'int', min: 0, max: 7, default: 0 },
+  pauseAtEntry('xs'),
 ];
 
 /**

@@ -58,12 +58,14 @@ export default {
     let input = read.input ?? DEFAULT_INPUT.dates;
     let use = read.use;
     let selected = { layer: read.layer, head: read.head };
+    let pauseAt = read.pauseAt;
     const save = () =>
       store.writeState(SCHEMA, {
         input: input === DEFAULT_INPUT[task] ? null : input,
         use,
         layer: selected.layer,
         head: selected.head,
+        pauseAt,
       });
 
     let model = null; // the 'ready' message: options, steps, alphabet, positional encoding
@@ -86,11 +88,16 @@ export default {
     const inputError = el('p', { className: 'error trained-input-error', attrs: { role: 'alert' }, hidden: true });
     const modelLine = el('p', { className: 'trained-model-line' }, 'loading the model…');
     const status = el('p', { className: 'nmt-status', attrs: { 'aria-live': 'polite' } }, '');
-    const { startButton, pauseButton, setRunning } = runControls({
+    const { startButton, pauseButton, pauseAtField, setRunning } = runControls({
       send: (message) => connection?.send(message),
       onChange: (running) => {
         training.running = running;
         showStatus();
+      },
+      pauseAt,
+      onPauseAt: (step) => {
+        pauseAt = step;
+        save();
       },
     });
     const scratchButton = el('button', { type: 'button', disabled: true }, 'Reset (train from scratch)');
@@ -370,6 +377,7 @@ export default {
           training.stepsPerSecond = data.stepsPerSecond;
           curve.add(data.steps, data.loss);
         }
+        if (data.paused) setRunning(false); // it reached "pause at step"
         if (data.accuracy !== undefined) {
           training.accuracy = data.accuracy;
           if (source === 'from scratch' && !reached && data.accuracy >= 0.99) {
@@ -547,6 +555,7 @@ export default {
           el('label', { className: 'control-label' }, 'Task ', taskSelect),
           startButton,
           pauseButton,
+          pauseAtField,
           scratchButton,
           shippedButton,
         ],

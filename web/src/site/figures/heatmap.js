@@ -7,6 +7,7 @@
 // work in both modes.
 import { el } from '../dom.js';
 import { formatCell, formatNumpy } from '../numpy-format.js';
+import { claimExplainedCell, releaseExplainedCell } from './explained-cell.js';
 import { heatmapTools } from './heatmap-tools.js';
 import { track, repaintAll, themeGeneration, widthGeneration } from './live.js';
 import { luminance, PALETTES, rgb } from './palettes.js';
@@ -86,7 +87,7 @@ export class Heatmap {
         mousemove: (e) => this.pointAt(e.offsetX, e.offsetY),
         pointerdown: (e) => this.pointAt(e.offsetX, e.offsetY), // a tap on a phone
         mouseleave: () => this.showCell(null),
-        focus: () => this.showCell(this.focusCell ?? [0, 0]),
+        focus: () => this.showCell(this.clampedFocus()),
         blur: () => this.showCell(null),
         keydown: (e) => this.keyboard(e),
       },
@@ -148,7 +149,8 @@ export class Heatmap {
   /** The [row, col] under a point in CSS pixels, or null. */
   cellAt(x, y) {
     const l = this.layout;
-    if (!l) return null;
+    // No layout yet, or one of a matrix since reshaped (a lazy figure not repainted): no cell.
+    if (!l || !this.matrix || l.rows !== this.matrix.rows || l.cols !== this.matrix.cols) return null;
     const c = Math.floor((x - l.left) / l.cellW);
     const r = Math.floor((y - l.top) / l.cellH);
     return r >= 0 && r < l.rows && c >= 0 && c < l.cols ? [r, c] : null;
@@ -196,8 +198,17 @@ export class Heatmap {
     this.showCell(this.cellAt(x, y));
   }
 
+  /** The keyboard's cell, kept inside the current matrix (it may have shrunk since). */
+  clampedFocus() {
+    const [r, c] = this.focusCell ?? [0, 0];
+    const { rows = 1, cols = 1 } = this.matrix ?? {};
+    return [Math.min(r, rows - 1), Math.min(c, cols - 1)];
+  }
+
   keyboard(event) {
-    const l = this.layout;
+    // Moves are counted in the matrix's cells, not the drawing's: the keyboard works on a
+    // figure that was never painted (a lazy figure off screen) as on one that was.
+    const l = this.matrix;
     if (!l) return;
     if ((event.key === 'Enter' || event.key === ' ') && this.focusCell) {
       // Lets chapters make cells actionable from the keyboard, like a click.
@@ -211,7 +222,7 @@ export class Heatmap {
     if (!move) return;
     event.preventDefault();
     event.stopPropagation();
-    const [r, c] = this.focusCell ?? [0, 0];
+    const [r, c] = this.clampedFocus();
     this.focusCell = [Math.min(l.rows - 1, Math.max(0, r + move[0])), Math.min(l.cols - 1, Math.max(0, c + move[1]))];
     this.showCell(this.focusCell);
   }
@@ -243,9 +254,14 @@ export class Heatmap {
     this.draw();
   }
 
-  /** Shows the value, row and column of a cell under the pointer or keyboard focus. */
+  /**
+   * Shows the value, row and column of a cell under the pointer or keyboard focus (null: none).
+   * One cell per lesson is shown at a time: showing one here stops the figure that showed one.
+   */
   showCell(cell) {
-    this.explainCell(cell);
+    if (cell && this.matrix) claimExplainedCell(this);
+    else releaseExplainedCell(this);
+    this.explainCell(cell && this.matrix ? cell : null);
     if (!cell || !this.matrix) {
       this.readout.textContent = '';
       this.readout.hidden = true;
@@ -621,6 +637,8 @@ function watchVisibility(figure) {
         if (!near) continue;
         near.nearView = entry.isIntersecting;
         if (near.nearView && near.stale) near.draw();
+        // A signal for tests and tools: the observer has reported where this figure is.
+        entry.target.dataset.nearView = String(near.nearView);
       }
     },
     { rootMargin: LAZY_MARGIN },
