@@ -86,6 +86,21 @@ for (const [how, tok] of Object.entries(tokenizers)) {
   });
 }
 
+test('every code point below U+0800 and every 257th above it: the ids of gpt-3-encoder, and back', () => {
+  // Below U+0800 covers all 128 ASCII bytes, UTF-8 lead bytes C2-DF and continuation bytes 80-BF;
+  // the stride reaches 3- and 4-byte characters in every plane (surrogates have no UTF-8 and are skipped).
+  let run = 0;
+  for (let cp = 0; cp <= 0x10ffff; cp += cp < 0x800 ? 1 : 257) {
+    if (cp >= 0xd800 && cp <= 0xdfff) continue;
+    const text = String.fromCodePoint(cp);
+    const ids = gpt2.encode(text).ids;
+    assert.deepEqual(ids, reference.encode(text), `ids of U+${cp.toString(16)}`);
+    assert.equal(gpt2.decode(ids), text, `decode of U+${cp.toString(16)}`);
+    run++;
+  }
+  assert.equal(run, 6368); // 2,048 below U+0800, 4,320 above (8 strides land on surrogates)
+});
+
 test('the generated strings cover what they are meant to', () => {
   const all = cases.join('');
   for (const [what, pattern] of [
