@@ -362,6 +362,12 @@ testBadInputs(
       TypeError,
       'decode: ids must be an array of token ids, got a string',
     ],
+    [
+      'decode a DataView',
+      () => tiny.decode(new DataView(new ArrayBuffer(4))),
+      TypeError,
+      'decode: ids must be an array of token ids, got a DataView',
+    ],
     ['decode a string id', () => tiny.decode(['1']), TypeError, 'decode: ids[0] must be a number, got a string'],
     [
       'decode a fraction',

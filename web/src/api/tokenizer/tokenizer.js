@@ -140,8 +140,10 @@ export class Tokenizer {
    * @param {number[]} ids
    */
   decode(ids) {
-    if (!Array.isArray(ids) && !ArrayBuffer.isView(ids))
+    const typed = ArrayBuffer.isView(ids) && !(ids instanceof DataView);
+    if (!Array.isArray(ids) && !typed) {
       throw new TypeError(`decode: ids must be an array of token ids, got ${describe(ids)}`);
+    }
     const parts = [];
     let total = 0;
     for (let i = 0; i < ids.length; i++) {
