@@ -45,7 +45,7 @@ export class Tokenizer {
     this.vocabSize = this.#pieces.length;
 
     // Every byte must have a token, or some text could not be encoded at all.
-    this.#byteId = BYTE_TO_CHAR.map((ch, b) => {
+    const byteId = BYTE_TO_CHAR.map((ch, b) => {
       const id = vocab.get(ch);
       if (id === undefined) {
         throw new RangeError(
@@ -54,7 +54,7 @@ export class Tokenizer {
       }
       return id;
     });
-    this.#charId = new Map(BYTE_TO_CHAR.map((ch, b) => [ch, this.#byteId[b]]));
+    this.#charId = new Map(BYTE_TO_CHAR.map((ch, b) => [ch, byteId[b]]));
 
     this.#merges = new MergeTable(this.vocabSize);
     merges.forEach(([a, b], rank) => {
@@ -82,7 +82,6 @@ export class Tokenizer {
   #addPrefixSpace;
   #useRegex;
   #ignoreMerges;
-  #byteId;
   #charId;
   #merges;
   #cache = new Map();
