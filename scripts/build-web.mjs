@@ -194,6 +194,7 @@ cpSync(at('web/index.html'), at('dist/site/index.html'));
 const siteAddress = writeOembed(at('dist/site')); // oembed/<id>.json + the discovery link in index.html
 cpSync(at('web/styles.css'), at('dist/site/styles.css'));
 cpSync(at('web/components.css'), at('dist/site/components.css'));
+cpSync(at('web/src/site/formulas/katex-classes.css'), at('dist/site/katex-classes.css')); // the formulas' classes
 cpSync(at('web/favicon.svg'), at('dist/site/favicon.svg'));
 cpSync(at('THIRD-PARTY-NOTICES.md'), at('dist/site/THIRD-PARTY-NOTICES.txt')); // linked from the footer
 const katexDist = at('node_modules/katex/dist');

@@ -1,12 +1,15 @@
 // The elements' styles. Each element renders into its own shadow root, which
-// adopts one shared sheet: KaTeX's CSS (without its @font-face rules) and the
-// components' CSS. Fonts cannot be declared inside a shadow root, so KaTeX's
-// @font-face rules go into the document once, with absolute URLs (the URLs are
+// adopts one shared sheet: KaTeX's CSS (without its @font-face rules), the
+// classes that stand for the prerendered formulas' inline styles
+// (formulas/katex-classes.css) and the components' CSS. Fonts cannot be
+// declared inside a shadow root, so KaTeX's @font-face rules go into the
+// document once, with absolute URLs (the URLs are
 // `new URL('./fonts/…', import.meta.url)` literals that bundlers follow).
 // Constructed sheets are used where available: a page's CSP style-src does not
 // apply to them, while a <style> element would need 'unsafe-inline'.
 import katexCss from 'katex/dist/katex.min.css';
 import componentsCss from '../../../components.css';
+import formulaClassesCss from '../formulas/katex-classes.css';
 import { katexFontFaces } from '../../../../build/katex-fonts.js';
 
 // :host is the element's box on the host page: a block with its own colours
@@ -32,7 +35,7 @@ function themedComponents(css) {
 .attention-lab[data-theme='dark'] {${dark}}`;
 }
 
-export const SHADOW_CSS = `${katexRules}\n${themedComponents(componentsCss)}\n${HOST_CSS}`;
+export const SHADOW_CSS = `${katexRules}\n${formulaClassesCss}\n${themedComponents(componentsCss)}\n${HOST_CSS}`;
 
 const constructable = () => {
   try {
