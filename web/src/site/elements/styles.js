@@ -16,7 +16,7 @@ import { katexFontFaces } from '../../../../build/katex-fonts.js';
 // (set on .attention-lab inside), so a light page with the OS in dark mode never
 // shows light text on a light background. theme="light" or "dark" pins the scheme.
 const HOST_CSS = `
-:host { display: block; contain: layout style; }
+:host { display: block; contain: layout style; font-size: 16px; }
 :host([hidden]) { display: none; }
 .attention-lab { padding: 0.5rem 1rem; border-radius: 8px; font: 16px/1.6 system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif; text-align: start; }
 .attention-lab[data-theme='light'] { color-scheme: light; }
@@ -35,7 +35,15 @@ function themedComponents(css) {
 .attention-lab[data-theme='dark'] {${dark}}`;
 }
 
-export const SHADOW_CSS = `${katexRules}\n${formulaClassesCss}\n${themedComponents(componentsCss)}\n${HOST_CSS}`;
+// rem is the host page's root font size, even inside a shadow root (a common
+// `html { font-size: 62.5% }` made lesson text 9.5 px): inside, rem lengths are
+// px at the 16 px the lesson is set in, so the host's root cannot resize them.
+const ROOT_PX = 16;
+const remToPx = (css) => css.replace(/(\d*\.?\d+)rem\b/g, (_, n) => `${Number((n * ROOT_PX).toFixed(4))}px`);
+
+export const SHADOW_CSS = remToPx(
+  `${katexRules}\n${formulaClassesCss}\n${themedComponents(componentsCss)}\n${HOST_CSS}`,
+);
 
 const constructable = () => {
   try {
