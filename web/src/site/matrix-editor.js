@@ -14,8 +14,7 @@ const css = (node, text) => {
 };
 
 const GRID_STYLE = 'display:inline-grid;gap:4px 5.6px;align-items:center;';
-const ROW_LABEL_STYLE =
-  'font:13.6px ui-monospace,monospace;color:var(--al-muted);text-align:right;padding-right:4px;';
+const ROW_LABEL_STYLE = 'font:13.6px ui-monospace,monospace;color:var(--al-muted);text-align:right;padding-right:4px;';
 
 /** A labelled matrix of inputs; `onChange(rows)` fires with every valid edit. */
 export class MatrixEditor {
