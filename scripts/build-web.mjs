@@ -2,7 +2,7 @@
 // the static site (dist/site) from web/ and the wasm module built by CMake (build/wasm).
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build, transformSync } from 'esbuild';
 import { writeOembed } from './build-oembed.mjs';
 import { buildSite, katexFromDataScript } from './build-site.mjs';
@@ -66,9 +66,15 @@ packWasmModule(wasmModule, at('dist/lib/attention_core.mjs')); // the binary gzi
 // folder's package.json says "commonjs", so Node and bundlers read the file as
 // CommonJS (require/import of 'attention-lab/classic' gets the same object)
 // instead of as an ES module without exports.
-const commonJsFooter = (name) => ({
-  js: `if (typeof module === 'object' && module && module.exports) module.exports = ${name};`,
+// `0 && (module.exports = { a, b })` (never run) names the exports for Node's
+// CommonJS lexer, so that `import { loadAttention } from 'attention-lab/classic'` works
+// in Node as the types (classic-api.d.ts) promise; `keys` are the module's.
+const commonJsFooter = (name, keys) => ({
+  js:
+    `if (typeof module === 'object' && module && module.exports) {` +
+    ` module.exports = ${name}; 0 && (module.exports = { ${keys.join(', ')} }); }`,
 });
+const exportNames = async (file) => Object.keys(await import(pathToFileURL(file).href));
 // It also registers as the data script 'attention-lab' (data-script.js): the site loads it that way.
 await bundle({
   entryPoints: [at('dist/lib/index.js')],
@@ -77,7 +83,7 @@ await bundle({
   globalName: 'AttentionLab',
   footer: {
     js:
-      `${commonJsFooter('AttentionLab').js}\n` +
+      `${commonJsFooter('AttentionLab', await exportNames(at('dist/lib/index.js'))).js}\n` +
       'if (typeof globalThis === "object") (globalThis.attentionLabData = globalThis.attentionLabData || {})["attention-lab"] = AttentionLab;',
   },
 });
@@ -106,7 +112,9 @@ writeFileSync(
 );
 writeFileSync(
   at('dist/lib/esm-only.d.cts'),
-  "// attention-lab is ESM only: use import('attention-lab'). require() throws.\nexport {};\n",
+  "// attention-lab is ESM only: use import('attention-lab'). require() throws, and this\n" +
+    '// empty module makes a static import in CommonJS TypeScript fail at type-check\n' +
+    '// (TS2305: no exported member) instead of at run time.\nexport {};\n',
 );
 
 // dist/elements: the custom elements as one ES module that imports the API
@@ -144,6 +152,11 @@ writeFileSync(
     'attention-lesson,attention-heatmap{display:block}\nattention-lesson:not(:defined){min-height:12rem}\n',
 );
 cpSync(at('web/src/site/elements.d.ts'), at('dist/elements/attention-lab-elements.d.ts'));
+cpSync(at('web/src/site/elements-css.d.ts'), at('dist/elements/attention-lab-css.d.ts'));
+cpSync(at('web/src/site/anywidget.d.ts'), at('dist/elements/anywidget.d.ts'));
+// The classic scripts' types: CommonJS (dist/classic/package.json), module.exports = the API / the elements.
+cpSync(at('web/src/site/classic-api.d.ts'), at('dist/classic/attention-lab.d.ts'));
+cpSync(at('web/src/site/classic-elements.d.ts'), at('dist/classic/attention-lab-elements.d.ts'));
 // 'attention-lab/anywidget': the Jupyter (anywidget) front end, one self-contained
 // file for heatmaps; lessons import attention-lab-elements.js from where it is served.
 await bundle({
@@ -176,7 +189,7 @@ await bundle({
       'var __attentionLabModuleUrl = typeof document !== "undefined" && document.currentScript ? ' +
       'new URL("../elements/attention-lab-elements.js", document.currentScript.src).href : undefined;',
   },
-  footer: commonJsFooter('AttentionLabElements'),
+  footer: commonJsFooter('AttentionLabElements', await exportNames(at('dist/elements/attention-lab-elements.js'))),
 });
 
 // dist/site: classic scripts (module scripts do not load from file://): the
@@ -191,9 +204,10 @@ writeNmtCheckpoint(at('dist/site'));
 writeTransformerCheckpoint(at('dist/site'));
 await writeNmtWorkerSource(at('dist/site'));
 cpSync(at('web/index.html'), at('dist/site/index.html'));
-const siteAddress = writeOembed(at('dist/site')); // oembed/<id>.json + the discovery link in index.html
+const publicAddress = writeOembed(at('dist/site')); // oembed/<id>.json + the discovery link, given a public URL
 cpSync(at('web/styles.css'), at('dist/site/styles.css'));
 cpSync(at('web/components.css'), at('dist/site/components.css'));
+cpSync(at('web/src/site/formulas/katex-classes.css'), at('dist/site/katex-classes.css')); // the formulas' classes
 cpSync(at('web/favicon.svg'), at('dist/site/favicon.svg'));
 cpSync(at('THIRD-PARTY-NOTICES.md'), at('dist/site/THIRD-PARTY-NOTICES.txt')); // linked from the footer
 const katexDist = at('node_modules/katex/dist');
@@ -208,4 +222,6 @@ writeFileSync(
 );
 mkdirSync(at('dist/site/vendor/katex/fonts'), { recursive: true });
 for (const file of katexFonts) cpSync(join(katexDist, 'fonts', file), at('dist/site/vendor/katex/fonts', file));
-console.log(`build-web: dist/lib, dist/classic, dist/elements and dist/site written (oEmbed for ${siteAddress})`);
+console.log(
+  `build-web: dist/lib, dist/classic, dist/elements and dist/site written (${publicAddress ? `oEmbed for ${publicAddress}` : 'no oEmbed: ATTENTION_LAB_PUBLIC_URL unset'})`,
+);

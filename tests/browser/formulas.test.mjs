@@ -5,16 +5,23 @@
 // still typeset, by KaTeX loaded then (the site's injected katex.js, the
 // elements' chunk), coloured and linked like the others.
 import assert from 'node:assert/strict';
-import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { test } from 'node:test';
+import { fileURLToPath } from 'node:url';
 import { openPage, SITE_DIR, useBrowser } from './harness.mjs';
 import { serve } from '../../scripts/serve.mjs';
-import { prerenderedModules, staleChapters } from '../../scripts/prerender-formulas.mjs';
+import { CLASSES_FILE, prerenderedFiles, staleFiles } from '../../scripts/prerender-formulas.mjs';
+import { parseStyleSheet } from '../../scripts/formula-style-classes.mjs';
 import basics from '../../web/src/site/formulas/basics.js';
 
 const env = useBrowser();
+
+/** The classes that stand for KaTeX's inline styles in the prerendered HTML: { class: style }. */
+const STYLE_CLASSES = Object.fromEntries(
+  parseStyleSheet(readFileSync(join(dirname(fileURLToPath(import.meta.url)), '..', '..', CLASSES_FILE), 'utf8')),
+);
 
 const isKatexCode = (url) => /\/(katex\.js|chunks\/katex-[\w-]+\.js)$/.test(new URL(url).pathname);
 
@@ -25,9 +32,10 @@ const isKatexCode = (url) => /\/(katex\.js|chunks\/katex-[\w-]+\.js)$/.test(new 
  * text, inline styles compared as the browser reads them (KaTeX's HTML writes
  * `height:1em`, its DOM builder gets `height: 1em`; an empty class is no class;
  * adjacent text nodes merged; a MathML space is an <mtext> in one, text in the other; xmlns aside). formula-links.js's classes
- * are taken off first. Returns { count, different: [tex] }.
+ * are taken off first, and the classes that stand for KaTeX's inline styles
+ * (`styleClasses`, katex-classes.css) put back as the styles. Returns { count, different: [tex] }.
  */
-function compareWithKatex(roots) {
+function compareWithKatex(roots, styleClasses) {
   const same = (a, b) => {
     // A space in MathML: <mtext> </mtext> in KaTeX's HTML, a bare text node from its DOM builder.
     if (a.localName === 'mtext' && b.nodeType === Node.TEXT_NODE) return a.textContent === b.nodeValue;
@@ -62,6 +70,13 @@ function compareWithKatex(roots) {
     for (const sym of shown.querySelectorAll('.sym')) {
       for (const c of [...sym.classList]) if (c.startsWith('sym-pal-') || c === 'linked') sym.classList.remove(c);
     }
+    for (const styled of shown.querySelectorAll('[class*="ks-"]')) {
+      const name = [...styled.classList].find((c) => c in styleClasses);
+      if (!name) continue;
+      styled.classList.remove(name);
+      if (!styled.classList.length) styled.removeAttribute('class');
+      styled.style.cssText = styleClasses[name];
+    }
     const fresh = document.createElement(node.tagName);
     fresh.className = node.className;
     katex.render(source ?? '', fresh, { ...options, displayMode: node.classList.contains('formula') });
@@ -83,8 +98,8 @@ async function recordingPage() {
   return { context, page, errors, requests };
 }
 
-test('formulas/<id>.js are up to date: each holds exactly the TeX its chapter typesets, rendered by KaTeX', async () => {
-  const stale = staleChapters(await prerenderedModules());
+test('formulas/<id>.js and katex-classes.css are up to date: each holds exactly the TeX its chapter typesets, rendered by KaTeX', async () => {
+  const stale = staleFiles(await prerenderedFiles());
   assert.deepEqual(stale, [], 'run node scripts/prerender-formulas.mjs, then node scripts/build-web.mjs');
 });
 
@@ -113,7 +128,7 @@ test('site: prerendered formulas are KaTeX’s rendering, on a wide screen and a
       assert.ok(lines.length > 0, `${id}: a formula in parts is set one part per line on a phone`);
     }
     await page.addScriptTag({ url: 'katex.js' }); // the site's copy of KaTeX, to compare with
-    const { count, different } = await page.locator('article.chapter').evaluateAll(compareWithKatex);
+    const { count, different } = await page.locator('article.chapter').evaluateAll(compareWithKatex, STYLE_CLASSES);
     assert.ok(count > 10, `${id}: ${count} formulas`);
     assert.deepEqual(different, [], `${id}: prerendered HTML differs from KaTeX's`);
     assert.deepEqual(page.errors, []);
@@ -182,7 +197,7 @@ test('site: a formula missing from the chapter’s map is typeset by KaTeX injec
   assert.equal(missed.inline, true);
   assert.equal(missed.display, true);
   assert.ok(missed.coloured.length >= 3 && missed.coloured.every(Boolean), `symbols coloured: ${missed.coloured}`);
-  const { different } = await page.locator('article.chapter').evaluateAll(compareWithKatex);
+  const { different } = await page.locator('article.chapter').evaluateAll(compareWithKatex, STYLE_CLASSES);
   assert.deepEqual(different, []);
   assert.deepEqual(errors, []);
   await context.close();

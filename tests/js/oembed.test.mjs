@@ -1,17 +1,29 @@
-// oEmbed files of the built site (scripts/build-oembed.mjs, run by the build):
-// dist/site/oembed/<id>.json for every chapter of chapters/index.js, each a
+// oEmbed files (scripts/build-oembed.mjs, run by the build) for a site given a
+// public URL: oembed/<id>.json for every chapter of chapters/index.js, each a
 // valid oEmbed 1.0 "rich" answer whose iframe embeds that chapter, and the
-// discovery link in dist/site/index.html. Needs `npm run build`.
+// discovery link in index.html; without a public URL, neither (no build-machine
+// address ships). Written into a copy of web/index.html; the built dist/site is
+// checked to be one or the other.
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { DEFAULT_SITE_URL, oembedFor, siteUrl } from '../../scripts/build-oembed.mjs';
+import { oembedFor, publicUrl, writeOembed } from '../../scripts/build-oembed.mjs';
 import { CHAPTERS } from '../../web/src/site/chapters/index.js';
 
-const SITE = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'dist', 'site');
-const built = existsSync(join(SITE, 'oembed'));
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const SITE = join(ROOT, 'dist', 'site');
+const DISCOVERY = /<link rel="alternate" type="application\/json\+oembed" href="([^"]+)" title="([^"]+)" \/>/;
+
+/** A site folder holding only web/index.html, with writeOembed(…, base) run on it. */
+function writtenFor(base) {
+  const dir = mkdtempSync(join(tmpdir(), 'attention-lab-oembed-'));
+  cpSync(join(ROOT, 'web', 'index.html'), join(dir, 'index.html'));
+  assert.equal(writeOembed(dir, base), base);
+  return dir;
+}
 
 /** The attributes of the one <iframe> in an oEmbed html string (double-quoted, HTML-escaped values). */
 function iframeAttributes(html) {
@@ -22,17 +34,18 @@ function iframeAttributes(html) {
   return Object.fromEntries([...match[1].matchAll(/([\w-]+)="([^"]*)"/g)].map((m) => [m[1], unescape(m[2])]));
 }
 
-test('siteUrl: --site-url, then ATTENTION_LAB_SITE_URL, then the default; normalised to a folder; bad values refused', () => {
-  assert.equal(siteUrl([], {}), DEFAULT_SITE_URL);
-  assert.equal(siteUrl([], { ATTENTION_LAB_SITE_URL: 'https://a.example/course' }), 'https://a.example/course/');
+test('publicUrl: --public-url, then ATTENTION_LAB_PUBLIC_URL, else none; normalised to a folder; bad values refused', () => {
+  assert.equal(publicUrl([], {}), null);
+  assert.equal(publicUrl([], { ATTENTION_LAB_PUBLIC_URL: '' }), null);
+  assert.equal(publicUrl([], { ATTENTION_LAB_PUBLIC_URL: 'https://a.example/course' }), 'https://a.example/course/');
   assert.equal(
-    siteUrl(['--site-url=https://b.example/x/index.html#chapter=qkv'], {
-      ATTENTION_LAB_SITE_URL: 'https://a.example/',
+    publicUrl(['--public-url=https://b.example/x/index.html#chapter=qkv'], {
+      ATTENTION_LAB_PUBLIC_URL: 'https://a.example/',
     }),
     'https://b.example/x/',
   );
-  assert.throws(() => siteUrl(['--site-url=course/'], {}), { name: 'TypeError', message: /not an absolute URL/ });
-  assert.throws(() => siteUrl([], { ATTENTION_LAB_SITE_URL: 'file:///tmp/site/' }), {
+  assert.throws(() => publicUrl(['--public-url=course/'], {}), { name: 'TypeError', message: /not an absolute URL/ });
+  assert.throws(() => publicUrl([], { ATTENTION_LAB_PUBLIC_URL: 'file:///tmp/site/' }), {
     name: 'TypeError',
     message: /must be http: or https:/,
   });
@@ -45,18 +58,15 @@ test('oembedFor escapes the title and the address inside the html', () => {
   assert.equal(attrs.src, 'https://h.example/?a=1&b=2/index.html#chapter=x&embed=1');
 });
 
-test(
-  'dist/site/oembed/<id>.json: one valid oEmbed "rich" answer per chapter, embedding that chapter',
-  { skip: !built && 'run npm run build' },
-  () => {
-    const page = readFileSync(join(SITE, 'index.html'), 'utf8');
-    const link = /<link rel="alternate" type="application\/json\+oembed" href="([^"]+)" title="([^"]+)" \/>/.exec(page);
+test('with a public URL: one valid oEmbed "rich" answer per chapter, embedding that chapter, and the discovery link', () => {
+  const base = 'https://course.example/attention-lab/site/';
+  const dir = writtenFor(base);
+  try {
+    const link = DISCOVERY.exec(readFileSync(join(dir, 'index.html'), 'utf8'));
     assert.ok(link, 'index.html has the oEmbed discovery link');
-    const base = link[1].replace(/oembed\/[\w-]+\.json$/, '');
     assert.equal(link[1], `${base}oembed/${CHAPTERS[0].id}.json`, 'the default link names the first chapter');
-    assert.match(base, /^https?:\/\/.+\/$/, 'absolute site address');
     for (const entry of CHAPTERS) {
-      const answer = JSON.parse(readFileSync(join(SITE, 'oembed', `${entry.id}.json`), 'utf8'));
+      const answer = JSON.parse(readFileSync(join(dir, 'oembed', `${entry.id}.json`), 'utf8'));
       assert.equal(answer.version, '1.0');
       assert.equal(answer.type, 'rich');
       assert.equal(answer.title, `${entry.title} · attention-lab`);
@@ -69,6 +79,33 @@ test(
       assert.equal(Number(attrs.width), answer.width);
       assert.equal(Number(attrs.height), answer.height);
       assert.equal(attrs.title, answer.title);
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('without a public URL: no oEmbed files, no discovery link, no marker left', () => {
+  const dir = writtenFor(null);
+  try {
+    const page = readFileSync(join(dir, 'index.html'), 'utf8');
+    assert.doesNotMatch(page, /oembed/i);
+    assert.ok(!existsSync(join(dir, 'oembed')));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test(
+  'dist/site: oEmbed files exactly when index.html has the discovery link, at its address',
+  { skip: !existsSync(join(SITE, 'index.html')) && 'run npm run build' },
+  () => {
+    const link = DISCOVERY.exec(readFileSync(join(SITE, 'index.html'), 'utf8'));
+    assert.equal(existsSync(join(SITE, 'oembed')), Boolean(link));
+    if (link) {
+      const base = link[1].replace(/oembed\/[\w-]+\.json$/, '');
+      for (const entry of CHAPTERS)
+        assert.equal(JSON.parse(readFileSync(join(SITE, 'oembed', `${entry.id}.json`), 'utf8')).provider_url, base);
     }
   },
 );

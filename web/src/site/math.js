@@ -38,6 +38,9 @@ const canTypeset = (sources, displayMode) =>
 function render(node, tex, displayMode) {
   const html = prerendered[displayMode ? 'display' : 'inline'].get(tex);
   // KaTeX's output for our own constant TeX, made at build time: not typed text.
+  // Its inline styles are classes there (formulas/katex-classes.css), and
+  // katex.render sets styles through the CSSOM: both pass a CSP without
+  // style-src 'unsafe-inline', which refuses style attributes in HTML.
   if (html !== undefined) node.innerHTML = html;
   else katex.render(tex, node, { ...KATEX_OPTIONS, displayMode });
 }

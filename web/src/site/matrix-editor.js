@@ -6,15 +6,15 @@ import { el } from './dom.js';
 import { NumberInput } from './number-input.js';
 
 // Styles are set through the CSSOM (never style attributes), which a strict
-// Content-Security-Policy allows.
+// Content-Security-Policy allows; in px, which a host page's root font size
+// (rem) does not change inside a lesson.
 const css = (node, text) => {
   node.style.cssText = text;
   return node;
 };
 
-const GRID_STYLE = 'display:inline-grid;gap:0.25rem 0.35rem;align-items:center;';
-const ROW_LABEL_STYLE =
-  'font:0.85rem ui-monospace,monospace;color:var(--al-muted);text-align:right;padding-right:0.25rem;';
+const GRID_STYLE = 'display:inline-grid;gap:4px 5.6px;align-items:center;';
+const ROW_LABEL_STYLE = 'font:13.6px ui-monospace,monospace;color:var(--al-muted);text-align:right;padding-right:4px;';
 
 /** A labelled matrix of inputs; `onChange(rows)` fires with every valid edit. */
 export class MatrixEditor {
@@ -48,7 +48,7 @@ export class MatrixEditor {
       { className: 'matrix-editor' },
       this.grid,
       this.resizable
-        ? css(el('div', {}, this.addButton, this.removeButton), 'display:flex;gap:0.5rem;margin-top:0.4rem;')
+        ? css(el('div', {}, this.addButton, this.removeButton), 'display:flex;gap:8px;margin-top:6.4px;')
         : null,
     );
     this.render();
