@@ -65,7 +65,8 @@ Seq2SeqConfig configure<Seq2SeqTraining>(const Seq2SeqOptions& options, const Se
 // where multiply-adds alone said 0.0003; this says 0.04).
 template <>
 double workPerExample<Seq2SeqTraining>(const Seq2SeqOptions& o) {
-  return (static_cast<double>(o.hidden) * (o.hidden + o.embedding) + 256) / (64.0 * (64 + 32) + 256);
+  return (static_cast<double>(o.hidden) * (o.hidden + o.embedding) + 256) /
+         (64.0 * (64 + 32) + 256);
 }
 
 // The work bound keeps a step's workspace small (at most ~300 MB at hidden 256, batch 99).

@@ -87,10 +87,10 @@ Status checkEvaluateCount(int n, std::size_t heldOut, double perExample, double 
   }
   if (n * perExample > maxWork) {
     const int most = std::max(1, static_cast<int>(maxWork / perExample));
-    return Status::invalidValue("n = " + std::to_string(n) + " with" + sizes.substr(1) +
-                                " is more work than one call may do (at most " +
-                                std::to_string(most) +
-                                " examples with these options); evaluate in a loop of shorter calls");
+    return Status::invalidValue(
+        "n = " + std::to_string(n) + " with" + sizes.substr(1) +
+        " is more work than one call may do (at most " + std::to_string(most) +
+        " examples with these options); evaluate in a loop of shorter calls");
   }
   return Status::ok();
 }

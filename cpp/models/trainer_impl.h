@@ -103,9 +103,9 @@ template <class Model>
 Status Trainer<Model>::evaluate(int n, double& accuracy) {
   if (!ready()) return training::notInitialised();
   const auto& held = task_->heldOut();
-  RETURN_IF_ERROR(training::checkEvaluateCount(n, held.size(), model::workPerExample<Model>(options_),
-                                               Model::kMaxEvaluateWork,
-                                               model::describeSizes<Model>(options_)));
+  RETURN_IF_ERROR(
+      training::checkEvaluateCount(n, held.size(), model::workPerExample<Model>(options_),
+                                   Model::kMaxEvaluateWork, model::describeSizes<Model>(options_)));
   int correct = 0;
   for (int start = 0; start < n; start += training::kEvalChunk) {
     const int end = std::min(n, start + training::kEvalChunk);

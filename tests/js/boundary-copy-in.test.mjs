@@ -63,10 +63,14 @@ test('the float32 path and concatScores refuse a lying Float32Array', () => {
   refused(() => a.matmul(liar32, eye32), RangeError, 'matmul');
   refused(() => a.attentionScores(liar32, eye32, { precision: 'float32' }), RangeError, 'attentionScores');
   refused(() => a.scaledDotProductAttention(eye32, eye32, liar32), RangeError, 'scaledDotProductAttention');
-  refused(() => a.concatScores(eye, [1, 2], { rows: 4, cols: 1, data: lyingF64(BIG) }, [1]), RangeError, 'concatScores');
+  refused(
+    () => a.concatScores(eye, [1, 2], { rows: 4, cols: 1, data: lyingF64(BIG) }, [1]),
+    RangeError,
+    'concatScores',
+  );
 });
 
-test('a resizable buffer grown by another argument\'s getter between the check and the copy: only the checked entries are read', () => {
+test("a resizable buffer grown by another argument's getter between the check and the copy: only the checked entries are read", () => {
   const buffer = new ArrayBuffer(32, { maxByteLength: 8 * BIG });
   const tracking = new Float64Array(buffer); // follows the buffer's length
   tracking.set([1, 2, 3, 4]);
@@ -85,7 +89,7 @@ test('a resizable buffer grown by another argument\'s getter between the check a
   canaries.check('matmul with a growing buffer');
 });
 
-test('a buffer detached by another argument\'s getter mid-call is a RangeError, not a read of freed memory', () => {
+test("a buffer detached by another argument's getter mid-call is a RangeError, not a read of freed memory", () => {
   const buffer = new ArrayBuffer(32);
   new Float64Array(buffer).set([1, 2, 3, 4]);
   let reads = 0;
@@ -97,10 +101,14 @@ test('a buffer detached by another argument\'s getter mid-call is a RangeError, 
       return new Float64Array([1, 0, 0, 1]);
     },
   };
-  refused(() => a.attentionScores({ rows: 2, cols: 2, data: new Float64Array(buffer) }, detaching), RangeError, 'attentionScores');
+  refused(
+    () => a.attentionScores({ rows: 2, cols: 2, data: new Float64Array(buffer) }, detaching),
+    RangeError,
+    'attentionScores',
+  );
 });
 
-test('options.out: a subclass\'s own set() never receives a view of the wasm heap', () => {
+test("options.out: a subclass's own set() never receives a view of the wasm heap", () => {
   let received;
   class Spy extends Float64Array {
     set(source, offset) {

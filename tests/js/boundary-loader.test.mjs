@@ -10,7 +10,15 @@ import { loadAttention } from '../../dist/lib/index.js';
 import { cachedDefaultFiles, MAX_CACHED_FILES, MAX_VOCABULARY_WORDS } from '../../dist/lib/embeddings.js';
 
 const a = await loadAttention();
-const shipped = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'dist', 'lib', 'embeddings', 'glove.6B.100d.14k.bin');
+const shipped = join(
+  dirname(fileURLToPath(import.meta.url)),
+  '..',
+  '..',
+  'dist',
+  'lib',
+  'embeddings',
+  'glove.6B.100d.14k.bin',
+);
 
 function* endlessWords() {
   for (let i = 0; ; i++) yield `w${i}`;
@@ -20,7 +28,10 @@ test('an endless vocabulary is refused with a RangeError after MAX_VOCABULARY_WO
   const before = a.memoryBytes();
   await assert.rejects(a.loadEmbeddings('the 1 2\n', { vocabulary: endlessWords() }), (error) => {
     assert.ok(error instanceof RangeError, `${error?.constructor?.name}: ${error}`);
-    assert.match(error.message, new RegExp(`^loadEmbeddings: options.vocabulary gives more than ${MAX_VOCABULARY_WORDS} words`));
+    assert.match(
+      error.message,
+      new RegExp(`^loadEmbeddings: options.vocabulary gives more than ${MAX_VOCABULARY_WORDS} words`),
+    );
     return true;
   });
   assert.ok(a.memoryBytes() - before < 2 ** 30, `the heap grew by ${a.memoryBytes() - before} bytes`);

@@ -64,7 +64,14 @@ const binary = async () => {
 const CASES = [
   ['causal', true, () => a.scaledDotProductAttention(Q, Q, Q)],
   ['causal', true, () => a.multiHeadAttention(Q, Q, Q, { heads: 1, Wq: W, Wk: W, Wv: W, Wo: W })],
-  ['mask', [[1, 0], [1, 0]], () => a.scaledDotProductAttention(Q, Q, Q)],
+  [
+    'mask',
+    [
+      [1, 0],
+      [1, 0],
+    ],
+    () => a.scaledDotProductAttention(Q, Q, Q),
+  ],
   ['precision', 'float32', () => a.matmul(Q, W)],
   ['precision', 'float32', () => a.attentionScores(Q, Q)],
   ['scaled', true, () => a.attentionScores(Q, Q)],

@@ -25,10 +25,18 @@ function rangeError(call, fn, pattern) {
 
 test('train(100000) with tiny sizes but batch 512 is refused (was: accepted, ~4,000 s and ~800 s in one call)', () => {
   const t = new a.TransformerTrainer({ layers: 1, heads: 1, dModel: 2, dFF: 1, batch: 512 });
-  rangeError(() => t.train(100000), 'TransformerTrainer.train', /batch 512, layers 1, heads 1, dModel 2 and dFF 1 is more work than one call may do/);
+  rangeError(
+    () => t.train(100000),
+    'TransformerTrainer.train',
+    /batch 512, layers 1, heads 1, dModel 2 and dFF 1 is more work than one call may do/,
+  );
   t.delete();
   const s = new a.Seq2SeqTrainer({ hidden: 1, embedding: 1, batch: 512 });
-  rangeError(() => s.train(100000), 'Seq2SeqTrainer.train', /batch 512, hidden 1 and embedding 1 is more work than one call may do/);
+  rangeError(
+    () => s.train(100000),
+    'Seq2SeqTrainer.train',
+    /batch 512, hidden 1 and embedding 1 is more work than one call may do/,
+  );
   s.delete();
 });
 
@@ -48,14 +56,22 @@ test('the largest sizes: batch 512 is refused when the trainer is made; the larg
   assert.ok(Number.isFinite(loss) && loss > 0, `loss ${loss}`);
   assert.equal(t.steps, 1);
   // The documented evaluate(1000) is bounded at these sizes (was: 74 s in one call).
-  rangeError(() => t.evaluate(1000), 'TransformerTrainer.evaluate', /is more work than one call may do \(at most \d+ examples/);
+  rangeError(
+    () => t.evaluate(1000),
+    'TransformerTrainer.evaluate',
+    /is more work than one call may do \(at most \d+ examples/,
+  );
   t.delete();
   assert.deepEqual(Array.from(a.softmax([0, 0])), [0.5, 0.5]);
 });
 
 test('tiny d_model with a wide feed-forward: the workspace bound refuses batch 512, the largest admitted batch trains', () => {
   const wide = { layers: 6, heads: 1, dModel: 2, dFF: 1024 };
-  const message = rangeError(() => new a.TransformerTrainer({ ...wide, batch: 512 }), 'TransformerTrainer', /at most batch/);
+  const message = rangeError(
+    () => new a.TransformerTrainer({ ...wide, batch: 512 }),
+    'TransformerTrainer',
+    /at most batch/,
+  );
   const most = Number(/at most batch (\d+)/.exec(message)[1]);
   const t = new a.TransformerTrainer({ ...wide, batch: most });
   assert.equal(t.train(1).length, 1);
@@ -88,7 +104,11 @@ test('a checkpoint whose step count is 2^64 - 1 is refused (was: loaded, and one
   assert.equal(view.getBigUint64(at, true), 2n, 'the step count is where the layout says');
   view.setBigUint64(at, 2n ** 64n - 1n, true);
   view.setUint32(bytes.length - 4, fnv1a(bytes.subarray(0, bytes.length - 4)), true);
-  rangeError(() => a.TransformerTrainer.load(bytes), 'TransformerTrainer.load', /step count 18446744073709551615 is more than 2\^53 - 1/);
+  rangeError(
+    () => a.TransformerTrainer.load(bytes),
+    'TransformerTrainer.load',
+    /step count 18446744073709551615 is more than 2\^53 - 1/,
+  );
   // 2^53 - 1 loads; training on would pass it, so train refuses.
   view.setBigUint64(at, 2n ** 53n - 1n, true);
   view.setUint32(bytes.length - 4, fnv1a(bytes.subarray(0, bytes.length - 4)), true);
@@ -105,6 +125,9 @@ test('null is not an absent option: factories refuse it', () => {
     [a.createAdditiveAttention, { hiddenFeatures: null }, 'hiddenFeatures'],
     [a.createAdditiveAttention, { seed: null }, 'seed'],
   ]) {
-    assert.throws(() => make(options), { name: 'TypeError', message: new RegExp(`${name} must be a number, got null`) });
+    assert.throws(() => make(options), {
+      name: 'TypeError',
+      message: new RegExp(`${name} must be a number, got null`),
+    });
   }
 });

@@ -101,9 +101,7 @@ function readMatrix(value, fn, arg, copy) {
         throw new RangeError(`${fn}: ${arg} is ragged: row 0 has ${cols} entries but row ${r} has ${length}`);
       }
       data.set(
-        isFloatArray(row)
-          ? copyTyped(row, fn, arg)
-          : copyNumbers(row, (c) => `[${r}][${c}]`, fn, arg, length),
+        isFloatArray(row) ? copyTyped(row, fn, arg) : copyNumbers(row, (c) => `[${r}][${c}]`, fn, arg, length),
         r * cols,
       );
     }

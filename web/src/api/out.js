@@ -69,7 +69,9 @@ export function readOutParts(out, shapes, precision, fn) {
         throw new TypeError(`${fn}: ${arg} must be an array of ${count} matrices, got ${describe(part)}`);
       if (part.length !== count)
         throw new RangeError(`${fn}: ${arg} holds ${part.length} matrices, the result has ${count}`);
-      parts[name] = Array.from({ length: count }, (_, i) => readOut(part[i], rows, cols, precision, fn, `${arg}[${i}]`));
+      parts[name] = Array.from({ length: count }, (_, i) =>
+        readOut(part[i], rows, cols, precision, fn, `${arg}[${i}]`),
+      );
     }
   }
   return parts;
