@@ -24,6 +24,7 @@ import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
 import { loadAttention } from '../../dist/lib/index.js';
 import { makeCanaries } from './boundary-canaries.js';
+import { generator } from './seeded.js';
 
 const a = await loadAttention();
 const canaries = await makeCanaries(a);
@@ -31,20 +32,6 @@ after(() => canaries.delete());
 const SEED = Number(process.env.PROPERTY_SEED ?? 27027);
 const CASES = 5000;
 const RNG_CHECK_EVERY = 3; // the NumPy fixture covers ~2,000 RandomState checks
-
-/** mulberry32: a small seeded generator, so a failure replays exactly. */
-function generator(seed) {
-  let s = seed >>> 0;
-  const next = () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  const int = (lo, hi) => lo + Math.floor(next() * (hi - lo + 1));
-  return { next, int, pick: (list) => list[int(0, list.length - 1)] };
-}
 
 // ---- argument forms ----------------------------------------------------------------
 // A "slot" is one matrix argument: { rows, cols, numbers, form } turned into a value by
