@@ -4,12 +4,20 @@
 // The vectors live in the wasm core (cpp/models/embeddings.h) inside an
 // `_EmbeddingTable`; the `Embeddings` class below owns one (OwnedHandle) and
 // frees it in delete() or when dropped. Every result handed out is a JS copy.
-import { describe, readOptions, requireInteger, requireOneOf, requireString, throwForStatus } from './errors.js';
+import {
+  coreCall,
+  describe,
+  readOptions,
+  requireInteger,
+  requireOneOf,
+  requireString,
+  throwForStatus,
+} from './errors.js';
 import { OwnedHandle, rawOf } from './handle.js';
 import { MAX_CALL_BYTES, readBytes, withHeap } from './heap.js';
 import { Matrix } from './matrix.js';
 import { bytesView } from './views.js';
-import { wellFormed } from './text.js';
+import { coreString } from './text.js';
 
 /** The shipped vocabulary (built by scripts/build-embeddings.mjs). */
 export const DEFAULT_EMBEDDINGS_FILE = 'glove.6B.100d.14k.bin';
@@ -130,7 +138,7 @@ export class Embeddings extends OwnedHandle {
 
   #word(fn, word) {
     if (typeof word !== 'string') throw new TypeError(`Embeddings.${fn}: word must be a string, got ${describe(word)}`);
-    return wellFormed(word);
+    return coreString(this.#core, word, `Embeddings.${fn}`, 'word');
   }
 
   /** Size of every vector. */
@@ -181,7 +189,8 @@ export class Embeddings extends OwnedHandle {
       return t;
     });
     const table = rawOf(this, 'lookup');
-    const rows = words.map((t) => table.indexOf(wellFormed(t)));
+    const core = this.#core;
+    const rows = words.map((t, i) => table.indexOf(coreString(core, t, 'Embeddings.lookup', `tokens[${i}]`)));
     const missing = [];
     rows.forEach((row, i) => {
       if (row < 0 && !missing.includes(words[i])) missing.push(words[i]);
@@ -203,7 +212,7 @@ export class Embeddings extends OwnedHandle {
     const code = BINARY_ENCODINGS.indexOf(requireOneOf(encoding, BINARY_ENCODINGS, fn, 'options.encoding'));
     if (info !== undefined) requireString(info, fn, 'options.info');
     const table = rawOf(this, 'toBinary'); // after the options: a getter among them may have deleted it
-    if (info !== undefined) table.setInfo(wellFormed(info));
+    if (info !== undefined) table.setInfo(coreString(this.#core, info, fn, 'options.info'));
     const core = this.#core;
     try {
       throwForStatus(core, table.toBinary(code), fn);
@@ -460,7 +469,12 @@ export function embeddingsApi(core) {
         throw new RangeError(
           `${fn}: options.vocabulary gives more than ${MAX_VOCABULARY_WORDS} words or ${MAX_VOCABULARY_CHARS} characters`,
         );
-      throwForStatus(core, parser.keepWord(wellFormed(word)), fn);
+      const text = coreString(core, word, fn, `options.vocabulary[${words - 1}]`);
+      throwForStatus(
+        core,
+        coreCall(fn, () => parser.keepWord(text)),
+        fn,
+      );
       if (Date.now() - sliceStart >= SLICE_MS) {
         await nextTask();
         if (signal?.aborted) throw abortError(signal);
@@ -473,7 +487,7 @@ export function embeddingsApi(core) {
 
   function fromBinary(bytes, fn) {
     refuseHugeTable(bytes, fn);
-    const table = new core._EmbeddingTable();
+    const table = coreCall(fn, () => new core._EmbeddingTable());
     try {
       withHeap(core, fn, (heap) =>
         throwForStatus(core, table.loadBinary(heap.bytes(bytes, 'bytes'), bytes.length), fn),
@@ -495,7 +509,7 @@ export function embeddingsApi(core) {
           `${fn}: sentence has ${sentence.length} characters, more than the ${MAX_SENTENCE_LENGTH} allowed`,
         );
       }
-      throwForStatus(core, core._tokenize(wellFormed(sentence)), fn);
+      throwForStatus(core, core._tokenize(coreString(core, sentence, fn, 'sentence')), fn);
       return core._tokens();
     },
 
@@ -518,7 +532,7 @@ export function embeddingsApi(core) {
       requireInteger(chunkBytes, fn, 'options.chunkBytes', 1, MAX_CHUNK_BYTES);
       if (signal?.aborted) throw abortError(signal);
 
-      const parser = new core._GloveParser();
+      const parser = coreCall(fn, () => new core._GloveParser());
       let buffer = 0;
       let chunks;
       try {
@@ -565,7 +579,7 @@ export function embeddingsApi(core) {
         if (signal?.aborted) throw abortError(signal);
         if (parser.finish() !== ok) throw new SyntaxError(`${fn}: ${core._lastError()}`);
         report();
-        const table = new core._EmbeddingTable();
+        const table = coreCall(fn, () => new core._EmbeddingTable());
         try {
           throwForStatus(core, parser.takeTable(table), fn);
         } catch (error) {

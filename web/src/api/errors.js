@@ -46,6 +46,25 @@ export function throwForStatus(core, code, fn) {
 /** `object[key]` if it is the object's own property, else undefined (Object.prototype is never read). */
 export const ownProperty = (object, key) => (Object.hasOwn(object, key) ? object[key] : undefined);
 
+/**
+ * Runs `body`; a C++ exception that left the core through Embind (std::bad_alloc while it
+ * converted an argument or constructed an object: a WebAssembly.Exception, not an Error)
+ * becomes a RangeError naming `fn`.
+ * @template T
+ * @param {string} fn public function name
+ * @param {() => T} body
+ * @returns {T}
+ */
+export function coreCall(fn, body) {
+  try {
+    return body();
+  } catch (error) {
+    if (typeof WebAssembly.Exception === 'function' && error instanceof WebAssembly.Exception)
+      throw new RangeError(`${fn}: the wasm memory is full`, { cause: error });
+    throw error;
+  }
+}
+
 /** A number, else TypeError. */
 export function requireNumber(value, fn, name) {
   if (typeof value !== 'number') throw new TypeError(`${fn}: ${name} must be a number, got ${describe(value)}`);

@@ -18,6 +18,7 @@
 // set() into a destination view of exactly that size. Nothing is read through
 // a property the caller controls (views.js), and no view of the heap is ever
 // handed to caller code (a subclass's set() would receive it).
+import { coreCall } from './errors.js';
 import { Matrix } from './matrix.js';
 import { copyInto, entryCount, isFloatTypedArray, typedArrayName } from './views.js';
 
@@ -45,7 +46,7 @@ function formatBytes(bytes) {
 export function withHeap(core, fn, body, precision = 'float64') {
   const scope = new HeapScope(core, fn, precision);
   try {
-    return body(scope);
+    return coreCall(fn, () => body(scope));
   } finally {
     scope.freeAll();
   }

@@ -4,7 +4,7 @@
 //   rs.randn(5, 16);                    // np.random.randn(5, 16)  -> Matrix
 //   rs.randn(5, 16, { out: m });        // the next 80 values written into m (5 x 16)
 //   rs.delete();                        // frees the generator now (or `using rs = ...`)
-import { readOptions, requireInteger, requireNumber, throwForStatus } from './errors.js';
+import { coreCall, readOptions, requireInteger, requireNumber, throwForStatus } from './errors.js';
 import { OwnedHandle, rawOf } from './handle.js';
 import { withHeap } from './heap.js';
 import { readOut } from './out.js';
@@ -17,7 +17,10 @@ export function randomStateApi(core) {
     /** Like `np.random.seed(seed)`: seed is an integer in [0, 2^32 - 1]. */
     constructor(seed) {
       requireInteger(seed, 'RandomState', 'seed', 0, 2 ** 32 - 1);
-      super(new core._RandomState(seed), 'RandomState');
+      super(
+        coreCall('RandomState', () => new core._RandomState(seed)),
+        'RandomState',
+      );
     }
 
     #draw(fn, rows, cols, options, call) {

@@ -8,9 +8,18 @@
 // The defaults live once, in the C++ options structs: a raw trainer that was
 // never initialised reports them through options(). JS checks types (and what
 // must fit int32/uint32 to cross unchanged); the core checks the values, once.
-import { describe, readOptions, requireInteger, requireNumber, requireString, throwForStatus } from './errors.js';
+import {
+  coreCall,
+  describe,
+  readOptions,
+  requireInteger,
+  requireNumber,
+  requireString,
+  throwForStatus,
+} from './errors.js';
 import { OwnedHandle, rawOf } from './handle.js';
 import { readBytes, withHeap } from './heap.js';
+import { coreString } from './text.js';
 import { bytesView } from './views.js';
 
 export const INT32 = Object.freeze([-(2 ** 31), 2 ** 31 - 1]);
@@ -76,8 +85,15 @@ export function trainerClass(core, spec) {
         raw = options.raw;
       } else {
         const o = readTrainerOptions(options);
-        raw = new Raw();
-        freeOnThrow(raw, () => throwForStatus(core, raw.init(o), name));
+        raw = coreCall(name, () => new Raw());
+        freeOnThrow(raw, () => {
+          for (const key of spec.strings) o[key] = coreString(core, o[key], name, key);
+          throwForStatus(
+            core,
+            coreCall(name, () => raw.init(o)),
+            name,
+          );
+        });
       }
       super(raw, name);
     }
@@ -91,7 +107,7 @@ export function trainerClass(core, spec) {
       }
       const view = bytesView(bytes); // its true length, whatever a subclass's `length` says
       if (view.length === 0) throw new RangeError(`${fn}: bytes is empty`);
-      const raw = new Raw();
+      const raw = coreCall(fn, () => new Raw());
       freeOnThrow(raw, () =>
         withHeap(core, fn, (heap) => throwForStatus(core, raw.load(heap.bytes(view, 'bytes'), view.length), fn)),
       );
@@ -166,7 +182,7 @@ export function trainerClass(core, spec) {
       const raw = rawOf(this, 'translate');
       if (typeof input !== 'string') throw new TypeError(`${fn}: input must be a string, got ${describe(input)}`);
       this[checkInput](input, fn, raw);
-      throwForStatus(core, raw.translate(input), fn);
+      throwForStatus(core, raw.translate(coreString(core, input, fn, 'input')), fn);
       return { output: raw.output(), ...this[translationDetails](raw, fn) };
     }
 
