@@ -59,10 +59,15 @@ export function coreCall(fn, body) {
   try {
     return body();
   } catch (error) {
-    if (typeof WebAssembly.Exception === 'function' && error instanceof WebAssembly.Exception)
-      throw new RangeError(`${fn}: the wasm memory is full`, { cause: error });
-    throw error;
+    throw asError(error, fn);
   }
+}
+
+/** `error`, or for a WebAssembly.Exception (a C++ exception that left the core) a RangeError naming `fn`. */
+export function asError(error, fn) {
+  if (typeof WebAssembly.Exception === 'function' && error instanceof WebAssembly.Exception)
+    return new RangeError(`${fn}: the wasm memory is full`, { cause: error });
+  return error;
 }
 
 /** A number, else TypeError. */

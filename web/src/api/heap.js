@@ -14,13 +14,13 @@
 // anything is allocated, and sizes are computed in doubles, so nothing wraps.
 //
 // Copy-in: every array enters through matrix()/vector()/bytes(), which copy
-// exactly the entries the allocation counted (rows x cols) with one built-in
-// set() into a destination view of exactly that size. Nothing is read through
-// a property the caller controls (views.js), and no view of the heap is ever
-// handed to caller code (a subclass's set() would receive it).
-import { coreCall } from './errors.js';
+// exactly the entries the allocation counted (rows x cols) with one set() of
+// our own view into a destination view of exactly that size. Nothing is read
+// through a property the caller controls (views.js), and no view of the heap
+// is ever handed to caller code (a subclass's set() would receive it).
+import { asError } from './errors.js';
 import { Matrix } from './matrix.js';
-import { copyInto, entryCount, isFloatTypedArray, typedArrayName } from './views.js';
+import { entryCount, isFloatTypedArray, typedArrayName } from './views.js';
 
 /** Most bytes one call may allocate in the wasm heap (inputs and outputs together). */
 export const MAX_CALL_BYTES = 2 ** 30;
@@ -46,7 +46,9 @@ function formatBytes(bytes) {
 export function withHeap(core, fn, body, precision = 'float64') {
   const scope = new HeapScope(core, fn, precision);
   try {
-    return coreCall(fn, () => body(scope));
+    return body(scope);
+  } catch (error) {
+    throw asError(error, fn);
   } finally {
     scope.freeAll();
   }
@@ -108,7 +110,9 @@ export class HeapScope {
     }
     const t = this.output(rows, cols, name);
     const start = t.data / this.bytesPerElement;
-    copyInto(this.#heap().subarray(start, start + count), data);
+    this.#heap()
+      .subarray(start, start + count)
+      .set(data); // both views are ours: the built-in set
     return t;
   }
 
@@ -122,7 +126,7 @@ export class HeapScope {
     if (typedArrayName(u8) !== 'Uint8Array') throw new TypeError(`${this.fn}: ${name} must be a Uint8Array`);
     const size = entryCount(u8);
     const ptr = this.allocBytes(size, `${name} (${size} bytes)`);
-    copyInto(new Uint8Array(this.core.HEAPF64.buffer, ptr, size), u8);
+    new Uint8Array(this.core.HEAPF64.buffer, ptr, size).set(u8); // reads u8's true length, as counted
     return ptr;
   }
 
@@ -138,7 +142,7 @@ export class HeapScope {
     // set() from a subarray, not slice(): V8 copies wasm memory 2.5-3x faster this way
     // (128x128 float64: 36-48 us against 97-125 us, measured in Node 20).
     const copy = this.float32 ? new Float32Array(entries.length) : new Float64Array(entries.length);
-    copyInto(copy, entries);
+    copy.set(entries);
     return copy;
   }
 
@@ -148,8 +152,9 @@ export class HeapScope {
    */
   readMatrix(t, into = null) {
     if (!into) return new Matrix(t.rows, t.cols, this.read(t));
-    // The built-in set: a subclass's set() would be handed the heap view.
-    copyInto(into.data, this.#entries(t));
+    // into.data is out.js's own view of the caller's memory: the built-in set, never a subclass's
+    // (which would be handed the heap view).
+    into.data.set(this.#entries(t));
     return into.matrix;
   }
 
@@ -163,6 +168,6 @@ export class HeapScope {
 /** A copy of `size` bytes at `ptr` (outside any scope: buffers the core owns). */
 export function readBytes(core, ptr, size) {
   const copy = new Uint8Array(size);
-  copyInto(copy, new Uint8Array(core.HEAPF64.buffer, ptr, size));
+  copy.set(new Uint8Array(core.HEAPF64.buffer, ptr, size)); // not slice(): a species constructor could see the heap
   return copy;
 }
