@@ -1,4 +1,4 @@
-// Canaries for the memory-safety tests (issue 27): objects that live in the
+// Canaries for the memory-safety tests (issue 27), and fillHeap(): objects that live in the
 // wasm heap next to whatever a hostile call touches. A call that writes outside
 // its own buffers shows up as a canary that changed:
 //   - a loaded GloVe table still finds "teacher", with the same vector;
@@ -69,4 +69,19 @@ export async function makeCanaries(a) {
       for (const object of [glove, rs, seq2seq, transformer]) object.delete();
     },
   };
+}
+
+/**
+ * Makes Seq2SeqTrainers of `options` until the wasm heap refuses one (a RangeError, checked);
+ * pushes them onto `fillers` and returns it.
+ */
+export function fillHeap(a, options, fillers = []) {
+  for (;;) {
+    try {
+      fillers.push(new a.Seq2SeqTrainer(options));
+    } catch (error) {
+      assert.ok(error instanceof RangeError, String(error));
+      return fillers;
+    }
+  }
 }

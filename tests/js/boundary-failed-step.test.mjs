@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { loadAttention } from '../../dist/lib/index.js';
+import { fillHeap } from './boundary-canaries.js';
 
 const a = await loadAttention();
 // ~34 MB each (hidden 256, embedding 256: about a million parameters, with Adam's moments).
@@ -21,15 +22,7 @@ test('a step that does not fit fails with a RangeError and gives its workspace b
     most = Number(/at most batch (\d+)/.exec(error.message)[1]);
   }
   const t = new a.TransformerTrainer({ ...wide, batch: most });
-  const fillers = [];
-  for (;;) {
-    try {
-      fillers.push(new a.Seq2SeqTrainer(FILLER));
-    } catch (error) {
-      assert.ok(error instanceof RangeError, String(error));
-      break;
-    }
-  }
+  const fillers = fillHeap(a, FILLER);
   assert.ok(fillers.length > ROOM, `only ${fillers.length} fillers fit`);
   for (let i = 0; i < ROOM; i++) fillers.pop().delete();
 
