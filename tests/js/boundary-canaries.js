@@ -1,4 +1,4 @@
-// Canaries for the memory-safety tests (issue 27), and fillHeap(): objects that live in the
+// Canaries for the memory-safety tests (issue 27) (and fillHeap(), below): objects that live in the
 // wasm heap next to whatever a hostile call touches. A call that writes outside
 // its own buffers shows up as a canary that changed:
 //   - a loaded GloVe table still finds "teacher", with the same vector;
