@@ -17,11 +17,27 @@ export function packWasmModule(source, dest) {
   if (!match) throw new Error(`pack-wasm: no embedded wasm binary in ${source} (built without -sSINGLE_FILE?)`);
   const wasm = Buffer.from(match[1], 'base64');
   const packed = gzipSync(wasm, { level: 9 });
-  const module = text.replace(RAW, () => `"data:application/gzip;base64,${packed.toString('base64')}"`);
+  const module = withOwnFieldsOnly(text).replace(
+    RAW,
+    () => `"data:application/gzip;base64,${packed.toString('base64')}"`,
+  );
   // Emscripten's glue keeps its local names without closure-compiler (not in the
   // toolchain); esbuild shortens them: 3.9 KiB gzip less for a page that loads the module.
   writeFileSync(dest, transformSync(module, { minify: true, format: 'esm', target: 'esnext' }).code);
   return { wasm: wasm.length, packed: packed.length };
+}
+
+// Embind 3.1.6 keeps a value_object's fields in `{}` and walks them with for...in,
+// so an enumerable key added to Object.prototype (Object.prototype.foo = 1) became a
+// "field" whose .write is not a function and every call threw. A null-prototype
+// object has only the real fields. (Fixed upstream later; this is the one glue edit.)
+const VALUE_OBJECT_FIELDS = 'var fields={};';
+
+/** The glue with value_object fields in a null-prototype object; throws if the pattern moved. */
+function withOwnFieldsOnly(text) {
+  const count = text.split(VALUE_OBJECT_FIELDS).length - 1;
+  if (count !== 1) throw new Error(`pack-wasm: expected one "${VALUE_OBJECT_FIELDS}" in the glue, found ${count}`);
+  return text.replace(VALUE_OBJECT_FIELDS, 'var fields=Object.create(null);');
 }
 
 /** The raw wasm binary inside a packed module's text (for size reports). */

@@ -51,6 +51,12 @@ struct Seq2SeqTraining
   // default size (hidden 64, embedding 32): 6,250 default steps, about three
   // minutes at the ~35 steps/s measured in Node here.
   static constexpr double kMaxTrainWork = 2e5;
+  // One step: at most 64 default batches' work (hidden 256, embedding 256: batch <= 99; at
+  // batch 512 one step took a minute and 1.2 GB).
+  static constexpr double kMaxStepWork = 2048;
+  static constexpr double kMaxStepBytes = 1 << 30;
+  // One evaluate(): every held-out example even at the largest sizes.
+  static constexpr double kMaxEvaluateWork = 2.5e4;
 };
 
 using Seq2SeqTrainer = Trainer<Seq2SeqTraining>;

@@ -66,10 +66,31 @@ Status checkSteps(int steps, int batch, double perStep, double maxWork, const st
   return Status::ok();
 }
 
-Status checkEvaluateCount(int n, std::size_t heldOut) {
+Status checkStepSize(int batch, double perExample, double maxWork, double bytesPerExample,
+                     double maxBytes, const std::string& sizes) {
+  const double work = batch * perExample;
+  const double bytes = batch * bytesPerExample;
+  if (work <= maxWork && bytes <= maxBytes) return Status::ok();
+  const int most = std::max(
+      1, static_cast<int>(std::min(maxWork / perExample,
+                                   bytesPerExample > 0 ? maxBytes / bytesPerExample : maxWork)));
+  return Status::invalidValue("batch " + std::to_string(batch) + sizes +
+                              " is more than one training step may do (at most batch " +
+                              std::to_string(most) + " with these sizes)");
+}
+
+Status checkEvaluateCount(int n, std::size_t heldOut, double perExample, double maxWork,
+                          const std::string& sizes) {
   if (n < 1 || n > static_cast<int>(heldOut)) {
     return Status::invalidValue("n must be an integer in [1, " + std::to_string(heldOut) +
                                 "] (the held-out set's size), got " + std::to_string(n));
+  }
+  if (n * perExample > maxWork) {
+    const int most = std::max(1, static_cast<int>(maxWork / perExample));
+    return Status::invalidValue(
+        "n = " + std::to_string(n) + " with" + sizes.substr(1) +
+        " is more work than one call may do (at most " + std::to_string(most) +
+        " examples with these options); evaluate in a loop of shorter calls");
   }
   return Status::ok();
 }

@@ -68,9 +68,14 @@ typename M::Config configure(const typename M::Options& options, const Seq2SeqTa
 // The parameters, sized by the config, drawn from `rng`.
 template <class M>
 void initialise(const typename M::Config& config, Vector& params, RandomState& rng);
-// One example's work relative to the default options (for kMaxTrainWork).
+// One example's work relative to the default options (for kMaxTrainWork, kMaxStepWork and
+// kMaxEvaluateWork): measured CPU time, not only multiply-adds, so tiny sizes with a large
+// batch are not taken for free.
 template <class M>
 double workPerExample(const typename M::Options& options);
+// A training step's workspace per example, in bytes, an upper estimate (for kMaxStepBytes).
+template <class M>
+double bytesPerExample(const typename M::Options& options);
 // The options that set that work, for messages: ", hidden 64 and embedding 32".
 template <class M>
 std::string describeSizes(const typename M::Options& options);
@@ -109,7 +114,8 @@ class Trainer {
   Status load(const std::uint8_t* bytes, std::size_t size);
   std::vector<std::uint8_t> save() const;
 
-  // Runs `steps` (1..100000) mini-batches; losses receives each one's loss.
+  // Runs `steps` (1..100000) mini-batches; losses receives each one's loss. If a step fails
+  // (std::bad_alloc), its workspace is freed before the exception leaves.
   Status train(int steps, std::vector<double>& losses);
   // The same; meanLoss = the mean of their losses.
   Status train(int steps, double& meanLoss);
@@ -155,7 +161,15 @@ std::string shown(double x);
 // steps in [1, 100000] and steps * perStep within maxWork; `sizes` names the options that set
 // perStep.
 Status checkSteps(int steps, int batch, double perStep, double maxWork, const std::string& sizes);
-Status checkEvaluateCount(int n, std::size_t heldOut);
+// One mini-batch within maxWork (default-size examples) and maxBytes of workspace: options
+// whose single step cannot run are refused when the trainer is made, not mid-training.
+Status checkStepSize(int batch, double perExample, double maxWork, double bytesPerExample,
+                     double maxBytes, const std::string& sizes);
+// n in [1, heldOut] and n * perExample within maxWork.
+Status checkEvaluateCount(int n, std::size_t heldOut, double perExample, double maxWork,
+                          const std::string& sizes);
+// Largest step count a trainer keeps: 2^53 - 1, exact in a JS number and far from wrapping.
+constexpr std::uint64_t kMaxStepCount = (std::uint64_t{1} << 53) - 1;
 // Output ids (0 = end, 1 = start, 2 + k = alphabet[k]) as text; '?' for the two symbols.
 std::string tokensToText(const std::vector<int>& tokens, const std::string& alphabet);
 }  // namespace training

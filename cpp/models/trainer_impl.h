@@ -16,6 +16,13 @@ const checkpoint::Frame& frame() {
   return f;
 }
 constexpr int kEvalChunk = 100;  // held-out examples decoded together
+
+template <class Model>
+Status checkStepSize(const typename Model::Options& o) {
+  return checkStepSize(o.batch, model::workPerExample<Model>(o), Model::kMaxStepWork,
+                       model::bytesPerExample<Model>(o), Model::kMaxStepBytes,
+                       model::describeSizes<Model>(o));
+}
 }  // namespace training
 
 template <class Model>
@@ -36,6 +43,7 @@ double Trainer<Model>::lossAndGradient(const Batch& batch, Vector& gradient) {
 template <class Model>
 Status Trainer<Model>::init(const Options& options) {
   RETURN_IF_ERROR(model::validate<Model>(options));
+  RETURN_IF_ERROR(training::checkStepSize<Model>(options));
   std::unique_ptr<Seq2SeqTask> task;
   RETURN_IF_ERROR(makeSeq2SeqTask(options.task, task));
   options_ = options;
@@ -60,13 +68,23 @@ Status Trainer<Model>::train(int steps, std::vector<double>& losses) {
   RETURN_IF_ERROR(training::checkSteps(
       steps, options_.batch, options_.batch * model::workPerExample<Model>(options_),
       Model::kMaxTrainWork, model::describeSizes<Model>(options_)));
+  if (steps_ > training::kMaxStepCount - static_cast<std::uint64_t>(steps)) {
+    return Status::invalidValue("the step count " + std::to_string(steps_) +
+                                " cannot grow past 2^53 - 1");
+  }
   std::vector<Seq2SeqExample> examples(static_cast<std::size_t>(options_.batch));
   losses.clear();
-  for (int s = 0; s < steps; ++s) {
-    for (Seq2SeqExample& e : examples) e = task_->draw(rng_);
-    losses.push_back(lossAndGradient(makeBatch(examples), grad_));
-    adam_.step(Model::kAdam, rateAt(steps_ + 1), grad_, params_);
-    ++steps_;
+  try {
+    for (int s = 0; s < steps; ++s) {
+      for (Seq2SeqExample& e : examples) e = task_->draw(rng_);
+      losses.push_back(lossAndGradient(makeBatch(examples), grad_));
+      adam_.step(Model::kAdam, rateAt(steps_ + 1), grad_, params_);
+      ++steps_;
+    }
+  } catch (...) {
+    // A step that ran out of memory must not keep what it got: other calls need it.
+    cache_ = typename Model::Cache();
+    throw;
   }
   return Status::ok();
 }
@@ -85,7 +103,9 @@ template <class Model>
 Status Trainer<Model>::evaluate(int n, double& accuracy) {
   if (!ready()) return training::notInitialised();
   const auto& held = task_->heldOut();
-  RETURN_IF_ERROR(training::checkEvaluateCount(n, held.size()));
+  RETURN_IF_ERROR(
+      training::checkEvaluateCount(n, held.size(), model::workPerExample<Model>(options_),
+                                   Model::kMaxEvaluateWork, model::describeSizes<Model>(options_)));
   int correct = 0;
   for (int start = 0; start < n; start += training::kEvalChunk) {
     const int end = std::min(n, start + training::kEvalChunk);
@@ -137,6 +157,9 @@ Status Trainer<Model>::load(const std::uint8_t* bytes, std::size_t size) {
   }
   const Status valid = model::validate<Model>(o);
   if (!valid.isOk()) return frame.corrupt(valid.message);
+  if (tail.steps > training::kMaxStepCount) {
+    return frame.corrupt("step count " + std::to_string(tail.steps) + " is more than 2^53 - 1");
+  }
   Trainer fresh;
   RETURN_IF_ERROR(fresh.init(o));
   RETURN_IF_ERROR(frame.readParams(r, size, tail, fresh.params_));

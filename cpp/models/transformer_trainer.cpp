@@ -96,18 +96,32 @@ TransformerConfig configure<TransformerTraining>(const TransformerOptions& optio
   return config;
 }
 
-// Multiply-adds per token, relative to the defaults: attention projections and
-// products ~12·d², feed-forward ~4·d·d_ff, per layer pair.
+// Work per example, relative to the defaults: multiply-adds per layer pair (attention
+// projections and products ~12·d², feed-forward ~4·d·d_ff) plus what costs time whatever d is
+// (per hidden unit 48, per model unit 32, per head 1000, per layer 1000, per example 1000 —
+// fitted to CPU times in Node: layers 1, d_model 2, d_ff 1 took 0.047 default examples' time
+// where multiply-adds alone said 0.0014, layers 6, d_model 2, d_ff 1024 took 4.4, heads 16 at
+// d_model 16 0.35; the terms make those 0.053, 5.9 and 0.36).
 template <>
 double workPerExample<TransformerTraining>(const TransformerOptions& o) {
-  const auto perLayer = [](double d, double ff) { return 12 * d * d + 4 * d * ff; };
-  return o.layers * perLayer(o.dModel, o.dFF) / (2 * perLayer(32, 64));
+  const auto perExample = [](double layers, double d, double ff, double heads) {
+    return 1000 + layers * (12 * d * d + 4 * d * ff + 48 * ff + 32 * d + 1000 * heads + 1000);
+  };
+  return perExample(o.layers, o.dModel, o.dFF, o.heads) / perExample(2, 32, 64, 4);
+}
+
+// The forward pass keeps per token and layer about 12 d_model + d_ff values and heads x keys
+// attention weights; 64 tokens and 48 keys bound every task's examples (measured: 1.7 MiB per
+// example at layers 6, d_model 2, d_ff 1024, batch 64 to 290, where this says 3.7 MB).
+template <>
+double bytesPerExample<TransformerTraining>(const TransformerOptions& o) {
+  return o.layers * 64.0 * (12.0 * o.dModel + o.dFF + 3.0 * o.heads * 48) * sizeof(double);
 }
 
 template <>
 std::string describeSizes<TransformerTraining>(const TransformerOptions& o) {
-  return ", layers " + std::to_string(o.layers) + ", dModel " + std::to_string(o.dModel) +
-         " and dFF " + std::to_string(o.dFF);
+  return ", layers " + std::to_string(o.layers) + ", heads " + std::to_string(o.heads) +
+         ", dModel " + std::to_string(o.dModel) + " and dFF " + std::to_string(o.dFF);
 }
 
 template <>

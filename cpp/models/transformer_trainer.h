@@ -59,6 +59,13 @@ struct TransformerTraining : ModelTypes<TransformerOptions, TransformerConfig, T
   // default size (2 + 2 layers, d_model 32, d_ff 64): 7,812 default steps, a
   // few minutes in Node.
   static constexpr double kMaxTrainWork = 2.5e5;
+  // One step: at most 64 default batches' work and an estimated 1 GiB of workspace, so the
+  // largest sizes (layers 6, heads 16, dModel 256, dFF 1024) train with batch <= 10 and a
+  // step that cannot fit in the 2 GiB wasm memory is refused when the trainer is made.
+  static constexpr double kMaxStepWork = 2048;
+  static constexpr double kMaxStepBytes = 1 << 30;
+  // One evaluate(): 10,000 default-size examples (the defaults' 1000 held-out dates ten times).
+  static constexpr double kMaxEvaluateWork = 1e4;
 };
 
 using TransformerTrainer = Trainer<TransformerTraining>;

@@ -8,15 +8,19 @@ import { loadAttention } from '../../dist/lib/index.js';
 
 const a = await loadAttention();
 
-test('toMatrix copies typed data; borrowMatrix borrows it; arrays are copied by both', () => {
+test('toMatrix copies typed data; borrowMatrix borrows its memory (a fixed view of exactly rows x cols); arrays are copied by both', () => {
   const data = new Float64Array([1, 2, 3, 4, 5, 6]);
   const copied = toMatrix({ rows: 2, cols: 3, data }, 'f', 'x');
   assert.notEqual(copied.data, data);
   assert.deepEqual(Array.from(copied.data), [1, 2, 3, 4, 5, 6]);
   const borrowed = borrowMatrix({ rows: 2, cols: 3, data }, 'f', 'x');
-  assert.equal(borrowed.data, data);
+  assert.equal(borrowed.data.buffer, data.buffer);
+  assert.equal(borrowed.data.length, 6);
+  data[0] = 7; // the same memory, not a copy
+  assert.equal(borrowed.data[0], 7);
   const f32 = new Float32Array([0.1, 0.2]);
-  assert.equal(borrowMatrix({ rows: 1, cols: 2, data: f32 }, 'f', 'x').data, f32);
+  const borrowed32 = borrowMatrix({ rows: 1, cols: 2, data: f32 }, 'f', 'x').data;
+  assert.ok(borrowed32 instanceof Float32Array && borrowed32.buffer === f32.buffer);
   assert.ok(toMatrix({ rows: 1, cols: 2, data: f32 }, 'f', 'x').data instanceof Float64Array);
   const rows = [
     [1, 2],

@@ -13,25 +13,11 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { loadAttention } from '../../dist/lib/index.js';
+import { generator } from './seeded.js';
 
 const a = await loadAttention();
 const SEED = Number(process.env.PROPERTY_SEED ?? 20261122); // PROPERTY_SEED=n replays another run
 const CASES_PER_FUNCTION = 500;
-
-/** mulberry32: a small seeded generator, so a failure replays exactly. */
-function generator(seed) {
-  let s = seed >>> 0;
-  const next = () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  const int = (lo, hi) => lo + Math.floor(next() * (hi - lo + 1));
-  const pick = (list) => list[int(0, list.length - 1)];
-  return { next, int, pick, chance: (p) => next() < p };
-}
 
 // ---- arguments, tagged with what they are -----------------------------------------
 // Each argument is { value, kind } with kind 'ok', 'type' (a wrong JS type) or

@@ -220,12 +220,13 @@ test('bad calls: steps, n, input characters and length, wrong types; a deleted t
   assert.throws(() => t.train(0), /TransformerTrainer\.train: steps must be an integer in \[1, 100000\], got 0/);
   assert.throws(() => t.train('1'), TypeError);
   // One call's work is bounded: the largest options would otherwise block a thread for days.
-  const largest = new a.TransformerTrainer({ layers: 6, heads: 16, dModel: 256, dFF: 1024, batch: 512 });
+  // (batch 10: the largest one step may take at these sizes, see boundary-trainer-limits.test.mjs)
+  const largest = new a.TransformerTrainer({ layers: 6, heads: 16, dModel: 256, dFF: 1024, batch: 10 });
   assert.throws(() => largest.train(100000), {
     name: 'RangeError',
     message:
-      'TransformerTrainer.train: steps = 100000 with batch 512, layers 6, dModel 256 and dFF 1024 is more work ' +
-      'than one call may do (at most 1 steps with these options); train in a loop of shorter calls',
+      'TransformerTrainer.train: steps = 100000 with batch 10, layers 6, heads 16, dModel 256 and dFF 1024 is more work ' +
+      'than one call may do (at most 131 steps with these options); train in a loop of shorter calls',
   });
   largest.delete();
   const defaults = new a.TransformerTrainer();

@@ -2,12 +2,24 @@
 // Matrix) into Float64Array-backed values, throwing TypeError for wrong types
 // and RangeError for wrong shapes. Numeric checks (NaN, Infinity) and shape
 // agreement between arguments are the C++ core's job (see errors.js).
+//
+// Typed arrays are measured through their internal slots (views.js), never
+// their `length` property: a subclass may report any length it likes. What
+// leaves this file is a fixed-length Float64Array/Float32Array of exactly
+// rows x cols entries, so the heap copy (heap.js) cannot read past it.
 import { describe } from './errors.js';
 import { MAX_MATRIX_ENTRIES } from './matrix.js';
+import { entryCount, exactView, isFloatTypedArray as isFloatArray, typedArrayName } from './views.js';
 
-const tag = (value) => Object.prototype.toString.call(value);
-/** Float64Array or Float32Array, from this realm or another (iframe, worker, vm). */
-const isFloatArray = (value) => tag(value) === '[object Float64Array]' || tag(value) === '[object Float32Array]';
+/** A typed array of any element type and realm (a row of number[][] may be one); a DataView is not. */
+const isTypedArray = (value) => typedArrayName(value) !== undefined;
+
+/** A fresh Float64Array of a Float64Array's or Float32Array's true entries. */
+function copyTyped(value, fn, arg) {
+  const count = entryCount(value);
+  requireFits(count, fn, arg);
+  return new Float64Array(exactView(value, count, fn, arg));
+}
 
 /** Refuses, before allocating anything, an argument with more entries than one matrix may hold. */
 function requireFits(length, fn, arg) {
@@ -17,10 +29,10 @@ function requireFits(length, fn, arg) {
     );
 }
 
-function copyNumbers(source, where, fn, arg) {
-  requireFits(source.length, fn, arg);
-  const out = new Float64Array(source.length);
-  for (let i = 0; i < source.length; i++) {
+function copyNumbers(source, where, fn, arg, length = source.length) {
+  requireFits(length, fn, arg);
+  const out = new Float64Array(length);
+  for (let i = 0; i < length; i++) {
     const x = source[i];
     if (typeof x !== 'number') {
       throw new TypeError(`${fn}: ${arg}${where(i)} is ${i in source ? describe(x) : 'a hole'}, expected a number`);
@@ -38,9 +50,8 @@ function copyNumbers(source, where, fn, arg) {
  */
 export function toVector(value, fn, arg) {
   if (isFloatArray(value)) {
-    if (value.length === 0) throw new RangeError(`${fn}: ${arg} is empty`);
-    requireFits(value.length, fn, arg);
-    return Float64Array.from(value);
+    if (entryCount(value) === 0) throw new RangeError(`${fn}: ${arg} is empty`);
+    return copyTyped(value, fn, arg);
   }
   if (!Array.isArray(value)) {
     throw new TypeError(`${fn}: ${arg} must be a number[], Float64Array or Float32Array, got ${describe(value)}`);
@@ -64,7 +75,10 @@ export const toMatrix = (value, fn, arg) => readMatrix(value, fn, arg, true);
  */
 export const borrowMatrix = (value, fn, arg) => readMatrix(value, fn, arg, false);
 
-function readMatrix(value, fn, arg, copyTyped) {
+/** A row's entry count: an array's length, or a typed array's true length (a DataView has none). */
+const lengthOfRow = (row) => (isTypedArray(row) ? entryCount(row) : row.length);
+
+function readMatrix(value, fn, arg, copy) {
   if (Array.isArray(value)) {
     if (value.length === 0) throw new RangeError(`${fn}: ${arg} is empty (0 rows)`);
     const rows = value.length;
@@ -72,7 +86,7 @@ function readMatrix(value, fn, arg, copyTyped) {
     if (!Array.isArray(first) && !ArrayBuffer.isView(first)) {
       throw new TypeError(`${fn}: ${arg} must be an array of rows (number[][]), but ${arg}[0] is ${describe(first)}`);
     }
-    const cols = first.length;
+    const cols = lengthOfRow(first);
     if (cols === 0) throw new RangeError(`${fn}: ${arg} is empty (${rows}x0)`);
     if (rows * cols > MAX_MATRIX_ENTRIES)
       throw new RangeError(`${fn}: ${arg} is ${rows}x${cols}, more than ${MAX_MATRIX_ENTRIES} entries`);
@@ -82,11 +96,12 @@ function readMatrix(value, fn, arg, copyTyped) {
       if (!Array.isArray(row) && !ArrayBuffer.isView(row)) {
         throw new TypeError(`${fn}: ${arg}[${r}] is ${describe(row)}, expected a row of numbers`);
       }
-      if (row.length !== cols) {
-        throw new RangeError(`${fn}: ${arg} is ragged: row 0 has ${cols} entries but row ${r} has ${row.length}`);
+      const length = lengthOfRow(row);
+      if (length !== cols) {
+        throw new RangeError(`${fn}: ${arg} is ragged: row 0 has ${cols} entries but row ${r} has ${length}`);
       }
       data.set(
-        copyNumbers(row, (c) => `[${r}][${c}]`, fn, arg),
+        isFloatArray(row) ? copyTyped(row, fn, arg) : copyNumbers(row, (c) => `[${r}][${c}]`, fn, arg, length),
         r * cols,
       );
     }
@@ -107,13 +122,15 @@ function readMatrix(value, fn, arg, copyTyped) {
     if (!Array.isArray(data) && !isFloatArray(data)) {
       throw new TypeError(`${fn}: ${arg}.data must be a number[], Float64Array or Float32Array, got ${describe(data)}`);
     }
-    if (data.length !== rows * cols) {
+    const length = Array.isArray(data) ? data.length : entryCount(data);
+    if (length !== rows * cols) {
       throw new RangeError(
-        `${fn}: ${arg}.data has ${data.length} entries but ${arg} is ${rows}x${cols} (${rows * cols} entries)`,
+        `${fn}: ${arg}.data has ${length} entries but ${arg} is ${rows}x${cols} (${rows * cols} entries)`,
       );
     }
     if (Array.isArray(data)) return { rows, cols, data: copyNumbers(data, (i) => `.data[${i}]`, fn, arg) };
-    return { rows, cols, data: copyTyped ? Float64Array.from(data) : data };
+    const view = exactView(data, rows * cols, fn, `${arg}.data`);
+    return { rows, cols, data: copy ? new Float64Array(view) : view };
   }
   throw new TypeError(`${fn}: ${arg} must be a number[][] or {rows, cols, data}, got ${describe(value)}`);
 }

@@ -4,11 +4,20 @@
 // The vectors live in the wasm core (cpp/models/embeddings.h) inside an
 // `_EmbeddingTable`; the `Embeddings` class below owns one (OwnedHandle) and
 // frees it in delete() or when dropped. Every result handed out is a JS copy.
-import { describe, readOptions, requireInteger, requireOneOf, requireString, throwForStatus } from './errors.js';
-import { OwnedHandle } from './handle.js';
+import {
+  coreCall,
+  describe,
+  readOptions,
+  requireInteger,
+  requireOneOf,
+  requireString,
+  throwForStatus,
+} from './errors.js';
+import { OwnedHandle, rawOf } from './handle.js';
 import { MAX_CALL_BYTES, readBytes, withHeap } from './heap.js';
 import { Matrix } from './matrix.js';
-import { wellFormed } from './text.js';
+import { bytesView } from './views.js';
+import { coreString } from './text.js';
 
 /** The shipped vocabulary (built by scripts/build-embeddings.mjs). */
 export const DEFAULT_EMBEDDINGS_FILE = 'glove.6B.100d.14k.bin';
@@ -129,32 +138,34 @@ export class Embeddings extends OwnedHandle {
 
   #word(fn, word) {
     if (typeof word !== 'string') throw new TypeError(`Embeddings.${fn}: word must be a string, got ${describe(word)}`);
-    return wellFormed(word);
+    return coreString(this.#core, word, `Embeddings.${fn}`, 'word');
   }
 
   /** Size of every vector. */
   get dim() {
-    return this.raw('dim').dim();
+    return rawOf(this, 'dim').dim();
   }
 
   /** Number of words. */
   get size() {
-    return this.raw('size').size();
+    return rawOf(this, 'size').size();
   }
 
   /** Where the vectors come from ('' for files parsed with loadEmbeddings). */
   get info() {
-    return this.raw('info').info();
+    return rawOf(this, 'info').info();
   }
 
   /** True if the word, or its lower-case form, has a vector. */
   has(word) {
-    return this.raw('has').indexOf(this.#word('has', word)) >= 0;
+    const text = this.#word('has', word);
+    return rawOf(this, 'has').indexOf(text) >= 0;
   }
 
   /** The vector of the word itself, else of its lower-case form; undefined if neither is known. */
   vector(word) {
-    const row = this.raw('vector').indexOf(this.#word('vector', word));
+    const text = this.#word('vector', word);
+    const row = rawOf(this, 'vector').indexOf(text);
     if (row < 0) return undefined;
     return this.#copyRows([row], 'vector').data;
   }
@@ -165,20 +176,24 @@ export class Embeddings extends OwnedHandle {
    * @param {readonly string[]} tokens
    */
   lookup(tokens) {
-    const table = this.raw('lookup');
+    rawOf(this, 'lookup'); // a deleted table is reported before the tokens are checked
     if (!Array.isArray(tokens))
       throw new TypeError(`Embeddings.lookup: tokens must be a string[], got ${describe(tokens)}`);
-    const rows = Array.from({ length: tokens.length }, (_, i) => {
+    // Every token is read (getters run) before the table is touched: one may have deleted it.
+    const words = Array.from({ length: tokens.length }, (_, i) => {
       const t = tokens[i];
       if (typeof t !== 'string')
         throw new TypeError(
           `Embeddings.lookup: tokens[${i}] is ${i in tokens ? describe(t) : 'a hole'}, expected a string`,
         );
-      return table.indexOf(wellFormed(t));
+      return t;
     });
+    const table = rawOf(this, 'lookup');
+    const core = this.#core;
+    const rows = words.map((t, i) => table.indexOf(coreString(core, t, 'Embeddings.lookup', `tokens[${i}]`)));
     const missing = [];
     rows.forEach((row, i) => {
-      if (row < 0 && !missing.includes(tokens[i])) missing.push(tokens[i]);
+      if (row < 0 && !missing.includes(words[i])) missing.push(words[i]);
     });
     return { matrix: this.#copyRows(rows, 'lookup'), missing };
   }
@@ -191,11 +206,13 @@ export class Embeddings extends OwnedHandle {
    */
   toBinary(options) {
     const fn = 'Embeddings.toBinary';
-    const table = this.raw('toBinary');
+    rawOf(this, 'toBinary'); // a deleted table is reported before the options are checked
     const { encoding = 'float32', info } = readOptions(options, ['encoding', 'info'], fn);
     // The index is the C++ BinaryEncoding code (cpp/models/embeddings.h).
     const code = BINARY_ENCODINGS.indexOf(requireOneOf(encoding, BINARY_ENCODINGS, fn, 'options.encoding'));
-    if (info !== undefined) table.setInfo(wellFormed(requireString(info, fn, 'options.info')));
+    if (info !== undefined) requireString(info, fn, 'options.info');
+    const table = rawOf(this, 'toBinary'); // after the options: a getter among them may have deleted it
+    if (info !== undefined) table.setInfo(coreString(this.#core, info, fn, 'options.info'));
     const core = this.#core;
     try {
       throwForStatus(core, table.toBinary(code), fn);
@@ -207,7 +224,7 @@ export class Embeddings extends OwnedHandle {
 
   #copyRows(rows, fn) {
     const core = this.#core;
-    const table = this.raw(fn);
+    const table = rawOf(this, fn);
     const dim = table.dim();
     const out = new Float64Array(rows.length * dim);
     withHeap(core, `Embeddings.${fn}`, (heap) => {
@@ -240,8 +257,13 @@ class SharedDownload {
       (progress) => this.#listeners.forEach((listen) => listen(progress)),
       this.#controller.signal,
     );
+    /** @type {number | undefined} bytes held once the download finished */
+    this.size = undefined;
     this.bytes.then(
-      () => (this.#settled = true),
+      (bytes) => {
+        this.#settled = true;
+        this.size = bytes.length;
+      },
       () => {
         this.#settled = true;
         forget();
@@ -263,8 +285,49 @@ class SharedDownload {
   }
 }
 
-/** @type {Map<string, SharedDownload>} downloads of default files, by URL */
+/** @type {Map<string, SharedDownload>} downloads of default files, by URL, least recently used first */
 const defaultFiles = new Map();
+/** Finished downloads kept for later calls: at most this many files... */
+export const MAX_CACHED_FILES = 4;
+/** ...holding at most this many bytes together (the shipped table is 2.2 MB). */
+export const MAX_CACHED_BYTES = 2 ** 26;
+
+/** The download of `href`, shared while it runs and cached (least recently used evicted) once done. */
+function sharedDownload(href) {
+  let download = defaultFiles.get(href);
+  if (download) {
+    defaultFiles.delete(href); // re-inserted below: most recently used
+  } else {
+    download = new SharedDownload(href, () => defaultFiles.get(href) === download && defaultFiles.delete(href));
+    download.bytes.then(evictOldDownloads, () => {});
+  }
+  defaultFiles.set(href, download);
+  return download;
+}
+
+/** Drops the least recently used finished downloads until the cache is within its bounds. */
+function evictOldDownloads() {
+  let { files, bytes } = cachedDefaultFiles();
+  for (const [href, download] of defaultFiles) {
+    if (files <= MAX_CACHED_FILES && bytes <= MAX_CACHED_BYTES) break;
+    if (download.size === undefined) continue; // still running: callers are waiting on it
+    defaultFiles.delete(href);
+    files--;
+    bytes -= download.size;
+  }
+}
+
+/** What the download cache holds now (for tests): finished files and their bytes. */
+export function cachedDefaultFiles() {
+  let files = 0;
+  let bytes = 0;
+  for (const download of defaultFiles.values()) {
+    if (download.size === undefined) continue;
+    files++;
+    bytes += download.size;
+  }
+  return { files, bytes };
+}
 
 /** Node's file errors, said in words that name the function and the file. */
 function fileError(fn, path, error) {
@@ -381,13 +444,50 @@ function refuseHugeTable(bytes, fn) {
     );
 }
 
+/** Most words options.vocabulary may give (GloVe's largest release, 840B, has 2.2 million). */
+export const MAX_VOCABULARY_WORDS = 2 ** 22;
+/** Most UTF-16 code units its words may have together. */
+export const MAX_VOCABULARY_CHARS = 2 ** 26;
+
 /** @param {any} core the instantiated Emscripten module */
 export function embeddingsApi(core) {
+  /**
+   * Passes options.vocabulary's words to the parser. An iterable may never end: it is refused
+   * past MAX_VOCABULARY_WORDS words or MAX_VOCABULARY_CHARS characters, before the wasm memory
+   * runs out, and the loop yields every SLICE_MS so that an abort lands.
+   */
+  async function keepVocabulary(parser, vocabulary, signal, fn) {
+    let words = 0;
+    let chars = 0;
+    let sliceStart = Date.now();
+    for (const word of vocabulary) {
+      if (typeof word !== 'string')
+        throw new TypeError(`${fn}: options.vocabulary[${words}] is ${describe(word)}, expected a string`);
+      words++;
+      chars += word.length;
+      if (words > MAX_VOCABULARY_WORDS || chars > MAX_VOCABULARY_CHARS)
+        throw new RangeError(
+          `${fn}: options.vocabulary gives more than ${MAX_VOCABULARY_WORDS} words or ${MAX_VOCABULARY_CHARS} characters`,
+        );
+      const text = coreString(core, word, fn, `options.vocabulary[${words - 1}]`);
+      throwForStatus(
+        core,
+        coreCall(fn, () => parser.keepWord(text)),
+        fn,
+      );
+      if (Date.now() - sliceStart >= SLICE_MS) {
+        await nextTask();
+        if (signal?.aborted) throw abortError(signal);
+        sliceStart = Date.now();
+      }
+    }
+  }
+
   const ok = core.StatusCode.Ok;
 
   function fromBinary(bytes, fn) {
     refuseHugeTable(bytes, fn);
-    const table = new core._EmbeddingTable();
+    const table = coreCall(fn, () => new core._EmbeddingTable());
     try {
       withHeap(core, fn, (heap) =>
         throwForStatus(core, table.loadBinary(heap.bytes(bytes, 'bytes'), bytes.length), fn),
@@ -409,7 +509,7 @@ export function embeddingsApi(core) {
           `${fn}: sentence has ${sentence.length} characters, more than the ${MAX_SENTENCE_LENGTH} allowed`,
         );
       }
-      throwForStatus(core, core._tokenize(wellFormed(sentence)), fn);
+      throwForStatus(core, core._tokenize(coreString(core, sentence, fn, 'sentence')), fn);
       return core._tokens();
     },
 
@@ -432,19 +532,11 @@ export function embeddingsApi(core) {
       requireInteger(chunkBytes, fn, 'options.chunkBytes', 1, MAX_CHUNK_BYTES);
       if (signal?.aborted) throw abortError(signal);
 
-      const parser = new core._GloveParser();
+      const parser = coreCall(fn, () => new core._GloveParser());
       let buffer = 0;
       let chunks;
       try {
-        if (vocabulary !== undefined) {
-          let i = 0;
-          for (const word of vocabulary) {
-            if (typeof word !== 'string')
-              throw new TypeError(`${fn}: options.vocabulary[${i}] is ${describe(word)}, expected a string`);
-            throwForStatus(core, parser.keepWord(wellFormed(word)), fn);
-            i++;
-          }
-        }
+        if (vocabulary !== undefined) await keepVocabulary(parser, vocabulary, signal, fn);
         if (limit !== undefined) parser.setLimit(limit);
         const totalBytes = totalBytesOf(source);
         const report = () =>
@@ -487,7 +579,7 @@ export function embeddingsApi(core) {
         if (signal?.aborted) throw abortError(signal);
         if (parser.finish() !== ok) throw new SyntaxError(`${fn}: ${core._lastError()}`);
         report();
-        const table = new core._EmbeddingTable();
+        const table = coreCall(fn, () => new core._EmbeddingTable());
         try {
           throwForStatus(core, parser.takeTable(table), fn);
         } catch (error) {
@@ -515,12 +607,7 @@ export function embeddingsApi(core) {
         url === undefined
           ? defaultUrl()
           : new URL(String(url), typeof document !== 'undefined' ? document.baseURI : import.meta.url).href;
-      let download = defaultFiles.get(href);
-      if (!download) {
-        download = new SharedDownload(href, () => defaultFiles.get(href) === download && defaultFiles.delete(href));
-        defaultFiles.set(href, download);
-      }
-      return fromBinary(await download.wait(onProgress, signal), fn);
+      return fromBinary(await sharedDownload(href).wait(onProgress, signal), fn);
     },
 
     embeddingsFromBinary(bytes) {
@@ -528,7 +615,7 @@ export function embeddingsApi(core) {
       if (!(bytes instanceof ArrayBuffer) && !(bytes instanceof Uint8Array)) {
         throw new TypeError(`${fn}: bytes must be an ArrayBuffer or Uint8Array, got ${describe(bytes)}`);
       }
-      return fromBinary(bytes instanceof ArrayBuffer ? new Uint8Array(bytes) : bytes, fn);
+      return fromBinary(bytes instanceof ArrayBuffer ? new Uint8Array(bytes) : bytesView(bytes), fn);
     },
   };
 }

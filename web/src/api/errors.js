@@ -43,6 +43,33 @@ export function throwForStatus(core, code, fn) {
   throw new ErrorClass(`${fn}: ${core._lastError()}`);
 }
 
+/** `object[key]` if it is the object's own property, else undefined (Object.prototype is never read). */
+export const ownProperty = (object, key) => (Object.hasOwn(object, key) ? object[key] : undefined);
+
+/**
+ * Runs `body`; a C++ exception that left the core through Embind (std::bad_alloc while it
+ * converted an argument or constructed an object: a WebAssembly.Exception, not an Error)
+ * becomes a RangeError naming `fn`.
+ * @template T
+ * @param {string} fn public function name
+ * @param {() => T} body
+ * @returns {T}
+ */
+export function coreCall(fn, body) {
+  try {
+    return body();
+  } catch (error) {
+    throw asError(error, fn);
+  }
+}
+
+/** `error`, or for a WebAssembly.Exception (a C++ exception that left the core) a RangeError naming `fn`. */
+export function asError(error, fn) {
+  if (typeof WebAssembly.Exception === 'function' && error instanceof WebAssembly.Exception)
+    return new RangeError(`${fn}: the wasm memory is full`, { cause: error });
+  return error;
+}
+
 /** A number, else TypeError. */
 export function requireNumber(value, fn, name) {
   if (typeof value !== 'number') throw new TypeError(`${fn}: ${name} must be a number, got ${describe(value)}`);
@@ -81,21 +108,27 @@ export function requireOneOf(value, allowed, fn, name) {
 }
 
 /**
- * An options object whose keys are all in `known` (undefined reads as {}).
- * Unknown keys are a TypeError naming them, so typos never pass silently.
+ * An options object whose keys are all in `known`, as a null-prototype copy of
+ * its own enumerable properties made once (undefined reads as {}): an option
+ * set on Object.prototype is never read, and a getter runs once, here, not
+ * again in the middle of the call. Unknown keys are a TypeError naming them,
+ * so typos never pass silently.
  * @returns {Record<string, any>}
  */
 export function readOptions(options, known, fn, name = 'options') {
-  if (options === undefined) return {};
+  const copy = Object.create(null);
+  if (options === undefined) return copy;
   if (!isPlainObject(options)) {
     // A Map, Promise or class instance has no own option keys: taking it as {} would hide the mistake.
     throw new TypeError(`${fn}: ${name} must be a plain object ({ ... }), got ${describe(options)}`);
   }
-  const unknown = Object.keys(options).filter((key) => !known.includes(key));
+  const keys = Object.keys(options);
+  const unknown = keys.filter((key) => !known.includes(key));
   if (unknown.length > 0) {
     throw new TypeError(
       `${fn}: unknown ${unknown.length === 1 ? 'option' : 'options'} ${unknown.map((k) => `'${k}'`).join(', ')}${name === 'options' ? '' : ` in ${name}`} (known: ${known.join(', ')})`,
     );
   }
-  return options;
+  for (const key of keys) copy[key] = options[key];
+  return copy;
 }

@@ -12,7 +12,15 @@
 // call may allocate at most MAX_CALL_BYTES; a request above that is refused
 // with a RangeError naming the function, the argument and its shape BEFORE
 // anything is allocated, and sizes are computed in doubles, so nothing wraps.
+//
+// Copy-in: every array enters through matrix()/vector()/bytes(), which copy
+// exactly the entries the allocation counted (rows x cols) with one set() of
+// our own view into a destination view of exactly that size. Nothing is read
+// through a property the caller controls (views.js), and no view of the heap
+// is ever handed to caller code (a subclass's set() would receive it).
+import { asError } from './errors.js';
 import { Matrix } from './matrix.js';
+import { entryCount, isFloatTypedArray, typedArrayName } from './views.js';
 
 /** Most bytes one call may allocate in the wasm heap (inputs and outputs together). */
 export const MAX_CALL_BYTES = 2 ** 30;
@@ -39,6 +47,8 @@ export function withHeap(core, fn, body, precision = 'float64') {
   const scope = new HeapScope(core, fn, precision);
   try {
     return body(scope);
+  } catch (error) {
+    throw asError(error, fn);
   } finally {
     scope.freeAll();
   }
@@ -85,22 +95,38 @@ export class HeapScope {
     return { data: this.allocBytes(rows * cols * this.bytesPerElement, `${name} (${rows}x${cols})`), rows, cols };
   }
 
-  /** A matrix {rows, cols, data: Float64Array} copied in as a Tensor (rounded to float32 in a float32 scope). */
+  /**
+   * A matrix {rows, cols, data} copied in as a Tensor (rounded to float32 in a float32 scope).
+   * `data` is convert.js's exact view; its true length is checked again here, just before the
+   * copy, because caller code may have run since (a getter that detached or shrank its buffer).
+   */
   matrix(m, name) {
-    const t = this.output(m.rows, m.cols, name);
-    this.#heap().set(m.data, t.data / this.bytesPerElement);
+    const { rows, cols, data } = m;
+    const count = rows * cols;
+    if (!isFloatTypedArray(data) || entryCount(data) !== count) {
+      throw new RangeError(
+        `${this.fn}: ${name} (${rows}x${cols}) no longer holds ${count} entries: its buffer was detached or resized during the call`,
+      );
+    }
+    const t = this.output(rows, cols, name);
+    const start = t.data / this.bytesPerElement;
+    this.#heap()
+      .subarray(start, start + count)
+      .set(data); // both views are ours: the built-in set
     return t;
   }
 
   /** A Float64Array copied in as a 1 x n Tensor. */
   vector(v, name) {
-    return this.matrix({ rows: 1, cols: v.length, data: v }, name);
+    return this.matrix({ rows: 1, cols: entryCount(v), data: v }, name);
   }
 
-  /** Bytes (Uint8Array) copied in; returns the address. */
+  /** Bytes (a Uint8Array, measured by its true length) copied in; returns the address. */
   bytes(u8, name) {
-    const ptr = this.allocBytes(u8.length, `${name} (${u8.length} bytes)`);
-    new Uint8Array(this.core.HEAPF64.buffer, ptr, u8.length).set(u8);
+    if (typedArrayName(u8) !== 'Uint8Array') throw new TypeError(`${this.fn}: ${name} must be a Uint8Array`);
+    const size = entryCount(u8);
+    const ptr = this.allocBytes(size, `${name} (${size} bytes)`);
+    new Uint8Array(this.core.HEAPF64.buffer, ptr, size).set(u8); // reads u8's true length, as counted
     return ptr;
   }
 
@@ -115,19 +141,21 @@ export class HeapScope {
     const entries = this.#entries(t);
     // set() from a subarray, not slice(): V8 copies wasm memory 2.5-3x faster this way
     // (128x128 float64: 36-48 us against 97-125 us, measured in Node 20).
-    const copy = new entries.constructor(entries.length);
+    const copy = this.float32 ? new Float32Array(entries.length) : new Float64Array(entries.length);
     copy.set(entries);
     return copy;
   }
 
   /**
-   * A copy of an output Tensor as a Matrix, or copied into `into` (options.out, checked by
-   * out.js readOut: same shape and element type) and `into` returned.
+   * A copy of an output Tensor as a Matrix, or copied into `into` (options.out, an OutTarget of
+   * out.js readOut: same shape and element type) and the caller's Matrix returned.
    */
   readMatrix(t, into = null) {
     if (!into) return new Matrix(t.rows, t.cols, this.read(t));
+    // into.data is out.js's own view of the caller's memory: the built-in set, never a subclass's
+    // (which would be handed the heap view).
     into.data.set(this.#entries(t));
-    return into;
+    return into.matrix;
   }
 
   freeAll() {
@@ -139,5 +167,7 @@ export class HeapScope {
 
 /** A copy of `size` bytes at `ptr` (outside any scope: buffers the core owns). */
 export function readBytes(core, ptr, size) {
-  return new Uint8Array(core.HEAPF64.buffer, ptr, size).slice();
+  const copy = new Uint8Array(size);
+  copy.set(new Uint8Array(core.HEAPF64.buffer, ptr, size)); // not slice(): a species constructor could see the heap
+  return copy;
 }

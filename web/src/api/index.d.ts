@@ -281,7 +281,11 @@ export interface Seq2SeqOptions {
   hidden?: number;
   /** Character embedding size, integer in [1, 256]. Default 32. */
   embedding?: number;
-  /** Examples per mini-batch, integer in [1, 512]. Default 32. */
+  /**
+   * Examples per mini-batch, integer in [1, 512]. Default 32. One step may do at most 2,048 default-size
+   * examples of work (batch × (hidden·(hidden+embedding) + 256) / 6400): at hidden 256, embedding 256,
+   * batch ≤ 99; more throws a RangeError when the trainer is made, naming the largest batch.
+   */
   batch?: number;
   /** Adam step size in (0, 1]. Default 0.005. */
   learningRate?: number;
@@ -332,7 +336,7 @@ export interface Seq2SeqTrainer extends OwnedObject {
   readonly parameterCount: number;
   /**
    * Trains `steps` mini-batches (integer in [1, 100000]); returns their mean cross-entropy per output token.
-   * One call does at most 200,000 default-size examples of work (steps × batch × hidden·(hidden+embedding)/(64·96),
+   * One call does at most 200,000 default-size examples of work (steps × batch × (hidden·(hidden+embedding) + 256) / 6400,
    * 6,250 steps at the defaults); larger requests throw a RangeError saying the most allowed. Loop for longer training.
    */
   train(steps: number): number;
@@ -360,7 +364,11 @@ export interface TransformerTrainerOptions {
   dModel?: number;
   /** Feed-forward width d_ff, integer in [1, 1024]. Default 64. */
   dFF?: number;
-  /** Examples per mini-batch, integer in [1, 512]. Default 32. */
+  /**
+   * Examples per mini-batch, integer in [1, 512]. Default 32. One step may do at most 2,048 default-size
+   * examples of work and use an estimated 1 GiB: at the largest sizes (layers 6, heads 16, dModel 256,
+   * dFF 1024) batch ≤ 10. More throws a RangeError when the trainer is made, naming the largest batch.
+   */
   batch?: number;
   /**
    * `'warmup'`: rate = learningRate · d_model^−0.5 · min(step^−0.5, step · warmup^−1.5) (the paper's
@@ -414,9 +422,16 @@ export interface TransformerTrainer extends OwnedObject {
   readonly parameterCount: number;
   /** Adam's rate at `step` (1-based) under the schedule. */
   learningRateAt(step: number): number;
-  /** Trains `steps` mini-batches (integer in [1, 100000]); returns each one's loss per target token. */
+  /**
+   * Trains `steps` mini-batches (integer in [1, 100000]); returns each one's loss per target token. One call does
+   * at most 250,000 default-size examples of work (7,812 steps at the defaults; the work per example counts
+   * layers, heads, dModel and dFF); larger requests throw a RangeError saying the most allowed.
+   */
   train(steps: number): number[];
-  /** Exact-match accuracy on the first `n` held-out examples (default 1000), in [0, 1]. */
+  /**
+   * Exact-match accuracy on the first `n` held-out examples (default 1000), in [0, 1]. One call decodes at most
+   * 10,000 default-size examples' work (all 1000 at the defaults, 52 at the largest sizes): RangeError beyond.
+   */
   evaluate(n?: number): number;
   /** A held-out example chosen by the trainer's seeded sampler. */
   sample(): { input: string; target: string };

@@ -3,14 +3,15 @@
 // Every matrix the API returns is one of these; its `data` is a copy owned by
 // JS, safe to keep.
 import { describe } from './errors.js';
+import { entryCount, typedArrayName } from './views.js';
 
 /** Largest rows * cols a Matrix may hold (2 GiB of doubles, the wasm memory's maximum). */
 export const MAX_MATRIX_ENTRIES = 2 ** 28;
 
-/** True for a Float64Array of this or another realm (an iframe, a worker, a vm context). */
-export const isFloat64Array = (value) => Object.prototype.toString.call(value) === '[object Float64Array]';
+/** True for a Float64Array of this or another realm (an iframe, a worker, a vm context), read from its internal slot. */
+export const isFloat64Array = (value) => typedArrayName(value) === 'Float64Array';
 /** True for a Float32Array of this or another realm. */
-export const isFloat32Array = (value) => Object.prototype.toString.call(value) === '[object Float32Array]';
+export const isFloat32Array = (value) => typedArrayName(value) === 'Float32Array';
 
 function checkIndex(value, size, fn, name) {
   if (typeof value !== 'number') throw new TypeError(`${fn}: ${name} must be a number, got ${describe(value)}`);
@@ -42,8 +43,10 @@ export class Matrix {
     else if (!isFloat64Array(data) && !isFloat32Array(data)) {
       throw new TypeError(`Matrix: data must be a Float64Array or Float32Array, got ${describe(data)}`);
     }
-    if (data.length !== rows * cols) {
-      throw new RangeError(`Matrix: data has ${data.length} entries but ${rows}x${cols} needs ${rows * cols}`);
+    // The true length (a subclass's `length` getter may say anything).
+    const length = entryCount(data);
+    if (length !== rows * cols) {
+      throw new RangeError(`Matrix: data has ${length} entries but ${rows}x${cols} needs ${rows * cols}`);
     }
     this.rows = rows;
     this.cols = cols;

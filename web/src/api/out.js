@@ -6,11 +6,17 @@
 // ~150 µs to allocate and fill against ~4 µs to copy into a reused one).
 // The result stays a JS-owned copy: the wasm heap is never exposed.
 import { describe, readOptions } from './errors.js';
-import { isFloat32Array, isFloat64Array } from './matrix.js';
+import { entryCount, exactView, typedArrayName } from './views.js';
+
+/**
+ * A checked options.out: the caller's Matrix, and a fixed view of its data taken once (a getter
+ * on `data` runs here, not while the result is copied out of the wasm heap).
+ * @typedef {{ matrix: object, data: Float64Array | Float32Array }} OutTarget
+ */
 
 /**
  * Checks `out` (options.out, or a part of it) for a (rows x cols) result of
- * `precision`, before any work is done. Returns it, or null when absent.
+ * `precision`, before any work is done. Returns an OutTarget, or null when absent.
  * @param {unknown} out
  * @param {number} rows
  * @param {number} cols
@@ -23,16 +29,17 @@ export function readOut(out, rows, cols, precision, fn, arg) {
   if (typeof out !== 'object') throw new TypeError(`${fn}: ${arg} must be a Matrix, got ${describe(out)}`);
   const type = precision === 'float32' ? 'Float32Array' : 'Float64Array';
   const data = /** @type {any} */ (out).data;
-  if (!(precision === 'float32' ? isFloat32Array(data) : isFloat64Array(data))) {
+  if (typedArrayName(data) !== type) {
     throw new TypeError(`${fn}: ${arg}.data must be a ${type} (the result is ${precision}), got ${describe(data)}`);
   }
   const { rows: r, cols: c } = /** @type {any} */ (out);
-  if (r !== rows || c !== cols || data.length !== rows * cols) {
+  const length = entryCount(data);
+  if (r !== rows || c !== cols || length !== rows * cols) {
     throw new RangeError(
-      `${fn}: ${arg} is ${String(r)}x${String(c)} with ${data.length} entries, the result is ${rows}x${cols}`,
+      `${fn}: ${arg} is ${String(r)}x${String(c)} with ${length} entries, the result is ${rows}x${cols}`,
     );
   }
-  return out;
+  return { matrix: out, data: exactView(data, length, fn, `${arg}.data`, false) };
 }
 
 /**
@@ -49,11 +56,11 @@ export function readOut(out, rows, cols, precision, fn, arg) {
 export function readOutParts(out, shapes, precision, fn) {
   if (out === undefined || out === null) return {};
   // A plain object with only these keys: a Matrix given where { output, weights } goes is refused.
-  readOptions(out, Object.keys(shapes), fn, 'options.out');
+  const given = readOptions(out, Object.keys(shapes), fn, 'options.out');
   /** @type {Record<string, any>} */
   const parts = {};
   for (const [name, shape] of Object.entries(shapes)) {
-    const part = /** @type {any} */ (out)[name];
+    const part = given[name];
     const arg = `options.out.${name}`;
     if (shape.length === 2) parts[name] = readOut(part, shape[0], shape[1], precision, fn, arg);
     else if (part !== undefined && part !== null) {
@@ -62,7 +69,9 @@ export function readOutParts(out, shapes, precision, fn) {
         throw new TypeError(`${fn}: ${arg} must be an array of ${count} matrices, got ${describe(part)}`);
       if (part.length !== count)
         throw new RangeError(`${fn}: ${arg} holds ${part.length} matrices, the result has ${count}`);
-      parts[name] = part.map((m, i) => readOut(m, rows, cols, precision, fn, `${arg}[${i}]`));
+      parts[name] = Array.from({ length: count }, (_, i) =>
+        readOut(part[i], rows, cols, precision, fn, `${arg}[${i}]`),
+      );
     }
   }
   return parts;

@@ -6,7 +6,7 @@
 // Parameters are nn.Linear-initialised from the NumPy-exact RandomState and
 // live here, in JS; the arithmetic runs in the wasm core.
 import { toMatrix, toVector } from './convert.js';
-import { describe, readOptions, requireInteger, throwForStatus } from './errors.js';
+import { describe, ownProperty, readOptions, requireInteger, throwForStatus } from './errors.js';
 import { ABSENT, withHeap } from './heap.js';
 import { Matrix } from './matrix.js';
 
@@ -22,8 +22,12 @@ const MAX_FEATURES = 4096;
 function initLinear(rs, inFeatures, outFeatures) {
   const bound = 1 / Math.sqrt(inFeatures);
   const draw = (count) => rs.rand(1, count).data.map((u) => -bound + (bound - -bound) * u);
-  return { weight: new Matrix(outFeatures, inFeatures, draw(outFeatures * inFeatures)), bias: draw(outFeatures) };
+  return frozenLayer(new Matrix(outFeatures, inFeatures, draw(outFeatures * inFeatures)), draw(outFeatures));
 }
+
+// A layer's shape is fixed once made: weight.rows, weight.data and the layer's fields cannot be
+// replaced (the numbers inside the arrays may still be edited, which changes results, not sizes).
+const frozenLayer = (weight, bias) => Object.freeze({ weight: Object.freeze(weight), bias });
 
 /** Draws every layer of `shapes` ({ name: [in, out] }, in draw order) from `rs`. */
 function drawLayers(rs, shapes) {
@@ -35,8 +39,8 @@ function drawLayers(rs, shapes) {
 function checkLinear(fn, name, layer, inFeatures, outFeatures) {
   if (layer === null || typeof layer !== 'object')
     throw new TypeError(`${fn}: params.${name} must be { weight, bias }, got ${describe(layer)}`);
-  const weight = toMatrix(layer.weight, fn, `params.${name}.weight`);
-  const bias = toVector(layer.bias, fn, `params.${name}.bias`);
+  const weight = toMatrix(ownProperty(layer, 'weight'), fn, `params.${name}.weight`);
+  const bias = toVector(ownProperty(layer, 'bias'), fn, `params.${name}.bias`);
   if (weight.rows !== outFeatures || weight.cols !== inFeatures) {
     throw new RangeError(
       `${fn}: params.${name}.weight is ${weight.rows}x${weight.cols} but must be ${outFeatures}x${inFeatures} (out x in)`,
@@ -45,7 +49,7 @@ function checkLinear(fn, name, layer, inFeatures, outFeatures) {
   if (bias.length !== outFeatures) {
     throw new RangeError(`${fn}: params.${name}.bias has ${bias.length} entries but must have ${outFeatures}`);
   }
-  return { weight: new Matrix(weight.rows, weight.cols, weight.data), bias };
+  return frozenLayer(new Matrix(weight.rows, weight.cols, weight.data), bias);
 }
 
 /** Validates explicit parameters against `shapes` ({ name: [in, out] }). */
@@ -55,7 +59,7 @@ function checkLayers(fn, params, shapes) {
   }
   return Object.freeze(
     Object.fromEntries(
-      Object.entries(shapes).map(([name, [i, o]]) => [name, checkLinear(fn, name, params[name], i, o)]),
+      Object.entries(shapes).map(([name, [i, o]]) => [name, checkLinear(fn, name, ownProperty(params, name), i, o)]),
     ),
   );
 }
@@ -124,29 +128,48 @@ export function projectionsApi(core, withRandomState) {
   }
 
   /** The shared constructor logic: sizes, then explicit params or a seeded draw. */
+  /**
+   * The shared constructor logic: sizes, then explicit params or a seeded draw.
+   * The sizes are read-only and `params` is a frozen copy (only reseed() replaces it), so what
+   * forward() copies into the wasm heap always has the shapes the constructor checked.
+   */
   class ProjectedAttention {
     #shapes;
     #kind;
+    #params;
+    #seed;
 
     constructor(kind, fn, options, sizeName, shapes) {
       const o = readOptions(options, ['inFeatures', sizeName, 'seed', 'params'], fn);
       this.#kind = kind;
-      this.inFeatures = requireInteger(o.inFeatures ?? 100, fn, 'inFeatures', 1, MAX_FEATURES);
-      this[sizeName] = requireInteger(o[sizeName] ?? 64, fn, sizeName, 1, MAX_FEATURES);
+      const readOnly = (key, value) => Object.defineProperty(this, key, { value, enumerable: true });
+      // An absent option takes its default; null is a value, refused like any other non-number.
+      const given = (key, fallback) => (o[key] === undefined ? fallback : o[key]);
+      readOnly('inFeatures', requireInteger(given('inFeatures', 100), fn, 'inFeatures', 1, MAX_FEATURES));
+      readOnly(sizeName, requireInteger(given(sizeName, 64), fn, sizeName, 1, MAX_FEATURES));
       this.#shapes = shapes(this);
       if (o.params !== undefined) {
-        this.seed = undefined;
-        this.params = checkLayers(fn, o.params, this.#shapes);
+        this.#params = checkLayers(fn, o.params, this.#shapes);
       } else {
-        this.reseed(o.seed ?? 0);
+        this.reseed(given('seed', 0));
       }
+    }
+
+    /** { name: { weight: Matrix (out x in), bias: Float64Array (out) } }, frozen. */
+    get params() {
+      return this.#params;
+    }
+
+    /** The seed the parameters were drawn from (undefined for explicit params). */
+    get seed() {
+      return this.#seed;
     }
 
     /** Draws new parameters (in declaration order) from `seed`. */
     reseed(seed) {
       requireInteger(seed, `${this.#kind}.reseed`, 'seed', 0, 2 ** 32 - 1);
-      this.seed = seed;
-      this.params = withRandomState(seed, (rs) => drawLayers(rs, this.#shapes));
+      this.#seed = seed;
+      this.#params = withRandomState(seed, (rs) => drawLayers(rs, this.#shapes));
       return this;
     }
   }

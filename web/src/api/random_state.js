@@ -4,8 +4,8 @@
 //   rs.randn(5, 16);                    // np.random.randn(5, 16)  -> Matrix
 //   rs.randn(5, 16, { out: m });        // the next 80 values written into m (5 x 16)
 //   rs.delete();                        // frees the generator now (or `using rs = ...`)
-import { readOptions, requireInteger, requireNumber, throwForStatus } from './errors.js';
-import { OwnedHandle } from './handle.js';
+import { coreCall, readOptions, requireInteger, requireNumber, throwForStatus } from './errors.js';
+import { OwnedHandle, rawOf } from './handle.js';
 import { withHeap } from './heap.js';
 import { readOut } from './out.js';
 
@@ -17,15 +17,19 @@ export function randomStateApi(core) {
     /** Like `np.random.seed(seed)`: seed is an integer in [0, 2^32 - 1]. */
     constructor(seed) {
       requireInteger(seed, 'RandomState', 'seed', 0, 2 ** 32 - 1);
-      super(new core._RandomState(seed), 'RandomState');
+      super(
+        coreCall('RandomState', () => new core._RandomState(seed)),
+        'RandomState',
+      );
     }
 
     #draw(fn, rows, cols, options, call) {
       const name = `RandomState.${fn}`;
-      const raw = this.raw(fn);
+      rawOf(this, fn); // a deleted generator is reported first
       requireInteger(rows, name, 'rows', 0, MAX_SIZE);
       requireInteger(cols, name, 'cols', 0, MAX_SIZE);
       const target = readOut(readOptions(options, ['out'], name).out, rows, cols, 'float64', name, 'options.out');
+      const raw = rawOf(this, fn); // again: a getter in the options may have deleted it
       return withHeap(core, name, (heap) => {
         const out = heap.output(rows, cols, 'result');
         throwForStatus(core, call(raw, out), name);

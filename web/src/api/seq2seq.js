@@ -11,6 +11,7 @@
 // The C++ trainer (cpp/models/seq2seq_trainer.h) is an Embind object; the
 // shared trainer class of trainer.js owns it and frees it in delete() or when
 // dropped. This file adds what only the seq2seq trainer has.
+import { rawOf } from './handle.js';
 import { withHeap } from './heap.js';
 import { checkInput, trainerClass, translationDetails } from './trainer.js';
 
@@ -37,7 +38,7 @@ export function seq2seqApi(core) {
      * probabilities is character k (columns 0 and 1: the end and start symbols).
      */
     get outputAlphabet() {
-      return this.raw('outputAlphabet').outputAlphabet();
+      return rawOf(this, 'outputAlphabet').outputAlphabet();
     }
 
     /**

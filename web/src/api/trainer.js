@@ -8,9 +8,19 @@
 // The defaults live once, in the C++ options structs: a raw trainer that was
 // never initialised reports them through options(). JS checks types (and what
 // must fit int32/uint32 to cross unchanged); the core checks the values, once.
-import { describe, readOptions, requireInteger, requireNumber, requireString, throwForStatus } from './errors.js';
-import { OwnedHandle } from './handle.js';
+import {
+  coreCall,
+  describe,
+  readOptions,
+  requireInteger,
+  requireNumber,
+  requireString,
+  throwForStatus,
+} from './errors.js';
+import { OwnedHandle, rawOf } from './handle.js';
 import { readBytes, withHeap } from './heap.js';
+import { coreString } from './text.js';
+import { bytesView } from './views.js';
 
 export const INT32 = Object.freeze([-(2 ** 31), 2 ** 31 - 1]);
 const MAX_STEPS = 100000;
@@ -75,8 +85,15 @@ export function trainerClass(core, spec) {
         raw = options.raw;
       } else {
         const o = readTrainerOptions(options);
-        raw = new Raw();
-        freeOnThrow(raw, () => throwForStatus(core, raw.init(o), name));
+        raw = coreCall(name, () => new Raw());
+        freeOnThrow(raw, () => {
+          for (const key of spec.strings) o[key] = coreString(core, o[key], name, key);
+          throwForStatus(
+            core,
+            coreCall(name, () => raw.init(o)),
+            name,
+          );
+        });
       }
       super(raw, name);
     }
@@ -88,49 +105,50 @@ export function trainerClass(core, spec) {
       if (!(bytes instanceof Uint8Array)) {
         throw new TypeError(`${fn}: bytes must be a Uint8Array or ArrayBuffer, got ${describe(bytes)}`);
       }
-      if (bytes.length === 0) throw new RangeError(`${fn}: bytes is empty`);
-      const raw = new Raw();
+      const view = bytesView(bytes); // its true length, whatever a subclass's `length` says
+      if (view.length === 0) throw new RangeError(`${fn}: bytes is empty`);
+      const raw = coreCall(fn, () => new Raw());
       freeOnThrow(raw, () =>
-        withHeap(core, fn, (heap) => throwForStatus(core, raw.load(heap.bytes(bytes, 'bytes'), bytes.length), fn)),
+        withHeap(core, fn, (heap) => throwForStatus(core, raw.load(heap.bytes(view, 'bytes'), view.length), fn)),
       );
       return new this(new RawHandle(raw));
     }
 
     /** The options the trainer was built with (defaults filled in). */
     get options() {
-      const o = this.raw('options').options();
+      const o = rawOf(this, 'options').options();
       return Object.freeze(Object.fromEntries(optionNames.map((key) => [key, o[key]])));
     }
 
     /** Mini-batches trained so far (carried over by save/load). */
     get steps() {
-      return this.raw('steps').steps();
+      return rawOf(this, 'steps').steps();
     }
 
     /** Every character an input may contain. */
     get inputAlphabet() {
-      return this.raw('inputAlphabet').inputAlphabet();
+      return rawOf(this, 'inputAlphabet').inputAlphabet();
     }
 
     /** Longest input translate() accepts. */
     get maxInputLength() {
-      return this.raw('maxInputLength').maxInputLength();
+      return rawOf(this, 'maxInputLength').maxInputLength();
     }
 
     /** Size of the task's fixed held-out set. */
     get heldOutSize() {
-      return this.raw('heldOutSize').heldOutSize();
+      return rawOf(this, 'heldOutSize').heldOutSize();
     }
 
     /** Number of trainable parameters. */
     get parameterCount() {
-      return this.raw('parameterCount').parameterCount();
+      return rawOf(this, 'parameterCount').parameterCount();
     }
 
     /** Runs `steps` mini-batches (Adam, teacher forcing); returns each one's loss per token. */
     train(steps) {
       const fn = `${name}.train`;
-      const raw = this.raw('train');
+      const raw = rawOf(this, 'train');
       requireInteger(steps, fn, 'steps', 1, MAX_STEPS);
       return withHeap(core, fn, (heap) => {
         const out = heap.output(1, steps, 'losses');
@@ -142,7 +160,7 @@ export function trainerClass(core, spec) {
     /** Exact-match accuracy of greedy decoding on the first n held-out examples, in [0, 1]. */
     evaluate(n = spec.evaluateCount) {
       const fn = `${name}.evaluate`;
-      const raw = this.raw('evaluate');
+      const raw = rawOf(this, 'evaluate');
       requireInteger(n, fn, 'n', ...spec.evaluateRange(raw));
       return withHeap(core, fn, (heap) => {
         const out = heap.output(1, 1, 'accuracy');
@@ -153,7 +171,7 @@ export function trainerClass(core, spec) {
 
     /** A held-out example { input, target }, picked by the trainer's own seeded sampler. */
     sample() {
-      const raw = this.raw('sample');
+      const raw = rawOf(this, 'sample');
       raw.sample();
       return { input: raw.sampleInput(), target: raw.sampleTarget() };
     }
@@ -161,16 +179,16 @@ export function trainerClass(core, spec) {
     /** Greedy translation of `input`: { output, ...the model's details }. */
     translate(input) {
       const fn = `${name}.translate`;
-      const raw = this.raw('translate');
+      const raw = rawOf(this, 'translate');
       if (typeof input !== 'string') throw new TypeError(`${fn}: input must be a string, got ${describe(input)}`);
       this[checkInput](input, fn, raw);
-      throwForStatus(core, raw.translate(input), fn);
+      throwForStatus(core, raw.translate(coreString(core, input, fn, 'input')), fn);
       return { output: raw.output(), ...this[translationDetails](raw, fn) };
     }
 
     /** The checkpoint: magic number, version, options, step count, float32 weights, checksum. */
     save() {
-      const raw = this.raw('save');
+      const raw = rawOf(this, 'save');
       try {
         throwForStatus(core, raw.save(), `${name}.save`);
         return readBytes(core, raw.savedData(), raw.savedSize());

@@ -13,6 +13,7 @@
 // dropped. This file adds what only the Transformer trainer has. The core
 // checks the option values, once, in validateTransformerOptions.
 import { requireInteger } from './errors.js';
+import { rawOf } from './handle.js';
 import { withHeap } from './heap.js';
 import { INT32, trainerClass, translationDetails } from './trainer.js';
 
@@ -37,7 +38,7 @@ export function transformerTrainerApi(core) {
   class TransformerTrainer extends Trainer {
     /** The learning rate Adam uses at `step` (1-based) under the options' schedule. */
     learningRateAt(step) {
-      const raw = this.raw('learningRateAt');
+      const raw = rawOf(this, 'learningRateAt');
       requireInteger(step, 'TransformerTrainer.learningRateAt', 'step', 1, Number.MAX_SAFE_INTEGER);
       return raw.rateAt(step);
     }
@@ -49,7 +50,7 @@ export function transformerTrainerApi(core) {
      */
     positionalEncoding() {
       const fn = 'TransformerTrainer.positionalEncoding';
-      const raw = this.raw('positionalEncoding');
+      const raw = rawOf(this, 'positionalEncoding');
       return withHeap(core, fn, (heap) => {
         const out = heap.output(raw.positionRows(), raw.options().dModel, 'encoding');
         raw.copyPositionalEncoding(out);

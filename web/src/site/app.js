@@ -240,7 +240,9 @@ function parentOrigin() {
   const candidates = [readHash().get('origin'), globalThis.location.ancestorOrigins?.[0], document.referrer];
   for (const text of candidates) {
     try {
-      if (text) return new URL(text).origin;
+      // javascript:, data: and file: URLs have the opaque origin "null", which postMessage refuses (it throws).
+      const origin = text ? new URL(text).origin : 'null';
+      if (origin !== 'null') return origin;
     } catch {
       // not a URL: try the next
     }
