@@ -5,6 +5,7 @@
 // with --height). A suite that only passes on an idle machine, or with the fold in
 // one place, fails here. Exits non-zero if any run failed.
 import { spawn } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -37,27 +38,34 @@ function runSuite(height) {
       stdio: ['ignore', 'pipe', 'inherit'],
       env: { ...process.env, ATTENTION_LAB_WINDOW_HEIGHT: String(height) },
     });
-    let tail = '';
+    let output = '';
     child.stdout.on('data', (chunk) => {
       const text = chunk.toString();
-      tail = (tail + text).slice(-4000);
+      output += text;
       for (const line of text.split('\n')) if (/^not ok|^# (pass|fail)/.test(line)) console.log(`  ${line}`);
     });
-    child.on('close', (code) => resolve({ code, tail }));
+    child.on('close', (code) => resolve({ code, output }));
   });
 }
 
+const REPORTS = join(ROOT, 'build', 'stress');
+mkdirSync(REPORTS, { recursive: true });
 const results = [];
 for (let run = 1; run <= runs; run++) {
   const height = Number(fixedHeight ?? 600 + Math.floor(Math.random() * 1801));
   console.log(`stress: run ${run}/${runs}, window height ${height} px, ${busyLoops} busy loops`);
   const started = Date.now();
-  const { code } = await runSuite(height);
-  results.push({ run, height, ok: code === 0, seconds: Math.round((Date.now() - started) / 1000) });
+  const { code, output } = await runSuite(height);
+  // The whole TAP report of each run, for the details of a failure.
+  const report = join(REPORTS, `run-${run}.tap`);
+  writeFileSync(report, output);
+  results.push({ run, height, ok: code === 0, seconds: Math.round((Date.now() - started) / 1000), report });
   console.log(`stress: run ${run} ${code === 0 ? 'passed' : 'FAILED'} in ${results.at(-1).seconds} s`);
 }
 stopSpinners();
 const failed = results.filter((r) => !r.ok);
-for (const r of failed) console.log(`stress: run ${r.run} failed at height ${r.height} (replay: --height ${r.height})`);
+for (const r of failed) {
+  console.log(`stress: run ${r.run} failed at height ${r.height} (replay: --height ${r.height}; report ${r.report})`);
+}
 console.log(`${results.length - failed.length} passed, ${failed.length} failed`);
 process.exit(failed.length ? 1 : 0);

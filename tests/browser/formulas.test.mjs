@@ -67,6 +67,7 @@ function compareWithKatex(roots, styleClasses) {
     const source = node.querySelector('annotation[encoding="application/x-tex"]')?.textContent;
     const shown = node.cloneNode(true);
     shown.removeAttribute('style'); // fit-to-width's font size
+    shown.removeAttribute('data-fitted'); // fit-to-width's signal (math.js)
     for (const sym of shown.querySelectorAll('.sym')) {
       for (const c of [...sym.classList]) if (c.startsWith('sym-pal-') || c === 'linked') sym.classList.remove(c);
     }
