@@ -66,15 +66,24 @@ packWasmModule(wasmModule, at('dist/lib/attention_core.mjs')); // the binary gzi
 // folder's package.json says "commonjs", so Node and bundlers read the file as
 // CommonJS (require/import of 'attention-lab/classic' gets the same object)
 // instead of as an ES module without exports.
+/** A classic script's stand-in for import.meta.url: `file` resolved against the script's own src. */
+const classicModuleUrl = (name, file) =>
+  `var ${name} = typeof document !== "undefined" && document.currentScript && document.currentScript.src ? ` +
+  `new URL(${JSON.stringify(file)}, document.currentScript.src).href : undefined;`;
 const commonJsFooter = (name) => ({
   js: `if (typeof module === 'object' && module && module.exports) module.exports = ${name};`,
 });
 // It also registers as the data script 'attention-lab' (data-script.js): the site loads it that way.
+// Its import.meta.url is the address dist/lib/index.js has next to it (from the
+// script's own src), so loadDefaultEmbeddings() finds ../lib/embeddings/ (the site
+// names its own copy).
 await bundle({
   entryPoints: [at('dist/lib/index.js')],
   outfile: at('dist/classic/attention-lab.js'),
   format: 'iife',
   globalName: 'AttentionLab',
+  define: { 'import.meta.url': '__attentionLabApiUrl' },
+  banner: { js: classicModuleUrl('__attentionLabApiUrl', '../lib/index.js') },
   footer: {
     js:
       `${commonJsFooter('AttentionLab').js}\n` +
@@ -120,6 +129,13 @@ const sharedApi = {
     b.onResolve({ filter: /^attention-lab$/ }, () => ({ path: '../lib/index.js', external: true }));
   },
 };
+// The checkpoints elements/assets.js imports are written next to the bundle (below).
+const besideElements = {
+  name: 'attention-lab-beside-elements',
+  setup(b) {
+    b.onResolve({ filter: /^\.\/(nmt|transformer)-checkpoint\.js$/ }, ({ path }) => ({ path, external: true }));
+  },
+};
 rmSync(at('dist/elements'), { recursive: true, force: true });
 mkdirSync(at('dist/elements/fonts'), { recursive: true });
 // Code splitting: each chapter is a chunk (dist/elements/chunks/) loaded when a lesson shows it.
@@ -130,7 +146,8 @@ await bundle({
   chunkNames: 'chunks/[name]-[hash]',
   format: 'esm',
   loader: { '.css': 'text' },
-  plugins: [sharedApi],
+  define: { ATTENTION_LAB_CLASSIC: 'false' },
+  plugins: [sharedApi, besideElements],
 });
 for (const file of katexFonts) cpSync(at('node_modules/katex/dist/fonts', file), at('dist/elements/fonts', file));
 // The NMT lesson's worker (a module importing ../lib/index.js) and checkpoint, loaded when it opens.
@@ -169,13 +186,9 @@ await bundle({
   globalName: 'AttentionLabElements',
   loader: { '.css': 'text' },
   alias: { 'attention-lab': at('web/src/site/elements/api-import.js') },
-  define: { 'import.meta.url': '__attentionLabModuleUrl' },
-  plugins: [katexFromDataScript("[new URL('../classic/katex.js', import.meta.url)]")],
-  banner: {
-    js:
-      'var __attentionLabModuleUrl = typeof document !== "undefined" && document.currentScript ? ' +
-      'new URL("../elements/attention-lab-elements.js", document.currentScript.src).href : undefined;',
-  },
+  define: { 'import.meta.url': '__attentionLabModuleUrl', ATTENTION_LAB_CLASSIC: 'true' },
+  plugins: [besideElements, katexFromDataScript("[new URL('../classic/katex.js', import.meta.url)]")],
+  banner: { js: classicModuleUrl('__attentionLabModuleUrl', '../elements/attention-lab-elements.js') },
   footer: commonJsFooter('AttentionLabElements'),
 });
 
