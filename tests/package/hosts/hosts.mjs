@@ -2,7 +2,8 @@
 // build the page (if the host builds) and where the page is served. Each
 // `open(work)` returns { url, close }.
 import { execFileSync } from 'node:child_process';
-import { cpSync, readFileSync, writeFileSync } from 'node:fs';
+import assert from 'node:assert/strict';
+import { cpSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { serve } from '../../../scripts/serve.mjs';
 import { startServer } from './dev-server.mjs';
@@ -11,6 +12,16 @@ import { importMap, plainPage } from './sources.mjs';
 const bin = (work, name) => join(work, 'node_modules', '.bin', name);
 const run = (work, name, args, env = {}) =>
   execFileSync(bin(work, name), args, { cwd: work, stdio: 'pipe', env: { ...process.env, ...env } });
+
+/** Checks that no script a build wrote names a file on the build machine (webpack used to bake file:// URLs in). */
+function assertNoBuildPaths(dir) {
+  for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile() || !/\.m?js$/.test(entry.name)) continue;
+    const file = join(entry.parentPath ?? entry.path, entry.name);
+    assert.doesNotMatch(readFileSync(file, 'utf8'), /file:\/\/\//, `${file} holds a file:// URL`);
+  }
+  return dir;
+}
 
 /** Serves `root` statically; `file` is the page. */
 async function served(root, file = '') {
@@ -40,7 +51,7 @@ export const HOSTS = [
     name: 'Vite 6 build',
     async open(work) {
       run(work, 'vite', ['build', 'app', '--outDir', '../vite-dist', '--emptyOutDir', '--logLevel', 'error']);
-      return served(join(work, 'vite-dist'));
+      return served(assertNoBuildPaths(join(work, 'vite-dist')));
     },
   },
   {
@@ -62,14 +73,14 @@ export const HOSTS = [
     async open(work) {
       run(work, 'webpack', ['--config', 'webpack.config.js']);
       pageWith(work, join(work, 'webpack-dist'), '<script defer src="./main.js"></script>');
-      return served(join(work, 'webpack-dist'));
+      return served(assertNoBuildPaths(join(work, 'webpack-dist')));
     },
   },
   {
     name: 'Parcel 2',
     async open(work) {
       run(work, 'parcel', ['build', 'app/index.html', '--dist-dir', 'parcel-dist', '--no-cache', '--public-url', './']);
-      return served(join(work, 'parcel-dist'));
+      return served(assertNoBuildPaths(join(work, 'parcel-dist')));
     },
   },
   {
@@ -100,6 +111,7 @@ export const HOSTS = [
     name: 'Next.js 15 (next build, next start)',
     async open(work) {
       run(work, 'next', ['build', 'next-app'], { NEXT_TELEMETRY_DISABLED: '1' });
+      assertNoBuildPaths(join(work, 'next-app', '.next', 'static'));
       return devServer(work, 'next', (port) => ['start', 'next-app', '-H', '127.0.0.1', '-p', String(port)], {
         env: { NEXT_TELEMETRY_DISABLED: '1' },
       });
@@ -110,7 +122,7 @@ export const HOSTS = [
     expect: { shared: false },
     async open(work) {
       run(work, 'vitepress', ['build', 'docs']);
-      return served(join(work, 'docs', '.vitepress', 'dist'));
+      return served(assertNoBuildPaths(join(work, 'docs', '.vitepress', 'dist')));
     },
   },
   {

@@ -375,6 +375,17 @@ function defaultUrl() {
   }
 }
 
+/**
+ * What a relative options.url is resolved against: the page, a worker's script,
+ * or in Node the working directory (as a file path would be). Not import.meta.url,
+ * which webpack would replace with the build machine's file:// address.
+ */
+function relativeBase() {
+  if (typeof document !== 'undefined') return document.baseURI;
+  if (typeof location !== 'undefined') return location.href;
+  return new URL(process.cwd().replace(/\\/g, '/').replace(/\/?$/, '/'), 'file:///').href;
+}
+
 /** toBinary() encodings, in the order of their codes in the file header. */
 const BINARY_ENCODINGS = ['float32', 'int16', 'int12'];
 /** Longest sentence tokenize() takes, in UTF-16 code units (a few books' worth). */
@@ -532,10 +543,7 @@ export function embeddingsApi(core) {
         throw new TypeError(`${fn}: options.onProgress must be a function, got ${describe(onProgress)}`);
       requireSignal(signal, fn);
       if (signal?.aborted) throw abortError(signal);
-      const href =
-        url === undefined
-          ? defaultUrl()
-          : new URL(String(url), typeof document !== 'undefined' ? document.baseURI : import.meta.url).href;
+      const href = url === undefined ? defaultUrl() : new URL(String(url), relativeBase()).href;
       let download = defaultFiles.get(href);
       if (!download) {
         download = new SharedDownload(href, () => defaultFiles.get(href) === download && defaultFiles.delete(href));
