@@ -10,7 +10,7 @@ import { packWasmModule } from './pack-wasm.mjs';
 import { writeKatexFonts } from './build-katex-fonts.mjs';
 import {
   writeNmtCheckpoint,
-  writeNmtModuleWorker,
+  writeLessonWorker,
   writeNmtWorkerSource,
   writeTransformerCheckpoint,
 } from './build-nmt-worker.mjs';
@@ -150,8 +150,8 @@ await bundle({
   plugins: [sharedApi, besideElements],
 });
 for (const file of katexFonts) cpSync(at('node_modules/katex/dist/fonts', file), at('dist/elements/fonts', file));
-// The NMT lesson's worker (a module importing ../lib/index.js) and checkpoint, loaded when it opens.
-await writeNmtModuleWorker(at('dist/elements'), '../lib/index.js');
+// The lessons' worker (a module importing ../lib/index.js) and the checkpoints, loaded when a lesson opens.
+await writeLessonWorker(at('dist/elements'), '../lib/index.js');
 writeNmtCheckpoint(at('dist/elements'));
 writeTransformerCheckpoint(at('dist/elements'));
 writeFileSync(

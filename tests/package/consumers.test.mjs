@@ -36,6 +36,8 @@ const skipped = SKIP && 'ATTENTION_LAB_SKIP_CONSUMERS=1: consumer hosts not test
 
 let work;
 let env;
+/** Servers of tests that stopped early (a failed check): stopped in after(). */
+const running = new Set();
 
 before(async () => {
   if (SKIP) return;
@@ -60,6 +62,7 @@ before(async () => {
   env = await startBrowser();
 });
 after(async () => {
+  for (const page of running) await page.close();
   await env?.close();
   if (work) rmSync(work, { recursive: true, force: true });
 });
@@ -70,10 +73,9 @@ for (const host of HOSTS)
     { skip: skipped },
     async () => {
       const page = await host.open(work);
-      try {
-        await checkHostPage(env.browser, page.url, host.expect);
-      } finally {
-        await page.close();
-      }
+      running.add(page);
+      await checkHostPage(env.browser, page.url, host.expect);
+      running.delete(page);
+      await page.close();
     },
   );

@@ -28,10 +28,12 @@ export async function checkHostPage(browser, url, { shared = true, nmt = true, g
       // Step 4 prints the sentences' vectors: numbers from the shipped file.
       assert.match(await glove.locator('section.step:nth-of-type(4) pre.output').textContent(), /^array\(\[\[ *-?\d/);
     }
-    if (nmt)
-      await page
-        .locator(`attention-lesson article[data-chapter="nmt"][data-nmt-output="${NMT_OUTPUT}"]`)
-        .waitFor({ timeout: 60000 });
+    if (nmt) {
+      const nmt = page.locator(`attention-lesson article[data-chapter="nmt"][data-nmt-output="${NMT_OUTPUT}"]`);
+      await nmt.waitFor({ timeout: 60000 });
+      // The model runs in the package's worker (the host found and started it), not the fallback.
+      assert.doesNotMatch(await nmt.locator('.nmt-status').textContent(), /main thread/);
+    }
     if (fonts) {
       const loaded = await page.evaluate(async () => {
         await document.fonts.ready;
@@ -42,6 +44,8 @@ export async function checkHostPage(browser, url, { shared = true, nmt = true, g
     if (shared) {
       await page.waitForSelector('body[data-shared]', { timeout: 30000 });
       assert.equal(await page.getAttribute('body', 'data-shared'), 'true', 'one API module, one wasm instance');
+      // The heatmap the page's own code filled with the API's result.
+      assert.equal(await page.locator('attention-heatmap#h canvas').evaluate((c) => c.dataset.painted), 'true');
     }
     assert.deepEqual(page.errors, []);
   } catch (error) {

@@ -81,7 +81,7 @@ async function siteAssets(id) {
     try {
       await loadDataScript('nmt-worker', ['nmt-worker-source.js']);
     } catch {
-      assets.nmtWorker = '../elements/nmt-worker.js';
+      assets.nmtWorker = '../elements/lesson-worker.js';
     }
   }
   return assets;

@@ -1,4 +1,5 @@
-// The files a lesson loads besides its code, found next to the elements module
+// The files a lesson loads besides its code (one worker module for every lesson:
+// elements/lesson-worker.js), found next to the elements module
 // (dist/elements) in the forms every bundler and dev server follows with no
 // configuration: `new Worker(new URL('./x.js', import.meta.url), { type: 'module' })`
 // literals (Vite, webpack, Parcel; Rollup with an import.meta assets plugin) and,
@@ -14,15 +15,15 @@ export function packagedAssets() {
   if (typeof ATTENTION_LAB_CLASSIC !== 'undefined' && ATTENTION_LAB_CLASSIC) {
     const url = (file) => new URL(file, import.meta.url).href;
     return {
-      gloveWorker: () => new Worker(url('./glove-worker.js'), { type: 'module' }),
-      nmtWorker: () => new Worker(url('./nmt-worker.js'), { type: 'module' }),
+      gloveWorker: () => new Worker(url('./lesson-worker.js'), { type: 'module' }),
+      nmtWorker: () => new Worker(url('./lesson-worker.js'), { type: 'module' }),
       nmtCheckpoint: url('./nmt-checkpoint.js'),
       transformerCheckpoint: url('./transformer-checkpoint.js'),
     };
   }
   return {
-    gloveWorker: () => new Worker(new URL('./glove-worker.js', import.meta.url), { type: 'module' }),
-    nmtWorker: () => new Worker(new URL('./nmt-worker.js', import.meta.url), { type: 'module' }),
+    gloveWorker: () => new Worker(new URL('./lesson-worker.js', import.meta.url), { type: 'module' }),
+    nmtWorker: () => new Worker(new URL('./lesson-worker.js', import.meta.url), { type: 'module' }),
     nmtCheckpoint: () => import('./nmt-checkpoint.js'),
     transformerCheckpoint: () => import('./transformer-checkpoint.js'),
   };
