@@ -40,7 +40,10 @@ let env;
 const running = new Set();
 
 before(async () => {
-  if (SKIP) return;
+  if (SKIP) {
+    console.log(`${skipped}: ${HOSTS.length} hosts skipped on purpose`);
+    return;
+  }
   work = mkdtempSync(join(tmpdir(), 'attention-lab-consumers-'));
   const [packed] = JSON.parse(
     execFileSync('npm', ['pack', '--json', '--pack-destination', work], { cwd: ROOT, encoding: 'utf8' }),
