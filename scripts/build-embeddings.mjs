@@ -18,7 +18,6 @@
 //   dist/site/embeddings/glove.6B.100d.14k.js   the same bytes as base64 in a classic
 //                                               script, for pages opened from file://
 //   dist/lib/embeddings/glove.6B.100d.14k.bin   for loadDefaultEmbeddings() in Node
-//   dist/elements/glove-worker.js               for <attention-lesson chapter="glove"> (vectors from dist/lib)
 // The result is cached in build/embeddings/ and rebuilt when this script, the
 // package or the C++ that writes the binary form changes.
 import { createReadStream, copyFileSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
@@ -181,8 +180,8 @@ if (isMain) {
   );
   // The chapter's Web Worker that streams a reader's own GloVe file: a classic
   // script next to the site that imports the site's classic API (attention-lab.js,
-  // or the package's ../classic/ copy; glove-worker-api.js); an ES module importing
-  // ../lib/index.js next to the elements (the page's own wasm file).
+  // or the package's ../classic/ copy; glove-worker-api.js). The elements' is
+  // dist/elements/lesson-worker.js (scripts/build-nmt-worker.mjs).
   const { build: bundle } = await import('esbuild');
   const worker = {
     entryPoints: [at('web/src/site/glove-worker.js')],
@@ -198,20 +197,6 @@ if (isMain) {
     format: 'iife',
     alias: { 'attention-lab': at('web/src/site/glove-worker-api.js') }, // importScripts the classic API
   });
-  if (existsSync(at('dist/elements')))
-    await bundle({
-      ...worker,
-      outfile: at('dist/elements/glove-worker.js'),
-      format: 'esm',
-      plugins: [
-        {
-          name: 'shared-api',
-          setup(b) {
-            b.onResolve({ filter: /^attention-lab$/ }, () => ({ path: '../lib/index.js', external: true }));
-          },
-        },
-      ],
-    });
   console.log(
     `build-embeddings: ${FILE} (${WORDS} words, ${size} bytes)${fresh ? ' from cache' : ''}, glove-worker.js`,
   );

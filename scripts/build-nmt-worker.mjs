@@ -4,8 +4,9 @@
 //   site:     nmt-worker-source.js   the worker bundled with the wasm core, as text
 //                                   (started from a Blob URL: pages opened from
 //                                   file:// cannot start a worker from a file)
-//   elements: nmt-worker.js          an ES module worker importing ../lib/index.js,
-//                                   so the wasm is the page's own file (one download)
+//   elements: lesson-worker.js       an ES module worker importing ../lib/index.js,
+//                                   so the wasm is the page's own file (one download);
+//                                   it also loads the GloVe lesson's own files
 //   both:     nmt-checkpoint.js      the shipped checkpoint (base64)
 //             transformer-checkpoint.js  the trained Transformer chapter's (the same worker trains both)
 // Called by scripts/build-web.mjs after dist/lib is assembled.
@@ -66,12 +67,16 @@ export async function writeNmtWorkerSource(dir) {
   );
 }
 
-/** The elements' worker: an ES module that imports the API from `apiPath` (relative to it). */
-export async function writeNmtModuleWorker(dir, apiPath) {
+/**
+ * The elements' one worker (web/src/site/elements/lesson-worker.js: this engine and the
+ * GloVe file loader): an ES module that imports the API from `apiPath` (relative to it).
+ */
+export async function writeLessonWorker(dir, apiPath) {
   await build({
     ...common,
+    entryPoints: [join(root, 'web/src/site/elements/lesson-worker.js')],
     format: 'esm',
-    outfile: join(dir, 'nmt-worker.js'),
+    outfile: join(dir, 'lesson-worker.js'),
     plugins: [
       {
         name: 'shared-api',

@@ -10,7 +10,7 @@ import { packWasmModule } from './pack-wasm.mjs';
 import { writeKatexFonts } from './build-katex-fonts.mjs';
 import {
   writeNmtCheckpoint,
-  writeNmtModuleWorker,
+  writeLessonWorker,
   writeNmtWorkerSource,
   writeTransformerCheckpoint,
 } from './build-nmt-worker.mjs';
@@ -66,6 +66,10 @@ packWasmModule(wasmModule, at('dist/lib/attention_core.mjs')); // the binary gzi
 // folder's package.json says "commonjs", so Node and bundlers read the file as
 // CommonJS (require/import of 'attention-lab/classic' gets the same object)
 // instead of as an ES module without exports.
+/** A classic script's stand-in for import.meta.url: `file` resolved against the script's own src. */
+const classicModuleUrl = (name, file) =>
+  `var ${name} = typeof document !== "undefined" && document.currentScript && document.currentScript.src ? ` +
+  `new URL(${JSON.stringify(file)}, document.currentScript.src).href : undefined;`;
 // `0 && (module.exports = { a, b })` (never run) names the exports for Node's
 // CommonJS lexer, so that `import { loadAttention } from 'attention-lab/classic'` works
 // in Node as the types (classic-api.d.ts) promise; `keys` are the module's.
@@ -76,11 +80,16 @@ const commonJsFooter = (name, keys) => ({
 });
 const exportNames = async (file) => Object.keys(await import(pathToFileURL(file).href));
 // It also registers as the data script 'attention-lab' (data-script.js): the site loads it that way.
+// Its import.meta.url is the address dist/lib/index.js has next to it (from the
+// script's own src), so loadDefaultEmbeddings() finds ../lib/embeddings/ (the site
+// names its own copy).
 await bundle({
   entryPoints: [at('dist/lib/index.js')],
   outfile: at('dist/classic/attention-lab.js'),
   format: 'iife',
   globalName: 'AttentionLab',
+  define: { 'import.meta.url': '__attentionLabApiUrl' },
+  banner: { js: classicModuleUrl('__attentionLabApiUrl', '../lib/index.js') },
   footer: {
     js:
       `${commonJsFooter('AttentionLab', await exportNames(at('dist/lib/index.js'))).js}\n` +
@@ -128,6 +137,13 @@ const sharedApi = {
     b.onResolve({ filter: /^attention-lab$/ }, () => ({ path: '../lib/index.js', external: true }));
   },
 };
+// The checkpoints elements/assets.js imports are written next to the bundle (below).
+const besideElements = {
+  name: 'attention-lab-beside-elements',
+  setup(b) {
+    b.onResolve({ filter: /^\.\/(nmt|transformer)-checkpoint\.js$/ }, ({ path }) => ({ path, external: true }));
+  },
+};
 rmSync(at('dist/elements'), { recursive: true, force: true });
 mkdirSync(at('dist/elements/fonts'), { recursive: true });
 // Code splitting: each chapter is a chunk (dist/elements/chunks/) loaded when a lesson shows it.
@@ -138,11 +154,12 @@ await bundle({
   chunkNames: 'chunks/[name]-[hash]',
   format: 'esm',
   loader: { '.css': 'text' },
-  plugins: [sharedApi],
+  define: { ATTENTION_LAB_CLASSIC: 'false' },
+  plugins: [sharedApi, besideElements],
 });
 for (const file of katexFonts) cpSync(at('node_modules/katex/dist/fonts', file), at('dist/elements/fonts', file));
-// The NMT lesson's worker (a module importing ../lib/index.js) and checkpoint, loaded when it opens.
-await writeNmtModuleWorker(at('dist/elements'), '../lib/index.js');
+// The lessons' worker (a module importing ../lib/index.js) and the checkpoints, loaded when a lesson opens.
+await writeLessonWorker(at('dist/elements'), '../lib/index.js');
 writeNmtCheckpoint(at('dist/elements'));
 writeTransformerCheckpoint(at('dist/elements'));
 writeFileSync(
@@ -182,13 +199,9 @@ await bundle({
   globalName: 'AttentionLabElements',
   loader: { '.css': 'text' },
   alias: { 'attention-lab': at('web/src/site/elements/api-import.js') },
-  define: { 'import.meta.url': '__attentionLabModuleUrl' },
-  plugins: [katexFromDataScript("[new URL('../classic/katex.js', import.meta.url)]")],
-  banner: {
-    js:
-      'var __attentionLabModuleUrl = typeof document !== "undefined" && document.currentScript ? ' +
-      'new URL("../elements/attention-lab-elements.js", document.currentScript.src).href : undefined;',
-  },
+  define: { 'import.meta.url': '__attentionLabModuleUrl', ATTENTION_LAB_CLASSIC: 'true' },
+  plugins: [besideElements, katexFromDataScript("[new URL('../classic/katex.js', import.meta.url)]")],
+  banner: { js: classicModuleUrl('__attentionLabModuleUrl', '../elements/attention-lab-elements.js') },
   footer: commonJsFooter('AttentionLabElements', await exportNames(at('dist/elements/attention-lab-elements.js'))),
 });
 

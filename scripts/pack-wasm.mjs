@@ -17,10 +17,11 @@ export function packWasmModule(source, dest) {
   if (!match) throw new Error(`pack-wasm: no embedded wasm binary in ${source} (built without -sSINGLE_FILE?)`);
   const wasm = Buffer.from(match[1], 'base64');
   const packed = gzipSync(wasm, { level: 9 });
-  const module = withOwnFieldsOnly(text).replace(
-    RAW,
-    () => `"data:application/gzip;base64,${packed.toString('base64')}"`,
-  );
+  const module = withOwnFieldsOnly(text)
+    .replace(RAW, () => `"data:application/gzip;base64,${packed.toString('base64')}"`)
+    // The glue's script directory locates a separate .wasm file, and there is none. Left as
+    // import.meta.url, webpack and Parcel would write the build machine's file:// path in its place.
+    .replace('var _scriptDir = import.meta.url;', 'var _scriptDir = undefined;');
   // Emscripten's glue keeps its local names without closure-compiler (not in the
   // toolchain); esbuild shortens them: 3.9 KiB gzip less for a page that loads the module.
   writeFileSync(dest, transformSync(module, { minify: true, format: 'esm', target: 'esnext' }).code);

@@ -12,6 +12,10 @@ command -v g++ >/dev/null 2>&1 || missing+=(g++)
 [ -f /usr/include/catch2/catch.hpp ] || missing+=(catch2)
 command -v chromium >/dev/null 2>&1 || missing+=(chromium)
 command -v clang-format >/dev/null 2>&1 || missing+=(clang-format)
+# A real notebook host for tests/package/notebook.test.mjs: Jupyter executes and exports a notebook.
+command -v jupyter-nbconvert >/dev/null 2>&1 || missing+=(jupyter-nbconvert python3-nbconvert)
+command -v jupyter-notebook >/dev/null 2>&1 || missing+=(jupyter-notebook)
+/usr/bin/python3 -c 'import ipykernel' >/dev/null 2>&1 || missing+=(python3-ipykernel)
 
 if [ ${#missing[@]} -gt 0 ]; then
   echo "setup: installing Debian packages: ${missing[*]}"

@@ -341,7 +341,7 @@ test('<attention-lesson chapter="glove"> from copied dist/lib + dist/elements fo
         .shadowRoot.querySelector('.progress-text')
         ?.textContent.startsWith('Loaded'),
     );
-    assert.deepEqual(workers, ['dist/elements/glove-worker.js']);
+    assert.deepEqual(workers, ['dist/elements/lesson-worker.js']);
     const vectors = await page.evaluate(() =>
       performance
         .getEntriesByType('resource')

@@ -53,7 +53,7 @@ test('the tarball holds only the whitelisted files', () => {
   for (const f of files)
     assert.match(
       f,
-      /^(dist\/lib\/|dist\/elements\/|dist\/classic\/|dist\/site\/|README\.md$|CHANGELOG\.md$|THIRD-PARTY-NOTICES\.md$|package\.json$|LICENSE$)/,
+      /^(dist\/lib\/|dist\/elements\/|dist\/classic\/|dist\/site\/|elements\/package\.json$|README\.md$|CHANGELOG\.md$|THIRD-PARTY-NOTICES\.md$|package\.json$|LICENSE$)/,
       `unexpected file in package: ${f}`,
     );
 });

@@ -408,13 +408,45 @@ async function fetchDefault(url, onProgress, signal) {
   }
   if (!response.ok)
     throw new Error(`loadDefaultEmbeddings: ${parsed.href} answered ${response.status} ${response.statusText}`);
-  return readAll(response, onProgress, signal);
+  const type = response.headers.get('content-type') ?? '';
+  // A dev server answers a missing file with its HTML page: say so, not "no ATLEMB01 header".
+  if (/^text\/html/i.test(type)) throw notTheFile(parsed.href, `an HTML page (${type})`);
+  const bytes = await readAll(response, onProgress, signal);
+  if (String.fromCharCode(...bytes.subarray(0, 8)) !== 'ATLEMB01')
+    throw notTheFile(parsed.href, `${bytes.length} bytes of ${type || 'unknown type'} that do not start with ATLEMB01`);
+  return bytes;
+}
+
+function notTheFile(href, what) {
+  return new Error(
+    `loadDefaultEmbeddings: ${href} returned ${what}, not the vectors file: it is not served there ` +
+      `(serve attention-lab's dist/lib/embeddings/${DEFAULT_EMBEDDINGS_FILE} at that address, or pass { url })`,
+  );
 }
 
 function defaultUrl() {
-  const base = import.meta.url || (typeof document !== 'undefined' ? document.baseURI : undefined);
-  if (!base) throw new Error('loadDefaultEmbeddings: cannot tell where the module is; pass { url }');
-  return new URL(`./embeddings/${DEFAULT_EMBEDDINGS_FILE}`, base).href;
+  try {
+    // A literal that bundlers (Vite, webpack, Parcel, Rollup's import.meta assets
+    // plugin) follow: they copy the file and write its public address here. Some
+    // (Next.js) give a path without origin: resolved against the page.
+    const href = new URL('./embeddings/glove.6B.100d.14k.bin', import.meta.url).href;
+    return typeof document === 'undefined' ? href : new URL(href, document.baseURI).href;
+  } catch {
+    // no module address (a classic script): next to the page
+    if (typeof document !== 'undefined') return new URL(`embeddings/${DEFAULT_EMBEDDINGS_FILE}`, document.baseURI).href;
+    throw new Error('loadDefaultEmbeddings: cannot tell where the module is; pass { url }');
+  }
+}
+
+/**
+ * What a relative options.url is resolved against: the page, a worker's script,
+ * or in Node the working directory (as a file path would be). Not import.meta.url,
+ * which webpack would replace with the build machine's file:// address.
+ */
+function relativeBase() {
+  if (typeof document !== 'undefined') return document.baseURI;
+  if (typeof location !== 'undefined') return location.href;
+  return new URL(process.cwd().replace(/\\/g, '/').replace(/\/?$/, '/'), 'file:///').href;
 }
 
 /** toBinary() encodings, in the order of their codes in the file header. */
@@ -603,10 +635,7 @@ export function embeddingsApi(core) {
         throw new TypeError(`${fn}: options.onProgress must be a function, got ${describe(onProgress)}`);
       requireSignal(signal, fn);
       if (signal?.aborted) throw abortError(signal);
-      const href =
-        url === undefined
-          ? defaultUrl()
-          : new URL(String(url), typeof document !== 'undefined' ? document.baseURI : import.meta.url).href;
+      const href = url === undefined ? defaultUrl() : new URL(String(url), relativeBase()).href;
       return fromBinary(await sharedDownload(href).wait(onProgress, signal), fn);
     },
 

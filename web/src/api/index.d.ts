@@ -233,7 +233,10 @@ export interface Attention {
    * The shipped vocabulary: the 14,000 most frequent words of GloVe 6B 100d
    * (int12 with one scale per word; "a" and other one-letter words are absent).
    * Fetched from `embeddings/glove.6B.100d.14k.bin` next to the module (read from
-   * disk in Node; from a base64 `<script>` twin when a page is opened from file://).
+   * disk in Node; from a base64 `<script>` twin when a page is opened from file://);
+   * bundlers that follow `new URL(…, import.meta.url)` copy it. A relative `url` is
+   * resolved against the page (in Node, the working directory). Rejects, naming the
+   * URL, when it answers an error, an HTML page or bytes that are not this format.
    */
   loadDefaultEmbeddings(options?: {
     url?: string | URL;

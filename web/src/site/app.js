@@ -68,13 +68,20 @@ function updateOembedLink(entry) {
  * source is tried here first and the chapter told when only the package's exists; the
  * trained-Transformer chapter uses the same worker).
  */
+const SITE_GLOVE_WORKER = 'glove-worker.js';
+
 async function siteAssets(id) {
-  const assets = { vectorsFallback: '../lib/embeddings/glove.6B.100d.14k.bin' };
+  const assets = {
+    vectors: 'embeddings/glove.6B.100d.14k.bin',
+    vectorsFallback: '../lib/embeddings/glove.6B.100d.14k.bin',
+    // A classic worker next to the page; its name in a variable, not a literal a bundler would follow.
+    gloveWorker: () => new Worker(SITE_GLOVE_WORKER),
+  };
   if (id === 'nmt' || id === 'trained') {
     try {
       await loadDataScript('nmt-worker', ['nmt-worker-source.js']);
     } catch {
-      assets.nmtWorker = '../elements/nmt-worker.js';
+      assets.nmtWorker = '../elements/lesson-worker.js';
     }
   }
   return assets;

@@ -25,11 +25,22 @@ function inject(url, key) {
   });
 }
 
+/** Runs `load` (an import() of the data script as a module: bundlers follow it) and reads `key`. */
+async function importData(load, key) {
+  await load();
+  const value = globalThis.attentionLabData?.[key];
+  if (value === undefined) throw new Error(`the module imported for ${key} did not define it`);
+  return value;
+}
+
 /**
  * The value stored under `key` by the first of `urls` that loads (later URLs
  * are fallbacks, e.g. the package's copy when a host did not copy the site's).
+ * An entry may be a function that imports the data script as a module (the
+ * custom elements: `() => import('./nmt-checkpoint.js')`, which every bundler
+ * and dev server follows; a URL would need the bundler to copy the file).
  * @param {string} key
- * @param {(string|URL)[]} urls
+ * @param {(string|URL|(() => Promise<unknown>))[]} urls
  */
 export function loadDataScript(key, urls) {
   if (globalThis.attentionLabData?.[key] !== undefined) return Promise.resolve(globalThis.attentionLabData[key]);
@@ -38,7 +49,7 @@ export function loadDataScript(key, urls) {
       let last;
       for (const url of urls) {
         try {
-          return await inject(String(url), key);
+          return typeof url === 'function' ? await importData(url, key) : await inject(String(url), key);
         } catch (error) {
           last = error;
         }

@@ -18,7 +18,7 @@ export interface AttentionLessonAttributes {
   theme?: 'auto' | 'light' | 'dark';
   /** Where the GloVe lesson fetches its vectors (default: the package's dist/lib/embeddings file). */
   'vectors-url'?: string;
-  /** Where the GloVe lesson starts its file-loading worker (default: glove-worker.js next to the module). */
+  /** Where the GloVe lesson starts its file-loading worker (default: lesson-worker.js next to the module). */
   'glove-worker-url'?: string;
   /** The folder holding KaTeX's woff2 fonts (default: fonts/ next to the module). */
   'fonts-url'?: string;

@@ -14,22 +14,11 @@ import { memoryStore } from './url-state.js';
 import { applyTheme, Base, canDefine, message, shadowFrame, THEMES } from './elements/frame.js';
 import { AttentionHeatmapElement } from './elements/heatmap-element.js';
 import { declareFonts } from './elements/styles.js';
+import { packagedAssets } from './elements/assets.js';
 
 // The chapters (chapters/index.js), each loaded when a lesson first shows it: its
 // own chunk in the ES module build, so a page with the Basics lesson loads only that chapter.
 const CHAPTER_IDS = CHAPTERS.map((c) => c.id);
-
-/**
- * The GloVe vectors shipped in the package (dist/lib/embeddings), named by a
- * `new URL(…, import.meta.url)` literal so that bundlers copy the file.
- */
-function packageVectors() {
-  try {
-    return new URL('../lib/embeddings/glove.6B.100d.14k.bin', import.meta.url).href;
-  } catch {
-    return undefined; // no module address: the API's own default
-  }
-}
 
 export class AttentionLessonElement extends Base {
   static get observedAttributes() {
@@ -113,25 +102,18 @@ export class AttentionLessonElement extends Base {
     if (controller.signal.aborted) return; // removed, or a newer render started meanwhile
     const root = el('article', { className: 'chapter', dataset: { chapter: chapter.id } });
     this.frame.replaceChildren(root);
-    // Assets next to this module, written as `new URL(…, import.meta.url)` and
-    // `new Worker(new URL(…), { type: 'module' })` literals that bundlers (Vite,
-    // webpack, Rollup, Parcel) follow and copy; the lesson's attributes override
-    // them for hosts that move the files.
+    // Assets next to this module (elements/assets.js); the lesson's attributes
+    // override them for hosts that move the files. The GloVe vectors are the
+    // API's own default (loadDefaultEmbeddings, a URL literal in dist/lib).
     let assets = {};
     try {
-      assets = {
-        gloveWorker: () => new Worker(new URL('./glove-worker.js', import.meta.url), { type: 'module' }),
-        nmtWorker: () => new Worker(new URL('./nmt-worker.js', import.meta.url), { type: 'module' }),
-        nmtCheckpoint: new URL('./nmt-checkpoint.js', import.meta.url).href,
-        transformerCheckpoint: new URL('./transformer-checkpoint.js', import.meta.url).href,
-      };
+      assets = packagedAssets();
     } catch {
       // no module address (a classic script added without a src): the chapters' defaults
     }
     const vectors = this.getAttribute('vectors-url');
     const gloveWorker = this.getAttribute('glove-worker-url');
     if (vectors) assets.vectors = new URL(vectors, document.baseURI).href;
-    else if (chapter.id === 'glove') assets.vectors = packageVectors();
     if (gloveWorker) assets.gloveWorker = new URL(gloveWorker, document.baseURI).href;
     try {
       chapter.render(root, { api, store: this.store, signal: controller.signal, assets });

@@ -1,39 +1,8 @@
-// Web Worker of the GloVe chapter: streams a GloVe file picked by the reader
-// through its own copy of the wasm core, so a 5 GB file never blocks the page.
-// Bundled to dist/site/glove-worker.js by scripts/build-embeddings.mjs.
-//
-// in:  { type: 'load', file: File, vocabulary: string[], limit: number }
-// out: { type: 'progress', bytesRead, totalBytes, lines, words }
-//      { type: 'done', bytes: Uint8Array (binary form, float32), lines }
-//      { type: 'error', name, message }
-// Cancelling is terminating the worker.
-import { loadAttention } from 'attention-lab';
+// Web Worker of the GloVe chapter (the site's; the elements use lesson-worker.js):
+// loads a reader's GloVe file (glove-file-load.js). Bundled to
+// dist/site/glove-worker.js by scripts/build-embeddings.mjs.
+import { loadGloveFile } from './glove-file-load.js';
 
-self.onmessage = async (event) => {
-  const { type, file, vocabulary, limit } = event.data ?? {};
-  if (type !== 'load') return;
-  try {
-    const a = await loadAttention();
-    let last = 0;
-    let lines = 0;
-    const E = await a.loadEmbeddings(file, {
-      vocabulary,
-      limit,
-      onProgress: (p) => {
-        lines = p.lines;
-        const now = Date.now();
-        if (now - last < 100 && p.bytesRead !== p.totalBytes) return;
-        last = now;
-        self.postMessage({ type: 'progress', ...p });
-      },
-    });
-    try {
-      const bytes = E.toBinary({ encoding: 'float32', info: file.name });
-      self.postMessage({ type: 'done', bytes, lines }, [bytes.buffer]);
-    } finally {
-      E.delete();
-    }
-  } catch (error) {
-    self.postMessage({ type: 'error', name: error?.name ?? 'Error', message: error?.message ?? String(error) });
-  }
+self.onmessage = (event) => {
+  if (event.data?.type === 'load') loadGloveFile(event.data);
 };

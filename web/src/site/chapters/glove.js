@@ -496,14 +496,12 @@ export default {
       showProgress({ bytesRead: 0, totalBytes: file.size, lines: 0, words: 0 }, file.size);
       const request = { type: 'load', file, vocabulary: vocabularyNow(), limit: OWN_FILE_LIMIT };
       try {
-        // Next to this module when it is one (the custom-elements bundle), else next to the page.
-        // The elements start an ES module worker (it imports the page's API module;
-        // a function, or a URL from the glove-worker-url attribute); the site starts
-        // its classic glove-worker.js next to the page.
+        // The host's worker: the elements start an ES module worker (it imports the
+        // page's API module; a function, or a URL from the glove-worker-url attribute),
+        // the site its classic glove-worker.js (app.js). No worker: the file is read on the page.
         const { gloveWorker } = assets;
         if (typeof gloveWorker === 'function') worker = gloveWorker();
         else if (gloveWorker) worker = new Worker(gloveWorker, { type: 'module' });
-        else worker = new Worker('glove-worker.js');
       } catch {
         worker = null; // e.g. pages opened from file:// cannot start workers
       }

@@ -1,12 +1,17 @@
 // 'attention-lab' for the classic elements script (dist/classic/attention-lab-elements.js):
-// the API is the package's ES module (dist/lib/index.js), loaded with import(),
-// which classic scripts may call; so a page with both the classic elements and
-// the API shares one wasm file and the package holds no extra copy.
+// the classic API (window.AttentionLab, dist/classic/attention-lab.js) when the
+// page loaded it, so the page and the lessons share one wasm instance; else the
+// package's ES module (dist/lib/index.js), loaded with import(), which classic
+// scripts may call (the package holds no extra copy of the wasm).
 let api;
 
 export function loadAttention() {
-  api ??= import(/* webpackIgnore: true */ new URL('../lib/index.js', import.meta.url).href).then((m) =>
-    m.loadAttention(),
-  );
+  const classic = globalThis.AttentionLab;
+  api ??=
+    typeof classic?.loadAttention === 'function'
+      ? classic.loadAttention()
+      : import(/* webpackIgnore: true */ new URL('../lib/index.js', import.meta.url).href).then((m) =>
+          m.loadAttention(),
+        );
   return api;
 }

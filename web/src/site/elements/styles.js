@@ -79,6 +79,7 @@ export function declareFonts(base) {
   if (fontsDeclared || typeof document === 'undefined') return;
   fontsDeclared = true;
   const css = katexFontFaces(base);
+  if (!css) return; // nowhere to find them: formulas use the page's fonts
   const sheet = constructable();
   if (sheet && 'adoptedStyleSheets' in document) {
     sheet.replaceSync(css);
