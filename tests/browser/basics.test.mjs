@@ -188,7 +188,7 @@ test('provenance: hovering a score, a weight or a context entry outlines its sou
   // Moving on clears the outlines of the sources.
   await focusCell(page, weights, 0, 3);
   assert.match(await page.textContent(`${weights} .heatmap-story`), /^α4 = 1 \/ \(/);
-  await page.locator('#chapter-basics h2').click();
+  await page.locator('#chapter-basics h1').click();
   assert.deepEqual(await sourceFigures(), []);
   assert.deepEqual(page.errors, []);
   await page.context().close();

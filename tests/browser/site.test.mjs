@@ -230,7 +230,7 @@ test('phone width (390 px): header and contents take two short rows; the current
     const layout = await page.evaluate((id) => {
       const current = document.querySelector('#contents a[aria-current="page"]').getBoundingClientRect();
       return {
-        heading: document.querySelector(`#chapter-${id} h2`).getBoundingClientRect().top,
+        heading: document.querySelector(`#chapter-${id} h1`).getBoundingClientRect().top,
         overflow: document.documentElement.scrollWidth - window.innerWidth,
         current: [current.left, current.right],
       };

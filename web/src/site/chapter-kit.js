@@ -12,7 +12,7 @@ export function step({ title, intro = [], formula, controls = [], output, figure
   return el(
     'section',
     { className: 'step' },
-    el('h3', {}, title),
+    el('h2', { className: 'step-title' }, title),
     ...intro.map((p) => (typeof p === 'string' ? el('p', {}, p) : p)),
     formula ? typeset(formula) : null,
     controls.length ? el('div', { className: 'controls' }, ...controls) : null,

@@ -274,7 +274,7 @@ export default {
     }
 
     root.append(
-      el('h2', {}, 'Bahdanau additive attention'),
+      el('h1', { className: 'chapter-title' }, 'Bahdanau additive attention'),
       credit({
         text: 'The attention mechanism of',
         title:

@@ -284,7 +284,7 @@ export default {
       const index = stepOf[String(failure.message).split(':')[0]];
       if (index === undefined || !sections[index]) return false;
       stepError.querySelector('.step-error-text').textContent = failure.message;
-      sections[index].querySelector('h3').after(stepError);
+      sections[index].querySelector('h2').after(stepError);
       sections.slice(index + 1).forEach((section) => section.classList.add('stale'));
       return true;
     }
@@ -350,7 +350,7 @@ export default {
     }
 
     root.append(
-      el('h2', {}, 'Attention Basics'),
+      el('h1', { className: 'chapter-title' }, 'Attention Basics'),
       credit({
         text: 'Reproduces, step by step, the',
         title: 'Attention Basics notebook of Udacity’s deep-learning course',

@@ -570,7 +570,7 @@ export default {
     // ---- the page ----------------------------------------------------------------------
 
     root.append(
-      el('h2', {}, 'Attention between two sentences'),
+      el('h1', { className: 'chapter-title' }, 'Attention between two sentences'),
       credit({
         text: 'Follows the',
         title: '“Understanding Attention” notebook of DeepTrackAI’s Deep Learning Crash Course',

@@ -447,7 +447,7 @@ export default {
     taskSelect.addEventListener('change', fillFormats);
 
     root.append(
-      el('h2', {}, 'Neural machine translation with attention'),
+      el('h1', { className: 'chapter-title' }, 'Neural machine translation with attention'),
       credit({
         text: 'Follows the decoder of TensorFlow’s',
         title: 'Neural machine translation with attention tutorial',

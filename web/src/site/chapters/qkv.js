@@ -263,7 +263,7 @@ export default {
     }
 
     root.append(
-      el('h2', {}, 'Q/K/V attention from scratch'),
+      el('h1', { className: 'chapter-title' }, 'Q/K/V attention from scratch'),
       credit({
         text: 'Follows part (2) of',
         title: 'neqkir/attention-mechanism',

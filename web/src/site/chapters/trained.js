@@ -488,7 +488,7 @@ export default {
     };
 
     root.append(
-      el('h2', {}, 'A Transformer trained in your browser'),
+      el('h1', { className: 'chapter-title' }, 'A Transformer trained in your browser'),
       credit({
         text: 'The model of Vaswani et al.,',
         title: 'Attention is all you need (2017)',

@@ -647,7 +647,7 @@ function usesStep({ state, edit }) {
 
 function introduction() {
   return [
-    el('h2', {}, 'Attention is all you need, hands on'),
+    el('h1', { className: 'chapter-title' }, 'Attention is all you need, hands on'),
     credit({
       text: 'Follows section 3.2 of',
       title: 'Vaswani et al., “Attention Is All You Need” (2017)',
