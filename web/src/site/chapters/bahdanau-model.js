@@ -1,6 +1,6 @@
 // The inputs of the "Bahdanau additive attention" chapter, drawn exactly as the
 // article draws them, kept apart from the page so node tests can check them.
-import { columnCells, factor, rowCells, shown, softmaxText, sumOfProducts } from '../provenance.js';
+import { columnCells, factor, rowCells, shown, softmaxText, sumOfProducts } from '../explain/format.js';
 
 /**
  * np.random.seed(seed), then the article's four randn calls in order:

@@ -1,7 +1,7 @@
 // The computations of the "Attention Basics" chapter, kept apart from the page
 // (no DOM) so node tests can check them against the notebook's numbers
 // (tests/js/site-basics-model.test.mjs). Every number comes from the API.
-import { columnCells, factor, rowCells, shown, softmaxText } from '../provenance.js';
+import { columnCells, factor, rowCells, shown, softmaxText } from '../explain/format.js';
 
 export const DEFAULTS = {
   decoder: [5, 1, 20],

@@ -3,7 +3,9 @@
 // summary, and the attention of two tokenised sentences through the API.
 // Tested in tests/js/site-glove-model.test.mjs.
 
-import { columnCells, factor, shown, softmaxText, sumOfProducts } from '../provenance.js';
+import { columnCells, factor, shown, softmaxText, sumOfProducts, vectorText } from '../explain/format.js';
+
+export { vectorText }; // the chapter's tests read it here
 
 export const PROJECTION_SIZES = [8, 16, 32, 64, 128, 256];
 export const MAX_SENTENCE = 500; // characters, like the sentence inputs
@@ -176,12 +178,6 @@ export function additiveAttention(api, layer, r) {
   const { queries, keys, scores } = layer.forward(r.q.matrix, r.k.matrix, r.k.matrix);
   const weights = maskedSoftmaxRows(api, scores, r.mask);
   return { queries, keys, scores, weights, output: api.matmul(weights, r.k.matrix), params: layer.params };
-}
-
-/** The first few entries of a vector, "[0.12, −0.3, 0.05, …]" with its length when cut. */
-export function vectorText(v, most = 4) {
-  const head = Array.from(v).slice(0, most).map(shown);
-  return v.length > most ? `[${head.join(', ')}, … (${v.length} numbers)]` : `[${head.join(', ')}]`;
 }
 
 const pair = (r, i, j) => `${pyRepr(r.qTokens[i])} → ${pyRepr(r.kTokens[j])}`;

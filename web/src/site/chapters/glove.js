@@ -6,7 +6,7 @@ import { code, el } from '../dom.js';
 import { cellStory, credit, errorLine, experiment, guarded, outputBlock, step } from '../chapter-kit.js';
 import { Heatmap } from '../figures/heatmap.js';
 import { TokenLines } from '../figures/token-lines.js';
-import { columnCells, rowCells } from '../provenance.js';
+import { columnCells, rowCells } from '../explain/format.js';
 import { addPrerendered, symbol, tex } from '../math.js';
 import { linkFormulas } from '../formula-links.js';
 import { formatNumpy } from '../numpy-format.js';

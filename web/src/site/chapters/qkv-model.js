@@ -1,7 +1,7 @@
 // The computations of the "Q/K/V attention from scratch" chapter, kept apart
 // from the page so node tests can check them against NumPy (tests/js/qkv.test.mjs).
 // Every number comes from the attention-lab API; this file only chains calls.
-import { columnCells, rowCells, shown, softmaxText, sumOfProducts } from '../provenance.js';
+import { columnCells, rowCells, shown, softmaxText, sumOfProducts } from '../explain/format.js';
 
 /** The article's four word vectors, one row per word. */
 export const ARTICLE_WORDS = [

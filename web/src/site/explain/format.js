@@ -1,6 +1,7 @@
-// Pieces of provenance readouts shared by the chapters' models (no DOM): how a
-// computed number is written out with the numbers it came from.
-import { formatCell } from './numpy-format.js';
+// How a computed number is written out with the numbers it came from (no DOM):
+// the conventions every explanation shares, so stories read the same in every
+// chapter. Moved here from provenance.js with the explainers that use them.
+import { formatCell } from '../numpy-format.js';
 
 /** A number as the figures print it, with a true minus sign. */
 export const shown = (x) => formatCell(x).replace(/^-/, '\u2212');
@@ -8,14 +9,27 @@ export const shown = (x) => formatCell(x).replace(/^-/, '\u2212');
 /** A factor of a product: negative numbers in parentheses. */
 export const factor = (x) => (x < 0 ? `(${shown(x)})` : shown(x));
 
+/** The fewest terms a folded sum keeps: its first three and its last. */
+const FOLD_ABOVE = 12;
+
 /**
  * "a·b + c·d + …" for pairs [a, b]. Long sums keep their first three and last
  * products and say how many there are, so a readout stays readable at d = 64.
  */
-export function sumOfProducts(pairs, most = 12) {
+export function sumOfProducts(pairs, most = FOLD_ABOVE) {
   const term = ([x, y]) => `${factor(x)}·${factor(y)}`;
   if (pairs.length <= most) return pairs.map(term).join(' + ');
   return `${pairs.slice(0, 3).map(term).join(' + ')} + … + ${term(pairs[pairs.length - 1])} (${pairs.length} products)`;
+}
+
+/** "a + b + …" of numbers, folded like sumOfProducts. */
+export function sumOf(values, most = FOLD_ABOVE) {
+  const terms = Array.from(values, shown);
+  if (terms.length <= most) return terms.join(' + ').replace(/\+ −/g, '− ');
+  return `${terms.slice(0, 3).join(' + ')} + … + ${terms[terms.length - 1]} (${terms.length} terms)`.replace(
+    /\+ −/g,
+    '− ',
+  );
 }
 
 /** Cells (row, col) for every row of one column, and every column of one row. */
@@ -34,6 +48,12 @@ export function softmaxText(name, scores, weights, i, kept = () => true) {
   const power = (e) => (e === m ? '1' : m < 0 ? `e^(${shown(e)} + ${shown(-m)})` : `e^(${shown(e)} − ${shown(m)})`);
   const parts = terms.map(power);
   const denominator =
-    parts.length <= 12 ? parts.join(' + ') : `${parts.slice(0, 3).join(' + ')} + … (${parts.length} terms)`;
+    parts.length <= FOLD_ABOVE ? parts.join(' + ') : `${parts.slice(0, 3).join(' + ')} + … (${parts.length} terms)`;
   return `${name} = ${power(scores[i])} / (${denominator}) = ${shown(weights[i])}`;
+}
+
+/** The first few entries of a vector, "[0.12, −0.3, 0.05, …]" with its length when cut. */
+export function vectorText(v, most = 4) {
+  const head = Array.from(v).slice(0, most).map(shown);
+  return v.length > most ? `[${head.join(', ')}, … (${v.length} numbers)]` : `[${head.join(', ')}]`;
 }

@@ -1,0 +1,246 @@
+// The hands-on Transformer chapter's forward pass as a trace of named tensors
+// (../explain/trace.js), so every computed figure explains its cells from the
+// computation itself. Recording stores the matrices transformer-model.js
+// already computed; tensors no figure shows (a head's block of Q, its scores,
+// the three uses' projections) are functions, computed only when a reader
+// hovers a cell whose story needs them. Names are the figures' names.
+
+/** X, Q, K, V, raw and scaled scores, weights and output (steps 1, 2 and 4). `labels`: tokens, or null. */
+export function traceProjections(trace, { E, X, ids, Wq, Wk, Wv, Wo }, proj, labels) {
+  const rows = { rowLabels: labels ?? undefined };
+  const pairs = { rowLabels: labels ?? undefined, colLabels: labels ?? undefined };
+  trace.add({ name: 'E', value: E, symbol: 'E' });
+  trace.add({ name: 'X', op: 'embedding', inputs: ['E'], value: X, symbol: 'X', row: 'x', ...rows, params: { ids } });
+  for (const [name, W] of Object.entries({ Wq, Wk, Wv, Wo })) trace.add({ name, value: W, symbol: `W_${name[1]}` });
+  for (const [name, W] of [
+    ['Q', 'Wq'],
+    ['K', 'Wk'],
+    ['V', 'Wv'],
+  ]) {
+    trace.add({
+      name,
+      op: 'matmul',
+      inputs: ['X', W],
+      value: proj[name],
+      symbol: name,
+      row: name.toLowerCase(),
+      ...rows,
+    });
+  }
+  const dk = proj.Q.cols;
+  trace.add({
+    name: 'raw',
+    op: 'matmul',
+    inputs: ['Q', 'K'],
+    value: proj.raw,
+    symbol: 'score',
+    ...pairs,
+    params: { transposeB: true },
+  });
+  trace.add({
+    name: 'scaled',
+    op: 'scale',
+    inputs: ['raw'],
+    value: proj.scaled,
+    symbol: 'scaled',
+    ...pairs,
+    params: { dk },
+  });
+  trace.add({
+    name: 'weights',
+    op: 'softmax',
+    inputs: ['scaled'],
+    value: proj.attention.weights,
+    symbol: 'weight',
+    ...pairs,
+  });
+  trace.add({
+    name: 'output',
+    op: 'weightedSum',
+    inputs: ['weights', 'V'],
+    value: proj.attention.output,
+    symbol: 'output',
+    ...rows,
+  });
+}
+
+/** The mask and the masked weights and output (step 5). */
+export function traceMasked(trace, mask, masked, labels) {
+  const pairs = { rowLabels: labels ?? undefined, colLabels: labels ?? undefined };
+  trace.add({ name: 'mask', value: mask, symbol: 'M' });
+  trace.add({
+    name: 'masked',
+    op: 'softmax',
+    inputs: ['scaled', 'mask'],
+    value: masked.weights,
+    symbol: 'weight',
+    ...pairs,
+  });
+  trace.add({
+    name: 'maskedOut',
+    op: 'weightedSum',
+    inputs: ['masked', 'V'],
+    value: masked.output,
+    symbol: 'output',
+    rowLabels: labels ?? undefined,
+  });
+}
+
+/** Multi-head attention by hand (step 6): each head's block, scores, weights and output, the concatenation, · Wo. */
+export function traceHeads(api, trace, r, labels) {
+  const rows = { rowLabels: labels ?? undefined };
+  const pairs = { rowLabels: labels ?? undefined, colLabels: labels ?? undefined };
+  const outputs = r.perHead.map((head, h) => {
+    const name = (what) => `head${h}.${what}`;
+    const { Q, K, V } = r.blocks[h];
+    const block = { params: { c0: h * r.dk, width: r.dk }, ...rows };
+    trace.add({ name: name('Q'), op: 'split', inputs: ['Q'], value: Q, symbol: `Q${h + 1}`, row: 'q', ...block });
+    trace.add({ name: name('K'), op: 'split', inputs: ['K'], value: K, symbol: `K${h + 1}`, row: 'k', ...block });
+    trace.add({ name: name('V'), op: 'split', inputs: ['V'], value: V, symbol: `V${h + 1}`, row: 'v', ...block });
+    trace.add({
+      name: name('scores'),
+      op: 'matmul',
+      inputs: [name('Q'), name('K')],
+      value: () => api.attentionScores(Q, K),
+      symbol: `score${h + 1}`,
+      ...pairs,
+      params: { transposeB: true },
+    });
+    trace.add({
+      name: name('weights'),
+      op: 'softmax',
+      inputs: [name('scores'), 'mask'],
+      value: head.weights,
+      symbol: `weight${h + 1}`,
+      ...pairs,
+      params: { dk: r.dk },
+    });
+    trace.add({
+      name: name('output'),
+      op: 'weightedSum',
+      inputs: [name('weights'), name('V')],
+      value: head.output,
+      symbol: `head${h + 1}`,
+      ...rows,
+    });
+    return name('output');
+  });
+  trace.add({ name: 'concat', op: 'concat', inputs: outputs, value: r.concat, symbol: 'concat', row: 'c', ...rows });
+  trace.add({ name: 'mha', op: 'matmul', inputs: ['concat', 'Wo'], value: r.byHand, symbol: 'multihead', ...rows });
+}
+
+/**
+ * Step 3's softmax of 8 scores without and with 1/√d_k: both rows are the
+ * softmax of q1 · k1 … q1 · k8, the second divided by √d_k first.
+ */
+export function traceDemo(trace, current, weights) {
+  trace.add({
+    name: 'demo.scores',
+    value: () => ({ rows: 2, cols: 8, data: Float64Array.from([...current.scores8, ...current.scores8]) }),
+    symbol: 'q1·k',
+  });
+  trace.add({
+    name: 'demo.weights',
+    op: 'softmax',
+    inputs: ['demo.scores'],
+    value: weights,
+    symbol: 'w',
+    params: { dk: [undefined, current.dk] },
+  });
+}
+
+/** A 0/1 matrix of the keys each query may see. */
+function maskMatrix(rows, cols, isMasked) {
+  const data = new Float64Array(rows * cols);
+  for (let i = 0; i < rows; i++) for (let j = 0; j < cols; j++) data[i * cols + j] = isMasked(i, j) ? 0 : 1;
+  return { rows, cols, data };
+}
+
+/** Columns c0 … c0 + width − 1 of a matrix, as a plain one. */
+function block(m, c0, width) {
+  const data = new Float64Array(m.rows * width);
+  for (let r = 0; r < m.rows; r++) for (let c = 0; c < width; c++) data[r * width + c] = m.data[r * m.cols + c0 + c];
+  return { rows: m.rows, cols: width, data };
+}
+
+/**
+ * Step 7: for each use, its query and key/value embeddings ('uses.S' source,
+ * 'uses.T' target), its projections and every head down to q·k/√d_k, all
+ * computed on demand from the use's weights (the API's multiHeadAttention
+ * gives only the weights the figures draw).
+ */
+export function traceUses(api, trace, { S, T, runs }) {
+  trace.add({ name: 'uses.S', value: S, symbol: 'S', row: 's', rowLabels: runs[0].rowLabels });
+  trace.add({ name: 'uses.T', value: T, symbol: 'T', row: 't', rowLabels: runs[1].rowLabels });
+  runs.forEach((run, u) => {
+    const name = (what) => `uses${u}.${what}`;
+    const [qName, kvName] = [run.q === S ? 'uses.S' : 'uses.T', run.kv === S ? 'uses.S' : 'uses.T'];
+    const [rowLabels, colLabels] = [run.rowLabels, run.colLabels];
+    for (const W of ['Wq', 'Wk']) trace.add({ name: name(W), value: run[W], symbol: `W_${W[1]}` });
+    const Q = () => api.matmul(run.q, run.Wq);
+    const K = () => api.matmul(run.kv, run.Wk);
+    trace.add({
+      name: name('Q'),
+      op: 'matmul',
+      inputs: [qName, name('Wq')],
+      value: Q,
+      symbol: 'Q',
+      row: 'q',
+      rowLabels,
+    });
+    trace.add({
+      name: name('K'),
+      op: 'matmul',
+      inputs: [kvName, name('Wk')],
+      value: K,
+      symbol: 'K',
+      row: 'k',
+      rowLabels: colLabels,
+    });
+    const mask = () => run.mask ?? maskMatrix(rowLabels.length, colLabels.length, run.isMasked);
+    trace.add({ name: name('mask'), value: mask, symbol: 'M' });
+    const dk = run.Wq.cols / run.weights.length;
+    run.weights.forEach((weights, h) => {
+      const head = (what) => name(`head${h}.${what}`);
+      const split = { op: 'split', params: { c0: h * dk, width: dk } };
+      trace.add({
+        name: head('Q'),
+        ...split,
+        inputs: [name('Q')],
+        value: () => block(trace.value(name('Q')), h * dk, dk),
+        symbol: `Q${h + 1}`,
+        row: 'q',
+        rowLabels,
+      });
+      trace.add({
+        name: head('K'),
+        ...split,
+        inputs: [name('K')],
+        value: () => block(trace.value(name('K')), h * dk, dk),
+        symbol: `K${h + 1}`,
+        row: 'k',
+        rowLabels: colLabels,
+      });
+      trace.add({
+        name: head('scores'),
+        op: 'matmul',
+        inputs: [head('Q'), head('K')],
+        value: () => api.attentionScores(trace.value(head('Q')), trace.value(head('K'))),
+        symbol: `score${h + 1}`,
+        rowLabels,
+        colLabels,
+        params: { transposeB: true },
+      });
+      trace.add({
+        name: head('weights'),
+        op: 'softmax',
+        inputs: [head('scores'), name('mask')],
+        value: weights,
+        symbol: `weight${h + 1}`,
+        rowLabels,
+        colLabels,
+        params: { dk },
+      });
+    });
+  });
+}

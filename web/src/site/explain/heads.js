@@ -1,0 +1,53 @@
+// Multi-head attention's bookkeeping: split takes head h's block of columns
+// (params.c0, params.width), concat puts the heads' outputs side by side.
+import { shown } from './format.js';
+import { at } from './names.js';
+
+export const split = {
+  roles: ['x'],
+  sources: ({ params }, r, c) => [{ input: 'x', cells: [[r, params.c0 + c]] }],
+  focus: ({ params }, r, c) => ({ input: 'x', cell: [r, params.c0 + c] }),
+  /** "Q₂[1][1] = Q[1][3] = 0.42 (columns 3 to 4 of Q)". */
+  explain(args, r, c) {
+    const { params, names, out } = args;
+    const span = `columns ${params.c0 + 1} to ${params.c0 + params.width}`;
+    return {
+      text: `${names.out.cell(r, c)} = ${names.x.index(r, params.c0 + c)} = ${shown(at(out, r, c))} (${span} of ${names.x.symbol})`,
+      sources: split.sources(args, r, c),
+    };
+  },
+};
+
+/** Which part and which of its columns column c of the concatenation is. */
+function partOf(parts, c) {
+  let c0 = 0;
+  for (let p = 0; p < parts.length; p++) {
+    if (c < c0 + parts[p].cols) return [p, c - c0];
+    c0 += parts[p].cols;
+  }
+  throw new RangeError(`concat: column ${c} is past the ${c0} columns of the parts`);
+}
+
+export const concat = {
+  /** One role per part: part1, part2, … */
+  rolesFor: (count) => Array.from({ length: count }, (_, p) => `part${p + 1}`),
+  sources({ inputs }, r, c) {
+    const [p, k] = partOf(Object.values(inputs), c);
+    return [{ input: `part${p + 1}`, cells: [[r, k]] }];
+  },
+  focus(args, r, c) {
+    const [{ input, cells }] = concat.sources(args, r, c);
+    return { input, cell: cells[0] };
+  },
+  /** "concat[1][3] = head2[1][1] = 0.42 (column 3 is column 1 of head2)". */
+  explain(args, r, c) {
+    const { inputs, names, out } = args;
+    const parts = Object.values(inputs);
+    const [p, k] = partOf(parts, c);
+    const part = names[`part${p + 1}`];
+    return {
+      text: `${names.out.cell(r, c)} = ${part.index(r, k)} = ${shown(at(out, r, c))} (column ${c + 1} is column ${k + 1} of ${part.symbol})`,
+      sources: concat.sources(args, r, c),
+    };
+  },
+};

@@ -1,0 +1,38 @@
+// out = softmax over each row of x (attention weights), optionally of x / √d_k
+// (params.dk: the scaling done inside, as scaledDotProductAttention does; an
+// array gives each row its own d_k, undefined for a row left unscaled) and
+// over the keys a mask leaves (masked weights are 0, not part of the sum).
+import { rowCells, softmaxText } from './format.js';
+import { at, rowOf } from './names.js';
+
+export const roles = ['x', 'mask'];
+
+export function sources({ inputs: { x, mask } }, i, j) {
+  return [{ input: 'x', cells: rowCells(i, x.cols) }, ...(mask ? [{ input: 'mask', cells: [[i, j]] }] : [])];
+}
+
+/** The score this weight is the softmax of, whose story may follow. */
+export const focus = (_, i, j) => ({ input: 'x', cell: [i, j] });
+
+/**
+ * "α[1][2] = e^(0.5 − 1.2) / (e^(0.5 − 1.2) + 1) = 0.3318", every kept score
+ * written out (largest subtracted, as the stable softmax does); a masked cell
+ * is 0 by its mask cell.
+ */
+export function explain(args, i, j) {
+  const { out, inputs, params = {}, names } = args;
+  const { x, mask } = inputs;
+  const cell = names.out.cell(i, j);
+  const open = (c) => !mask || at(mask, i, c) !== 0;
+  const text = (t) => ({ text: t, sources: sources(args, i, j) });
+  if (!open(j)) return text(`${cell} = 0: the mask cell ${names.mask.index(i, j)} is 0 (masked)`);
+  const keys = Array.from({ length: x.cols }, (_, c) => c);
+  const masked = keys.filter((c) => !open(c)).length;
+  const dk = Array.isArray(params.dk) ? params.dk[i] : params.dk;
+  const root = dk === undefined ? 1 : Math.sqrt(dk);
+  const scores = rowOf(x, i).map((s) => s / root);
+  let story = softmaxText(cell, scores, rowOf(out, i), j, open);
+  if (dk !== undefined) story += `, over row ${i + 1} of ${names.x.symbol}/√${dk}`;
+  if (masked) story += `; ${masked} masked ${masked === 1 ? 'key' : 'keys'} left out`;
+  return text(story);
+}
