@@ -4,6 +4,7 @@
 // attention size 10).
 import { code, el } from '../dom.js';
 import {
+  asInput,
   cellStory,
   credit,
   errorLine,
@@ -122,8 +123,8 @@ export default {
 
     // ---- outputs and figures, filled by update()
     const setupOut = outputBlock('the draws and their shapes');
-    const encoderMap = new Heatmap({ palette: 'orange', label: 'encoder states, one row per encoder step' });
-    const decoderMap = new Heatmap({ palette: 'purple', label: 'decoder state s' });
+    const encoderMap = asInput(new Heatmap({ palette: 'orange', label: 'encoder states, one row per encoder step' }));
+    const decoderMap = asInput(new Heatmap({ palette: 'purple', label: 'decoder state s' }));
     const encoderOut = outputBlock('encoder_states as NumPy prints it');
     const decoderOut = outputBlock('decoder_state as NumPy prints it');
     const inputsMap = new Heatmap({
@@ -132,14 +133,14 @@ export default {
       explain: story((i, j) => explainInput(result, i, j)),
     });
     const inputsOut = outputBlock('inputs as NumPy prints them');
-    const layer1Map = new Heatmap({ palette: 'bone', label: 'layer_1 weights W1' });
+    const layer1Map = asInput(new Heatmap({ palette: 'bone', label: 'layer_1 weights W1' }));
     const activationsMap = new Heatmap({
       palette: 'green',
       label: 'tanh activations, one row per encoder step',
       explain: story((i, k) => explainActivation(result, i, k)),
     });
     const activationsOut = outputBlock('activations as NumPy prints them');
-    const layer2Map = new Heatmap({ palette: 'bone', label: 'layer_2 weights w2' });
+    const layer2Map = asInput(new Heatmap({ palette: 'bone', label: 'layer_2 weights w2' }));
     const scoresMap = new Heatmap({
       palette: 'orange',
       label: 'alignment scores e, one per encoder step',

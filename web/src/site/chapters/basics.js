@@ -3,6 +3,7 @@
 import { code, el } from '../dom.js';
 import { ColumnsEditor, VectorEditor } from '../editors.js';
 import {
+  asInput,
   cellStory,
   credit,
   errorLine,
@@ -104,7 +105,9 @@ export default {
     const story = (explainer) => cellStory(figures, () => result !== null, explainer);
 
     // ---- Step 1: the decoder hidden state
-    const decoderMap = new Heatmap({ palette: 'purple', label: 'decoder hidden state h', rowLabels: indexLabels(3) });
+    const decoderMap = asInput(
+      new Heatmap({ palette: 'purple', label: 'decoder hidden state h', rowLabels: indexLabels(3) }),
+    );
     const decoderOut = outputBlock('decoder hidden state as NumPy prints it');
     const decoderEditor = new VectorEditor({
       values: state.decoder,
@@ -117,7 +120,7 @@ export default {
     });
 
     // ---- Step 2: one annotation
-    const annotationMap = new Heatmap({ palette: 'orange', label: 'annotation h̄', rowLabels: indexLabels(3) });
+    const annotationMap = asInput(new Heatmap({ palette: 'orange', label: 'annotation h̄', rowLabels: indexLabels(3) }));
     const annotationOut = outputBlock('annotation as NumPy prints it');
     const annotationEditor = new VectorEditor({
       values: state.annotation,
@@ -134,10 +137,9 @@ export default {
     const singleSum = el('p', { className: 'worked' });
 
     // ---- Step 4: the annotations matrix
-    const annotationsMap = new Heatmap({
-      palette: 'orange',
-      label: 'annotations matrix H, one column per encoder step',
-    });
+    const annotationsMap = asInput(
+      new Heatmap({ palette: 'orange', label: 'annotations matrix H, one column per encoder step' }),
+    );
     const annotationsOut = outputBlock('annotations matrix as NumPy prints it');
     const annotationsEditor = new ColumnsEditor({
       columns: state.annotations,

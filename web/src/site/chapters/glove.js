@@ -3,7 +3,7 @@
 // with learned projections, and additive attention over every query–key pair.
 // Every number comes from the attention-lab API (wasm); this file lays out and draws.
 import { code, el } from '../dom.js';
-import { cellStory, credit, errorLine, experiment, guarded, outputBlock, step } from '../chapter-kit.js';
+import { asInput, cellStory, credit, errorLine, experiment, guarded, outputBlock, step } from '../chapter-kit.js';
 import { Heatmap } from '../figures/heatmap.js';
 import { TokenLines } from '../figures/token-lines.js';
 import { columnCells, rowCells } from '../explain/format.js';
@@ -130,8 +130,8 @@ export default {
       rotateColLabels: true,
       colLabelsOnTop: true,
     });
-    const queryEmbedMap = new Heatmap(embedOptions('query embeddings, one column per token', 'blue'));
-    const keyEmbedMap = new Heatmap(embedOptions('key embeddings, one column per token', 'blue'));
+    const queryEmbedMap = asInput(new Heatmap(embedOptions('query embeddings, one column per token', 'blue')));
+    const keyEmbedMap = asInput(new Heatmap(embedOptions('key embeddings, one column per token', 'blue')));
     const embedOut = outputBlock('the embedding matrices, summarised');
     const missingNote = el('p', { className: 'missing-note' });
 

@@ -3,6 +3,7 @@
 // attention mechanism computed one matrix at a time.
 import { code, el } from '../dom.js';
 import {
+  asInput,
   cellStory,
   credit,
   errorLine,
@@ -91,11 +92,9 @@ export default {
         update();
       },
     });
-    const wordsMap = new Heatmap({
-      palette: 'purple',
-      label: 'word vectors, one row per word',
-      colLabels: indexLabels(3),
-    });
+    const wordsMap = asInput(
+      new Heatmap({ palette: 'purple', label: 'word vectors, one row per word', colLabels: indexLabels(3) }),
+    );
     const wordsOut = outputBlock('words as NumPy prints them');
 
     // ---- Step 2: weights
@@ -112,12 +111,14 @@ export default {
           update();
         },
       });
-      weightMaps[key] = new Heatmap({
-        palette: 'bone',
-        label: WEIGHT_NAMES[key],
-        rowLabels: indexLabels(3),
-        colLabels: indexLabels(3),
-      });
+      weightMaps[key] = asInput(
+        new Heatmap({
+          palette: 'bone',
+          label: WEIGHT_NAMES[key],
+          rowLabels: indexLabels(3),
+          colLabels: indexLabels(3),
+        }),
+      );
     }
     const redraw = (newSeed) => {
       state.seed = newSeed;

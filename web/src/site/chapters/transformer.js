@@ -5,7 +5,7 @@
 // draws; every number comes from transformer-model.js, whose inputs are
 // NumPy-exact RandomState draws (each step shows the NumPy lines).
 import { code, el } from '../dom.js';
-import { afterNextPaint, credit, errorLine, experiment, guarded, outputBlock, step } from '../chapter-kit.js';
+import { afterNextPaint, asInput, credit, errorLine, experiment, guarded, outputBlock, step } from '../chapter-kit.js';
 import { Heatmap } from '../figures/heatmap.js';
 import { storyForFigures, Trace } from '../explain/trace.js';
 import { TokenLines } from '../figures/token-lines.js';
@@ -30,11 +30,6 @@ const SHOWN = 12 * 12; // largest matrix printed as NumPy
 // and is lazy: an edit repaints the canvases near the viewport, the others when they scroll in.
 const figure = (options) => new Heatmap({ pixelAbove: BIG, caption: options.label, lazy: true, ...options });
 
-/** A figure of the chapter's inputs (drawn, not computed): it has nothing to explain. */
-const asInput = (figure) => {
-  figure.element.dataset.role = 'input';
-  return figure;
-};
 const tokenFigure = (options) => figure({ ...options, rotateColLabels: true, colLabelsOnTop: true });
 const numpyOrSize = (m, what) =>
   m.rows * m.cols <= SHOWN
