@@ -4,6 +4,7 @@
 // already computed; tensors no figure shows (a head's block of Q, its scores,
 // the three uses' projections) are functions, computed only when a reader
 // hovers a cell whose story needs them. Names are the figures' names.
+import { columnsOf, maskOf } from '../explain/heads.js';
 
 /** X, Q, K, V, raw and scaled scores, weights and output (steps 1, 2 and 4). `labels`: tokens, or null. */
 export function traceProjections(trace, { E, X, ids, Wq, Wk, Wv, Wo }, proj, labels) {
@@ -149,20 +150,6 @@ export function traceDemo(trace, current, weights) {
   });
 }
 
-/** A 0/1 matrix of the keys each query may see. */
-function maskMatrix(rows, cols, isMasked) {
-  const data = new Float64Array(rows * cols);
-  for (let i = 0; i < rows; i++) for (let j = 0; j < cols; j++) data[i * cols + j] = isMasked(i, j) ? 0 : 1;
-  return { rows, cols, data };
-}
-
-/** Columns c0 … c0 + width − 1 of a matrix, as a plain one. */
-function block(m, c0, width) {
-  const data = new Float64Array(m.rows * width);
-  for (let r = 0; r < m.rows; r++) for (let c = 0; c < width; c++) data[r * width + c] = m.data[r * m.cols + c0 + c];
-  return { rows: m.rows, cols: width, data };
-}
-
 /**
  * Step 7: for each use, its query and key/value embeddings ('uses.S' source,
  * 'uses.T' target), its projections and every head down to q·k/√d_k, all
@@ -197,7 +184,7 @@ export function traceUses(api, trace, { S, T, runs }) {
       row: 'k',
       rowLabels: colLabels,
     });
-    const mask = () => run.mask ?? maskMatrix(rowLabels.length, colLabels.length, run.isMasked);
+    const mask = () => run.mask ?? maskOf(rowLabels.length, colLabels.length, run.isMasked);
     trace.add({ name: name('mask'), value: mask, symbol: 'M' });
     const dk = run.Wq.cols / run.weights.length;
     run.weights.forEach((weights, h) => {
@@ -207,7 +194,7 @@ export function traceUses(api, trace, { S, T, runs }) {
         name: head('Q'),
         ...split,
         inputs: [name('Q')],
-        value: () => block(trace.value(name('Q')), h * dk, dk),
+        value: () => columnsOf(trace.value(name('Q')), h * dk, dk),
         symbol: `Q${h + 1}`,
         row: 'q',
         rowLabels,
@@ -216,7 +203,7 @@ export function traceUses(api, trace, { S, T, runs }) {
         name: head('K'),
         ...split,
         inputs: [name('K')],
-        value: () => block(trace.value(name('K')), h * dk, dk),
+        value: () => columnsOf(trace.value(name('K')), h * dk, dk),
         symbol: `K${h + 1}`,
         row: 'k',
         rowLabels: colLabels,

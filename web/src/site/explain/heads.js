@@ -3,6 +3,20 @@
 import { shown } from './format.js';
 import { at } from './names.js';
 
+/** Columns c0 … c0 + width − 1 of a matrix, as a new plain one (a head's block, computed when a story needs it). */
+export function columnsOf(m, c0, width) {
+  const data = new Float64Array(m.rows * width);
+  for (let r = 0; r < m.rows; r++) for (let c = 0; c < width; c++) data[r * width + c] = m.data[r * m.cols + c0 + c];
+  return { rows: m.rows, cols: width, data };
+}
+
+/** A 0/1 matrix of the keys each query may see (0 where `isMasked(i, j)`). */
+export function maskOf(rows, cols, isMasked) {
+  const data = new Float64Array(rows * cols);
+  for (let i = 0; i < rows; i++) for (let j = 0; j < cols; j++) data[i * cols + j] = isMasked(i, j) ? 0 : 1;
+  return { rows, cols, data };
+}
+
 export const split = {
   roles: ['x'],
   sources: ({ params }, r, c) => [{ input: 'x', cells: [[r, params.c0 + c]] }],
