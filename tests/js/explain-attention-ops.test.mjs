@@ -249,3 +249,56 @@ test('split and concat: a head block is a copy of its columns; the concatenation
   }
   assert.throws(() => OPS.concat.explain(cat, 0, 6), /concat: column 6 is past the 6 columns/);
 });
+
+test('scale by: api.scaleRows gives α_i · h_i, one weight per row (or per column, transposed)', () => {
+  const [H] = draw(12, [[4, 3]]);
+  const weights = { rows: 1, cols: 4, data: a.softmax([0.5, -1, 2, 0.1]) };
+  const out = a.scaleRows(weights.data, H); // (4 x 3): row i is weights[i] · H[i]
+  const rows = {
+    out,
+    inputs: { weights, x: H },
+    params: { along: 'rows' },
+    names: names({ out: { symbol: 'αh' }, weights: { symbol: 'α', vector: true }, x: { symbol: 'H' } }),
+  };
+  for (const [i, k] of cells(out)) {
+    const story = OPS.scaleBy.explain(rows, i, k);
+    assert.ok(story.text.startsWith(`αh[${i + 1}][${k + 1}] = α${i + 1} · H[${i + 1}][${k + 1}] = `), story.text);
+    assertArithmetic(story.text, out.get(i, k));
+    assert.deepEqual(story.sources, [
+      { input: 'weights', cells: [[0, i]] },
+      { input: 'x', cells: [[i, k]] },
+    ]);
+  }
+  const t = a.scaleRows(weights.data, H).transpose(); // (3 x 4): column i is weights[i] · H[i]
+  const columns = { ...rows, out: t, inputs: { weights, x: H.transpose() }, params: { along: 'cols' } };
+  for (const [k, i] of cells(t)) assertArithmetic(OPS.scaleBy.explain(columns, k, i).text, t.get(k, i));
+});
+
+test('matmul with transposeA: a column vector against the columns of b (e = hᵀ H), vectors named e1, h', () => {
+  const [h, H] = draw(13, [
+    [3, 1],
+    [3, 4],
+  ]);
+  const scores = a.dotScores(h.data, H.transpose()); // h · column s of H
+  const out = { rows: 1, cols: 4, data: scores };
+  const args = {
+    out,
+    inputs: { a: h, b: H },
+    params: { transposeA: true },
+    names: names({
+      out: { symbol: 'e', vector: true },
+      a: { symbol: 'h', vector: true },
+      b: { symbol: 'H', col: 'h̄' },
+    }),
+  };
+  for (let s = 0; s < 4; s++) {
+    const story = OPS.matmul.explain(args, 0, s);
+    assert.ok(story.text.startsWith(`e${s + 1} = h · h̄${s + 1} = `), story.text);
+    assertArithmetic(story.text, scores[s]);
+    assert.deepEqual(story.sources[0].cells, [
+      [0, 0],
+      [1, 0],
+      [2, 0],
+    ]);
+  }
+});

@@ -6,6 +6,13 @@
 /** Entry (r, c) of a row-major {rows, cols, data} matrix. */
 export const at = (m, r, c) => m.data[r * m.cols + c];
 
+/** A {rows, cols, data} matrix from an array of rows (a chapter's editable inputs). */
+export const matrixOfRows = (rows) => ({
+  rows: rows.length,
+  cols: rows[0].length,
+  data: Float64Array.from(rows.flat()),
+});
+
 /** Row r of a matrix as an array (a copy of cols numbers). */
 export const rowOf = (m, r) => Array.from({ length: m.cols }, (_, c) => at(m, r, c));
 
@@ -14,13 +21,19 @@ export const rowOf = (m, r) => Array.from({ length: m.cols }, (_, c) => at(m, r,
  * vectors, e.g. 'q'), `col` (likewise for columns), `rowLabels` and
  * `colLabels` (tokens). cell(r, c) → "Q[1][2]" (with "(the → cat)" when both
  * axes are labelled, "(the)" when only rows are), row(r) → "q1 (the)" or
- * "Q[1]", col(c) → "k2" or "Q[:, 2]".
+ * "Q[1]", col(c) → "k2" or "Q[:, 2]". A `vector` (one row or one column)
+ * names its entries e1, e2, … and itself by its symbol.
  */
-export function namesOf({ symbol = 'x', row, col, rowLabels, colLabels } = {}) {
+export function namesOf({ symbol = 'x', row, col, rowLabels, colLabels, vector = false } = {}) {
   const rowTag = (r) => (rowLabels?.[r] !== undefined ? ` (${rowLabels[r]})` : '');
   const colTag = (c) => (colLabels?.[c] !== undefined ? ` (${colLabels[c]})` : '');
   const cellTag = (r, c) =>
     rowLabels?.[r] !== undefined && colLabels?.[c] !== undefined ? ` (${rowLabels[r]} → ${colLabels[c]})` : rowTag(r);
+  if (vector) {
+    // One row or one column: entries e1, e2, …; the vector itself is its symbol.
+    const entry = (r, c) => `${symbol}${r + c + 1}`;
+    return { symbol, index: entry, cell: (r, c) => entry(r, c) + cellTag(r, c), row: () => symbol, col: () => symbol };
+  }
   return {
     symbol,
     index: (r, c) => `${symbol}[${r + 1}][${c + 1}]`,

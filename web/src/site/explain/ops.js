@@ -13,12 +13,14 @@ import * as matmul from './matmul.js';
 import * as positional from './positional.js';
 import * as rnn from './rnn.js';
 import * as scale from './scale.js';
+import * as scaleBy from './scale-by.js';
 import * as softmax from './softmax.js';
 import * as weightedSum from './weighted-sum.js';
 
 export const OPS = {
   matmul,
   scale,
+  scaleBy,
   mask,
   softmax,
   weightedSum,
