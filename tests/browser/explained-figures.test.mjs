@@ -88,7 +88,7 @@ for (const { id } of CHAPTERS) {
   });
 }
 
+// Printed for the record (run the whole file: a name pattern skips chapters).
 test('explained / computed per chapter', () => {
   console.log(`# explained / computed: ${JSON.stringify(counts)}`);
-  assert.equal(Object.keys(counts).length, CHAPTERS.length);
 });
