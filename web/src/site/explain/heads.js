@@ -1,5 +1,6 @@
-// Multi-head attention's bookkeeping: split takes head h's block of columns
-// (params.c0, params.width), concat puts the heads' outputs side by side.
+// Putting matrices together and taking them apart: split takes head h's block
+// of columns (params.c0, params.width), concat puts matrices side by side (a
+// one-row part repeated down every row), stack puts one-row parts one under another.
 import { shown } from './format.js';
 import { at } from './names.js';
 
@@ -32,6 +33,9 @@ export const split = {
   },
 };
 
+/** A part of one row is repeated down every row (Bahdanau's [h_i; s]). */
+const rowIn = (part, r) => (part.rows === 1 ? 0 : r);
+
 /** Which part and which of its columns column c of the concatenation is. */
 function partOf(parts, c) {
   let c0 = 0;
@@ -46,8 +50,9 @@ export const concat = {
   /** One role per part: part1, part2, … */
   rolesFor: (count) => Array.from({ length: count }, (_, p) => `part${p + 1}`),
   sources({ inputs }, r, c) {
-    const [p, k] = partOf(Object.values(inputs), c);
-    return [{ input: `part${p + 1}`, cells: [[r, k]] }];
+    const parts = Object.values(inputs);
+    const [p, k] = partOf(parts, c);
+    return [{ input: `part${p + 1}`, cells: [[rowIn(parts[p], r), k]] }];
   },
   focus(args, r, c) {
     const [{ input, cells }] = concat.sources(args, r, c);
@@ -60,8 +65,24 @@ export const concat = {
     const [p, k] = partOf(parts, c);
     const part = names[`part${p + 1}`];
     return {
-      text: `${names.out.cell(r, c)} = ${part.index(r, k)} = ${shown(at(out, r, c))} (column ${c + 1} is column ${k + 1} of ${part.symbol})`,
+      text: `${names.out.cell(r, c)} = ${part.index(rowIn(parts[p], r), k)} = ${shown(at(out, r, c))} (column ${c + 1} is column ${k + 1} of ${part.symbol})`,
       sources: concat.sources(args, r, c),
+    };
+  },
+};
+
+export const stack = {
+  /** One role per row: part1, part2, … (each one row). */
+  rolesFor: (count) => Array.from({ length: count }, (_, p) => `part${p + 1}`),
+  sources: (_, r, c) => [{ input: `part${r + 1}`, cells: [[0, c]] }],
+  focus: (_, r, c) => ({ input: `part${r + 1}`, cell: [0, c] }),
+  /** "compare[2][3] = α(dot)3 = 0.42 (row 2 is α(dot))". */
+  explain(args, r, c) {
+    const { names, out } = args;
+    const part = names[`part${r + 1}`];
+    return {
+      text: `${names.out.cell(r, c)} = ${part.index(0, c)} = ${shown(at(out, r, c))} (row ${r + 1} is ${part.symbol})`,
+      sources: stack.sources(args, r, c),
     };
   },
 };

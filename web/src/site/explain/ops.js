@@ -5,7 +5,7 @@
 // ancestor, focus(args, r, c) (whose story may follow when it has no figure).
 import * as activation from './activation.js';
 import * as embedding from './embedding.js';
-import { concat, split } from './heads.js';
+import { concat, split, stack } from './heads.js';
 import * as layerNorm from './layer-norm.js';
 import * as linear from './linear.js';
 import * as mask from './mask.js';
@@ -26,6 +26,7 @@ export const OPS = {
   weightedSum,
   split,
   concat,
+  stack,
   linear,
   tanh: activation.tanh,
   relu: activation.relu,
