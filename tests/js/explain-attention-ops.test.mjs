@@ -6,23 +6,14 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { loadAttention } from '../../dist/lib/index.js';
-import { namesOf } from '../../web/src/site/explain/names.js';
 import { OPS } from '../../web/src/site/explain/ops.js';
+import { cells, draw as drawWith, names } from './explain-inputs.js';
 import { assertArithmetic, lastStep } from './story-arithmetic.js';
 
 const a = await loadAttention();
 
-function draw(seed, shapes) {
-  const rs = new a.RandomState(seed);
-  try {
-    return shapes.map(([r, c]) => rs.randn(r, c));
-  } finally {
-    rs.delete();
-  }
-}
+const draw = (seed, shapes) => drawWith(a, seed, shapes);
 
-const names = (symbols) => Object.fromEntries(Object.entries(symbols).map(([role, s]) => [role, namesOf(s)]));
-const cells = (m) => Array.from({ length: m.rows * m.cols }, (_, i) => [Math.floor(i / m.cols), i % m.cols]);
 const sourceOf = (story, input) => story.sources.find((s) => s.input === input)?.cells;
 
 test('matmul: a · b and a · bᵀ (scores), every cell of the API result, with its row and column', () => {

@@ -7,18 +7,12 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { loadAttention } from '../../dist/lib/index.js';
 import { storyForFigures, Trace } from '../../web/src/site/explain/trace.js';
+import { draw as drawWith } from './explain-inputs.js';
 import { assertArithmetic, evaluate } from './story-arithmetic.js';
 
 const a = await loadAttention();
 
-function draw(seed, shapes) {
-  const rs = new a.RandomState(seed);
-  try {
-    return shapes.map(([r, c]) => rs.randn(r, c));
-  } finally {
-    rs.delete();
-  }
-}
+const draw = (seed, shapes) => drawWith(a, seed, shapes);
 
 test('the story evaluator: right arithmetic passes, a wrong sum or a wrong printed result fails', () => {
   assert.deepEqual(evaluate('5·59 + 1·2 + 20·5').map(Math.round), [397, 397]);

@@ -4,11 +4,12 @@
 // any cell of any head explains itself down to the dot product. Recording
 // stores the engine's matrices; a head's blocks and scores are computed only
 // when a reader hovers one of its cells.
-import { columnsOf, maskOf } from '../explain/heads.js';
+import { traceHead } from '../explain/attention-trace.js';
+import { maskOf } from '../explain/heads.js';
 import { labelsFor, USE_IDS } from './trained-model.js';
 
 /** The tensor of one head's weights, and of one use and layer's queries ('Q') or keys ('K'). */
-export const headTensor = (use, layer, head) => `${use}.L${layer}.H${head}.weights`;
+export const headTensor = (use, layer, head) => `${use}.L${layer}.H${head}.weights`; // as traceHead names it
 export const projectionTensor = (use, layer, which) => `${use}.L${layer}.${which}`;
 
 /** Every head of every layer of the three uses of `translation` (the engine's message) for `input`. */
@@ -24,47 +25,8 @@ export function traceTranslation(api, trace, translation, input) {
       if (maskName) trace.add({ name: maskName, value: () => maskOf(Q.rows, K.rows, (i, j) => j > i), symbol: 'M' });
       const dk = Q.cols / heads.length;
       heads.forEach((weights, h) => {
-        const t = (what) => `${use}.L${layer}.H${h}.${what}`;
-        const split = { op: 'split', params: { c0: h * dk, width: dk } };
-        const block = (m) => () => columnsOf(m, h * dk, dk);
-        trace.add({
-          name: t('Q'),
-          ...split,
-          inputs: [qName],
-          value: block(Q),
-          symbol: `Q${h + 1}`,
-          row: 'q',
-          rowLabels,
-        });
-        trace.add({
-          name: t('K'),
-          ...split,
-          inputs: [kName],
-          value: block(K),
-          symbol: `K${h + 1}`,
-          row: 'k',
-          rowLabels: colLabels,
-        });
-        trace.add({
-          name: t('scores'),
-          op: 'matmul',
-          inputs: [t('Q'), t('K')],
-          value: () => api.attentionScores(trace.value(t('Q')), trace.value(t('K'))),
-          symbol: 's',
-          rowLabels,
-          colLabels,
-          params: { transposeB: true },
-        });
-        trace.add({
-          name: headTensor(use, layer, h),
-          op: 'softmax',
-          inputs: [t('scores'), maskName],
-          value: weights,
-          symbol: 'α',
-          rowLabels,
-          colLabels,
-          params: { dk },
-        });
+        const head = { prefix: `${use}.L${layer}.H${h}.`, Q: qName, K: kName, mask: maskName, h, dk };
+        traceHead(api, trace, { ...head, weights, rowLabels, colLabels });
       });
     });
   }

@@ -4,7 +4,8 @@
 // already computed; tensors no figure shows (a head's block of Q, its scores,
 // the three uses' projections) are functions, computed only when a reader
 // hovers a cell whose story needs them. Names are the figures' names.
-import { columnsOf, maskOf } from '../explain/heads.js';
+import { traceHead } from '../explain/attention-trace.js';
+import { maskOf } from '../explain/heads.js';
 
 /** X, Q, K, V, raw and scaled scores, weights and output (steps 1, 2 and 4). `labels`: tokens, or null. */
 export function traceProjections(trace, { E, X, ids, Wq, Wk, Wv, Wo }, proj, labels) {
@@ -164,70 +165,21 @@ export function traceUses(api, trace, { S, T, runs }) {
     const [qName, kvName] = [run.q === S ? 'uses.S' : 'uses.T', run.kv === S ? 'uses.S' : 'uses.T'];
     const [rowLabels, colLabels] = [run.rowLabels, run.colLabels];
     for (const W of ['Wq', 'Wk']) trace.add({ name: name(W), value: run[W], symbol: `W_${W[1]}` });
-    const Q = () => api.matmul(run.q, run.Wq);
-    const K = () => api.matmul(run.kv, run.Wk);
-    trace.add({
-      name: name('Q'),
-      op: 'matmul',
-      inputs: [qName, name('Wq')],
-      value: Q,
-      symbol: 'Q',
-      row: 'q',
-      rowLabels,
-    });
-    trace.add({
-      name: name('K'),
-      op: 'matmul',
-      inputs: [kvName, name('Wk')],
-      value: K,
-      symbol: 'K',
-      row: 'k',
-      rowLabels: colLabels,
-    });
+    const projections = [
+      ['Q', qName, run.q, 'Wq', rowLabels],
+      ['K', kvName, run.kv, 'Wk', colLabels],
+    ];
+    for (const [role, input, x, W, labels] of projections) {
+      const value = () => api.matmul(x, run[W]);
+      const names = { symbol: role, row: role.toLowerCase(), rowLabels: labels };
+      trace.add({ name: name(role), op: 'matmul', inputs: [input, name(W)], value, ...names });
+    }
     const mask = () => run.mask ?? maskOf(rowLabels.length, colLabels.length, run.isMasked);
     trace.add({ name: name('mask'), value: mask, symbol: 'M' });
     const dk = run.Wq.cols / run.weights.length;
     run.weights.forEach((weights, h) => {
-      const head = (what) => name(`head${h}.${what}`);
-      const split = { op: 'split', params: { c0: h * dk, width: dk } };
-      trace.add({
-        name: head('Q'),
-        ...split,
-        inputs: [name('Q')],
-        value: () => columnsOf(trace.value(name('Q')), h * dk, dk),
-        symbol: `Q${h + 1}`,
-        row: 'q',
-        rowLabels,
-      });
-      trace.add({
-        name: head('K'),
-        ...split,
-        inputs: [name('K')],
-        value: () => columnsOf(trace.value(name('K')), h * dk, dk),
-        symbol: `K${h + 1}`,
-        row: 'k',
-        rowLabels: colLabels,
-      });
-      trace.add({
-        name: head('scores'),
-        op: 'matmul',
-        inputs: [head('Q'), head('K')],
-        value: () => api.attentionScores(trace.value(head('Q')), trace.value(head('K'))),
-        symbol: `score${h + 1}`,
-        rowLabels,
-        colLabels,
-        params: { transposeB: true },
-      });
-      trace.add({
-        name: head('weights'),
-        op: 'softmax',
-        inputs: [head('scores'), name('mask')],
-        value: weights,
-        symbol: `weight${h + 1}`,
-        rowLabels,
-        colLabels,
-        params: { dk },
-      });
+      const head = { prefix: name(`head${h}.`), Q: name('Q'), K: name('K'), mask: name('mask'), h, dk };
+      traceHead(api, trace, { ...head, weights, rowLabels, colLabels });
     });
   });
 }
