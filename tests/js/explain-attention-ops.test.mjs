@@ -8,7 +8,7 @@ import { test } from 'node:test';
 import { loadAttention } from '../../dist/lib/index.js';
 import { OPS } from '../../web/src/site/explain/ops.js';
 import { cells, draw as drawWith, names } from './explain-inputs.js';
-import { assertArithmetic, lastStep } from './story-arithmetic.js';
+import { assertArithmetic, lastStep, valueOf } from './story-arithmetic.js';
 
 const a = await loadAttention();
 
@@ -291,5 +291,66 @@ test('matmul with transposeA: a column vector against the columns of b (e = hᵀ
       [1, 0],
       [2, 0],
     ]);
+  }
+});
+
+test('concat repeats a one-row part down every row ([h_i; s]); stack puts one-row parts under each other', () => {
+  const [H, s, W1, w2] = draw(14, [
+    [3, 2],
+    [1, 2],
+    [4, 3],
+    [3, 1],
+  ]);
+  const r = a.concatAttention(H, s, W1, w2); // r.inputs: row i is [h_i; s]
+  const args = {
+    out: r.inputs,
+    inputs: { part1: H, part2: s },
+    names: names({ out: { symbol: 'X' }, part1: { symbol: 'H' }, part2: { symbol: 's', vector: true } }),
+  };
+  for (const [i, j] of cells(r.inputs)) {
+    const story = OPS.concat.explain(args, i, j);
+    const [input, cell] = j < 2 ? ['part1', [i, j]] : ['part2', [0, j - 2]];
+    assert.deepEqual(story.sources, [{ input, cells: [cell] }]);
+    const source = j < 2 ? H.get(i, j) : s.get(0, j - 2);
+    assert.equal(valueOf(lastStep(story.text).printed), Number(source.toPrecision(4)), story.text);
+    assert.equal(r.inputs.get(i, j), source);
+  }
+  const dot = { rows: 1, cols: 3, data: a.softmax(a.dotScores(s.data, H)) };
+  const add = { rows: 1, cols: 3, data: r.weights };
+  const both = { rows: 2, cols: 3, data: Float64Array.from([...r.weights, ...dot.data]) };
+  const stack = {
+    out: both,
+    inputs: { part1: add, part2: dot },
+    names: names({
+      out: { symbol: 'both' },
+      part1: { symbol: 'α', vector: true },
+      part2: { symbol: 'β', vector: true },
+    }),
+  };
+  const story = OPS.stack.explain(stack, 1, 2);
+  assert.equal(story.text, `both[2][3] = β3 = ${lastStep(story.text).printed} (row 2 is β)`);
+  assert.equal(valueOf(lastStep(story.text).printed), Number(dot.data[2].toPrecision(4)));
+  assert.deepEqual(OPS.stack.focus(stack, 1, 2), { input: 'part2', cell: [0, 2] });
+});
+
+test('softmax of a column of scores into a row of weights (concatAttention’s scores and weights)', () => {
+  const [H, s, W1, w2] = draw(15, [
+    [5, 2],
+    [1, 2],
+    [4, 3],
+    [3, 1],
+  ]);
+  const r = a.concatAttention(H, s, W1, w2);
+  const args = {
+    out: { rows: 1, cols: 5, data: r.weights },
+    inputs: { x: { rows: 5, cols: 1, data: r.scores } },
+    names: names({ out: { symbol: 'α', vector: true }, x: { symbol: 'e', vector: true } }),
+  };
+  for (let i = 0; i < 5; i++) {
+    const story = OPS.softmax.explain(args, 0, i);
+    assert.ok(story.text.startsWith(`α${i + 1} = `), story.text);
+    assertArithmetic(story.text, r.weights[i]);
+    assert.deepEqual(story.sources, [{ input: 'x', cells: [0, 1, 2, 3, 4].map((j) => [j, 0]) }]);
+    assert.deepEqual(OPS.softmax.focus(args, 0, i), { input: 'x', cell: [i, 0] });
   }
 });
