@@ -198,3 +198,62 @@ test('RNN cell: h_t = tanh(x_t Wx + h_(t−1) Wh + b), reading the previous row 
     );
   }
 });
+
+test('additive score: createAdditiveAttention’s scores are w_s · tanh(q′_i + k′_j) + b_s, every pair', () => {
+  const [queries, keys] = draw(16, [
+    [3, 5],
+    [4, 5],
+  ]);
+  const layer = a.createAdditiveAttention({ inFeatures: 5, hiddenFeatures: 4, seed: 3 });
+  const r = layer.forward(queries, keys, keys); // r.queries = W_q q + b_q, r.keys likewise, r.scores
+  const w = { rows: 1, cols: 4, data: layer.params.Ws.weight.data };
+  const b = { rows: 1, cols: 1, data: layer.params.Ws.bias };
+  const args = {
+    out: r.scores,
+    inputs: { q: r.queries, k: r.keys, w, b },
+    names: names({
+      out: { symbol: 's' },
+      q: { symbol: 'q′', row: 'q′' },
+      k: { symbol: 'k′', row: 'k′' },
+      w: { symbol: 'w_s' },
+      b: { symbol: 'b_s' },
+    }),
+  };
+  for (const [i, j] of cells(r.scores)) {
+    const story = OPS.additiveScore.explain(args, i, j);
+    assert.ok(
+      story.text.startsWith(`s[${i + 1}][${j + 1}] = w_s · tanh(q′${i + 1} + k′${j + 1}) + b_s = `),
+      story.text,
+    );
+    assertArithmetic(story.text, r.scores.get(i, j));
+    assert.deepEqual(story.sources[1], { input: 'k', cells: [0, 1, 2, 3].map((c) => [j, c]) });
+  }
+});
+
+test('transpose and cosine: an embedding figure read by rows; q·k / (‖q‖·‖k‖) of unit rows', () => {
+  const [q, k] = draw(17, [
+    [3, 4],
+    [2, 4],
+  ]);
+  const qt = q.transpose();
+  const t = { out: q, inputs: { x: qt }, names: names({ out: { symbol: 'q' }, x: { symbol: 'E' } }) };
+  const story = OPS.transpose.explain(t, 2, 1);
+  assert.equal(story.text, `q[3][2] = E[2][3] = ${lastStep(story.text).printed}`);
+  assert.equal(valueOf(lastStep(story.text).printed), Number(qt.get(1, 2).toPrecision(4)));
+  assert.deepEqual(story.sources, [{ input: 'x', cells: [[1, 2]] }]);
+  const norm = (m, r) => Math.sqrt(a.dot(m.row(r), m.row(r)));
+  const unit = (m) =>
+    new a.Matrix(
+      m.rows,
+      m.cols,
+      Float64Array.from(m.data, (x, i) => x / norm(m, Math.floor(i / m.cols))),
+    );
+  const cos = a.attentionScores(unit(q), unit(k));
+  const args = {
+    out: cos,
+    inputs: { x: a.attentionScores(q, k) },
+    params: { rowNorms: [0, 1, 2].map((r) => norm(q, r)), colNorms: [0, 1].map((r) => norm(k, r)) },
+    names: names({ out: { symbol: 'cos' }, x: { symbol: 'q·k' } }),
+  };
+  for (const [i, j] of cells(cos)) assertArithmetic(OPS.cosine.explain(args, i, j).text, cos.get(i, j));
+});

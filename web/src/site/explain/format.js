@@ -16,10 +16,17 @@ const FOLD_ABOVE = 12;
  * "a·b + c·d + …" for pairs [a, b]. Long sums keep their first three and last
  * products and say how many there are, so a readout stays readable at d = 64.
  */
-export function sumOfProducts(pairs, most = FOLD_ABOVE) {
-  const term = ([x, y]) => `${factor(x)}·${factor(y)}`;
-  if (pairs.length <= most) return pairs.map(term).join(' + ');
-  return `${pairs.slice(0, 3).map(term).join(' + ')} + … + ${term(pairs[pairs.length - 1])} (${pairs.length} products)`;
+export const sumOfProducts = (pairs, most = FOLD_ABOVE) =>
+  sumOfTerms(
+    pairs.map(([x, y]) => `${factor(x)}·${factor(y)}`),
+    'products',
+    most,
+  );
+
+/** Terms joined by " + ", folded past `most` like sumOfProducts ("(16 terms)"). */
+export function sumOfTerms(terms, unit = 'terms', most = FOLD_ABOVE) {
+  if (terms.length <= most) return terms.join(' + ');
+  return `${terms.slice(0, 3).join(' + ')} + … + ${terms[terms.length - 1]} (${terms.length} ${unit})`;
 }
 
 /** "a + b + …" of numbers, folded like sumOfProducts. */

@@ -24,7 +24,7 @@ export const rowOf = (m, r) => Array.from({ length: m.cols }, (_, c) => at(m, r,
  * "Q[1]", col(c) → "k2" or "Q[:, 2]". A `vector` (one row or one column)
  * names its entries e1, e2, … and itself by its symbol.
  */
-export function namesOf({ symbol = 'x', row, col, rowLabels, colLabels, vector = false } = {}) {
+export function namesOf({ symbol = 'x', row, col, rowLabels, colLabels, vector = false, note } = {}) {
   const rowTag = (r) => (rowLabels?.[r] !== undefined ? ` (${rowLabels[r]})` : '');
   const colTag = (c) => (colLabels?.[c] !== undefined ? ` (${colLabels[c]})` : '');
   const cellTag = (r, c) =>
@@ -32,10 +32,18 @@ export function namesOf({ symbol = 'x', row, col, rowLabels, colLabels, vector =
   if (vector) {
     // One row or one column: entries e1, e2, …; the vector itself is its symbol.
     const entry = (r, c) => `${symbol}${r + c + 1}`;
-    return { symbol, index: entry, cell: (r, c) => entry(r, c) + cellTag(r, c), row: () => symbol, col: () => symbol };
+    return {
+      symbol,
+      note,
+      index: entry,
+      cell: (r, c) => entry(r, c) + cellTag(r, c),
+      row: () => symbol,
+      col: () => symbol,
+    };
   }
   return {
     symbol,
+    note, // (r, c) => why a cell is what it is (a mask cell: why it is 0), or undefined
     index: (r, c) => `${symbol}[${r + 1}][${c + 1}]`,
     cell: (r, c) => `${symbol}[${r + 1}][${c + 1}]${cellTag(r, c)}`,
     row: (r) => (row ? `${row}${r + 1}` : `${symbol}[${r + 1}]`) + rowTag(r),

@@ -4,6 +4,8 @@
 // ({ text, sources }) and, when one input cell is the output cell's own
 // ancestor, focus(args, r, c) (whose story may follow when it has no figure).
 import * as activation from './activation.js';
+import * as additiveScore from './additive-score.js';
+import * as cosine from './cosine.js';
 import * as embedding from './embedding.js';
 import { concat, split, stack } from './heads.js';
 import * as layerNorm from './layer-norm.js';
@@ -15,6 +17,7 @@ import * as rnn from './rnn.js';
 import * as scale from './scale.js';
 import * as scaleBy from './scale-by.js';
 import * as softmax from './softmax.js';
+import * as transpose from './transpose.js';
 import * as weightedSum from './weighted-sum.js';
 
 export const OPS = {
@@ -35,4 +38,7 @@ export const OPS = {
   embedding,
   positional,
   rnn,
+  transpose,
+  cosine,
+  additiveScore,
 };

@@ -16,8 +16,9 @@ export function sources({ inputs: { x, mask }, out }, i, j) {
   return [{ input: 'x', cells: row }, ...(mask ? [{ input: 'mask', cells: [[i, j]] }] : [])];
 }
 
-/** The score this weight is the softmax of, whose story may follow. */
-export const focus = ({ inputs: { x }, out }, i, j) => ({ input: 'x', cell: scoreCell(x, out, i, j) });
+/** The score this weight is the softmax of, whose story may follow (none for a masked weight). */
+export const focus = ({ inputs: { x, mask }, out }, i, j) =>
+  mask && at(mask, i, j) === 0 ? null : { input: 'x', cell: scoreCell(x, out, i, j) };
 
 /**
  * "α[1][2] = e^(0.5 − 1.2) / (e^(0.5 − 1.2) + 1) = 0.3318", every kept score
@@ -30,7 +31,10 @@ export function explain(args, i, j) {
   const cell = names.out.cell(i, j);
   const open = (c) => !mask || at(mask, i, c) !== 0;
   const text = (t) => ({ text: t, sources: sources(args, i, j) });
-  if (!open(j)) return text(`${cell} = 0: the mask cell ${names.mask.index(i, j)} is 0 (masked)`);
+  if (!open(j)) {
+    const why = names.mask.note?.(i, j) ?? `the mask cell ${names.mask.index(i, j)} is 0 (masked)`;
+    return text(`${cell} = 0: ${why}`);
+  }
   const row = columnScores(x, out) ? Array.from(x.data) : rowOf(x, i);
   const keys = Array.from({ length: row.length }, (_, c) => c);
   const masked = keys.filter((c) => !open(c)).length;
