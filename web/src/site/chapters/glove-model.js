@@ -233,23 +233,33 @@ export function traceSentences(api, trace, r) {
   });
 }
 
-/** A layer's weight (PyTorch layout, out × in) as x·W takes it (in × out), and its bias as a row. */
-function traceLinear(trace, name, { weight, bias }, symbol) {
-  trace.add({ name: `${name}.W`, value: () => transposed(weight), symbol: `W_${symbol}` });
-  trace.add({ name: `${name}.b`, value: row(bias), symbol: `b_${symbol}` });
+/**
+ * The projected queries and keys of a layer (params Wq, Wk in PyTorch layout,
+ * out × in) as `${prefix}.q` = q·W_qᵀ + b_q and `${prefix}.k`, with their weights.
+ */
+function traceProjected(trace, prefix, r, params, queries, keys) {
+  for (const [x, W, value, rowLabels] of [
+    ['q', 'Wq', queries, r.qTokens],
+    ['k', 'Wk', keys, r.kTokens],
+  ]) {
+    const { weight, bias } = params[W];
+    trace.add({ name: `${prefix}.${W}.W`, value: () => transposed(weight), symbol: `W_${x}` });
+    trace.add({ name: `${prefix}.${W}.b`, value: row(bias), symbol: `b_${x}` });
+    const names = { symbol: `${x}′`, row: `${x}′`, rowLabels };
+    trace.add({
+      name: `${prefix}.${x}`,
+      op: 'linear',
+      inputs: [x, `${prefix}.${W}.W`, `${prefix}.${W}.b`],
+      value,
+      ...names,
+    });
+  }
 }
 
 /** Trainable attention (t = trainableAttention(…) with `layer`): projections, scaled scores, 'train.weights'. */
 export function traceTrainable(api, trace, r, layer, t) {
   const pairs = { rowLabels: r.qTokens, colLabels: r.kTokens };
-  for (const [x, W, symbol, value] of [
-    ['q', 'Wq', 'q', t.queries],
-    ['k', 'Wk', 'k', t.keys],
-  ]) {
-    traceLinear(trace, `train.${W}`, layer.params[W], symbol);
-    const names = { symbol: `${symbol}′`, row: `${symbol}′`, rowLabels: x === 'q' ? r.qTokens : r.kTokens };
-    trace.add({ name: `train.${x}`, op: 'linear', inputs: [x, `train.${W}.W`, `train.${W}.b`], value, ...names });
-  }
+  traceProjected(trace, 'train', r, layer.params, t.queries, t.keys);
   const raw = { value: () => api.attentionScores(t.queries, t.keys), symbol: 'q′·k′', params: { transposeB: true } };
   trace.add({ name: 'train.raw', op: 'matmul', inputs: ['train.q', 'train.k'], ...raw, ...pairs });
   const scaled = { value: t.scaled, symbol: 'scaled', params: { dk: t.queries.cols } };
@@ -267,14 +277,7 @@ export function traceTrainable(api, trace, r, layer, t) {
 /** Additive attention (ad = additiveAttention(…)): projections, every pair's score, 'add.weights'. */
 export function traceAdditive(trace, r, ad) {
   const pairs = { rowLabels: r.qTokens, colLabels: r.kTokens };
-  for (const [x, W, symbol, value] of [
-    ['q', 'Wq', 'q', ad.queries],
-    ['k', 'Wk', 'k', ad.keys],
-  ]) {
-    traceLinear(trace, `add.${W}`, ad.params[W], symbol);
-    const names = { symbol: `${symbol}′`, row: `${symbol}′`, rowLabels: x === 'q' ? r.qTokens : r.kTokens };
-    trace.add({ name: `add.${x}`, op: 'linear', inputs: [x, `add.${W}.W`, `add.${W}.b`], value, ...names });
-  }
+  traceProjected(trace, 'add', r, ad.params, ad.queries, ad.keys);
   trace.add({ name: 'add.ws', value: row(ad.params.Ws.weight.data), symbol: 'w_s' });
   trace.add({ name: 'add.bs', value: row(ad.params.Ws.bias), symbol: 'b_s' });
   const inputs = ['add.q', 'add.k', 'add.ws', 'add.bs'];
