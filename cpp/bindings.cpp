@@ -576,6 +576,27 @@ void transformerCopyMap(const RawTransformerTrainer& raw, int use, int layer, in
                         const Tensor& out) {
   copyOut(transformerMap(raw, use, layer, head), out);
 }
+// The projected queries (which = 0) or keys (1) of one use and layer of the
+// last translation; an empty matrix outside the model.
+const Matrix& transformerProjection(const RawTransformerTrainer& raw, int use, int layer,
+                                    int which) {
+  static const Matrix empty;
+  const TransformerDecoded& d = raw.details();
+  const auto& all = which == 0 ? d.queries : d.keys;
+  if (use < 0 || use >= static_cast<int>(all.size())) return empty;
+  if (layer < 0 || layer >= static_cast<int>(all[use].size())) return empty;
+  return all[use][layer];
+}
+int transformerProjectionRows(const RawTransformerTrainer& raw, int use, int layer, int which) {
+  return static_cast<int>(transformerProjection(raw, use, layer, which).rows());
+}
+int transformerProjectionCols(const RawTransformerTrainer& raw, int use, int layer, int which) {
+  return static_cast<int>(transformerProjection(raw, use, layer, which).cols());
+}
+void transformerCopyProjection(const RawTransformerTrainer& raw, int use, int layer, int which,
+                               const Tensor& out) {
+  copyOut(transformerProjection(raw, use, layer, which), out);
+}
 // The sinusoidal positional encoding the model adds: (maxLength x dModel).
 int transformerPositionRows(const RawTransformerTrainer& raw) {
   return raw.trainer().config().maxLength;
@@ -752,6 +773,9 @@ EMSCRIPTEN_BINDINGS(attention_core) {
       .function("mapRows", &transformerMapRows)
       .function("mapCols", &transformerMapCols)
       .function("copyMap", &transformerCopyMap)
+      .function("projectionRows", &transformerProjectionRows)
+      .function("projectionCols", &transformerProjectionCols)
+      .function("copyProjection", &transformerCopyProjection)
       .function("positionRows", &transformerPositionRows)
       .function("copyPositionalEncoding", &transformerCopyPositionalEncoding);
 }

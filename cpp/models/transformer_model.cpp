@@ -212,6 +212,19 @@ std::vector<std::vector<Matrix>> mapsOf(const LayerCaches& layers, int heads, in
   return maps;
 }
 
+// Per layer, example b's rows of the projected queries (which = 0) or keys (1).
+template <typename LayerCaches, typename Pick>
+std::vector<Matrix> projectionsOf(const LayerCaches& layers, int b, Pick pick, int which) {
+  std::vector<Matrix> out;
+  for (const auto& layer : layers) {
+    const MultiHeadCache& mc = pick(layer);
+    const PackedLayout& rows = which == 0 ? mc.queries : mc.keys;
+    const Matrix& m = which == 0 ? mc.q : mc.k;
+    out.emplace_back(m.middleRows(rows.offset[b], rows.length[b]));
+  }
+  return out;
+}
+
 }  // namespace
 
 std::vector<TransformerDecoded> transformerGreedy(const TransformerConfig& config,
@@ -276,6 +289,21 @@ std::vector<TransformerDecoded> transformerGreedy(const TransformerConfig& confi
       out[b].cross =
           mapsOf(c.decoder, h, b,
                  [](const DecoderLayerCache& l) -> const MultiHeadCache& { return l.cross; });
+      const auto encSelf = [](const EncoderLayerCache& l) -> const MultiHeadCache& {
+        return l.self;
+      };
+      const auto decSelf = [](const DecoderLayerCache& l) -> const MultiHeadCache& {
+        return l.self;
+      };
+      const auto cross = [](const DecoderLayerCache& l) -> const MultiHeadCache& {
+        return l.cross;
+      };
+      out[b].queries = {projectionsOf(c.encoder, b, encSelf, 0),
+                        projectionsOf(c.decoder, b, decSelf, 0),
+                        projectionsOf(c.decoder, b, cross, 0)};
+      out[b].keys = {projectionsOf(c.encoder, b, encSelf, 1),
+                     projectionsOf(c.decoder, b, decSelf, 1),
+                     projectionsOf(c.decoder, b, cross, 1)};
     }
   }
   return out;

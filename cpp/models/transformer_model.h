@@ -163,6 +163,11 @@ struct TransformerDecoded {
   // [layer][head]: encoderSelf (n x n), decoderSelf (m+1 x m+1, zero above the
   // diagonal), cross (m+1 x n); n = input length. Filled when keepDetails.
   std::vector<std::vector<Matrix>> encoderSelf, decoderSelf, cross;
+  // [use][layer] (use 0 encoderSelf, 1 decoderSelf, 2 cross): the projected
+  // queries x Wq + bq and keys x Wk + bk (rows x dModel; head i is columns
+  // i*dk .. (i+1)*dk - 1) the maps were computed from, so a page can show
+  // q·k/√dk for any cell. Filled when keepDetails.
+  std::vector<std::vector<Matrix>> queries, keys;
 };
 
 // Greedy decoding of every example (source layout and ids), at most maxSteps tokens each.

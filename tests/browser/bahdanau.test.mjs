@@ -167,7 +167,7 @@ test('provenance and diagram: a score explains itself through the tanh layer; th
   await page.focus(`${figure('alignment scores e')} canvas`);
   await page.keyboard.press('ArrowDown'); // e2
   const text = await page.textContent(`${figure('alignment scores e')} .heatmap-story`);
-  assert.match(text, /^e2 = w2 · tanh\(W1ᵀ·\[h2; s\]\) = w2 · a2 = .* = −?[\d.]+$/);
+  assert.match(text, /^e2 = a2 · w2 = .* = −?[\d.]+$/);
   const sources = await page.$$eval('#chapter-bahdanau figure.heatmap.is-source canvas', (cs) =>
     cs.map((c) => c.getAttribute('aria-label').split(':')[0]),
   );
@@ -175,7 +175,7 @@ test('provenance and diagram: a score explains itself through the tanh layer; th
   await page.focus(`${figure('tanh activations')} canvas`);
   assert.match(
     await page.textContent(`${figure('tanh activations')} .heatmap-story`),
-    /^a1\[1\] = tanh\(x1 · W1\[:, 1\]\) = tanh\(/,
+    /^A\[1\]\[1\] = tanh\(z\[1\]\[1\]\) = tanh\(.*; z\[1\]\[1\] = x1 · W1\[:, 1\] = /,
   );
   const widths = await page.$$eval('#chapter-bahdanau .flow-diagram .flow-weight', (ls) =>
     ls.map((l) => Number(l.getAttribute('data-weight'))),

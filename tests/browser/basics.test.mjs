@@ -171,11 +171,8 @@ test('provenance: hovering a score, a weight or a context entry outlines its sou
   assert.deepEqual(await sourceFigures(), ['scores e, one per encoder step']);
 
   await focusCell(page, context, 0, 0);
-  assert.match(
-    await page.textContent(`${context} .heatmap-story`),
-    /^c\[1\] = Σ α_s h̄_s\[1\] = 0\.1192·3 \+ .* = 3\.881$/,
-  );
-  assert.equal((await sourceFigures()).length, 3);
+  assert.match(await page.textContent(`${context} .heatmap-story`), /^c1 = H\[1\] · α = 3·0\.1192 \+ .* = 3\.881$/);
+  assert.equal((await sourceFigures()).length, 2); // H's row 1 and the weights
 
   // After an edit the readout and the softmax sentence quote the new numbers.
   await decoderEntry(page, 1).fill('6');

@@ -39,17 +39,17 @@ for (const width of WIDTHS) {
     await page.keyboard.press('ArrowDown'); // 'teacher' → 'A' (masked), then → 'student'
     assert.equal(
       await page.textContent(`${trainable} .heatmap-story`),
-      "weight 'teacher' → 'A' = 0: 'A' has no vector in these embeddings, so it is masked (no row or column weight).",
+      "weight[2][1] (teacher → A) = 0: 'A' has no vector in these embeddings, so it is masked (no row or column weight).",
     );
     await page.keyboard.press('ArrowRight');
     const text = await page.textContent(`${trainable} .heatmap-story`);
     assert.match(
       text,
-      /^q′ = W_q·q \+ b_q = \[.*\(64 numbers\)\], k′ = W_k·k \+ b_k = \[.*\]; q′·k′\/√64 = \(.* \(64 products\)\) \/ 8 = (−?\d\.\d+); weight 'teacher' → 'student' = .* = (0\.\d+)$/,
+      /^weight\[2\]\[2\] \(teacher → student\) = .* = (0\.\d+); 1 masked key left out; scaled\[2\]\[2\] \(teacher → student\) = q′·k′\[2\]\[2\] \/ √64 = .* \/ 8 = (−?\d\.\d+); q′·k′\[2\]\[2\] \(teacher → student\) = q′2 \(teacher\) · k′2 \(student\) = .* \(64 products\) = /,
     );
     assert.deepEqual(await sources(page), EMBEDDINGS);
     // The weight it quotes is the one in the matrix (4 significant digits).
-    const weight = Number(text.match(/= (0\.\d+)$/)[1]);
+    const weight = Number(text.match(/ = (0\.\d+); 1 masked/)[1]);
     const matrix = await values(page, 5);
     assert.ok(Math.abs(weight - matrix[1 * 9 + 1]) < 5e-5, `${weight} vs ${matrix[10]}`);
 
@@ -58,7 +58,7 @@ for (const width of WIDTHS) {
     await page.keyboard.press('ArrowRight'); // 'The' → 'student'
     assert.match(
       await page.textContent(`${additive} .heatmap-story`),
-      /^tanh\(W_q·q \+ b_q \+ W_k·k \+ b_k\) = \[.*\(64 numbers\)\]; score = w_sᵀ·tanh\(…\) \+ b_s = .*\(64 products\) \+ .* = .*; weight 'The' → 'student' = e\^.* = 0\.\d+$/,
+      /^weight\[1\]\[2\] \(The → student\) = e\^.* = 0\.\d+; 1 masked key left out; score\[1\]\[2\] \(The → student\) = w_s · tanh\(q′1 \(The\) \+ k′2 \(student\)\) \+ b_s = .* \(64 terms\) \+ .* = /,
     );
     assert.deepEqual(await sources(page), EMBEDDINGS);
     // The readout sits in the flow under its figure, announced.
@@ -119,7 +119,10 @@ test('cosine similarity: the toggle changes the weights to NumPy’s cosine ones
   const dot = figureOf('dot-product attention');
   await page.focus(`${dot} canvas`);
   await page.keyboard.press('ArrowRight');
-  assert.match(await page.textContent(`${dot} .heatmap-story`), /^cos = q·k \/ \(‖q‖·‖k‖\) = .*'The' → 'student'/);
+  assert.match(
+    await page.textContent(`${dot} .heatmap-story`),
+    /^weight\[1\]\[2\] \(The → student\) = .*; cos\[1\]\[2\] \(The → student\) = q·k\[1\]\[2\] \/ \(‖q‖·‖k‖\) = /,
+  );
   await page.getByLabel('cosine similarity').uncheck();
   assert.ok(maxDiff(await values(page, 4), before) < 1e-12);
   assert.deepEqual(page.errors, []);

@@ -390,7 +390,7 @@ test('provenance: a dot-product weight shows its softmax row and outlines the tw
   await page.keyboard.press('ArrowRight'); // 'The' → 'student'
   assert.match(
     await page.textContent(`${dot} .heatmap-story`),
-    /^weight 'The' → 'student' = .* = 0\.\d+, over q·k\/√100 for every key token$/,
+    /^weight\[1\]\[2\] \(The → student\) = .* = 0\.\d+; 1 masked key left out; scaled\[1\]\[2\] \(The → student\) = q·k\[1\]\[2\] \/ √100 = .*; q·k\[1\]\[2\] \(The → student\) = q1 \(The\) · k2 \(student\) = .* \(100 products\) = /,
   );
   const sources = await page.$$eval(`${CHAPTER} figure.heatmap.is-source canvas`, (cs) =>
     cs.map((c) => c.getAttribute('aria-label').split(':')[0]),

@@ -223,7 +223,7 @@ test('provenance: a score outlines its query and key rows and shows q·k; a weig
   await page.focus(`${figure('attention weights')} canvas`);
   assert.match(
     await page.textContent(`${figure('attention weights')} .heatmap-story`),
-    /^A\[1\]\[1\] = .*, with row 1 of S\/√3$/,
+    /^A\[1\]\[1\] = .*, over row 1 of S\/√3$/,
   );
   assert.deepEqual(page.errors, []);
   await page.context().close();

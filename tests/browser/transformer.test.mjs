@@ -232,25 +232,25 @@ test('multi-head: one heatmap per head, matches the single API call', async () =
 
 test('three uses: token labels, padding and causal masks', async () => {
   const page = await open();
-  const labels = await page.$$eval(`${CH} section.step:nth-of-type(7) canvas`, (cs) =>
+  const labels = await page.$$eval(`${CH} section.step:nth-of-type(7) .use canvas`, (cs) =>
     cs.map((c) => c.getAttribute('aria-label')),
   );
   assert.equal(labels.length, 6);
   assert.match(labels[0], /encoder self-attention, head 1: heatmap of 5 by 5/);
   assert.match(labels[2], /masked decoder self-attention, head 1: heatmap of 5 by 5/);
   assert.match(labels[4], /encoder–decoder attention, head 1: heatmap of 5 by 5/);
-  await tableValues(page.locator(`${CH} section.step:nth-of-type(7) figure.heatmap`).first());
-  const table = await page.$$eval(`${CH} section.step:nth-of-type(7) table.heatmap-table`, (ts) =>
+  await tableValues(page.locator(`${CH} section.step:nth-of-type(7) .use figure.heatmap`).first());
+  const table = await page.$$eval(`${CH} section.step:nth-of-type(7) .use table.heatmap-table`, (ts) =>
     ts.map((t) => t.textContent),
   );
   assert.match(table[0], /le.*chat.*est.*noir.*<pad>/s);
-  const before = await canvasHash(page, `${CH} section.step:nth-of-type(7) canvas >> nth=4`);
+  const before = await canvasHash(page, `${CH} section.step:nth-of-type(7) .use canvas >> nth=4`);
   await page.getByLabel('target sentence (decoder)').fill('<s> the black cat');
   assert.match(
-    await page.$eval(`${CH} section.step:nth-of-type(7) canvas >> nth=4`, (c) => c.getAttribute('aria-label')),
+    await page.$eval(`${CH} section.step:nth-of-type(7) .use canvas >> nth=4`, (c) => c.getAttribute('aria-label')),
     /4 by 5/,
   );
-  assert.notEqual(await canvasHash(page, `${CH} section.step:nth-of-type(7) canvas >> nth=4`), before);
+  assert.notEqual(await canvasHash(page, `${CH} section.step:nth-of-type(7) .use canvas >> nth=4`), before);
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
@@ -322,7 +322,7 @@ test('malformed and oversized permalink values fall back to defaults or are clam
   assert.equal(await page.$eval(`${CH} select[aria-label="d_k"]`, (s) => s.value), '64');
   // Padding is clamped to 127 >= n: every key is padding, every row of weights is zero.
   for (const row of parseRows(await outputOf(page, 5))) assert.deepEqual(row, [0, 0, 0, 0, 0, 0]);
-  const labels = await page.$$eval(`${CH} section.step:nth-of-type(7) canvas`, (cs) =>
+  const labels = await page.$$eval(`${CH} section.step:nth-of-type(7) .use canvas`, (cs) =>
     cs.map((c) => c.getAttribute('aria-label')),
   );
   assert.match(labels[0], /heatmap of 12 by 12/, 'the source sentence is cut to 12 tokens');
@@ -334,7 +334,10 @@ test('provenance: a masked weight names its mask cell; an open one its softmax r
   const page = await openPage(env.browser, `${env.url}#chapter=transformer`);
   const fig = (label) => `${CH} figure.heatmap:has(canvas[aria-label^="${label}"])`;
   await page.focus(`${fig('raw scores')} canvas`);
-  assert.match(await page.textContent(`${fig('raw scores')} .heatmap-story`), /^score = q1 \(the\) · k1 \(the\) = /);
+  assert.match(
+    await page.textContent(`${fig('raw scores')} .heatmap-story`),
+    /^score\[1\]\[1\] \(the → the\) = q1 \(the\) · k1 \(the\) = /,
+  );
   const sources = await page.$$eval(`${CH} figure.heatmap.is-source canvas`, (cs) =>
     cs.map((c) => c.getAttribute('aria-label').split(':')[0]),
   );

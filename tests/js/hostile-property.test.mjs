@@ -628,10 +628,14 @@ const FUNCTIONS = {
       },
       check: (r) => {
         assert.ok(r.losses.every((l) => Number.isFinite(l) && l > 0));
-        const { output, ...maps } = r.translation;
+        const { output, queries, keys, ...maps } = r.translation;
         assert.equal(typeof output, 'string');
         for (const layers of Object.values(maps))
           for (const heads of layers) heads.forEach((m, h) => assertRowsAreWeights(m, `head ${h}`));
+        // The queries and keys the maps came from: finite, one Matrix per layer of each use.
+        for (const perUse of [queries, keys])
+          for (const [use, layers] of Object.entries(perUse))
+            layers.forEach((m, l) => assert.ok(m.data.every(Number.isFinite), `${use} layer ${l}`));
       },
       name: 'TransformerTrainer',
     };

@@ -4,17 +4,8 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { formatCell } from '../../web/src/site/numpy-format.js';
 import { loadAttention } from '../../dist/lib/index.js';
-import {
-  SCHEMA,
-  bahdanauAttention,
-  explainActivation,
-  explainComparison,
-  explainContext,
-  explainInput,
-  explainScore,
-  explainWeight,
-  setupLines,
-} from '../../web/src/site/chapters/bahdanau-model.js';
+import { SCHEMA, bahdanauAttention, setupLines, traceBahdanau } from '../../web/src/site/chapters/bahdanau-model.js';
+import { storyForFigures, Trace } from '../../web/src/site/explain/trace.js';
 import { readState } from '../../web/src/site/url-state.js';
 import { assertClose, loadFixture } from './fixtures.js';
 
@@ -61,33 +52,52 @@ test('provenance: every computed cell explains itself with the numbers it came f
       assert.ok(Math.abs(sum - r.preActivations.get(i, k)) < 1e-12);
       assert.ok(Math.abs(Math.tanh(sum) - r.activations.get(i, k)) < 1e-12);
     }
-  const score = explainScore(r, 2);
+  const trace = new Trace();
+  traceBahdanau(trace, r);
+  const explain = (name, i, j) => {
+    const story = trace.explain(name, i, j);
+    return { text: story.text, sources: Object.fromEntries(story.sources.map((x) => [x.tensor, x.cells])) };
+  };
+  const score = explain('scores', 2, 0);
   assert.match(
     score.text,
-    /^e3 = w2 · tanh\(W1ᵀ·\[h3; s\]\) = w2 · a3 = (\(?−?[\d.e-]+\)?·\(?−?[\d.e-]+\)? \+ ){9}\(?−?[\d.e-]+\)?·\(?−?[\d.e-]+\)? = /,
+    /^e3 = a3 · w2 = (\(?−?[\d.e-]+\)?·\(?−?[\d.e-]+\)? \+ ){9}\(?−?[\d.e-]+\)?·\(?−?[\d.e-]+\)? = /,
   );
   assert.ok(score.text.endsWith(`= ${formatCell(r.scores[2]).replace('-', '−')}`));
   assert.equal(score.sources.activations.length, 10);
-  assert.deepEqual(score.sources.layer2[9], [9, 0]);
 
-  const activation = explainActivation(r, 0, 3);
-  assert.match(activation.text, /^a1\[4\] = tanh\(x1 · W1\[:, 4\]\) = tanh\(−?[\d.]+\) = −?[\d.]+$/);
-  assert.deepEqual(activation.sources.layer1.length, 32);
+  // An activation tells tanh of its hidden pre-activation, then that x1 · W1 column (32 products, folded).
+  const figures = Object.fromEntries(['encoder', 'decoder', 'inputs', 'layer1', 'activations'].map((n) => [n, n]));
+  const activation = storyForFigures(trace, figures)('activations')(0, 3);
+  assert.match(
+    activation.text,
+    /^A\[1\]\[4\] = tanh\(z\[1\]\[4\]\) = tanh\(−?[\d.]+\) = −?[\d.]+; z\[1\]\[4\] = x1 · W1\[:, 4\] = .* \(32 products\) = −?[\d.]+$/,
+  );
+  assert.deepEqual(activation.sources.map((x) => [x.figure, x.cells.length]).sort(), [
+    ['inputs', 32],
+    ['layer1', 32],
+  ]);
 
   assert.equal(
-    explainInput(r, 1, 0).text,
-    `x2[1] = h2[1] = ${formatCell(r.encoderStates.get(1, 0)).replace('-', '−')}`,
+    explain('inputs', 1, 0).text,
+    `X[2][1] = H[2][1] = ${formatCell(r.encoderStates.get(1, 0)).replace('-', '−')} (column 1 is column 1 of H)`,
   );
-  assert.deepEqual(explainInput(r, 1, 17).sources, { decoder: [[0, 1]] });
+  assert.deepEqual(explain('inputs', 1, 17).sources, { decoder: [[0, 1]] });
 
-  const weight = explainWeight(r, 0);
+  const weight = explain('weights', 0, 0);
   assert.match(weight.text, /^α1 = (1|e\^\(.*\)) \/ \(.*\) = [\d.]+$/);
   assert.equal((weight.text.match(/ \+ /g) ?? []).length, 4); // five scores in the denominator
+  assert.equal(weight.sources.scores.length, 5); // the scores column
 
-  const context = explainContext(r, 5);
+  const context = explain('context', 0, 5);
   let c5 = 0;
   for (let i = 0; i < 5; i++) c5 += r.weights[i] * r.encoderStates.get(i, 5);
   assert.ok(Math.abs(c5 - r.context[5]) < 1e-12);
   assert.equal(context.sources.encoder.length, 5);
-  assert.match(explainComparison(r, 1, 0).text, /^α1 \(dot\) = .*, with dot scores s · h_i$/);
+  const dot = storyForFigures(trace, { encoder: 'encoder', decoder: 'decoder', weights: 'weights' })('compare')(1, 0);
+  assert.match(
+    dot.text,
+    /^compare\[2\]\[1\] = α\(dot\)1 = [\d.]+ \(row 2 is α\(dot\)\); α\(dot\)1 = .*; s·h1 = s · h1 = .*$/,
+  );
+  assert.deepEqual(dot.sources.map((x) => x.figure).sort(), ['decoder', 'encoder']);
 });

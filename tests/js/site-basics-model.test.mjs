@@ -6,13 +6,11 @@ import { loadAttention } from '../../dist/lib/index.js';
 import {
   basicsAttention,
   DEFAULTS,
-  explainApplied,
-  explainContext,
-  explainScore,
-  explainWeight,
   SCHEMA,
   softmaxSentence,
+  traceBasics,
 } from '../../web/src/site/chapters/basics-model.js';
+import { Trace } from '../../web/src/site/explain/trace.js';
 import { readState } from '../../web/src/site/url-state.js';
 import { assertClose, loadFixture, STRICT_RELATIVE } from './fixtures.js';
 
@@ -43,7 +41,16 @@ test('schema: malformed or oversized permalinks fall back to the notebook inputs
 
 test('provenance: each computed cell explains itself with the live numbers and names its sources', () => {
   const r = basicsAttention(a, DEFAULTS);
-  const score = explainScore(DEFAULTS, r, 0);
+  const explainer = (inputs, result) => {
+    const trace = new Trace();
+    traceBasics(trace, inputs, result);
+    return (name, i, j) => {
+      const story = trace.explain(name, i, j);
+      return { text: story.text, sources: Object.fromEntries(story.sources.map((s) => [s.tensor, s.cells])) };
+    };
+  };
+  const explain = explainer(DEFAULTS, r);
+  const score = explain('scores', 0, 0);
   assert.equal(score.text, 'e1 = h · h̄1 = 5·3 + 1·12 + 20·45 = 927');
   assert.deepEqual(score.sources, {
     decoder: [
@@ -60,7 +67,7 @@ test('provenance: each computed cell explains itself with the live numbers and n
   // The arithmetic evaluates to the value shown (checked independently of the core).
   assert.equal(5 * 3 + 1 * 12 + 20 * 45, r.scores[0]);
 
-  const weight = explainWeight(r, 0);
+  const weight = explain('weights', 0, 0);
   assert.equal(weight.text, 'α1 = e^(927 − 929) / (e^(927 − 929) + e^(397 − 929) + e^(148 − 929) + 1) = 0.1192');
   assert.ok(Math.abs(Math.exp(-2) / (Math.exp(-2) + Math.exp(-532) + Math.exp(-781) + 1) - 0.1192) < 5e-5);
   assert.deepEqual(weight.sources, {
@@ -72,18 +79,18 @@ test('provenance: each computed cell explains itself with the live numbers and n
     ],
   });
 
-  const applied = explainApplied(DEFAULTS, r, 2, 3);
-  assert.equal(applied.text, 'α4 · h̄4[3] = 0.8808 · 45.3 = 39.9');
+  const applied = explain('applied', 2, 3);
+  assert.equal(applied.text, 'αh̄[3][4] = α4 · H[3][4] = 0.8808 · 45.3 = 39.9');
   assert.deepEqual(applied.sources, { weights: [[0, 3]], annotations: [[2, 3]] });
 
-  const context = explainContext(DEFAULTS, r, 0);
-  assert.match(context.text, /^c\[1\] = Σ α_s h̄_s\[1\] = 0\.1192·3 \+ \S+·59 \+ \S+·1 \+ 0\.8808·4 = 3\.881$/);
+  const context = explain('context', 0, 0);
+  assert.match(context.text, /^c1 = H\[1\] · α = 3·0\.1192 \+ 59·\S+ \+ 1·\S+ \+ 4·0\.8808 = 3\.881$/);
   assert.ok(Math.abs(0.11920292202211755 * 3 + 0.8807970779778823 * 4 - r.context[0]) < 1e-12);
 
   // Negative factors are parenthesised and use a true minus sign.
   const negative = { ...DEFAULTS, decoder: [-5, 1, 20] };
   assert.equal(
-    explainScore(negative, basicsAttention(a, negative), 0).text,
+    explainer(negative, basicsAttention(a, negative))('scores', 0, 0).text,
     'e1 = h · h̄1 = (−5)·3 + 1·12 + 20·45 = 897',
   );
 });

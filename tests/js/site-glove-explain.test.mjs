@@ -9,17 +9,17 @@ import { test } from 'node:test';
 import { loadAttention } from '../../dist/lib/index.js';
 import {
   additiveAttention,
-  additiveHidden,
-  explainAdditiveWeight,
-  explainDotWeight,
-  explainTrainableWeight,
   presentMask,
   sameWordMatches,
   sentencesAttention,
   strongestPairs,
   trainableAttention,
-  vectorText,
+  traceAdditive,
+  traceSentences,
+  traceTrainable,
 } from '../../web/src/site/chapters/glove-model.js';
+import { storyForFigures, Trace } from '../../web/src/site/explain/trace.js';
+import { assertArithmetic } from './story-arithmetic.js';
 import { assertClose, loadFixture } from './fixtures.js';
 
 const a = await loadAttention();
@@ -42,6 +42,20 @@ const layerParams = (names) =>
   Object.fromEntries(
     names.map((n) => [n, { weight: ref.get(`params.${n}.weight`), bias: ref.get(`params.${n}.bias`).data }]),
   );
+
+/** The chapter's readout of map `name` (dot.weights, train.weights, add.weights) from a trace of `record`. */
+function readout(record, name, i, j) {
+  const trace = new Trace();
+  record(trace);
+  const figures = { queryEmbed: 'queryEmbed', keyEmbed: 'keyEmbed' };
+  const story = storyForFigures(trace, figures)(name)(i, j);
+  return {
+    ...story,
+    parts: story.text.split('; '),
+    trace,
+    sources: Object.fromEntries(story.sources.map((x) => [x.figure, x.cells])),
+  };
+}
 
 const exact = await fixtureTable();
 const shipped = await a.loadDefaultEmbeddings();
@@ -100,7 +114,9 @@ for (const [name, [q, k]] of Object.entries(CASES)) {
     assertClose(ad.scores.data, ref.get(`${name}.additive.scores`).data, 1e-9, { label: 'additive scores' });
     assertClose(ad.weights.data, ref.get(`${name}.additive.weights`).data, 1e-9, { label: 'additive weights' });
     assertClose(ad.output.data, ref.get(`${name}.additive.output`).data, 1e-9, { label: 'additive output' });
-    assertClose(additiveHidden(ad, 0, 1), ref.get(`${name}.additive.hidden01`).data, 1e-9, { label: 'hidden' });
+    // The tanh terms the additive readout writes out: tanh(q′_0 + k′_1), against NumPy's hidden layer.
+    const hidden01 = Float64Array.from(ad.queries.row(0), (x, c) => Math.tanh(x + ad.keys.get(1, c)));
+    assertClose(hidden01, ref.get(`${name}.additive.hidden01`).data, 1e-9, { label: 'hidden' });
   });
 }
 
@@ -131,7 +147,7 @@ test('the same word does not always win with raw vectors ("brother" → "son", "
   );
 });
 
-test('readouts: a trainable weight shows the projected rows, the scaled score and the softmax, with the live numbers', () => {
+test('readouts: a trainable weight shows its softmax, scaled score and q′·k′ of the projected rows, with the live numbers', () => {
   const [q, k] = CASES.notebook;
   const r = sentencesAttention(a, exact, q, k);
   const trainable = a.createTrainableAttention({
@@ -142,25 +158,43 @@ test('readouts: a trainable weight shows the projected rows, the scaled score an
   const t = trainableAttention(a, trainable, r);
   const i = r.qTokens.indexOf('teacher');
   const j = r.kTokens.indexOf('student');
-  const story = explainTrainableWeight(r, t, i, j);
-  assert.match(
-    story.text,
-    /^q′ = W_q·q \+ b_q = \[.*, … \(16 numbers\)\], k′ = W_k·k \+ b_k = \[.*\]; q′·k′\/√16 = \(.* \(16 products\)\) \/ 4 = (−?[\d.e+-]+); weight 'teacher' → 'student' = .* = 0\.\d+$/,
+  const story = readout(
+    (trace) => {
+      traceSentences(a, trace, r);
+      traceTrainable(a, trace, r, trainable, t);
+    },
+    'train.weights',
+    i,
+    j,
   );
-  // The score it quotes is the plain-JS dot product of the projected rows / 4, and the API's.
+  const [softmax, masked, scaled, raw] = story.parts;
+  const cell = `[${i + 1}][${j + 1}]`.replace(/[[\]]/g, '\\$&');
+  assert.match(softmax, new RegExp(`^weight${cell} \\(teacher → student\\) = e\\^.* = 0\\.\\d+$`));
+  assert.equal(masked, '1 masked key left out'); // "A" has no vector
+  // Eight key tokens with a vector in the softmax: seven " + " between its terms.
+  assert.equal((softmax.match(/ \+ /g) ?? []).length, 7);
+  assertArithmetic(softmax, t.weights.get(i, j));
+  assert.match(scaled, new RegExp(`^scaled${cell} \\(teacher → student\\) = q′·k′${cell} / √16 = `));
+  assertArithmetic(scaled, t.scaled.get(i, j));
+  // The score it quotes is the plain-JS dot product of the projected rows, and the API's.
+  assert.match(
+    raw,
+    new RegExp(
+      `^q′·k′${cell} \\(teacher → student\\) = q′${i + 1} \\(teacher\\) · k′${j + 1} \\(student\\) = .* \\(16 products\\) = `,
+    ),
+  );
   const qi = t.queries.row(i);
   const kj = t.keys.row(j);
-  const js = qi.reduce((s, x, c) => s + x * kj[c], 0) / 4;
-  assert.ok(Math.abs(js - t.scaled.get(i, j)) < 1e-12);
-  assert.ok(story.text.includes(vectorText(qi)));
+  const js = qi.reduce((sum, x, c) => sum + x * kj[c], 0);
+  assert.ok(Math.abs(js / 4 - t.scaled.get(i, j)) < 1e-12);
+  assert.ok(raw.endsWith(`= ${String(Number(js.toPrecision(4))).replace('-', '−')}`), raw);
+  // Outlined: the query token's embedding column, and the key tokens' (every score of the row is in the softmax).
   assert.equal(story.sources.queryEmbed.length, 100);
-  assert.deepEqual(story.sources.keyEmbed[0], [0, j]);
-  // Eight key tokens with a vector in the softmax ("A" is masked): seven " + " between its terms.
-  const softmax = story.text.slice(story.text.indexOf("weight 'teacher'"));
-  assert.equal((softmax.match(/ \+ /g) ?? []).length, 7);
+  assert.ok(story.sources.queryEmbed.every(([, c]) => c === i));
+  assert.ok(story.sources.keyEmbed.some(([row, c]) => row === 0 && c === j));
 });
 
-test('readouts: an additive weight shows tanh(W_q·q + b_q + W_k·k + b_k), w_sᵀ·tanh(…) + b_s and the softmax', () => {
+test('readouts: an additive weight shows its softmax and w_s · tanh(q′ + k′) + b_s with the live numbers', () => {
   const [q, k] = CASES.notebook;
   const r = sentencesAttention(a, exact, q, k);
   const additive = a.createAdditiveAttention({
@@ -169,38 +203,52 @@ test('readouts: an additive weight shows tanh(W_q·q + b_q + W_k·k + b_k), w_s�
     params: layerParams(['Wq', 'Wk', 'Ws']),
   });
   const ad = additiveAttention(a, additive, r);
-  const story = explainAdditiveWeight(r, ad, 0, 1);
-  assert.match(
-    story.text,
-    /^tanh\(W_q·q \+ b_q \+ W_k·k \+ b_k\) = \[.*, … \(16 numbers\)\]; score = w_sᵀ·tanh\(…\) \+ b_s = .* \(16 products\) \+ .* = (.*); weight 'The' → 'student' = .* = 0\.\d+$/,
+  const story = readout(
+    (trace) => {
+      traceSentences(a, trace, r);
+      traceAdditive(trace, r, ad);
+    },
+    'add.weights',
+    0,
+    1,
   );
-  // w_s · hidden + b_s, in plain JS from the hidden activations, is the API's score.
-  const h = additiveHidden(ad, 0, 1);
-  const ws = ad.params.Ws.weight.data;
-  const score = h.reduce((s, x, c) => s + x * ws[c], 0) + ad.params.Ws.bias[0];
-  assert.ok(Math.abs(score - ad.scores.get(0, 1)) < 1e-12, `${score} vs ${ad.scores.get(0, 1)}`);
+  const [softmax, , score] = story.parts;
+  assertArithmetic(softmax, ad.weights.get(0, 1));
+  assert.match(
+    score,
+    /^score\[1\]\[2\] \(The → student\) = w_s · tanh\(q′1 \(The\) \+ k′2 \(student\)\) \+ b_s = .*·tanh\(.* \(16 terms\) \+ .* = (.*)$/,
+  );
+  // w_s · tanh(q′ + k′) + b_s in plain JS is the API's score, and the one printed.
+  const [qi, kj, ws] = [ad.queries.row(0), ad.keys.row(1), ad.params.Ws.weight.data];
+  const js = qi.reduce((sum, x, c) => sum + ws[c] * Math.tanh(x + kj[c]), 0) + ad.params.Ws.bias[0];
+  assert.ok(Math.abs(js - ad.scores.get(0, 1)) < 1e-12, `${js} vs ${ad.scores.get(0, 1)}`);
+  assert.ok(score.endsWith(`= ${String(Number(js.toPrecision(4))).replace('-', '−')}`), score);
 });
 
 test('readouts: a masked weight says why it is 0; a cosine weight shows q·k / (‖q‖·‖k‖)', () => {
   const [q, k] = CASES.notebook;
   const r = sentencesAttention(a, exact, q, k);
-  const story = explainDotWeight(r, r.qTokens.indexOf('a'), 2);
+  const i = r.qTokens.indexOf('a');
+  const masked = readout((trace) => traceSentences(a, trace, r), 'dot.weights', i, 2);
   assert.equal(
-    story.text,
-    "weight 'a' → 'asked' = 0: 'a' has no vector in these embeddings, so it is masked (no row or column weight).",
+    masked.text,
+    "weight[4][3] (a → asked) = 0: 'a' has no vector in these embeddings, so it is masked (no row or column weight).",
   );
   const cos = sentencesAttention(a, exact, q, k, { cosine: true });
-  const i = cos.qTokens.indexOf('she');
-  const j = cos.kTokens.indexOf('her');
-  const text = explainDotWeight(cos, i, j).text;
+  const si = cos.qTokens.indexOf('she');
+  const hj = cos.kTokens.indexOf('her');
+  const story = readout((trace) => traceSentences(a, trace, cos), 'dot.weights', si, hj);
+  const cosine = story.parts.find((p) => p.startsWith('cos['));
   assert.match(
-    text,
-    /^cos = q·k \/ \(‖q‖·‖k‖\) = .* \/ \(.*·.*\) = 0\.\d+; weight 'she' → 'her' = .*, over the cosines of every key token$/,
+    cosine,
+    /^cos\[\d+\]\[\d+\] \(she → her\) = q·k\[\d+\]\[\d+\] \/ \(‖q‖·‖k‖\) = .* \/ \(.*·.*\) = 0\.\d+$/,
   );
+  assertArithmetic(cosine, cos.scaled.get(si, hj));
+  assertArithmetic(story.parts[0], cos.dot.weights.get(si, hj));
   // Its numbers: the norms are those of the vectors, the cosine NumPy's.
   const she = ref.get('vector.she').data;
-  const norm = Math.sqrt(she.reduce((s, x) => s + x * x, 0));
-  assert.ok(Math.abs(cos.qNorms[i] - norm) < 1e-12);
+  const norm = Math.sqrt(she.reduce((sum, x) => sum + x * x, 0));
+  assert.ok(Math.abs(cos.qNorms[si] - norm) < 1e-12);
   const cosines = ref.get('notebook.cosine.scores');
-  assert.ok(Math.abs(cos.scaled.get(i, j) - cosines.data[i * cosines.cols + j]) < 1e-12);
+  assert.ok(Math.abs(cos.scaled.get(si, hj) - cosines.data[si * cosines.cols + hj]) < 1e-12);
 });

@@ -7,13 +7,15 @@ import { loadAttention } from '../../dist/lib/index.js';
 import {
   columnsOf,
   DEFAULTS,
-  explainDotWeight,
   pyList,
   pyRepr,
   SCHEMA,
   sentencesAttention,
   strongest,
+  traceSentences,
 } from '../../web/src/site/chapters/glove-model.js';
+import { storyForFigures, Trace } from '../../web/src/site/explain/trace.js';
+import { assertArithmetic } from './story-arithmetic.js';
 import { readState } from '../../web/src/site/url-state.js';
 import { assertClose, loadFixture } from './fixtures.js';
 
@@ -53,14 +55,19 @@ test('provenance: a dot-product weight is the softmax of its query row of q·k/�
   const r = sentencesAttention(a, E, DEFAULTS.query, DEFAULTS.key);
   const i = r.qTokens.indexOf('teacher');
   const j = r.kTokens.indexOf('teacher');
-  const story = explainDotWeight(r, i, j);
-  assert.match(
-    story.text,
-    /^weight 'teacher' → 'teacher' = (1|e\^\(.*\)) \/ \(.*\) = 0\.\d+, over q·k\/√100 for every key token$/,
-  );
-  assert.equal((story.text.match(/ \+ /g) ?? []).length, 7); // eight key tokens in the sum ("A" is masked)
-  assert.equal(story.sources.queryEmbed.length, 100);
-  assert.deepEqual(story.sources.keyEmbed[0], [0, j]);
+  const trace = new Trace();
+  traceSentences(a, trace, r);
+  const story = storyForFigures(trace, { queryEmbed: 'queryEmbed', keyEmbed: 'keyEmbed' })('dot.weights')(i, j);
+  const [softmax, masked, scaled] = story.text.split('; ');
+  assert.match(softmax, /^weight\[\d+\]\[\d+\] \(teacher → teacher\) = (1|e\^\(.*\)) \/ \(.*\) = 0\.\d+$/);
+  assert.equal(masked, '1 masked key left out');
+  assert.equal((softmax.match(/ \+ /g) ?? []).length, 7); // eight key tokens in the sum ("A" is masked)
+  assertArithmetic(softmax, r.dot.weights.get(i, j));
+  assert.match(scaled, /^scaled\[\d+\]\[\d+\] \(teacher → teacher\) = q·k\[\d+\]\[\d+\] \/ √100 = /);
+  assertArithmetic(scaled, r.scaled.get(i, j));
+  const sources = Object.fromEntries(story.sources.map((x) => [x.figure, x.cells]));
+  assert.equal(sources.queryEmbed.length, 100);
+  assert.ok(sources.keyEmbed.some(([row, c]) => row === 0 && c === j));
   // The weight it quotes is the softmax of the scaled scores, computed here with plain JS.
   const row = r.scaled.row(i).filter((_, c) => r.kTokens[c] !== 'A');
   const m = Math.max(...row);

@@ -1,9 +1,9 @@
-// The readout helpers of web/src/site/provenance.js: a softmax written out
+// The readout helpers of web/src/site/explain/format.js: a softmax written out
 // with its actual numbers, subtracting the row's largest score (as the
 // stable softmax does), with true minus signs and never a double minus.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { softmaxText } from '../../web/src/site/provenance.js';
+import { softmaxText } from '../../web/src/site/explain/format.js';
 
 const softmax = (xs) => {
   const m = Math.max(...xs);

@@ -5,15 +5,13 @@ import { test } from 'node:test';
 import { loadAttention } from '../../dist/lib/index.js';
 import {
   ARTICLE_WORDS,
-  explainOutput,
-  explainProjection,
-  explainScore,
-  explainWeight,
   isWhole,
   qkvAttention,
   resolveWeights,
   SCHEMA,
+  traceQkv,
 } from '../../web/src/site/chapters/qkv-model.js';
+import { Trace } from '../../web/src/site/explain/trace.js';
 import { readState, stateEntries } from '../../web/src/site/url-state.js';
 import { assertClose, loadFixture, STRICT_RELATIVE } from './fixtures.js';
 
@@ -67,7 +65,13 @@ test('provenance: projections, scores, weights and outputs written out with thei
   const W = resolveWeights(a, readState(SCHEMA, new URLSearchParams('')));
   const r = qkvAttention(a, ARTICLE_WORDS, W.WQ, W.WK, W.WV);
   // Every number in these strings is checked against a plain JS recomputation.
-  const q = explainProjection('Q', ARTICLE_WORDS, W.WQ, r, 2, 1);
+  const trace = new Trace();
+  traceQkv(trace, ARTICLE_WORDS, W, r);
+  const explain = (name, i, j) => {
+    const story = trace.explain(name, i, j);
+    return { text: story.text, sources: Object.fromEntries(story.sources.map((s) => [s.tensor, s.cells])) };
+  };
+  const q = explain('Q', 2, 1);
   const q21 = ARTICLE_WORDS[2].reduce((sum, x, j) => sum + x * W.WQ[j][1], 0);
   assert.equal(q.text, `Q[3][2] = x3 · W_Q[:, 2] = 1·${W.WQ[0][1]} + 1·${W.WQ[1][1]} + 0·${W.WQ[2][1]} = ${q21}`);
   assert.deepEqual(q.sources, {
@@ -83,15 +87,15 @@ test('provenance: projections, scores, weights and outputs written out with thei
     ],
   });
 
-  const s = explainScore(r, 0, 1);
+  const s = explain('scores', 0, 1);
   const s01 = [0, 1, 2].reduce((sum, k) => sum + r.Q.get(0, k) * r.K.get(1, k), 0);
   assert.equal(
     s.text,
     `S[1][2] = q1 · k2 = ${[0, 1, 2].map((k) => `${r.Q.get(0, k)}·${r.K.get(1, k)}`).join(' + ')} = ${s01}`,
   );
 
-  const w = explainWeight(r, 0, 0);
-  assert.match(w.text, /^A\[1\]\[1\] = .* \/ \(.*\) = 0\.\d+, with row 1 of S\/√3$/);
+  const w = explain('weights', 0, 0);
+  assert.match(w.text, /^A\[1\]\[1\] = .* \/ \(.*\) = 0\.\d+, over row 1 of S\/√3$/);
   assert.deepEqual(w.sources, {
     scores: [
       [0, 0],
@@ -101,8 +105,8 @@ test('provenance: projections, scores, weights and outputs written out with thei
     ],
   });
 
-  const o = explainOutput(r, 1, 2);
+  const o = explain('output', 1, 2);
   const o12 = [0, 1, 2, 3].reduce((sum, j) => sum + r.weights.get(1, j) * r.V.get(j, 2), 0);
   assert.ok(Math.abs(o12 - r.output.get(1, 2)) < 1e-12);
-  assert.match(o.text, /^out\[2\]\[3\] = Σ_j A\[2\]\[j\] V\[j\]\[3\] = .* = [\d.]+$/);
+  assert.match(o.text, /^out\[2\]\[3\] = Σ_j A\[2\]\[j\] · V\[j\]\[3\] = .* = [\d.]+$/);
 });

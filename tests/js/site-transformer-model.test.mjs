@@ -120,35 +120,41 @@ test('schema: malformed and oversized permalink values fall back or are clamped'
   assert.equal(M.tokensOf({ tokens: 'a '.repeat(1000), length: 0 }).length, M.MAX_TOKENS);
 });
 
-test('provenance: raw and scaled scores, masked weights and outputs explain themselves', () => {
+test('provenance from the trace: raw and scaled scores, masked weights and outputs explain themselves', async () => {
+  const { Trace } = await import('../../web/src/site/explain/trace.js');
+  const { traceMasked, traceProjections } = await import('../../web/src/site/chapters/transformer-trace.js');
   const tokens = ['the', 'cat', 'sat'];
   const inputs = M.drawInputs(a, tokens, 8, 1);
   const proj = M.projections(a, inputs);
-  const raw = M.explainRawScore(proj, 0, 1, tokens);
-  assert.match(raw.text, /^score = q1 \(the\) · k2 \(cat\) = .* = −?[\d.]+$/);
+  const trace = new Trace();
+  traceProjections(trace, inputs, proj, tokens);
+  const raw = trace.explain('raw', 0, 1);
+  assert.match(raw.text, /^score\[1\]\[2\] \(the → cat\) = q1 \(the\) · k2 \(cat\) = .* = −?[\d.]+$/);
+  assert.deepEqual(
+    raw.sources.map((s) => s.tensor),
+    ['Q', 'K'],
+  );
   let s01 = 0;
   for (let k = 0; k < 8; k++) s01 += proj.Q.get(0, k) * proj.K.get(1, k);
   assert.ok(Math.abs(s01 - proj.raw.get(0, 1)) < 1e-12);
-  assert.equal(M.explainScaledScore(proj, 0, 1).text.split(' = ').length, 4);
+  assert.equal(trace.explain('scaled', 0, 1).text.split(' = ').length, 4);
 
   const mask = M.buildMask(3, { padding: 1, causal: false, flips: new Set() }); // key 3 is padding
   const masked = M.maskedAttention(a, proj, mask);
-  assert.match(
-    M.explainMaskedWeight(proj, masked.weights, mask, 0, 2, tokens).text,
-    /= 0: the mask cell M\[1\]\[3\] is 0 \(masked\)$/,
-  );
-  const open = M.explainMaskedWeight(proj, masked.weights, mask, 0, 0, tokens);
+  traceMasked(trace, mask, masked, tokens);
+  assert.match(trace.explain('masked', 0, 2).text, /= 0: the mask cell M\[1\]\[3\] is 0 \(masked\)$/);
+  const open = trace.explain('masked', 0, 0);
   assert.match(
     open.text,
     // two terms in the denominator: e^(…) or 1 each
-    /^weight q1 \(the\) → k1 \(the\) = .* \/ \((e\^\([^)]*\)|1) \+ (e\^\([^)]*\)|1)\) = [\d.]+; 1 masked key left out$/,
+    /^weight\[1\]\[1\] \(the → the\) = .* \/ \((e\^\([^)]*\)|1) \+ (e\^\([^)]*\)|1)\) = [\d.]+; 1 masked key left out$/,
   );
-  assert.deepEqual(open.sources.mask, [[0, 0]]);
+  assert.deepEqual(open.sources.find((s) => s.tensor === 'mask').cells, [[0, 0]]);
   // The weight the readout quotes is the softmax of the two open scaled scores.
   const [x, y] = [proj.scaled.get(0, 0), proj.scaled.get(0, 1)];
   assert.ok(Math.abs(masked.weights.get(0, 0) - Math.exp(x) / (Math.exp(x) + Math.exp(y))) < 1e-12);
 
-  const out = M.explainOutput(proj.attention.weights, proj.V, proj.attention.output, 1, 2, tokens);
+  const out = trace.explain('output', 1, 2);
   assert.match(out.text, /^output\[2\]\[3\] \(cat\) = Σ_j weight\[2\]\[j\] · V\[j\]\[3\] = .* = −?[\d.]+$/);
 });
 

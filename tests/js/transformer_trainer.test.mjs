@@ -108,6 +108,43 @@ test('translate: every layer and head of the three uses, causal decoder, rows su
   }
 });
 
+test('translate: the queries and keys returned give every map as softmax(q·k/√d_k) (JS reference, 1e-12)', () => {
+  const t = new a.TransformerTrainer({ layers: 2, heads: 4, dModel: 16, dFF: 16, batch: 8 });
+  try {
+    t.train(3);
+    const input = '3 May 1999';
+    const r = t.translate(input);
+    const dk = 4;
+    for (const use of ['encoderSelf', 'decoderSelf', 'cross']) {
+      for (let l = 0; l < 2; l++) {
+        const [Q, K] = [r.queries[use][l], r.keys[use][l]];
+        assert.deepEqual([Q.cols, K.cols], [16, 16], `${use}[${l}]: dModel columns`);
+        for (let h = 0; h < 4; h++) {
+          const map = r[use][l][h];
+          assert.deepEqual([Q.rows, K.rows], [map.rows, map.cols], `${use}[${l}]: one row per query and per key`);
+          let worst = 0;
+          for (let i = 0; i < map.rows; i++) {
+            const open = use === 'decoderSelf' ? i + 1 : map.cols; // causal: keys 0..i
+            const s = Array.from({ length: open }, (_, j) => {
+              let dot = 0;
+              for (let c = h * dk; c < (h + 1) * dk; c++) dot += Q.get(i, c) * K.get(j, c);
+              return dot / Math.sqrt(dk);
+            });
+            const top = Math.max(...s);
+            const e = s.map((x) => Math.exp(x - top));
+            const sum = e.reduce((x, y) => x + y, 0);
+            for (let j = 0; j < map.cols; j++)
+              worst = Math.max(worst, Math.abs((j < open ? e[j] / sum : 0) - map.get(i, j)));
+          }
+          assert.ok(worst < 1e-12, `${use}[${l}][${h}]: largest difference ${worst}`);
+        }
+      }
+    }
+  } finally {
+    t.delete();
+  }
+});
+
 test('positionalEncoding: the sinusoids of Vaswani et al. (JS Math reference, 1e-12), one row per position', () => {
   const t = new a.TransformerTrainer({ ...tiny, task: 'dates', dModel: 6 });
   try {

@@ -29,6 +29,9 @@ export async function transformerTrainerUsage(): Promise<number> {
   const result: TransformerTranslation = t.translate(input);
   const cross: AttentionMaps = result.cross;
   const head: Matrix = cross[0][1];
+  const queries: Matrix = result.queries.cross[1];
+  const keys: Matrix = result.keys.decoderSelf[0];
+  console.log(queries.cols === keys.cols);
   const self: Matrix = result.decoderSelf[0][0];
   const enc: Matrix = result.encoderSelf[0][0];
   const bytes: Uint8Array = t.save();

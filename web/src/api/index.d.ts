@@ -400,6 +400,14 @@ export interface TransformerTranslation {
   decoderSelf: AttentionMaps;
   /** Encoder–decoder attention, (m+1 × n); row t produced output character t (row m the end token). */
   cross: AttentionMaps;
+  /**
+   * The projected queries x·Wq + bq each use's maps were computed from, one Matrix per layer
+   * (rows as the maps' rows × dModel; head i is columns i·d_k … (i+1)·d_k − 1): a map's cell (t, j)
+   * is the softmax over j of q_t·k_j/√d_k (masked above the diagonal in decoderSelf).
+   */
+  queries: { encoderSelf: Matrix[]; decoderSelf: Matrix[]; cross: Matrix[] };
+  /** The projected keys x·Wk + bk, likewise (rows as the maps' columns × dModel). */
+  keys: { encoderSelf: Matrix[]; decoderSelf: Matrix[]; cross: Matrix[] };
 }
 
 /** The class `a.TransformerTrainer` (only reachable from the loaded API object). */

@@ -60,7 +60,8 @@ export function transformerTrainerApi(core) {
 
     /**
      * translate()'s details: every attention map, each an array over layers
-     * of arrays over heads of Matrix (rows sum to 1). With n input characters
+     * of arrays over heads of Matrix (rows sum to 1), and the queries and keys
+     * (per use, per layer) they were computed from. With n input characters
      * and m output characters: encoderSelf (n x n); decoderSelf (m+1 x m+1,
      * zero above the diagonal; keys <start>, y1..ym); cross (m+1 x n). Row t
      * is the step that produced output character t (row m produced the end token).
@@ -79,6 +80,22 @@ export function transformerTrainerApi(core) {
           ),
         );
       });
+      // The projected queries and keys each use's maps came from: per use, per layer (rows x dModel).
+      const projections = (which, name) =>
+        Object.fromEntries(
+          USES.map((use, u) => [
+            use,
+            Array.from({ length: layers }, (_, layer) =>
+              withHeap(core, fn, (heap) => {
+                const out = heap.output(raw.projectionRows(u, layer, which), raw.projectionCols(u, layer, which), name);
+                raw.copyProjection(u, layer, which, out);
+                return heap.readMatrix(out);
+              }),
+            ),
+          ]),
+        );
+      details.queries = projections(0, 'queries');
+      details.keys = projections(1, 'keys');
       return details;
     }
   }

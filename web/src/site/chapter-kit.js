@@ -104,6 +104,15 @@ export function folded(pre, lines = 8) {
 }
 
 /**
+ * Marks a figure as one of the chapter's inputs (drawn, not computed): it has
+ * nothing to explain, and tests/browser/explained-figures.test.mjs skips it.
+ */
+export function asInput(figure) {
+  figure.element.dataset.role = 'input';
+  return figure;
+}
+
+/**
  * Provenance glue between a chapter's model and its heatmaps: `explainer(r, c)`
  * (a model function) gives { text, sources by figure name } and the story maps
  * the names to `figures`, read when a cell is explained (so it may be filled

@@ -1,6 +1,5 @@
 // The inputs of the "Bahdanau additive attention" chapter, drawn exactly as the
 // article draws them, kept apart from the page so node tests can check them.
-import { columnCells, factor, rowCells, shown, softmaxText, sumOfProducts } from '../provenance.js';
 
 /**
  * np.random.seed(seed), then the article's four randn calls in order:
@@ -51,70 +50,36 @@ export function setupLines({ seed, inputLength: n, hiddenSize: h, attentionSize:
   ].join('\n');
 }
 
-// ---- provenance: where each computed number comes from ---------------------------
-//
-// Sources are named after the chapter's figures: encoder (n x h), decoder (1 x h),
-// inputs (n x 2h), layer1 (2h x a), activations (n x a), layer2 (a x 1),
-// scores (n x 1), weights (1 x n), weighted (n x h), context (1 x h).
+// ---- provenance: the computation as a trace of named tensors (../explain/trace.js)
 
-/** Entry j of x_i = [h_i; s]: a copy of an encoder or decoder entry. */
-export function explainInput(r, i, j) {
-  const h = r.encoderStates.cols;
-  const value = shown(r.inputs.get(i, j));
-  return j < h
-    ? { text: `x${i + 1}[${j + 1}] = h${i + 1}[${j + 1}] = ${value}`, sources: { encoder: [[i, j]] } }
-    : { text: `x${i + 1}[${j + 1}] = s[${j - h + 1}] = ${value}`, sources: { decoder: [[0, j - h]] } };
-}
+const asRow = (v) => ({ rows: 1, cols: v.length, data: v });
+const asColumn = (v) => ({ rows: v.length, cols: 1, data: v });
 
-/** a_i[k] = tanh(x_i · W1[:, k]). */
-export function explainActivation(r, i, k) {
-  return {
-    text: `a${i + 1}[${k + 1}] = tanh(x${i + 1} · W1[:, ${k + 1}]) = tanh(${shown(r.preActivations.get(i, k))}) = ${shown(r.activations.get(i, k))}`,
-    sources: { inputs: rowCells(i, r.inputs.cols), layer1: columnCells(r.layer1.rows, k) },
-  };
-}
-
-/** e_i = w2 · a_i, written out. */
-export function explainScore(r, i) {
-  const a = r.activations.cols;
-  const pairs = Array.from({ length: a }, (_, k) => [r.layer2.data[k], r.activations.get(i, k)]);
-  return {
-    text: `e${i + 1} = w2 · tanh(W1ᵀ·[h${i + 1}; s]) = w2 · a${i + 1} = ${sumOfProducts(pairs)} = ${shown(r.scores[i])}`,
-    sources: { activations: rowCells(i, a), layer2: columnCells(a, 0) },
-  };
-}
-
-/** α_i from every score. */
-export function explainWeight(r, i) {
-  return {
-    text: softmaxText(`α${i + 1}`, r.scores, r.weights, i),
-    sources: { scores: columnCells(r.scores.length, 0) },
-  };
-}
-
-/** Entry k of α_i h_i. */
-export function explainWeighted(r, i, k) {
-  return {
-    text: `α${i + 1} · h${i + 1}[${k + 1}] = ${shown(r.weights[i])} · ${factor(r.encoderStates.get(i, k))} = ${shown(r.weighted.get(i, k))}`,
-    sources: { weights: [[0, i]], encoder: [[i, k]] },
-  };
-}
-
-/** Entry k of the context c = Σ_i α_i h_i. */
-export function explainContext(r, k) {
-  const n = r.weights.length;
-  const pairs = Array.from({ length: n }, (_, i) => [r.weights[i], r.encoderStates.get(i, k)]);
-  return {
-    text: `c[${k + 1}] = Σ α_i h_i[${k + 1}] = ${sumOfProducts(pairs)} = ${shown(r.context[k])}`,
-    sources: { weights: rowCells(0, n), encoder: columnCells(n, k), weighted: columnCells(n, k) },
-  };
-}
-
-/** Row 0: the additive weights; row 1: the softmax of the dot-product scores s · h_i. */
-export function explainComparison(r, row, i) {
-  if (row === 0) return explainWeight(r, i);
-  return {
-    text: `${softmaxText(`α${i + 1} (dot)`, r.dotScores, r.dotWeights, i)}, with dot scores s · h_i`,
-    sources: { encoder: rowCells(i, r.encoderStates.cols), decoder: rowCells(0, r.encoderStates.cols) },
-  };
+/**
+ * Records the chapter's computation (r = bahdanauAttention(…)) into `trace`,
+ * named like the figures: encoder (n x h), decoder (1 x h), inputs (n x 2h),
+ * layer1 (2h x a), activations (n x a), layer2 (a x 1), scores (n x 1),
+ * weights (1 x n), weighted (n x h), context (1 x h), compare (2 x n: the
+ * additive weights over the softmax of the dot scores s · h_i).
+ */
+export function traceBahdanau(trace, r) {
+  const vector = (name, symbol, value) => trace.add({ name, value, symbol, vector: true });
+  trace.add({ name: 'encoder', value: r.encoderStates, symbol: 'H', row: 'h' });
+  vector('decoder', 's', r.decoderState);
+  trace.add({ name: 'inputs', op: 'concat', inputs: ['encoder', 'decoder'], value: r.inputs, symbol: 'X', row: 'x' });
+  trace.add({ name: 'layer1', value: r.layer1, symbol: 'W1' });
+  trace.add({ name: 'pre', op: 'matmul', inputs: ['inputs', 'layer1'], value: r.preActivations, symbol: 'z' });
+  trace.add({ name: 'activations', op: 'tanh', inputs: ['pre'], value: r.activations, symbol: 'A', row: 'a' });
+  vector('layer2', 'w2', r.layer2);
+  const vectorOp = (name, op, inputs, value, symbol, params) =>
+    trace.add({ name, op, inputs, value, symbol, vector: true, params });
+  vectorOp('scores', 'matmul', ['activations', 'layer2'], () => asColumn(r.scores), 'e');
+  vectorOp('weights', 'softmax', ['scores'], () => asRow(r.weights), 'α');
+  const weighted = { value: r.weighted, symbol: 'αh', params: { along: 'rows' } };
+  trace.add({ name: 'weighted', op: 'scaleBy', inputs: ['weights', 'encoder'], ...weighted });
+  vectorOp('context', 'weightedSum', ['weights', 'encoder'], () => asRow(r.context), 'c');
+  vectorOp('dotScores', 'matmul', ['decoder', 'encoder'], () => asRow(r.dotScores), 's·h', { transposeB: true });
+  vectorOp('dotWeights', 'softmax', ['dotScores'], () => asRow(r.dotWeights), 'α(dot)');
+  const both = () => ({ rows: 2, cols: r.weights.length, data: Float64Array.from([...r.weights, ...r.dotWeights]) });
+  trace.add({ name: 'compare', op: 'stack', inputs: ['weights', 'dotWeights'], value: both, symbol: 'compare' });
 }

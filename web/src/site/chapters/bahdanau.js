@@ -4,7 +4,7 @@
 // attention size 10).
 import { code, el } from '../dom.js';
 import {
-  cellStory,
+  asInput,
   credit,
   errorLine,
   folded,
@@ -17,24 +17,14 @@ import {
 import { FlowDiagram } from '../figures/flow-diagram.js';
 import { lengthSketch } from '../figures/length-sketch.js';
 import { captioned, Heatmap } from '../figures/heatmap.js';
+import { storyForFigures, Trace } from '../explain/trace.js';
 import { addPrerendered, symbol, tex } from '../math.js';
 import { linkFormulas } from '../formula-links.js';
 
 import { formatCell, formatNumpy } from '../numpy-format.js';
 import { urlStore } from '../url-state.js';
 import { NumberInput } from '../number-input.js';
-import {
-  bahdanauAttention,
-  explainActivation,
-  explainComparison,
-  explainContext,
-  explainInput,
-  explainScore,
-  explainWeight,
-  explainWeighted,
-  SCHEMA,
-  setupLines,
-} from './bahdanau-model.js';
+import { bahdanauAttention, SCHEMA, setupLines, traceBahdanau } from './bahdanau-model.js';
 import formulas from '../formulas/bahdanau.js';
 
 addPrerendered(formulas); // this chapter's formulas, typeset at build time
@@ -114,55 +104,54 @@ export default {
       'back to the article (42, 5, 16, 10)',
     );
 
-    /** The latest results, which the provenance readouts explain. */
-    let result = null;
     /** Heatmaps by the names the model's explanations use (filled below). */
     const figures = {};
-    const story = (explainer) => cellStory(figures, () => result !== null, explainer);
+    const trace = new Trace(); // the computation, from which every figure explains its cells
+    const story = storyForFigures(trace, figures);
 
     // ---- outputs and figures, filled by update()
     const setupOut = outputBlock('the draws and their shapes');
-    const encoderMap = new Heatmap({ palette: 'orange', label: 'encoder states, one row per encoder step' });
-    const decoderMap = new Heatmap({ palette: 'purple', label: 'decoder state s' });
+    const encoderMap = asInput(new Heatmap({ palette: 'orange', label: 'encoder states, one row per encoder step' }));
+    const decoderMap = asInput(new Heatmap({ palette: 'purple', label: 'decoder state s' }));
     const encoderOut = outputBlock('encoder_states as NumPy prints it');
     const decoderOut = outputBlock('decoder_state as NumPy prints it');
     const inputsMap = new Heatmap({
       palette: 'viridis',
       label: 'concatenated inputs [h_i; s], one row per encoder step',
-      explain: story((i, j) => explainInput(result, i, j)),
+      explain: story('inputs'),
     });
     const inputsOut = outputBlock('inputs as NumPy prints them');
-    const layer1Map = new Heatmap({ palette: 'bone', label: 'layer_1 weights W1' });
+    const layer1Map = asInput(new Heatmap({ palette: 'bone', label: 'layer_1 weights W1' }));
     const activationsMap = new Heatmap({
       palette: 'green',
       label: 'tanh activations, one row per encoder step',
-      explain: story((i, k) => explainActivation(result, i, k)),
+      explain: story('activations'),
     });
     const activationsOut = outputBlock('activations as NumPy prints them');
-    const layer2Map = new Heatmap({ palette: 'bone', label: 'layer_2 weights w2' });
+    const layer2Map = asInput(new Heatmap({ palette: 'bone', label: 'layer_2 weights w2' }));
     const scoresMap = new Heatmap({
       palette: 'orange',
       label: 'alignment scores e, one per encoder step',
-      explain: story((i) => explainScore(result, i)),
+      explain: story('scores'),
     });
     const scoresOut = outputBlock('alignment scores as NumPy prints them');
     const weightsMap = new Heatmap({
       palette: 'orange',
       label: 'attention weights α',
       weights: true, // 0 to 1, with 'Stretch contrast' in the figure's menu
-      explain: story((_, i) => explainWeight(result, i)),
+      explain: story('weights'),
     });
     const weightsOut = outputBlock('softmax weights as NumPy prints them');
     const weightedMap = new Heatmap({
       palette: 'orange',
       label: 'weighted encoder states α_i h_i',
-      explain: story((i, k) => explainWeighted(result, i, k)),
+      explain: story('weighted'),
     });
     const weightedOut = outputBlock('weighted encoder states as NumPy prints them');
     const contextMap = new Heatmap({
       palette: 'blue',
       label: 'context vector c',
-      explain: story((_, k) => explainContext(result, k)),
+      explain: story('context'),
     });
     const contextOut = outputBlock('context vector as NumPy prints it');
     const compareMap = new Heatmap({
@@ -170,7 +159,7 @@ export default {
       label: 'weights from additive and from dot-product scores',
       weights: true, // 0 to 1, with 'Stretch contrast' in the figure's menu
       rowLabels: ['additive', 'dot product'],
-      explain: story((row, i) => explainComparison(result, row, i)),
+      explain: story('compare'),
     });
     const diagram = new FlowDiagram({
       label: 'the attention step: encoder states, additive scores, weights, context',
@@ -198,7 +187,7 @@ export default {
       guarded(error, () => {
         const { inputLength: n, hiddenSize: h, attentionSize: a } = state;
         const r = bahdanauAttention(api, state);
-        result = r;
+        traceBahdanau(trace, r);
         const steps = numberedLabels('h', n);
 
         setupOut.textContent = setupLines(state);

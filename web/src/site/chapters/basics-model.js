@@ -1,7 +1,7 @@
 // The computations of the "Attention Basics" chapter, kept apart from the page
 // (no DOM) so node tests can check them against the notebook's numbers
 // (tests/js/site-basics-model.test.mjs). Every number comes from the API.
-import { columnCells, factor, rowCells, shown, softmaxText } from '../provenance.js';
+import { shown } from '../explain/format.js';
 
 export const DEFAULTS = {
   decoder: [5, 1, 20],
@@ -61,50 +61,33 @@ export function basicsAttention(api, { decoder, annotation, annotations }) {
   };
 }
 
-// ---- provenance: where each computed number comes from ---------------------------
-//
-// Each function returns the arithmetic with the actual numbers and the cells it
-// read, by figure name: decoder (d x 1), annotations H (d x n), scores (1 x n),
-// weights (1 x n), applied (d x n). The view maps names to its figures.
+// ---- provenance: the computation as a trace of named tensors (../explain/trace.js)
 
-const all = columnCells;
+const rowVector = (v) => ({ rows: 1, cols: v.length, data: v });
+const columnVector = (v) => ({ rows: v.length, cols: 1, data: Float64Array.from(v) });
 
-/** e_s = h · h̄_s, written out. */
-export function explainScore({ decoder, annotations }, r, s) {
-  const terms = decoder.map((h, k) => `${factor(h)}·${factor(annotations[s][k])}`).join(' + ');
-  return {
-    text: `e${s + 1} = h · h̄${s + 1} = ${terms} = ${shown(r.scores[s])}`,
-    sources: { decoder: all(decoder.length, 0), annotations: all(decoder.length, s) },
-  };
-}
-
-/** α_s = e^(e_s − m) / Σ_j e^(e_j − m), written out with every score. */
-export function explainWeight(r, s) {
-  return {
-    text: softmaxText(`α${s + 1}`, r.scores, r.weights, s),
-    sources: { scores: rowCells(0, r.scores.length) },
-  };
-}
-
-/** Entry k of α_s h̄_s. */
-export function explainApplied({ annotations }, r, k, s) {
-  return {
-    text: `α${s + 1} · h̄${s + 1}[${k + 1}] = ${shown(r.weights[s])} · ${factor(annotations[s][k])} = ${shown(r.applied.get(k, s))}`,
-    sources: { weights: [[0, s]], annotations: [[k, s]] },
-  };
-}
-
-/** Entry k of the context vector c = Σ_s α_s h̄_s. */
-export function explainContext({ annotations }, r, k) {
-  const terms = annotations.map((column, s) => `${shown(r.weights[s])}·${factor(column[k])}`).join(' + ');
-  return {
-    text: `c[${k + 1}] = Σ α_s h̄_s[${k + 1}] = ${terms} = ${shown(r.context[k])}`,
-    sources: {
-      weights: rowCells(0, annotations.length),
-      annotations: rowCells(k, annotations.length),
-      applied: rowCells(k, annotations.length),
-    },
-  };
+/**
+ * Records the chapter's computation (r = basicsAttention(…)) into `trace`,
+ * named like the figures: decoder (d x 1), annotations H (d x n), scores
+ * (1 x n), weights (1 x n), applied (d x n), context (d x 1).
+ */
+export function traceBasics(trace, { decoder }, r) {
+  trace.add({ name: 'decoder', value: () => columnVector(decoder), symbol: 'h', vector: true });
+  trace.add({ name: 'annotations', value: r.H, symbol: 'H', col: 'h̄' });
+  const scores = { value: () => rowVector(r.scores), symbol: 'e', vector: true, params: { transposeA: true } };
+  trace.add({ name: 'scores', op: 'matmul', inputs: ['decoder', 'annotations'], ...scores });
+  trace.add({
+    name: 'weights',
+    op: 'softmax',
+    inputs: ['scores'],
+    value: () => rowVector(r.weights),
+    symbol: 'α',
+    vector: true,
+  });
+  const applied = { value: r.applied, symbol: 'αh̄', params: { along: 'cols' } };
+  trace.add({ name: 'applied', op: 'scaleBy', inputs: ['weights', 'annotations'], ...applied });
+  const context = { value: () => columnVector(r.context), symbol: 'c', vector: true, params: { transposeB: true } };
+  trace.add({ name: 'context', op: 'matmul', inputs: ['annotations', 'weights'], ...context });
 }
 
 /**

@@ -3,7 +3,7 @@
 import { code, el } from '../dom.js';
 import { ColumnsEditor, VectorEditor } from '../editors.js';
 import {
-  cellStory,
+  asInput,
   credit,
   errorLine,
   experiment,
@@ -16,22 +16,20 @@ import {
 import { BarChart } from '../figures/bar-chart.js';
 import { FlowDiagram } from '../figures/flow-diagram.js';
 import { Heatmap } from '../figures/heatmap.js';
+import { storyForFigures, Trace } from '../explain/trace.js';
 import { linkFormulas } from '../formula-links.js';
 import { addPrerendered, symbol, tex } from '../math.js';
 import { formatCell, formatFromLog, formatNumpy, formatScalar } from '../numpy-format.js';
 import { urlStore } from '../url-state.js';
 import {
   basicsAttention,
-  explainApplied,
-  explainContext,
-  explainScore,
-  explainWeight,
   DEFAULTS,
   MAX_STEPS,
   SCHEMA,
   softmaxSentence,
   temperatureAt,
   temperedWeights,
+  traceBasics,
 } from './basics-model.js';
 import formulas from '../formulas/basics.js';
 
@@ -99,12 +97,15 @@ export default {
     const save = () => store.writeState(SCHEMA, state);
     /** The latest results, which the provenance readouts explain. */
     let result = null;
+    const trace = new Trace(); // the computation, from which every figure explains its cells
     /** Heatmaps by the names the model's explanations use (filled below). */
     const figures = {};
-    const story = (explainer) => cellStory(figures, () => result !== null, explainer);
+    const story = storyForFigures(trace, figures);
 
     // ---- Step 1: the decoder hidden state
-    const decoderMap = new Heatmap({ palette: 'purple', label: 'decoder hidden state h', rowLabels: indexLabels(3) });
+    const decoderMap = asInput(
+      new Heatmap({ palette: 'purple', label: 'decoder hidden state h', rowLabels: indexLabels(3) }),
+    );
     const decoderOut = outputBlock('decoder hidden state as NumPy prints it');
     const decoderEditor = new VectorEditor({
       values: state.decoder,
@@ -117,7 +118,7 @@ export default {
     });
 
     // ---- Step 2: one annotation
-    const annotationMap = new Heatmap({ palette: 'orange', label: 'annotation h̄', rowLabels: indexLabels(3) });
+    const annotationMap = asInput(new Heatmap({ palette: 'orange', label: 'annotation h̄', rowLabels: indexLabels(3) }));
     const annotationOut = outputBlock('annotation as NumPy prints it');
     const annotationEditor = new VectorEditor({
       values: state.annotation,
@@ -134,10 +135,9 @@ export default {
     const singleSum = el('p', { className: 'worked' });
 
     // ---- Step 4: the annotations matrix
-    const annotationsMap = new Heatmap({
-      palette: 'orange',
-      label: 'annotations matrix H, one column per encoder step',
-    });
+    const annotationsMap = asInput(
+      new Heatmap({ palette: 'orange', label: 'annotations matrix H, one column per encoder step' }),
+    );
     const annotationsOut = outputBlock('annotations matrix as NumPy prints it');
     const annotationsEditor = new ColumnsEditor({
       columns: state.annotations,
@@ -155,7 +155,7 @@ export default {
     const scoresMap = new Heatmap({
       palette: 'orange',
       label: 'scores e, one per encoder step',
-      explain: story((_, s) => explainScore(state, result, s)),
+      explain: story('scores'),
     });
     const scoresOut = outputBlock('scores as NumPy prints them');
 
@@ -164,7 +164,7 @@ export default {
       palette: 'orange',
       label: 'attention weights α',
       weights: true, // 0 to 1, with 'Stretch contrast' in the figure's menu
-      explain: story((_, s) => explainWeight(result, s)),
+      explain: story('weights'),
     });
     const softmaxText = el('p', { className: 'live-sentence' });
     const weightsOut = outputBlock('softmax weights as NumPy prints them (float64)');
@@ -176,7 +176,7 @@ export default {
     const appliedMap = new Heatmap({
       palette: 'orange',
       label: 'weighted annotations, one column per encoder step',
-      explain: story((k, s) => explainApplied(state, result, k, s)),
+      explain: story('applied'),
     });
     const appliedOut = outputBlock('weighted annotations as NumPy prints them');
 
@@ -185,7 +185,7 @@ export default {
       palette: 'blue',
       label: 'context vector c',
       rowLabels: indexLabels(3),
-      explain: story((k) => explainContext(state, result, k)),
+      explain: story('context'),
     });
     const diagram = new FlowDiagram({ label: 'the attention step: encoder states, scores, weights, context' });
     Object.assign(figures, {
@@ -313,6 +313,7 @@ export default {
 
       const r = basicsAttention(api, state);
       result = r;
+      traceBasics(trace, state, r);
       // np.dot of the notebook's integer lists is an int64: 927, not 927.0.
       const integers = [...decoder, ...annotation].every(Number.isInteger);
       singleOut.textContent = formatScalar(r.single, { integer: integers });

@@ -3,8 +3,6 @@
 // summary, and the attention of two tokenised sentences through the API.
 // Tested in tests/js/site-glove-model.test.mjs.
 
-import { columnCells, factor, shown, softmaxText, sumOfProducts } from '../provenance.js';
-
 export const PROJECTION_SIZES = [8, 16, 32, 64, 128, 256];
 export const MAX_SENTENCE = 500; // characters, like the sentence inputs
 
@@ -178,91 +176,120 @@ export function additiveAttention(api, layer, r) {
   return { queries, keys, scores, weights, output: api.matmul(weights, r.k.matrix), params: layer.params };
 }
 
-/** The first few entries of a vector, "[0.12, −0.3, 0.05, …]" with its length when cut. */
-export function vectorText(v, most = 4) {
-  const head = Array.from(v).slice(0, most).map(shown);
-  return v.length > most ? `[${head.join(', ')}, … (${v.length} numbers)]` : `[${head.join(', ')}]`;
-}
+// ---- provenance: the computation as a trace of named tensors (../explain/trace.js)
 
-const pair = (r, i, j) => `${pyRepr(r.qTokens[i])} → ${pyRepr(r.kTokens[j])}`;
-const embedSources = (r, i, j) => ({
-  queryEmbed: columnCells(r.q.matrix.cols, i),
-  keyEmbed: columnCells(r.k.matrix.cols, j),
-});
-
-/** A weight that is 0 because a word has no vector, or null. */
-function maskedStory(r, i, j, what) {
-  if (r.mask.data[i * r.mask.cols + j]) return null;
-  const word = r.qMissing[i] ? pyRepr(r.qTokens[i]) : pyRepr(r.kTokens[j]);
-  return {
-    text: `${what} ${pair(r, i, j)} = 0: ${word} has no vector in these embeddings, so it is masked (no row or column weight).`,
-    sources: embedSources(r, i, j),
-  };
-}
-
-/** The softmax of row i over the key tokens that have a vector. */
-const rowSoftmax = (r, name, scores, weights, i, j) =>
-  softmaxText(name, scores.row(i), weights.row(i), j, (c) => r.mask.data[i * r.mask.cols + c] === 1);
+const transposed = (m) => {
+  const data = new Float64Array(m.rows * m.cols);
+  for (let r = 0; r < m.rows; r++) for (let c = 0; c < m.cols; c++) data[c * m.rows + r] = m.data[r * m.cols + c];
+  return { rows: m.cols, cols: m.rows, data };
+};
+const row = (v) => ({ rows: 1, cols: v.length, data: v });
 
 /**
- * Provenance of a dot-product attention weight: the softmax of row i of
- * q·k/√d (or of the cosines) over every key token with a vector. Sources are
- * the query token's and the key token's embedding columns (the embedding
- * figures are d × tokens).
+ * Records the sentences' dot-product attention (r = sentencesAttention(…)) into
+ * `trace`: the embedding figures (queryEmbed, keyEmbed: one column per token),
+ * their rows q and k, the mask (a word with no vector says so), the raw and
+ * scaled scores (or the cosines) and 'dot.weights'.
  */
-export function explainDotWeight(r, i, j) {
-  const masked = maskedStory(r, i, j, 'weight');
-  if (masked) return masked;
-  const d = r.q.matrix.cols;
-  const who = `weight ${pair(r, i, j)}`;
-  const soft = rowSoftmax(r, who, r.scaled, r.dot.weights, i, j);
-  const text = r.cosine
-    ? `cos = q·k / (‖q‖·‖k‖) = ${shown(r.scaled.get(i, j) * r.qNorms[i] * r.kNorms[j])} / (${shown(r.qNorms[i])}·${shown(r.kNorms[j])}) = ${shown(r.scaled.get(i, j))}; ${soft}, over the cosines of every key token`
-    : `${soft}, over q·k/√${d} for every key token`;
-  return { text, sources: embedSources(r, i, j) };
-}
-
-/**
- * Provenance of a trainable attention weight (t = trainableAttention()): the
- * projected query and key rows, their scaled dot product, the row's softmax.
- */
-export function explainTrainableWeight(r, t, i, j) {
-  const masked = maskedStory(r, i, j, 'weight');
-  if (masked) return masked;
-  const d = t.queries.cols;
-  const qi = t.queries.row(i);
-  const kj = t.keys.row(j);
-  const products = Array.from(qi, (x, c) => [x, kj[c]]);
-  const text =
-    `q′ = W_q·q + b_q = ${vectorText(qi)}, k′ = W_k·k + b_k = ${vectorText(kj)}; ` +
-    `q′·k′/√${d} = (${sumOfProducts(products)}) / ${shown(Math.sqrt(d))} = ${shown(t.scaled.get(i, j))}; ` +
-    rowSoftmax(r, `weight ${pair(r, i, j)}`, t.scaled, t.weights, i, j);
-  return { text, sources: embedSources(r, i, j) };
-}
-
-/** tanh(W_q q_i + b_q + W_k k_j + b_k): the hidden activations of one pair (a = additiveAttention()). */
-export function additiveHidden(a, i, j) {
-  const qi = a.queries.row(i);
-  const kj = a.keys.row(j);
-  return Float64Array.from(qi, (x, c) => Math.tanh(x + kj[c]));
+export function traceSentences(api, trace, r) {
+  const labels = { q: r.qTokens, k: r.kTokens };
+  trace.add({ name: 'queryEmbed', value: () => transposed(r.q.matrix), symbol: 'E_q' });
+  trace.add({ name: 'keyEmbed', value: () => transposed(r.k.matrix), symbol: 'E_k' });
+  trace.add({
+    name: 'q',
+    op: 'transpose',
+    inputs: ['queryEmbed'],
+    value: r.q.matrix,
+    symbol: 'q',
+    row: 'q',
+    rowLabels: labels.q,
+  });
+  trace.add({
+    name: 'k',
+    op: 'transpose',
+    inputs: ['keyEmbed'],
+    value: r.k.matrix,
+    symbol: 'k',
+    row: 'k',
+    rowLabels: labels.k,
+  });
+  const note = (i, j) =>
+    `${pyRepr(r.qMissing[i] ? r.qTokens[i] : r.kTokens[j])} has no vector in these embeddings, so it is masked (no row or column weight).`;
+  trace.add({ name: 'mask', value: r.mask, symbol: 'M', note });
+  const pairs = { rowLabels: labels.q, colLabels: labels.k };
+  const raw = { value: () => api.attentionScores(r.q.matrix, r.k.matrix), symbol: 'q·k', params: { transposeB: true } };
+  trace.add({ name: 'dot.raw', op: 'matmul', inputs: ['q', 'k'], ...raw, ...pairs });
+  const scaled = r.cosine
+    ? { op: 'cosine', symbol: 'cos', params: { rowNorms: r.qNorms, colNorms: r.kNorms } }
+    : { op: 'scale', symbol: 'scaled', params: { dk: r.q.matrix.cols } };
+  trace.add({ name: 'dot.scaled', inputs: ['dot.raw'], value: r.scaled, ...scaled, ...pairs });
+  trace.add({
+    name: 'dot.weights',
+    op: 'softmax',
+    inputs: ['dot.scaled', 'mask'],
+    value: r.dot.weights,
+    symbol: 'weight',
+    ...pairs,
+  });
 }
 
 /**
- * Provenance of an additive attention weight: the hidden activations
- * tanh(W_q·q + b_q + W_k·k + b_k), the score w_sᵀ·tanh(…) + b_s, the softmax.
+ * The projected queries and keys of a layer (params Wq, Wk in PyTorch layout,
+ * out × in) as `${prefix}.q` = q·W_qᵀ + b_q and `${prefix}.k`, with their weights.
  */
-export function explainAdditiveWeight(r, a, i, j) {
-  const masked = maskedStory(r, i, j, 'weight');
-  if (masked) return masked;
-  const hidden = additiveHidden(a, i, j);
-  const ws = a.params.Ws.weight.data;
-  const bs = a.params.Ws.bias[0];
-  const products = Array.from(ws, (w, c) => [w, hidden[c]]);
-  const text =
-    `tanh(W_q·q + b_q + W_k·k + b_k) = ${vectorText(hidden)}; ` +
-    `score = w_sᵀ·tanh(…) + b_s = ${sumOfProducts(products)} + ${factor(bs)} = ${shown(a.scores.get(i, j))}; ` +
-    rowSoftmax(r, `weight ${pair(r, i, j)}`, a.scores, a.weights, i, j);
-  return { text, sources: embedSources(r, i, j) };
+function traceProjected(trace, prefix, r, params, queries, keys) {
+  for (const [x, W, value, rowLabels] of [
+    ['q', 'Wq', queries, r.qTokens],
+    ['k', 'Wk', keys, r.kTokens],
+  ]) {
+    const { weight, bias } = params[W];
+    trace.add({ name: `${prefix}.${W}.W`, value: () => transposed(weight), symbol: `W_${x}` });
+    trace.add({ name: `${prefix}.${W}.b`, value: row(bias), symbol: `b_${x}` });
+    const names = { symbol: `${x}′`, row: `${x}′`, rowLabels };
+    trace.add({
+      name: `${prefix}.${x}`,
+      op: 'linear',
+      inputs: [x, `${prefix}.${W}.W`, `${prefix}.${W}.b`],
+      value,
+      ...names,
+    });
+  }
+}
+
+/** Trainable attention (t = trainableAttention(…) with `layer`): projections, scaled scores, 'train.weights'. */
+export function traceTrainable(api, trace, r, layer, t) {
+  const pairs = { rowLabels: r.qTokens, colLabels: r.kTokens };
+  traceProjected(trace, 'train', r, layer.params, t.queries, t.keys);
+  const raw = { value: () => api.attentionScores(t.queries, t.keys), symbol: 'q′·k′', params: { transposeB: true } };
+  trace.add({ name: 'train.raw', op: 'matmul', inputs: ['train.q', 'train.k'], ...raw, ...pairs });
+  const scaled = { value: t.scaled, symbol: 'scaled', params: { dk: t.queries.cols } };
+  trace.add({ name: 'train.scaled', op: 'scale', inputs: ['train.raw'], ...scaled, ...pairs });
+  trace.add({
+    name: 'train.weights',
+    op: 'softmax',
+    inputs: ['train.scaled', 'mask'],
+    value: t.weights,
+    symbol: 'weight',
+    ...pairs,
+  });
+}
+
+/** Additive attention (ad = additiveAttention(…)): projections, every pair's score, 'add.weights'. */
+export function traceAdditive(trace, r, ad) {
+  const pairs = { rowLabels: r.qTokens, colLabels: r.kTokens };
+  traceProjected(trace, 'add', r, ad.params, ad.queries, ad.keys);
+  trace.add({ name: 'add.ws', value: row(ad.params.Ws.weight.data), symbol: 'w_s' });
+  trace.add({ name: 'add.bs', value: row(ad.params.Ws.bias), symbol: 'b_s' });
+  const inputs = ['add.q', 'add.k', 'add.ws', 'add.bs'];
+  trace.add({ name: 'add.scores', op: 'additiveScore', inputs, value: ad.scores, symbol: 'score', ...pairs });
+  trace.add({
+    name: 'add.weights',
+    op: 'softmax',
+    inputs: ['add.scores', 'mask'],
+    value: ad.weights,
+    symbol: 'weight',
+    ...pairs,
+  });
 }
 
 /**

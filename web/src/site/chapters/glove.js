@@ -3,10 +3,11 @@
 // with learned projections, and additive attention over every query–key pair.
 // Every number comes from the attention-lab API (wasm); this file lays out and draws.
 import { code, el } from '../dom.js';
-import { cellStory, credit, errorLine, experiment, guarded, outputBlock, step } from '../chapter-kit.js';
+import { asInput, credit, errorLine, experiment, guarded, outputBlock, step } from '../chapter-kit.js';
+import { storyForFigures, Trace } from '../explain/trace.js';
 import { Heatmap } from '../figures/heatmap.js';
 import { TokenLines } from '../figures/token-lines.js';
-import { columnCells, rowCells } from '../provenance.js';
+import { columnCells, rowCells } from '../explain/format.js';
 import { addPrerendered, symbol, tex } from '../math.js';
 import { linkFormulas } from '../formula-links.js';
 import { formatNumpy } from '../numpy-format.js';
@@ -17,14 +18,14 @@ import {
   additiveAttention,
   columnsOf,
   embeddingSummary,
-  explainAdditiveWeight,
-  explainDotWeight,
-  explainTrainableWeight,
   pyList,
   sameWordMatches,
   sentencesAttention,
   strongestPairs,
   trainableAttention,
+  traceAdditive,
+  traceSentences,
+  traceTrainable,
 } from './glove-model.js';
 import formulas from '../formulas/glove.js';
 
@@ -130,8 +131,8 @@ export default {
       rotateColLabels: true,
       colLabelsOnTop: true,
     });
-    const queryEmbedMap = new Heatmap(embedOptions('query embeddings, one column per token', 'blue'));
-    const keyEmbedMap = new Heatmap(embedOptions('key embeddings, one column per token', 'blue'));
+    const queryEmbedMap = asInput(new Heatmap(embedOptions('query embeddings, one column per token', 'blue')));
+    const keyEmbedMap = asInput(new Heatmap(embedOptions('key embeddings, one column per token', 'blue')));
     const embedOut = outputBlock('the embedding matrices, summarised');
     const missingNote = el('p', { className: 'missing-note' });
 
@@ -141,7 +142,9 @@ export default {
     let trained = null; // trainableAttention() of the latest sentences
     let added = null; // additiveAttention() of the latest sentences
     const figures = { queryEmbed: queryEmbedMap, keyEmbed: keyEmbedMap };
-    const attentionOptions = (label, ready, explainer) => ({
+    const trace = new Trace(); // the computation, from which every map explains its cells
+    const story = storyForFigures(trace, figures);
+    const attentionOptions = (label, name) => ({
       palette: 'bone',
       label,
       rotateColLabels: true,
@@ -150,7 +153,7 @@ export default {
       cellWidth: 46,
       weights: true, // a fixed 0–1 colour scale; "stretch contrast" in the figure's menu
       isMasked: (r, c) => attention !== null && attention.mask.data[r * attention.mask.cols + c] === 0,
-      explain: cellStory(figures, ready, explainer),
+      explain: story(name),
     });
     // Beside each matrix, the same weights as lines between the tokens; pointing at a
     // token outlines its row (a query) or its column (a key) in the matrix.
@@ -182,11 +185,7 @@ export default {
       },
     });
     const dotMap = new Heatmap(
-      attentionOptions(
-        'dot-product attention: query tokens (rows) attending to key tokens (columns)',
-        () => attention !== null,
-        (i, j) => explainDotWeight(attention, i, j),
-      ),
+      attentionOptions('dot-product attention: query tokens (rows) attending to key tokens (columns)', 'dot.weights'),
     );
     const dotLines = linesFor(dotMap, 'dot-product attention as lines from query tokens to key tokens');
     const dotOut = outputBlock('attention matrix as NumPy prints it');
@@ -224,13 +223,7 @@ export default {
       },
       'Reseed W_q, W_k, W_v',
     );
-    const trainableMap = new Heatmap(
-      attentionOptions(
-        'trainable attention with random projections',
-        () => trained !== null,
-        (i, j) => explainTrainableWeight(attention, trained, i, j),
-      ),
-    );
+    const trainableMap = new Heatmap(attentionOptions('trainable attention with random projections', 'train.weights'));
     const trainableLines = linesFor(trainableMap, 'trainable attention as lines from query tokens to key tokens');
     const trainableOut = outputBlock('trainable attention matrix as NumPy prints it');
     const trainableNote = el('p', {});
@@ -251,13 +244,7 @@ export default {
       },
       'Reseed W_q, W_k, w_s',
     );
-    const additiveMap = new Heatmap(
-      attentionOptions(
-        'additive attention over every query–key pair',
-        () => added !== null,
-        (i, j) => explainAdditiveWeight(attention, added, i, j),
-      ),
-    );
+    const additiveMap = new Heatmap(attentionOptions('additive attention over every query–key pair', 'add.weights'));
     const additiveLines = linesFor(additiveMap, 'additive attention as lines from query tokens to key tokens');
     const additiveOut = outputBlock('additive attention matrix as NumPy prints it');
     const bugNote = el('div', { className: 'notebook-bug' });
@@ -294,6 +281,7 @@ export default {
 
         // Embeddings and dot-product attention (missing words masked).
         attention = sentencesAttention(api, E, state.query, state.key, { cosine: state.cosine });
+        traceSentences(api, trace, attention);
         trained = null;
         added = null;
         const { q, k, qMissing, kMissing, missing, dot } = attention;
@@ -359,6 +347,7 @@ export default {
         }
         trainableSeedText.textContent = `seed ${state.trainableSeed}`;
         trained = trainableAttention(api, trainable, attention);
+        traceTrainable(api, trace, attention, trainable, trained);
         trainableMap.update(trained.weights, { rowLabels: qTokens, colLabels: kTokens });
         linesOf(trainableLines, trained.weights);
         trainableOut.textContent = formatNumpy(trained.weights.data, shape);
@@ -382,6 +371,7 @@ export default {
         }
         additiveSeedText.textContent = `seed ${state.additiveSeed}`;
         added = additiveAttention(api, additive, attention);
+        traceAdditive(trace, attention, added);
         additiveMap.update(added.weights, { rowLabels: qTokens, colLabels: kTokens });
         linesOf(additiveLines, added.weights);
         additiveOut.textContent = formatNumpy(added.weights.data, shape);

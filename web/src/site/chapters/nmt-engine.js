@@ -16,7 +16,7 @@
 //                 (paused: true when training stopped by itself at `until`)
 //               rnn:         { type: 'translation', input, output, attention, encoderOutputs, decoderStates,
 //                              scores, probabilities, outputAlphabet }
-//               transformer: { type: 'translation', input, output, encoderSelf, decoderSelf, cross }
+//               transformer: { type: 'translation', input, output, encoderSelf, decoderSelf, cross, queries, keys }
 //                            (each layers x heads of {rows, cols, data})
 //               { type: 'sample', input, target } (before its translation)
 //               { type: 'translation-error', input, message } | { type: 'error', message }
@@ -60,11 +60,15 @@ export function createEngine(loadApi, post, { chunk = 5 } = {}) {
   function translation(r) {
     if (model === 'transformer') {
       const maps = (use) => use.map((heads) => heads.map(plain));
+      const perLayer = (uses) =>
+        Object.fromEntries(Object.entries(uses).map(([use, layers]) => [use, layers.map(plain)]));
       return {
         output: r.output,
         encoderSelf: maps(r.encoderSelf),
         decoderSelf: maps(r.decoderSelf),
         cross: maps(r.cross),
+        queries: perLayer(r.queries),
+        keys: perLayer(r.keys),
       };
     }
     return {

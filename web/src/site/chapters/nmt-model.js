@@ -3,7 +3,7 @@
 // readouts built from a translation's numbers. The model itself trains in
 // nmt-engine.js (through the API's Seq2SeqTrainer).
 
-import { rowCells, shown, softmaxText } from '../provenance.js';
+import { rowCells, shown, softmaxText } from '../explain/format.js';
 
 export const DEFAULT_INPUT = { dates: 'Saturday 21/11/26', reverse: '12345678' };
 export const MAX_INPUT = 40; // characters, like the input box

@@ -1,7 +1,7 @@
 // The computations of the "Q/K/V attention from scratch" chapter, kept apart
 // from the page so node tests can check them against NumPy (tests/js/qkv.test.mjs).
 // Every number comes from the attention-lab API; this file only chains calls.
-import { columnCells, rowCells, shown, softmaxText, sumOfProducts } from '../provenance.js';
+import { matrixOfRows } from '../explain/names.js';
 
 /** The article's four word vectors, one row per word. */
 export const ARTICLE_WORDS = [
@@ -69,43 +69,41 @@ export function resolveWeights(api, state) {
 /** NumPy's dtype rule: products of integer arrays stay integer arrays. */
 export const isWhole = (rows) => rows.every((row) => row.every(Number.isInteger));
 
-// ---- provenance: where each computed number comes from ---------------------------
-// Sources are named after the chapter's figures: words (n x 3), WQ/WK/WV (3 x 3),
-// Q/K/V (n x 3), scores (n x n), weights (n x n), output (n x 3).
+// ---- provenance: the computation as a trace of named tensors (../explain/trace.js)
 
-/** Entry (i, k) of Q, K or V: x_i · W[:, k]. */
-export function explainProjection(name, words, W, r, i, k) {
-  const pairs = words[i].map((x, j) => [x, W[j][k]]);
-  return {
-    text: `${name}[${i + 1}][${k + 1}] = x${i + 1} · W_${name}[:, ${k + 1}] = ${sumOfProducts(pairs)} = ${shown(r[name].get(i, k))}`,
-    sources: { words: rowCells(i, 3), [`W${name}`]: columnCells(3, k) },
-  };
-}
-
-/** S[i][j] = q_i · k_j. */
-export function explainScore(r, i, j) {
-  const pairs = Array.from(r.Q.row(i), (q, k) => [q, r.K.get(j, k)]);
-  return {
-    text: `S[${i + 1}][${j + 1}] = q${i + 1} · k${j + 1} = ${sumOfProducts(pairs)} = ${shown(r.scores.get(i, j))}`,
-    sources: { Q: rowCells(i, r.Q.cols), K: rowCells(j, r.K.cols) },
-  };
-}
-
-/** A[i][j] = softmax of row i of S / √d_k. */
-export function explainWeight(r, i, j) {
-  const scaled = r.scaled.row(i);
-  return {
-    text: `${softmaxText(`A[${i + 1}][${j + 1}]`, scaled, r.weights.row(i), j)}, with row ${i + 1} of S/√${r.dk}`,
-    sources: { scores: rowCells(i, r.scores.cols) },
-  };
-}
-
-/** out[i][k] = Σ_j A[i][j] V[j][k]. */
-export function explainOutput(r, i, k) {
-  const n = r.weights.cols;
-  const pairs = Array.from({ length: n }, (_, j) => [r.weights.get(i, j), r.V.get(j, k)]);
-  return {
-    text: `out[${i + 1}][${k + 1}] = Σ_j A[${i + 1}][j] V[j][${k + 1}] = ${sumOfProducts(pairs)} = ${shown(r.output.get(i, k))}`,
-    sources: { weights: rowCells(i, n), V: columnCells(n, k) },
-  };
+/**
+ * Records the chapter's computation (r = qkvAttention(…)) into `trace`, named
+ * like the figures: words (n x 3), WQ/WK/WV (3 x 3), Q/K/V (n x 3), scores
+ * (n x n), weights (n x n), output (n x 3). Each op explains its own cells.
+ */
+export function traceQkv(trace, words, W, r) {
+  trace.add({ name: 'words', value: () => matrixOfRows(words), symbol: 'X', row: 'x' });
+  for (const key of WEIGHT_KEYS) trace.add({ name: key, value: () => matrixOfRows(W[key]), symbol: `W_${key[1]}` });
+  for (const name of ['Q', 'K', 'V']) {
+    trace.add({
+      name,
+      op: 'matmul',
+      inputs: ['words', `W${name}`],
+      value: r[name],
+      symbol: name,
+      row: name.toLowerCase(),
+    });
+  }
+  trace.add({
+    name: 'scores',
+    op: 'matmul',
+    inputs: ['Q', 'K'],
+    value: r.scores,
+    symbol: 'S',
+    params: { transposeB: true },
+  });
+  trace.add({
+    name: 'weights',
+    op: 'softmax',
+    inputs: ['scores'],
+    value: r.weights,
+    symbol: 'A',
+    params: { dk: r.dk },
+  });
+  trace.add({ name: 'output', op: 'weightedSum', inputs: ['weights', 'V'], value: r.output, symbol: 'out' });
 }

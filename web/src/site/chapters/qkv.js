@@ -2,35 +2,16 @@
 // integer projections W_Q, W_K, W_V (NumPy-exact, seed 42), and the general
 // attention mechanism computed one matrix at a time.
 import { code, el } from '../dom.js';
-import {
-  cellStory,
-  credit,
-  errorLine,
-  guarded,
-  indexLabels,
-  numberedLabels,
-  outputBlock,
-  step,
-} from '../chapter-kit.js';
+import { asInput, credit, errorLine, guarded, indexLabels, numberedLabels, outputBlock, step } from '../chapter-kit.js';
 import { captioned, Heatmap } from '../figures/heatmap.js';
+import { storyForFigures, Trace } from '../explain/trace.js';
 import { addPrerendered, symbol, tex } from '../math.js';
 import { linkFormulas } from '../formula-links.js';
 import { MatrixEditor } from '../matrix-editor.js';
 import { formatCell, formatNumpy } from '../numpy-format.js';
 import { NumberInput } from '../number-input.js';
 import { urlStore } from '../url-state.js';
-import {
-  SCHEMA,
-  WEIGHT_KEYS,
-  drawWeights,
-  explainOutput,
-  explainProjection,
-  explainScore,
-  explainWeight,
-  isWhole,
-  qkvAttention,
-  resolveWeights,
-} from './qkv-model.js';
+import { SCHEMA, WEIGHT_KEYS, drawWeights, isWhole, qkvAttention, resolveWeights, traceQkv } from './qkv-model.js';
 import formulas from '../formulas/qkv.js';
 
 addPrerendered(formulas); // this chapter's formulas, typeset at build time
@@ -91,11 +72,9 @@ export default {
         update();
       },
     });
-    const wordsMap = new Heatmap({
-      palette: 'purple',
-      label: 'word vectors, one row per word',
-      colLabels: indexLabels(3),
-    });
+    const wordsMap = asInput(
+      new Heatmap({ palette: 'purple', label: 'word vectors, one row per word', colLabels: indexLabels(3) }),
+    );
     const wordsOut = outputBlock('words as NumPy prints them');
 
     // ---- Step 2: weights
@@ -112,12 +91,14 @@ export default {
           update();
         },
       });
-      weightMaps[key] = new Heatmap({
-        palette: 'bone',
-        label: WEIGHT_NAMES[key],
-        rowLabels: indexLabels(3),
-        colLabels: indexLabels(3),
-      });
+      weightMaps[key] = asInput(
+        new Heatmap({
+          palette: 'bone',
+          label: WEIGHT_NAMES[key],
+          rowLabels: indexLabels(3),
+          colLabels: indexLabels(3),
+        }),
+      );
     }
     const redraw = (newSeed) => {
       state.seed = newSeed;
@@ -148,12 +129,11 @@ export default {
     const labelled = (key, node) =>
       el('div', {}, el('div', { className: 'control-label' }, `${WEIGHT_NAMES[key]} =`), node);
 
-    // ---- Provenance: the latest results, explained by the model's functions.
-    let result = null;
+    // ---- Provenance: the computation as a trace; every figure explains its cells from it.
+    const trace = new Trace();
     /** Heatmaps by the names the model's explanations use (filled below). */
     const figures = {};
-    const story = (explainer) => cellStory(figures, () => result !== null, explainer);
-    const projection = (name) => story((i, k) => explainProjection(name, state.words, state[`W${name}`], result, i, k));
+    const story = storyForFigures(trace, figures);
 
     // ---- Step 3: Q, K, V
     const projMaps = {
@@ -161,19 +141,19 @@ export default {
         palette: 'orange',
         label: 'queries Q, one row per word',
         colLabels: indexLabels(3),
-        explain: projection('Q'),
+        explain: story('Q'),
       }),
       K: new Heatmap({
         palette: 'green',
         label: 'keys K, one row per word',
         colLabels: indexLabels(3),
-        explain: projection('K'),
+        explain: story('K'),
       }),
       V: new Heatmap({
         palette: 'blue',
         label: 'values V, one row per word',
         colLabels: indexLabels(3),
-        explain: projection('V'),
+        explain: story('V'),
       }),
     };
     const projOut = outputBlock('Q, K and V as NumPy prints them');
@@ -183,7 +163,7 @@ export default {
       palette: 'orange',
       label: 'scores Q·Kᵀ: rows are queries, columns are keys',
       colLabelsOnTop: true,
-      explain: story((i, j) => explainScore(result, i, j)),
+      explain: story('scores'),
     });
     const scoresOut = outputBlock('scores as NumPy prints them');
     const scoresWorked = el('p', { className: 'worked' });
@@ -194,7 +174,7 @@ export default {
       label: 'attention weights: row i is how word i spreads its attention',
       weights: true, // 0 to 1, with 'Stretch contrast' in the figure's menu
       colLabelsOnTop: true,
-      explain: story((i, j) => explainWeight(result, i, j)),
+      explain: story('weights'),
     });
     const attnOut = outputBlock('attention weights as NumPy prints them');
     const scaleLine = el('p', { className: 'worked' });
@@ -204,7 +184,7 @@ export default {
       palette: 'blue',
       label: 'attention output, one row per word',
       colLabels: indexLabels(3),
-      explain: story((i, k) => explainOutput(result, i, k)),
+      explain: story('output'),
     });
     Object.assign(figures, {
       output: outputMap,
@@ -240,7 +220,7 @@ export default {
           .join('\n');
 
         const r = qkvAttention(api, state.words, state.WQ, state.WK, state.WV);
-        result = r;
+        traceQkv(trace, state.words, state, r);
         for (const name of ['Q', 'K', 'V']) projMaps[name].update(r[name], { rowLabels: labels });
         projOut.textContent = ['Q', 'K', 'V']
           .map((name) => numpyRepr(r[name].data, [n, 3], `${name} = `, { float: !intProducts }))

@@ -6,7 +6,8 @@
 // large, a head view (lines between tokens, one colour per head), the
 // positional encoding, sentences about what the heads do (measured on the
 // reader's input), live training from scratch, and the RNN side by side.
-import { credit, errorLine, step } from '../chapter-kit.js';
+import { asInput, credit, errorLine, step } from '../chapter-kit.js';
+import { storyForFigures, Trace } from '../explain/trace.js';
 import { el } from '../dom.js';
 import { Heatmap, captioned } from '../figures/heatmap.js';
 import { HeadGrid } from '../figures/head-grid.js';
@@ -18,6 +19,7 @@ import { loadDataScript } from '../data-script.js';
 import { urlStore } from '../url-state.js';
 import { startShippedModel } from './engine-connection.js';
 import { runControls } from './run-controls.js';
+import { headTensor, projectionTensor, tracePositions, traceRnn, traceTranslation } from './trained-trace.js';
 import { chars, decodeBase64, trainingStatus } from './nmt-model.js';
 import {
   DEFAULT_INPUT,
@@ -72,6 +74,10 @@ export default {
     let translation = null; // the last 'translation' message for `input`
     let checkpoint = null;
     let rnn = null; // the NMT chapter's shipped RNN, on the main thread (translating is cheap)
+    // The model's numbers as a trace of named tensors: every map explains its cells from it.
+    const trace = new Trace();
+    const figures = {}; // tensor name -> the figure drawing it (the readouts outline sources there)
+    const story = storyForFigures(trace, figures);
     const training = { running: false, steps: 0, loss: NaN, accuracy: NaN, stepsPerSecond: NaN, seconds: 0 };
     let reached = null; // { steps, seconds }: the first evaluation at >= 99 % since "from scratch"
     let source = 'shipped checkpoint';
@@ -129,9 +135,15 @@ export default {
       cellHeight: 22,
       colLabelsOnTop: true,
       format: (w) => (w >= 0.1 ? w.toFixed(1).replace(/^0/, '') : ''),
-      explain: (r, c) => explainWeight(r, c),
+      explain: (r, c) => story(headTensor(use, selected.layer, selected.head))(r, c),
     });
     const largeFigure = captioned(large, ' ');
+    // The chosen use and layer's queries and keys as the model sent them: a weight's readout
+    // outlines the rows and the head's columns its q·k came from.
+    const projection = (what) =>
+      asInput(new Heatmap({ palette: 'blue', label: what, annotate: false, cellWidth: 10, cellHeight: 16 }));
+    const queriesMap = projection('queries Q = x W_q + b_q of the chosen use and layer');
+    const keysMap = projection('keys K = x W_k + b_k of the chosen use and layer');
     const lines = new TokenLines({
       label: 'head view: lines from each query token to the key tokens, one colour per head',
       queryLabel: 'queries',
@@ -143,7 +155,9 @@ export default {
       annotate: false,
       cellWidth: 12,
       cellHeight: 10,
+      explain: story('pe'),
     });
+    positions.element.dataset.sources = 'none'; // computed from the position alone: nothing to outline
     const positionsFigure = captioned(positions, ' ');
     const findings = el('ul', { className: 'trained-findings', attrs: { 'aria-live': 'polite' } });
     const curve = new LineChart({
@@ -162,6 +176,7 @@ export default {
       cellHeight: 20,
       colLabelsOnTop: true,
       annotate: false,
+      explain: story('rnn.weights'),
     });
     const rnnFigure = captioned(rnnMap, 'RNN with attention (the NMT chapter’s shipped model): its one attention map.');
     const rnnOutput = el('p', { className: 'trained-rnn-output' });
@@ -174,21 +189,6 @@ export default {
       use = id;
       save();
       drawViews();
-    }
-
-    function explainWeight(r, c) {
-      if (!translation) return null;
-      const m = translation[use][selected.layer]?.[selected.head];
-      if (!m) return null;
-      const { rowLabels, colLabels } = labelsFor(use, input, translation.output);
-      const w = m.data[r * m.cols + c];
-      const who =
-        use === 'encoderSelf' ? `input character ${r} “${rowLabels[r]}”` : `the step writing “${rowLabels[r]}”`;
-      const masked = use === 'decoderSelf' && c > r ? ' (masked: a step cannot see what is not written yet)' : '';
-      return {
-        text: `${useById[use].name}, ${headName(selected)}: ${who} gives weight ${w.toFixed(4)} to key ${c} “${colLabels[c]}”${masked}; its row sums to 1.`,
-        sources: [],
-      };
     }
 
     function drawViews() {
@@ -208,6 +208,7 @@ export default {
       const maps = translation[use];
       grid.update(maps, selected, u.name);
       const { rowLabels, colLabels } = labelsFor(use, input, translation.output);
+      showProjections(rowLabels, colLabels);
       large.update(maps[selected.layer][selected.head], {
         rowLabels,
         colLabels,
@@ -226,6 +227,16 @@ export default {
       lines.caption.textContent = `Head view of ${u.name}, layer ${selected.layer + 1}: every head at once, one colour each; a line is as opaque as its weight. Hover or focus a token to isolate its lines; the buttons show or hide heads.`;
       drawCross();
       root.dataset.trainedDrawn = String(Number(root.dataset.trainedDrawn ?? 0) + 1);
+    }
+
+    /** The chosen use and layer's queries and keys, named in `figures` for the readouts. */
+    function showProjections(rowLabels, colLabels) {
+      for (const key of Object.keys(figures)) if (/\.[QK]$/.test(key)) delete figures[key];
+      figures[projectionTensor(use, selected.layer, 'Q')] = queriesMap;
+      figures[projectionTensor(use, selected.layer, 'K')] = keysMap;
+      const layer = `${useById[use].name}, layer ${selected.layer + 1}`;
+      queriesMap.update(translation.queries[use][selected.layer], { rowLabels, label: `queries Q of ${layer}` });
+      keysMap.update(translation.keys[use][selected.layer], { rowLabels: colLabels, label: `keys K of ${layer}` });
     }
 
     // The sentences about the heads, measured on this input with this model.
@@ -307,6 +318,7 @@ export default {
           colLabelsOnTop: true,
           annotate: false,
           colorbar: false,
+          explain: (r, c) => story(headTensor('cross', crossDrawn.layer, h))(r, c),
         });
         crossMaps.push(map);
       }
@@ -323,6 +335,7 @@ export default {
       try {
         const r = rnn.translate(input);
         rnnOutput.textContent = `RNN: “${input}” → “${r.output}”; Transformer: “${translation?.output ?? '…'}”.`;
+        traceRnn(trace, r, chars(r.output), chars(input));
         if (r.attention.rows > 0) rnnMap.update(r.attention, { rowLabels: chars(r.output), colLabels: chars(input) });
       } catch (error) {
         rnnOutput.textContent = `RNN: ${error.message}`;
@@ -362,6 +375,7 @@ export default {
         curve.reset();
         for (const b of [startButton, scratchButton, shippedButton]) b.disabled = false;
         const pe = data.positionalEncoding;
+        tracePositions(trace, pe);
         positions.update(pe, {
           rowLabels: Array.from({ length: pe.rows }, (_, i) => (i % 5 === 0 ? String(i) : '')),
           colLabels: Array.from({ length: pe.cols }, (_, i) => (i % 4 === 0 ? String(i) : '')),
@@ -388,6 +402,7 @@ export default {
       } else if (data.type === 'translation') {
         if (data.input !== input) return; // a newer input is on its way
         translation = data;
+        traceTranslation(api, trace, data, input);
         inputError.hidden = true;
         outputText.textContent = data.output === '' ? '(nothing yet: the model has not learned to write)' : data.output;
         root.dataset.trainedOutput = data.output;
@@ -537,7 +552,7 @@ export default {
         ],
         controls: [el('label', { className: 'control-label' }, 'Input ', inputBox), el('span', {}, ' → '), outputText],
         output: inputError,
-        figures: [grid.element, largeFigure, lines.element],
+        figures: [grid.element, largeFigure, queriesMap.element, keysMap.element, lines.element],
       }),
       step({
         title: '4. What the trained heads do',

@@ -9,7 +9,6 @@
 // the same name and shape on every call; results are written into it (the
 // API's options.out) instead of into new arrays. Without it, every result is a
 // new Matrix (the tests compare the two).
-import { columnCells, rowCells, shown, softmaxText, sumOfProducts } from '../provenance.js';
 
 export const LENGTHS = [0, 16, 32, 64, 128]; // 0 = one position per token
 export const D_MODELS = [2, 4, 8, 16, 32, 64];
@@ -179,6 +178,7 @@ export function scalingDemo(api, seed) {
       const wScaled = api.softmax(scaled.data.slice(0, 8));
       return {
         dk,
+        scores8: raw.data.slice(0, 8), // q1 · k1 … q1 · k8, the scores the softmax rows are made from
         varRaw: variance(raw),
         varScaled: variance(scaled),
         wRaw,
@@ -235,24 +235,26 @@ export function concatColumns(api, parts, out) {
 
 /**
  * Step 6: multi-head attention by hand: each head on its block of Q, K, V
- * columns, concatenated, times Wo.
+ * columns (blocks[i]), concatenated, times Wo.
  */
 export function multiHeadByHand(api, inputs, proj, heads, mask, slot = noSlot) {
   const [n, d] = [inputs.X.rows, inputs.X.cols];
   const dk = d / heads;
   const block = (m, name, i) => columns(api, m, i * dk, dk, slot(`head${i}.${name}`, n, dk));
-  const perHead = Array.from({ length: heads }, (_, i) =>
-    api.scaledDotProductAttention(block(proj.Q, 'Q', i), block(proj.K, 'K', i), block(proj.V, 'V', i), {
-      mask,
-      out: attentionSlots(slot, `head${i}`, n, n, dk),
-    }),
+  const blocks = Array.from({ length: heads }, (_, i) => ({
+    Q: block(proj.Q, 'Q', i),
+    K: block(proj.K, 'K', i),
+    V: block(proj.V, 'V', i),
+  }));
+  const perHead = blocks.map(({ Q, K, V }, i) =>
+    api.scaledDotProductAttention(Q, K, V, { mask, out: attentionSlots(slot, `head${i}`, n, n, dk) }),
   );
   const concat = concatColumns(
     api,
     perHead.map((r) => r.output),
     slot('concat', n, d),
   );
-  return { dk, perHead, concat, byHand: api.matmul(concat, inputs.Wo, { out: slot('byHand', n, d) }) };
+  return { dk, blocks, perHead, concat, byHand: api.matmul(concat, inputs.Wo, { out: slot('byHand', n, d) }) };
 }
 
 /**
@@ -316,6 +318,9 @@ export function threeUses(api, { source, target, usesSeed }) {
         const isMasked = m ? (i, j) => m.data[i * m.cols + j] === 0 : (i, j) => j > i;
         return {
           name: USES[u],
+          q: run.q,
+          kv: run.kv,
+          mask: m ?? null,
           weights: r.weights,
           rowLabels: run.rows,
           colLabels: run.cols,
@@ -370,53 +375,3 @@ export const usesNumpyLines = (seed) =>
 /** Step 5: attention with the mask. */
 export const maskedAttention = (api, { Q, K, V }, mask, slot = noSlot) =>
   api.scaledDotProductAttention(Q, K, V, { mask, out: attentionSlots(slot, 'masked', Q.rows, K.rows, V.cols) });
-
-// ---- provenance: where each computed number comes from ---------------------------
-// Sources are named after the chapter's figures: Q, K, V (n x d_model), raw and
-// scaled scores (n x n), weights (n x n), mask (n x n), masked weights (n x n).
-
-const named = (kind, i, tokens) => `${kind}${i + 1}${tokens ? ` (${tokens[i]})` : ''}`;
-
-/** raw[i][j] = q_i · k_j over all d_model columns. */
-export function explainRawScore(proj, i, j, tokens) {
-  const pairs = Array.from(proj.Q.row(i), (q, k) => [q, proj.K.get(j, k)]);
-  return {
-    text: `score = ${named('q', i, tokens)} · ${named('k', j, tokens)} = ${sumOfProducts(pairs)} = ${shown(proj.raw.get(i, j))}`,
-    sources: { Q: rowCells(i, proj.Q.cols), K: rowCells(j, proj.K.cols) },
-  };
-}
-
-/** scaled[i][j] = raw[i][j] / √d_k. */
-export function explainScaledScore(proj, i, j) {
-  const dk = proj.Q.cols;
-  return {
-    text: `scaled = ${shown(proj.raw.get(i, j))} / √${dk} = ${shown(proj.raw.get(i, j))} / ${shown(Math.sqrt(dk))} = ${shown(proj.scaled.get(i, j))}`,
-    sources: { raw: [[i, j]] },
-  };
-}
-
-/**
- * weights[i][j]: the softmax of row i of the scaled scores over the keys the
- * mask leaves (all of them without a mask); a masked cell is 0 by the mask.
- */
-export function explainMaskedWeight(proj, weights, mask, i, j, tokens) {
-  const n = proj.scaled.cols;
-  const open = (c) => !mask || mask.data[i * n + c] !== 0;
-  const who = `${named('q', i, tokens)} → ${named('k', j, tokens)}`;
-  const sources = { scaled: rowCells(i, n), ...(mask ? { mask: [[i, j]] } : {}) };
-  if (!open(j)) return { text: `weight ${who} = 0: the mask cell M[${i + 1}][${j + 1}] is 0 (masked)`, sources };
-  if (!Array.from({ length: n }, (_, c) => c).some(open)) return { text: `weight ${who} = 0`, sources };
-  const text = softmaxText(`weight ${who}`, proj.scaled.row(i), weights.row(i), j, open);
-  const masked = Array.from({ length: n }, (_, c) => c).filter((c) => !open(c)).length;
-  return { text: masked ? `${text}; ${masked} masked ${masked === 1 ? 'key' : 'keys'} left out` : text, sources };
-}
-
-/** output[i][k] = Σ_j weights[i][j] V[j][k]. */
-export function explainOutput(weights, V, output, i, k, tokens) {
-  const n = weights.cols;
-  const pairs = Array.from({ length: n }, (_, j) => [weights.get(i, j), V.get(j, k)]);
-  return {
-    text: `output[${i + 1}][${k + 1}]${tokens ? ` (${tokens[i]})` : ''} = Σ_j weight[${i + 1}][j] · V[j][${k + 1}] = ${sumOfProducts(pairs)} = ${shown(output.get(i, k))}`,
-    sources: { weights: rowCells(i, n), V: columnCells(n, k) },
-  };
-}

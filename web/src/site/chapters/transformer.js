@@ -5,17 +5,9 @@
 // draws; every number comes from transformer-model.js, whose inputs are
 // NumPy-exact RandomState draws (each step shows the NumPy lines).
 import { code, el } from '../dom.js';
-import {
-  afterNextPaint,
-  cellStory,
-  credit,
-  errorLine,
-  experiment,
-  guarded,
-  outputBlock,
-  step,
-} from '../chapter-kit.js';
+import { afterNextPaint, asInput, credit, errorLine, experiment, guarded, outputBlock, step } from '../chapter-kit.js';
 import { Heatmap } from '../figures/heatmap.js';
+import { storyForFigures, Trace } from '../explain/trace.js';
 import { TokenLines } from '../figures/token-lines.js';
 import { UsesDiagram } from '../figures/uses-diagram.js';
 import { addPrerendered, symbol, tex } from '../math.js';
@@ -25,6 +17,7 @@ import { formatNumpy } from '../numpy-format.js';
 import { urlStore } from '../url-state.js';
 import { workspace } from '../workspace.js';
 import * as M from './transformer-model.js';
+import { traceDemo, traceHeads, traceMasked, traceProjections, traceUses } from './transformer-trace.js';
 import formulas from '../formulas/transformer.js';
 
 addPrerendered(formulas); // this chapter's formulas, typeset at build time
@@ -37,16 +30,6 @@ const SHOWN = 12 * 12; // largest matrix printed as NumPy
 // and is lazy: an edit repaints the canvases near the viewport, the others when they scroll in.
 const figure = (options) => new Heatmap({ pixelAbove: BIG, caption: options.label, lazy: true, ...options });
 
-/**
- * Provenance: `explainer(latest, r, c)` (from the model) run on the latest
- * numbers, its named sources mapped to the chapter's figures (ctx.figures).
- */
-const storyOf = (ctx, explainer) =>
-  cellStory(
-    ctx.figures,
-    () => Boolean(ctx.latest.proj),
-    (r, c) => explainer(ctx.latest, r, c),
-  );
 const tokenFigure = (options) => figure({ ...options, rotateColLabels: true, colLabelsOnTop: true });
 const numpyOrSize = (m, what) =>
   m.rows * m.cols <= SHOWN
@@ -113,11 +96,11 @@ const sym = { X: symbol('X', 'X'), Q: symbol('Q', 'Q'), K: symbol('K', 'K'), V: 
 
 // ---- one piece per step: { element, show(...) } -------------------------------------
 
-function inputsStep({ state, edit, figures }) {
-  const xFig = figure({ palette: 'blue', label: 'embeddings X, one row per token' });
-  const qFig = figure({ palette: 'purple', label: 'queries Q = X Wq' });
-  const kFig = figure({ palette: 'orange', label: 'keys K = X Wk' });
-  const vFig = figure({ palette: 'green', label: 'values V = X Wv' });
+function inputsStep({ state, edit, figures, explain }) {
+  const xFig = asInput(figure({ palette: 'blue', label: 'embeddings X, one row per token' }));
+  const qFig = figure({ palette: 'purple', label: 'queries Q = X Wq', explain: explain('Q') });
+  const kFig = figure({ palette: 'orange', label: 'keys K = X Wk', explain: explain('K') });
+  const vFig = figure({ palette: 'green', label: 'values V = X Wv', explain: explain('V') });
   Object.assign(figures, { X: xFig, Q: qFig, K: kFig, V: vFig });
   const lines = numpyLinesBlock('the NumPy lines that draw X and the weights');
   const headsSlot = el('span');
@@ -208,12 +191,12 @@ function scoresStep(ctx) {
   const scoresFig = tokenFigure({
     palette: 'orange',
     label: 'raw scores Q Kᵀ (rows: queries, columns: keys)',
-    explain: storyOf(ctx, (l, i, j) => M.explainRawScore(l.proj, i, j, l.tokens)),
+    explain: ctx.explain('raw'),
   });
   const scaledFig = tokenFigure({
     palette: 'orange',
     label: 'scaled scores Q Kᵀ / √d_k',
-    explain: storyOf(ctx, (l, i, j) => M.explainScaledScore(l.proj, i, j)),
+    explain: ctx.explain('scaled'),
   });
   Object.assign(ctx.figures, { raw: scoresFig, scaled: scaledFig });
   const scoresOut = outputBlock('raw scores as NumPy prints them');
@@ -245,14 +228,16 @@ function scoresStep(ctx) {
   };
 }
 
-function scalingStep({ state, edit }) {
+function scalingStep({ state, edit, figures, explain }) {
   const table = el('table', { className: 'dk-table' });
   const dkWeightsFig = new Heatmap({
     palette: 'orange',
     label: 'softmax over 8 keys, without and with scaling',
     weights: true, // 0 to 1, with 'Stretch contrast' in the figure's menu
     rowLabels: ['Q Kᵀ', 'Q Kᵀ / √d_k'],
+    explain: explain('demo.weights'),
   });
+  figures['demo.weights'] = dkWeightsFig;
   const dkOut = outputBlock('softmax weights without and with scaling');
   const lines = numpyLinesBlock('the NumPy lines that draw the demo vectors');
   const headers = ['d_k', 'var(q · k)', 'var(q · k / √d_k)', 'largest softmax weight of 8, unscaled', '… scaled'];
@@ -328,12 +313,11 @@ function scalingStep({ state, edit }) {
       const both = new Float64Array(16);
       both.set(current.wRaw, 0);
       both.set(current.wScaled, 8);
-      dkWeightsFig.update(
-        { rows: 2, cols: 8, data: both },
-        { colLabels: Array.from({ length: 8 }, (_, j) => `k${j + 1}`) },
-      );
+      const weights = { rows: 2, cols: 8, data: both };
+      dkWeightsFig.update(weights, { colLabels: Array.from({ length: 8 }, (_, j) => `k${j + 1}`) });
       dkOut.textContent = `d_k = ${current.dk}\nunscaled: ${formatNumpy(current.wRaw, [8])}\nscaled:   ${formatNumpy(current.wScaled, [8])}`;
       lines.textContent = M.demoNumpyLines(state.demoSeed);
+      return [current, weights]; // what the trace records
     },
   };
 }
@@ -343,14 +327,12 @@ function attentionStep(ctx) {
     palette: 'orange',
     label: 'attention weights softmax(Q Kᵀ / √d_k)',
     weights: true, // 0 to 1, with 'Stretch contrast' in the figure's menu
-    explain: storyOf(ctx, (l, i, j) => M.explainMaskedWeight(l.proj, l.proj.attention.weights, null, i, j, l.tokens)),
+    explain: ctx.explain('weights'),
   });
   const outFig = figure({
     palette: 'green',
     label: 'output = weights · V',
-    explain: storyOf(ctx, (l, i, k) =>
-      M.explainOutput(l.proj.attention.weights, l.proj.V, l.proj.attention.output, i, k, l.tokens),
-    ),
+    explain: ctx.explain('output'),
   });
   Object.assign(ctx.figures, { weights: weightsFig, output: outFig });
   const weightsOut = outputBlock('attention weights as NumPy prints them');
@@ -374,20 +356,22 @@ function attentionStep(ctx) {
 
 function maskStep(ctx) {
   const { state, edit, update } = ctx;
-  const maskFig = tokenFigure({
-    palette: 'bone',
-    label: 'mask (1 = may attend, 0 = masked; click a cell, or focus it and press Enter, to flip it)',
-    vmin: 0,
-    vmax: 1,
-  });
+  const maskFig = asInput(
+    tokenFigure({
+      palette: 'bone',
+      label: 'mask (1 = may attend, 0 = masked; click a cell, or focus it and press Enter, to flip it)',
+      vmin: 0,
+      vmax: 1,
+    }),
+  );
   const maskedFig = tokenFigure({
     palette: 'orange',
     label: 'masked attention weights',
     weights: true, // 0 to 1, with 'Stretch contrast' in the figure's menu
-    explain: storyOf(ctx, (l, i, j) => M.explainMaskedWeight(l.proj, l.masked.weights, l.mask, i, j, l.tokens)),
+    explain: ctx.explain('masked'),
   });
-  Object.assign(ctx.figures, { mask: maskFig });
-  const maskedOutFig = figure({ palette: 'green', label: 'masked output' });
+  const maskedOutFig = figure({ palette: 'green', label: 'masked output', explain: ctx.explain('maskedOut') });
+  Object.assign(ctx.figures, { mask: maskFig, masked: maskedFig, maskedOut: maskedOutFig });
   const maskedOut = outputBlock('masked attention weights as NumPy prints them');
   const maskNote = el('p', { className: 'worked' });
   maskFig.onCellClick((r, c) => {
@@ -468,10 +452,11 @@ function maskStep(ctx) {
 
 const call = (r) => code(`multiHeadAttention(X, X, X, { heads: ${r.perHead.length}, Wq, Wk, Wv, Wo, mask })`);
 
-function headsStep({ headsSlot }) {
+function headsStep({ headsSlot, figures, explain }) {
   const headsRow = el('div', { className: 'figures heads' });
-  const concatFig = figure({ palette: 'green', label: 'concatenated head outputs' });
-  const mhaFig = figure({ palette: 'blue', label: 'multi-head output = concat · Wo' });
+  const concatFig = figure({ palette: 'green', label: 'concatenated head outputs', explain: explain('concat') });
+  const mhaFig = figure({ palette: 'blue', label: 'multi-head output = concat · Wo', explain: explain('mha') });
+  Object.assign(figures, { concat: concatFig, mha: mhaFig });
   const mhaCheck = el('p', { className: 'worked' });
   let headFigs = [];
   // A square-ish grid (4 heads as 2 + 2, 8 as 3 + 3 + 2, never 2 + 1 + 1), with no more
@@ -532,7 +517,11 @@ function headsStep({ headsSlot }) {
       const isMasked = (row, c) => mask.data[row * mask.cols + c] === 0;
       const label = (i) => `head ${i + 1} weights (d_k = ${r.dk})`;
       if (headFigs.length !== r.perHead.length) {
-        headFigs = r.perHead.map((_, i) => tokenFigure({ palette: 'orange', label: label(i), weights: true }));
+        headFigs.forEach((_, i) => delete figures[`head${i}.weights`]);
+        headFigs = r.perHead.map((_, i) =>
+          tokenFigure({ palette: 'orange', label: label(i), weights: true, explain: explain(`head${i}.weights`) }),
+        );
+        headFigs.forEach((f, i) => (figures[`head${i}.weights`] = f));
         headsRow.replaceChildren(...headFigs.map((f) => f.element));
         headsRow.style.setProperty('--columns', String(Math.ceil(Math.sqrt(headFigs.length))));
         fitColumns?.disconnect();
@@ -558,21 +547,27 @@ function headsStep({ headsSlot }) {
   };
 }
 
-function usesStep({ state, edit }) {
+function usesStep({ state, edit, figures, explain }) {
   const lines = numpyLinesBlock('the NumPy lines that draw the three uses');
   const ids = ['encoderSelf', 'decoderSelf', 'cross'];
-  const uses = M.USES.map((name) => ({
+  // The embeddings the three uses start from: the readouts outline the rows a weight came from.
+  const sFig = asInput(new Heatmap({ palette: 'blue', label: 'source embeddings S (encoder input)', caption: 'S' }));
+  const tFig = asInput(new Heatmap({ palette: 'blue', label: 'target embeddings T (decoder input)', caption: 'T' }));
+  Object.assign(figures, { 'uses.S': sFig, 'uses.T': tFig });
+  const uses = M.USES.map((name, u) => ({
     name,
-    figs: [0, 1].map(
-      (h) =>
-        new Heatmap({
-          palette: 'orange',
-          label: `${name}, head ${h + 1}`,
-          weights: true, // 0 to 1, with 'Stretch contrast' in the figure's menu
-          rotateColLabels: true,
-          colLabelsOnTop: true,
-        }),
-    ),
+    figs: [0, 1].map((h) => {
+      const map = new Heatmap({
+        palette: 'orange',
+        label: `${name}, head ${h + 1}`,
+        weights: true, // 0 to 1, with 'Stretch contrast' in the figure's menu
+        rotateColLabels: true,
+        colLabelsOnTop: true,
+        explain: explain(`uses${u}.head${h}.weights`),
+      });
+      figures[`uses${u}.head${h}.weights`] = map;
+      return map;
+    }),
     // The same weights as lines between tokens, a colour per head.
     lines: new TokenLines({ label: `${name}: lines from each query token to the key tokens, one colour per head` }),
   }));
@@ -625,9 +620,11 @@ function usesStep({ state, edit }) {
         ),
       ],
       output: lines,
-      figures: [diagram.element, ...blocks],
+      figures: [diagram.element, el('div', { className: 'figures' }, sFig.element, tFig.element), ...blocks],
     }),
-    show({ runs }) {
+    show({ S, T, runs }) {
+      sFig.update(S, { rowLabels: runs[0].rowLabels });
+      tFig.update(T, { rowLabels: runs[1].rowLabels });
       runs.forEach((run, u) => {
         run.weights.forEach((w, h) =>
           uses[u].figs[h].update(w, { rowLabels: run.rowLabels, colLabels: run.colLabels, isMasked: run.isMasked }),
@@ -723,8 +720,11 @@ export default {
       clearTimeout(pendingSave);
       pendingSave = setTimeout(save, SAVE_PAUSE_MS);
     };
-    // figures: by name, for provenance; latest: the numbers the readouts explain.
-    const ctx = { state, update: () => update(), figures: {}, latest: {} };
+    // figures: by tensor name, for the readouts (the sources they outline) and the formula links.
+    // trace: the forward pass as named tensors, from which every figure explains its cells.
+    const trace = new Trace();
+    const ctx = { state, update: () => update(), figures: {} };
+    ctx.explain = storyForFigures(trace, ctx.figures);
     ctx.edit = (change) => (value) => {
       change(value);
       update();
@@ -768,24 +768,28 @@ export default {
         changed('A', keyA, () => {
           data.inputs = M.drawInputs(api, tokens, state.dModel, state.seed, slot);
           data.proj = M.projections(api, data.inputs, slot);
-          Object.assign(ctx.latest, { proj: data.proj, tokens: n <= 24 ? tokens : null });
+          data.labels = n <= 24 ? tokens : null;
+          traceProjections(trace, data.inputs, data.proj, data.labels);
           s1.show(data.inputs, data.proj, view);
           s2.show(data.proj, view);
           s4.show(data.proj, view);
         });
-        changed('demo', `${state.demoSeed}/${state.dk}`, () => s3.show(M.scalingDemo(api, state.demoSeed)));
+        changed('demo', `${state.demoSeed}/${state.dk}`, () =>
+          traceDemo(trace, ...s3.show(M.scalingDemo(api, state.demoSeed))),
+        );
         const keyMask = `${n}|${state.padding}|${state.causal}|${[...state.flips].join(',')}`;
         changed('mask', keyMask, () => (data.mask = M.buildMask(n, state)));
         const keyB = `${keyA}|${keyMask}`;
         changed('B', keyB, () => {
           const masked = M.maskedAttention(api, data.proj, data.mask, slot);
-          Object.assign(ctx.latest, { mask: data.mask, masked });
+          traceMasked(trace, data.mask, masked, data.labels);
           s5.show(data.mask, masked, view);
         });
         changed('C', `${keyB}|${state.heads}`, () => {
           cancelCheck();
           const [inputs, mask] = [data.inputs, data.mask];
           const byHand = M.multiHeadByHand(api, inputs, data.proj, state.heads, mask, slot);
+          traceHeads(api, trace, byHand, data.labels);
           s6.show(byHand, mask, view);
           // The one-call check draws nothing and repeats the whole of step 6
           // (projections, every head, Wo): it runs after this edit's frame is
@@ -800,9 +804,11 @@ export default {
             root.dataset.checkMs = (performance.now() - t1).toFixed(2); // read by bench/frame.mjs
           });
         });
-        changed('D', JSON.stringify([state.usesSeed, state.source, state.target]), () =>
-          s7.show(M.threeUses(api, state)),
-        );
+        changed('D', JSON.stringify([state.usesSeed, state.source, state.target]), () => {
+          const uses = M.threeUses(api, state);
+          traceUses(api, trace, uses);
+          s7.show(uses);
+        });
         saveSoon();
       });
       const ms = performance.now() - t0;
