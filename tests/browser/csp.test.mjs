@@ -13,7 +13,7 @@ import { cpSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { SITE_DIR, startBrowser } from './harness.mjs';
+import { HANG_GUARD_MS, SITE_DIR, startBrowser } from './harness.mjs';
 import { serve } from '../../scripts/serve.mjs';
 import { CHAPTERS } from '../../web/src/site/chapters/index.js';
 import basics from '../../web/src/site/formulas/basics.js';
@@ -80,6 +80,7 @@ const settled = (id) => `article[data-chapter="${id}"]${SETTLED[id] ?? ''}`;
  */
 async function recordingPage(formulas) {
   const context = await env.browser.newContext({ viewport: { width: 1200, height: 900 } });
+  context.setDefaultTimeout(HANG_GUARD_MS);
   const page = await context.newPage();
   const errors = [];
   const katexLoads = [];
@@ -163,7 +164,7 @@ test(`the site under ${CSP_POLICY}: every chapter without a violation; formulas 
   const perChapter = [];
   for (const { id } of CHAPTERS) {
     await page.goto(`${site.url}#chapter=${id}`);
-    await page.waitForSelector(settled(id), { timeout: 30000 });
+    await page.waitForSelector(settled(id));
     perChapter.push(`${id}: ${(await violations()).length}`);
   }
   await page.goto(`${site.url}#chapter=basics`);
@@ -188,7 +189,7 @@ for (const [build, { formulas }] of Object.entries(ELEMENT_BUILDS)) {
     const { context, page, errors, katexLoads, violations, renamed } = await recordingPage(formulas);
     await page.goto(`${host.url}${build}.html`);
     for (const [i, { id }] of CHAPTERS.entries())
-      await page.locator('attention-lesson').nth(i).locator(settled(id)).waitFor({ timeout: 30000 });
+      await page.locator('attention-lesson').nth(i).locator(settled(id)).waitFor();
     const basicsLesson = page.locator('attention-lesson[chapter="basics"]');
     assert.match(await basicsLesson.locator('article').textContent(), CONTEXT_VECTOR);
     await page.locator('attention-heatmap canvas').first().waitFor();

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { serve } from '../../scripts/serve.mjs';
-import { useBrowser } from './harness.mjs';
+import { HANG_GUARD_MS, useBrowser } from './harness.mjs';
 
 const env = useBrowser();
 
@@ -31,6 +31,7 @@ addEventListener('message', (e) => {
 </script>`,
     );
     const context = await env.browser.newContext();
+    context.setDefaultTimeout(HANG_GUARD_MS);
     // Every frame records its uncaught errors (the iframe's are not the host page's pageerror events).
     await context.addInitScript(() => {
       window.__errors = [];
@@ -38,7 +39,7 @@ addEventListener('message', (e) => {
     });
     const page = await context.newPage();
     await page.goto(host.url);
-    await page.waitForFunction(() => window.messages.length > 0, null, { timeout: 20000 });
+    await page.waitForFunction(() => window.messages.length > 0, null);
     const [first] = await page.evaluate(() => window.messages);
     assert.equal(first.origin, new URL(env.url).origin);
     assert.ok(first.height > 0);
@@ -46,7 +47,7 @@ addEventListener('message', (e) => {
     await page.evaluate(() => {
       document.querySelector('iframe').style.width = '60%';
     });
-    await page.waitForFunction(() => window.messages.length > 1, null, { timeout: 20000 });
+    await page.waitForFunction(() => window.messages.length > 1, null);
     const frame = page.frames().find((f) => f.url().startsWith(env.url));
     assert.deepEqual(await frame.evaluate(() => window.__errors), []);
     await context.close();

@@ -69,7 +69,6 @@ for (const { id } of CHAPTERS) {
     await page.waitForFunction(
       ([sel, fn]) => new Function(`return (${fn})`)()(document.querySelector(sel)),
       [`#chapter-${id}`, ready.toString()],
-      { timeout: 90000 },
     );
     const results = await explainAll(page, id);
     const left = LEFT[id] ?? {};

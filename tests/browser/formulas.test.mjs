@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { openPage, SITE_DIR, useBrowser } from './harness.mjs';
+import { HANG_GUARD_MS, openPage, SITE_DIR, useBrowser } from './harness.mjs';
 import { serve } from '../../scripts/serve.mjs';
 import { CLASSES_FILE, prerenderedFiles, staleFiles } from '../../scripts/prerender-formulas.mjs';
 import { parseStyleSheet } from '../../scripts/formula-style-classes.mjs';
@@ -91,6 +91,7 @@ function compareWithKatex(roots, styleClasses) {
 /** A desktop-sized page that records its uncaught errors and every URL it requests. */
 async function recordingPage() {
   const context = await env.browser.newContext({ viewport: { width: 1200, height: 900 } });
+  context.setDefaultTimeout(HANG_GUARD_MS);
   const page = await context.newPage();
   const errors = [];
   page.on('pageerror', (e) => errors.push(e.message));

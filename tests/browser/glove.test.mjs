@@ -10,13 +10,14 @@ import { test } from 'node:test';
 import { serve } from '../../scripts/serve.mjs';
 import { loadFixture } from '../js/fixtures.js';
 import {
+  assertFormulaLinks,
   canvasHash,
   FILE_URL,
+  HANG_GUARD_MS,
   openPage,
   paintedPixels,
   SITE_DIR,
   tableValues,
-  assertFormulaLinks,
   useBrowser,
 } from './harness.mjs';
 
@@ -96,6 +97,7 @@ test('renders the sentences’ 8 × 9 attention plots with no console errors', a
 
 test('the vocabulary is fetched only when the chapter opens', async () => {
   const context = await env.browser.newContext();
+  context.setDefaultTimeout(HANG_GUARD_MS);
   const page = await context.newPage();
   const requests = [];
   page.on('request', (r) => requests.push(r.url()));

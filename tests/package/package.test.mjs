@@ -228,7 +228,7 @@ async function resultOnPage(root, file) {
   const { server, url } = await serve({ root });
   try {
     const page = await openPage(env.browser, `${url}${file}`, { waitForReady: false });
-    await page.waitForSelector('#result', { timeout: 20000 });
+    await page.waitForSelector('#result');
     const result = JSON.parse(await page.textContent('#result'));
     assert.deepEqual(page.errors, []);
     await page.context().close();
@@ -315,7 +315,7 @@ document.body.dataset.hostReady = 'true';`,
   });
   try {
     const page = await openPage(env.browser, `${url}elements.html`, { waitForReady: false });
-    await page.waitForSelector('attention-lesson[chapter="basics"] article[data-chapter="basics"]', { timeout: 20000 });
+    await page.waitForSelector('attention-lesson[chapter="basics"] article[data-chapter="basics"]');
     await page.waitForSelector('body[data-host-ready="true"]');
     const basics = page.locator('attention-lesson[chapter="basics"] article');
     assert.match(await basics.textContent(), /array\(\[ 3\.88079708, {2}4\.0728263 , 45\.26423912\]\)/);
@@ -351,7 +351,7 @@ test('the classic elements script (no modules): a lesson and a heatmap render, w
   try {
     const page = await openPage(env.browser, `${url}classic-elements.html`, { waitForReady: false });
     const basics = page.locator('attention-lesson article[data-chapter="basics"]');
-    await basics.waitFor({ timeout: 20000 });
+    await basics.waitFor();
     assert.match(await basics.textContent(), /array\(\[927\., 397\., 148\., 929\.\]\)/);
     assert.deepEqual(await tableValues(page.locator('attention-heatmap figure.heatmap')), ['1', '2', '3', '4']);
     const loaded = await page.evaluate(async () => {
@@ -370,9 +370,9 @@ test('the site hosted from node_modules/attention-lab/dist: chapters, vectors, c
   const { server, url } = await serve({ root: join(project, 'node_modules', 'attention-lab', 'dist') });
   try {
     const page = await openPage(env.browser, `${url}site/index.html#chapter=glove`);
-    await page.waitForSelector('article[data-loaded="true"]', { timeout: 20000 });
+    await page.waitForSelector('article[data-loaded="true"]');
     await page.goto(`${url}site/index.html#chapter=nmt`);
-    await page.waitForSelector('article[data-nmt-ready="true"]', { timeout: 30000 });
+    await page.waitForSelector('article[data-nmt-ready="true"]');
     const loadedFonts = await page.evaluate(async () => {
       await document.fonts.ready;
       return [...document.fonts].filter((f) => f.family.includes('KaTeX') && f.status === 'loaded').length;

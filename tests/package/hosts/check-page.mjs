@@ -18,19 +18,17 @@ export async function checkHostPage(browser, url, { shared = true, nmt = true, g
   const page = await openPage(browser, url, { waitForReady: false });
   try {
     const basics = page.locator('attention-lesson article[data-chapter="basics"]');
-    await basics.waitFor({ timeout: 60000 });
+    await basics.waitFor();
     assert.match(await basics.textContent(), BASICS_SCORES);
     if (glove) {
       const glove = page.locator('attention-lesson article[data-chapter="glove"]');
-      await page
-        .locator('attention-lesson article[data-chapter="glove"][data-loaded="true"]')
-        .waitFor({ timeout: 60000 });
+      await page.locator('attention-lesson article[data-chapter="glove"][data-loaded="true"]').waitFor();
       // Step 4 prints the sentences' vectors: numbers from the shipped file.
       assert.match(await glove.locator('section.step:nth-of-type(4) pre.output').textContent(), /^array\(\[\[ *-?\d/);
     }
     if (nmt) {
       const nmt = page.locator(`attention-lesson article[data-chapter="nmt"][data-nmt-output="${NMT_OUTPUT}"]`);
-      await nmt.waitFor({ timeout: 60000 });
+      await nmt.waitFor();
       // The model runs in the package's worker (the host found and started it), not the fallback.
       assert.doesNotMatch(await nmt.locator('.nmt-status').textContent(), /main thread/);
     }
@@ -42,7 +40,7 @@ export async function checkHostPage(browser, url, { shared = true, nmt = true, g
       assert.ok(loaded > 0, 'KaTeX fonts found and loaded');
     }
     if (shared) {
-      await page.waitForSelector('body[data-shared]', { timeout: 30000 });
+      await page.waitForSelector('body[data-shared]');
       assert.equal(await page.getAttribute('body', 'data-shared'), 'true', 'one API module, one wasm instance');
       // The heatmap the page's own code filled with the API's result.
       assert.equal(await page.locator('attention-heatmap#h canvas').evaluate((c) => c.dataset.painted), 'true');

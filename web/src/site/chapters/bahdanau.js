@@ -447,7 +447,7 @@ export default {
         output: contextOut,
         figures: [captioned(contextMap, 'context vector c')],
         after: [
-          el('h4', {}, 'The whole step at a glance'),
+          el('h3', { className: 'sub-title' }, 'The whole step at a glance'),
           el(
             'p',
             {},

@@ -260,7 +260,7 @@ export default {
 
     // A failing step shows its error where it happened; the steps after it are greyed out
     // (they still show the last numbers that could be computed), with a way to the explanation.
-    const overflowHeading = el('h4', {}, 'Why the formula as written fails');
+    const overflowHeading = el('h3', { className: 'sub-title' }, 'Why the formula as written fails');
     const stepOf = { dot: 2, dotScores: 4, softmax: 5, scaleRows: 6, weightedSum: 7 };
     const stepError = el(
       'div',
@@ -441,7 +441,7 @@ export default {
         after: [
           'Which encoder step will get the most attention? The scores alone already say so; softmax decides by how much.',
           tryEqualScores,
-          el('h4', {}, 'Other ways to score'),
+          el('h3', { className: 'sub-title' }, 'Other ways to score'),
           el(
             'p',
             {},
@@ -460,7 +460,7 @@ export default {
         figures: [weightsMap.element],
         after: [
           softmaxText,
-          el('h4', {}, 'Temperature'),
+          el('h3', { className: 'sub-title' }, 'Temperature'),
           el(
             'p',
             {},
@@ -499,7 +499,7 @@ export default {
             code('softmax'),
             ' computes the weights above.',
           ),
-          el('h4', {}, 'Weights too small for a float64'),
+          el('h3', { className: 'sub-title' }, 'Weights too small for a float64'),
           el(
             'p',
             {},
@@ -535,7 +535,7 @@ export default {
         output: contextOut,
         figures: [contextMap.element],
         after: [
-          el('h4', {}, 'The whole step at a glance'),
+          el('h3', { className: 'sub-title' }, 'The whole step at a glance'),
           el(
             'p',
             {},

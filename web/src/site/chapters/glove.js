@@ -402,7 +402,7 @@ export default {
               '.',
             );
       bugNote.replaceChildren(
-        el('h4', {}, 'What goes wrong in the notebook'),
+        el('h3', { className: 'sub-title' }, 'What goes wrong in the notebook'),
         el(
           'p',
           {},

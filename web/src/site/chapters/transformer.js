@@ -575,7 +575,7 @@ function usesStep({ state, edit, figures, explain }) {
     el(
       'div',
       { className: 'use', dataset: { use: ids[i] } },
-      el('h4', {}, u.name),
+      el('h3', { className: 'sub-title' }, u.name),
       el('div', { className: 'figures' }, ...u.figs.map((f) => f.element), u.lines.element),
     ),
   );
