@@ -232,7 +232,7 @@ export class Heatmap {
     if (cells.length === 0 && this.highlighted.length === 0) return;
     this.highlighted = cells;
     this.element.classList.toggle('is-source', cells.length > 0);
-    this.draw();
+    this.repaint();
   }
 
   /** Explains `cell` (or stops explaining with null): outline, sources, arithmetic. */
@@ -251,7 +251,7 @@ export class Heatmap {
       figure.highlight(cells);
       this.lit.push(figure);
     }
-    this.draw();
+    this.repaint();
   }
 
   /**
@@ -316,6 +316,11 @@ export class Heatmap {
       this.explainCell(cell);
       return;
     }
+    this.repaint();
+  }
+
+  /** Draws now, or, for a lazy figure off screen, when it comes into view (see `lazy`). */
+  repaint() {
     this.draw({ canvasLater: this.options.lazy === true && this.nearView === false });
   }
 
