@@ -1,0 +1,219 @@
+#include "gpt2_model.h"
+
+#include <cmath>
+#include <limits>
+#include <new>
+
+#include "ops/attention.h"
+#include "ops/gemm.h"
+#include "ops/layer_norm.h"
+#include "ops/linear.h"
+#include "ops/softmax.h"
+#include "ops/token_position_embedding.h"
+#include "ops/validate.h"
+
+namespace attention {
+
+namespace {
+
+// Parameter order: wte, wpe, then kPerLayer per block in this order, then ln_f, lm_head.
+enum LayerParam {
+  kLn1Weight,
+  kLn1Bias,
+  kAttnWeight,
+  kAttnBias,
+  kAttnProjWeight,
+  kAttnProjBias,
+  kLn2Weight,
+  kLn2Bias,
+  kFcWeight,
+  kFcBias,
+  kMlpProjWeight,
+  kMlpProjBias,
+  kPerLayer
+};
+constexpr int kWte = 0, kWpe = 1, kFirstLayer = 2;
+
+int layerParam(int l, LayerParam p) { return kFirstLayer + l * kPerLayer + p; }
+
+}  // namespace
+
+Status Gpt2Model::configure(const Gpt2Config& c) {
+  const std::pair<const char*, int> sizes[] = {{"n_layer", c.layers},     {"n_head", c.heads},
+                                               {"n_embd", c.dModel},      {"n_positions", c.positions},
+                                               {"vocab_size", c.vocab}};
+  for (const auto& [name, value] : sizes) {
+    if (value < 1) {
+      return Status::invalidValue(std::string(name) + " is " + std::to_string(value) +
+                                  " but must be at least 1");
+    }
+  }
+  if (c.dModel % c.heads != 0) {
+    return Status::shapeMismatch("n_head = " + std::to_string(c.heads) +
+                                 " does not divide n_embd = " + std::to_string(c.dModel));
+  }
+  if (!(c.epsilon > 0) || !std::isfinite(c.epsilon)) {
+    return Status::invalidValue("layer_norm_epsilon is " + std::to_string(c.epsilon) +
+                                " but must be a finite number > 0");
+  }
+  Gpt2Config config = c;
+  if (config.inner == 0) config.inner = 4 * config.dModel;
+  if (config.inner < 1) {
+    return Status::invalidValue("n_inner is " + std::to_string(c.inner) + " but must be at least 1");
+  }
+  const long long D = config.dModel, F = config.inner;
+  std::vector<Gpt2Parameter> params;
+  double floats = 0;  // in double: a hostile config cannot wrap it
+  const auto add = [&](std::string name, long long rows, long long cols) {
+    params.push_back({std::move(name), static_cast<int>(rows), static_cast<int>(cols), 0});
+    floats += static_cast<double>(rows) * static_cast<double>(cols);
+  };
+  // Each dimension below 2^31 (checked for D, V, P above as ints; 3D and F here).
+  if (3.0 * D > std::numeric_limits<int>::max()) {
+    return Status::outOfMemory("n_embd = " + std::to_string(D) + " is too large");
+  }
+  add("wte.weight", config.vocab, D);
+  add("wpe.weight", config.positions, D);
+  for (int l = 0; l < config.layers; ++l) {
+    const std::string p = "h." + std::to_string(l) + ".";
+    add(p + "ln_1.weight", 1, D);
+    add(p + "ln_1.bias", 1, D);
+    add(p + "attn.c_attn.weight", D, 3 * D);
+    add(p + "attn.c_attn.bias", 1, 3 * D);
+    add(p + "attn.c_proj.weight", D, D);
+    add(p + "attn.c_proj.bias", 1, D);
+    add(p + "ln_2.weight", 1, D);
+    add(p + "ln_2.bias", 1, D);
+    add(p + "mlp.c_fc.weight", D, F);
+    add(p + "mlp.c_fc.bias", 1, F);
+    add(p + "mlp.c_proj.weight", F, D);
+    add(p + "mlp.c_proj.bias", 1, D);
+    if (floats > 1e12) break;  // far past any limit; stop before the list itself is huge
+  }
+  add("ln_f.weight", 1, D);
+  add("ln_f.bias", 1, D);
+  if (config.separateHead) add("lm_head.weight", config.vocab, D);
+  constexpr double kMaxBytes = 2147483648.0;  // the wasm memory's maximum (2 GiB)
+  if (floats * 4 > kMaxBytes) {
+    return Status::outOfMemory("the weights need " + std::to_string(floats * 4 / 1048576.0) +
+                               " MiB in float32, more than the 2048 MiB of the wasm memory");
+  }
+  std::size_t offset = 0;
+  for (Gpt2Parameter& p : params) {
+    p.offset = offset;
+    offset += static_cast<std::size_t>(p.rows) * static_cast<std::size_t>(p.cols);
+  }
+  config_ = config;
+  parameters_ = std::move(params);
+  weightCount_ = offset;
+  weights_.clear();
+  weights_.shrink_to_fit();
+  return Status::ok();
+}
+
+Status Gpt2Model::allocate() {
+  try {
+    weights_.assign(weightCount_, 0.0f);
+  } catch (const std::bad_alloc&) {
+    return Status::outOfMemory("the weights (" + std::to_string(weightCount_ * 4 / 1048576) +
+                               " MiB in float32) do not fit in the wasm memory");
+  }
+  return Status::ok();
+}
+
+float* Gpt2Model::parameterData(int index) {
+  if (index < 0 || index >= static_cast<int>(parameters_.size()) || weights_.empty()) return nullptr;
+  return weights_.data() + parameters_[index].offset;
+}
+
+const float* Gpt2Model::paramData(int index) const {
+  return weights_.data() + parameters_[index].offset;
+}
+
+Eigen::Map<const Matrix32> Gpt2Model::param(int index) const {
+  const Gpt2Parameter& p = parameters_[index];
+  return Eigen::Map<const Matrix32>(paramData(index), p.rows, p.cols);
+}
+
+Status Gpt2Model::checkWeights() const {
+  if (weights_.empty()) return Status::invalidArgument("the weights are not allocated");
+  for (std::size_t i = 0; i < parameters_.size(); ++i) {
+    const Gpt2Parameter& p = parameters_[i];
+    if (!allFinite(paramData(static_cast<int>(i)), Eigen::Index{p.rows} * p.cols)) {
+      return Status::invalidValue("tensor " + p.name + " (" + dims(p.rows, p.cols) +
+                                  ") holds NaN or ±Infinity");
+    }
+  }
+  return Status::ok();
+}
+
+Status Gpt2Model::forward(const std::vector<int>& ids) {
+  if (weights_.empty()) return Status::invalidArgument("the weights are not allocated");
+  const Gpt2Config& c = config_;
+  const Eigen::Index T = static_cast<Eigen::Index>(ids.size()), D = c.dModel, H = c.heads,
+                     F = c.inner;
+  if (T > c.positions) {
+    return Status::shapeMismatch("ids has " + std::to_string(T) +
+                                 " tokens, more than n_positions = " + std::to_string(c.positions));
+  }
+  residual_.resize(c.layers + 1);
+  attention_.resize(c.layers);
+  // x = wte[ids] + wpe[0..T)                                     (T x D)
+  residual_[0].resize(T, D);
+  RETURN_IF_ERROR(tokenPositionEmbedding(param(kWte), param(kWpe), ids, residual_[0]));
+  tokens_ = static_cast<int>(T);
+
+  Matrix32 normed(T, D), attnOut(T, D), hidden(T, F), mlpOut(T, D);
+  const float eps = static_cast<float>(c.epsilon);
+  for (int l = 0; l < c.layers; ++l) {
+    const auto P = [&](LayerParam p) { return layerParam(l, p); };
+    const Matrix32& x = residual_[l];
+    // a = ln_1(x)                                                (T x D)
+    layerNormInto(x, paramData(P(kLn1Weight)), paramData(P(kLn1Bias)), eps, normed);
+    // c_attn (D x 3D) holds Wq | Wk | Wv side by side; its bias bq | bk | bv.
+    const auto wAttn = param(P(kAttnWeight));
+    const float* bAttn = paramData(P(kAttnBias));
+    const MultiHeadParams32 mha{static_cast<int>(H),
+                                wAttn.leftCols(D),
+                                wAttn.middleCols(D, D),
+                                wAttn.rightCols(D),
+                                param(P(kAttnProjWeight)),
+                                Eigen::Map<const Vector32>(bAttn, D),
+                                Eigen::Map<const Vector32>(bAttn + D, D),
+                                Eigen::Map<const Vector32>(bAttn + 2 * D, D),
+                                Eigen::Map<const Vector32>(paramData(P(kAttnProjBias)), D)};
+    AttentionMask32 causal;
+    causal.causal = true;
+    // attnOut = causal MHA(a) c_proj + b (T x D); weights: H blocks of (T x T)
+    attention_[l].resize(H * T, T);
+    RETURN_IF_ERROR(multiHeadAttention(normed, normed, normed, mha, causal, attnOut, attention_[l]));
+    // x = x + attnOut; m = ln_2(x)                               (T x D)
+    Matrix32& next = residual_[l + 1];
+    next = x + attnOut;
+    layerNormInto(next, paramData(P(kLn2Weight)), paramData(P(kLn2Bias)), eps, normed);
+    // hidden = gelu(m c_fc + b)                                  (T x F)
+    linearInto(normed, param(P(kFcWeight)), paramData(P(kFcBias)), WeightLayout::kInOut, hidden);
+    geluInPlace(hidden.data(), static_cast<std::size_t>(hidden.size()), c.gelu);
+    // x = x + hidden c_proj + b                                  (T x D)
+    linearInto(hidden, param(P(kMlpProjWeight)), paramData(P(kMlpProjBias)), WeightLayout::kInOut,
+               mlpOut);
+    next += mlpOut;
+  }
+  // h = ln_f(x)                                                  (T x D)
+  const int lnF = kFirstLayer + c.layers * kPerLayer;
+  final_.resize(T, D);
+  layerNormInto(residual_[c.layers], paramData(lnF), paramData(lnF + 1), eps, final_);
+  // logits = W h[T-1] (V), W = wte (tied) or lm_head (V x D). As W (V x D) times
+  // h[T-1]^T (D x 1): the gemm packs the small operand, never a copy of W.
+  const auto head = param(c.separateHead ? lnF + 2 : kWte);
+  logits_.resize(1, c.vocab);
+  gemm(Trans::kNo, Trans::kYes, c.vocab, 1, D, head.data(), D, final_.data() + (T - 1) * D, D,
+       logits_.data(), 1);
+  RETURN_IF_ERROR(requireFiniteResult("the logits", logits_, "the weights"));
+  // p = softmax(logits)                                          (V)
+  probabilities_ = logits_;
+  softmaxRow(probabilities_.data(), c.vocab, c.vocab, c.vocab, 1.0f, static_cast<const float*>(nullptr));
+  return Status::ok();
+}
+
+}  // namespace attention
