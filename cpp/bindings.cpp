@@ -28,6 +28,7 @@
 #include <vector>
 
 #include "models/embeddings.h"
+#include "models/gpt2_model.h"
 #include "models/seq2seq_trainer.h"
 #include "models/transformer_trainer.h"
 #include "ops/attention.h"
@@ -585,6 +586,80 @@ void transformerCopyPositionalEncoding(const RawTransformerTrainer& raw, const T
   copyOut(positionalEncoding(config.maxLength, config.dModel), out);
 }
 
+
+// ---- GPT-2 (web/src/api/model/) ------------------------------------------------------------
+// The model owns its float32 weights; the JS reader writes each parameter's
+// entries straight to parameterData(i) (a byte address) after configure() and
+// allocate(). forward() takes the ids as int32 at a heap address; results are
+// copied out into caller-allocated float32 Tensors.
+
+struct Gpt2Options {
+  int layers = 0, heads = 0, dModel = 0, positions = 0, vocab = 0, inner = 0;
+  double epsilon = 1e-5;
+  bool erf = false;           // exact GELU (activation_function "gelu"); else the tanh form
+  bool separateHead = false;  // lm_head.weight stored
+};
+
+StatusCode rawGpt2Configure(Gpt2Model& model, const Gpt2Options& o) {
+  return guarded([&] {
+    Gpt2Config c;
+    c.layers = o.layers;
+    c.heads = o.heads;
+    c.dModel = o.dModel;
+    c.positions = o.positions;
+    c.vocab = o.vocab;
+    c.inner = o.inner;
+    c.epsilon = o.epsilon;
+    c.gelu = o.erf ? GeluForm::kErf : GeluForm::kTanh;
+    c.separateHead = o.separateHead;
+    return model.configure(c);
+  });
+}
+StatusCode rawGpt2Allocate(Gpt2Model& model) {
+  return guarded([&] { return model.allocate(); });
+}
+StatusCode rawGpt2CheckWeights(const Gpt2Model& model) {
+  return guarded([&] { return model.checkWeights(); });
+}
+int rawGpt2ParameterCount(const Gpt2Model& model) {
+  return static_cast<int>(model.parameters().size());
+}
+const Gpt2Parameter& gpt2Parameter(const Gpt2Model& model, int i) {
+  static const Gpt2Parameter none;
+  return i >= 0 && i < rawGpt2ParameterCount(model) ? model.parameters()[i] : none;
+}
+std::string rawGpt2ParameterName(const Gpt2Model& model, int i) {
+  return gpt2Parameter(model, i).name;
+}
+int rawGpt2ParameterRows(const Gpt2Model& model, int i) { return gpt2Parameter(model, i).rows; }
+int rawGpt2ParameterCols(const Gpt2Model& model, int i) { return gpt2Parameter(model, i).cols; }
+// Byte address of parameter i's entries (0 before allocate()).
+double rawGpt2ParameterData(Gpt2Model& model, int i) {
+  return static_cast<double>(reinterpret_cast<std::uintptr_t>(model.parameterData(i)));
+}
+double rawGpt2WeightCount(const Gpt2Model& model) {
+  return static_cast<double>(model.weightCount());
+}
+// ids: `count` int32 at a heap address.
+StatusCode rawGpt2Forward(Gpt2Model& model, Ptr ids, int count) {
+  return guarded([&] {
+    const auto* first = reinterpret_cast<const std::int32_t*>(static_cast<std::uintptr_t>(ids));
+    return model.forward(std::vector<int>(first, first + std::max(count, 0)));
+  });
+}
+template <typename Dense>
+void copyOutFloats(const Dense& result, const Tensor& out) {
+  std::copy(result.data(), result.data() + result.size(), out.elements<float>());
+}
+// out: (H T x T) float32, layer l's attention weights (head h: rows h T .. (h + 1) T - 1).
+void rawGpt2CopyAttention(const Gpt2Model& model, int l, const Tensor& out) {
+  if (l >= 0 && l < model.config().layers) copyOutFloats(model.attention(l), out);
+}
+// out: (1 x V) float32, the last position's probabilities (which = 0) or logits (1).
+void rawGpt2CopyLast(const Gpt2Model& model, int which, const Tensor& out) {
+  copyOutFloats(which == 0 ? model.probabilities() : model.logits(), out);
+}
+
 }  // namespace
 }  // namespace attention
 
@@ -754,4 +829,30 @@ EMSCRIPTEN_BINDINGS(attention_core) {
       .function("copyMap", &transformerCopyMap)
       .function("positionRows", &transformerPositionRows)
       .function("copyPositionalEncoding", &transformerCopyPositionalEncoding);
+
+  // ---- GPT-2 (web/src/api/model/) ----
+  value_object<Gpt2Options>("Gpt2Options")
+      .field("layers", &Gpt2Options::layers)
+      .field("heads", &Gpt2Options::heads)
+      .field("dModel", &Gpt2Options::dModel)
+      .field("positions", &Gpt2Options::positions)
+      .field("vocab", &Gpt2Options::vocab)
+      .field("inner", &Gpt2Options::inner)
+      .field("epsilon", &Gpt2Options::epsilon)
+      .field("erf", &Gpt2Options::erf)
+      .field("separateHead", &Gpt2Options::separateHead);
+  class_<Gpt2Model>("_Gpt2Model")
+      .constructor<>()
+      .function("configure", &rawGpt2Configure)
+      .function("allocate", &rawGpt2Allocate)
+      .function("checkWeights", &rawGpt2CheckWeights)
+      .function("parameterCount", &rawGpt2ParameterCount)
+      .function("parameterName", &rawGpt2ParameterName)
+      .function("parameterRows", &rawGpt2ParameterRows)
+      .function("parameterCols", &rawGpt2ParameterCols)
+      .function("parameterData", &rawGpt2ParameterData)
+      .function("weightCount", &rawGpt2WeightCount)
+      .function("forward", &rawGpt2Forward)
+      .function("copyAttention", &rawGpt2CopyAttention)
+      .function("copyLast", &rawGpt2CopyLast);
 }

@@ -44,9 +44,11 @@ mkdirSync(at('dist/lib'), { recursive: true });
 // The modules lose their comments and white space (names stay, so stack traces
 // read): a page that loads them unbundled from node_modules gets 17 KiB gzip
 // instead of 30 (issue 13's first load). The commented source is web/src/api/.
-for (const file of readdirSync(at('web/src/api'))) {
+// Subfolders (model/, tokenizer/) keep their place.
+for (const file of readdirSync(at('web/src/api'), { recursive: true })) {
   if (file.endsWith('.d.ts')) cpSync(at('web/src/api', file), at('dist/lib', file));
   else if (file.endsWith('.js')) {
+    mkdirSync(dirname(at('dist/lib', file)), { recursive: true });
     const { code } = transformSync(readFileSync(at('web/src/api', file), 'utf8'), {
       format: 'esm',
       target: 'esnext',

@@ -12,6 +12,7 @@ import { attentionApi } from './attention.js';
 import { embeddingsApi } from './embeddings.js';
 import { gemmApi } from './gemm.js';
 import { Matrix } from './matrix.js';
+import { openModelApi } from './model/open.js';
 import { projectionsApi } from './projections.js';
 import { randomStateApi } from './random_state.js';
 import { seq2seqApi } from './seq2seq.js';
@@ -42,6 +43,7 @@ export function loadAttention() {
       ...embeddingsApi(core),
       ...seq2seqApi(core),
       ...transformerTrainerApi(core),
+      ...openModelApi(core),
     });
   });
   return loading;
