@@ -95,8 +95,9 @@ Status Gpt2Model::configure(const Gpt2Config& c) {
   if (config.separateHead) add("lm_head.weight", config.vocab, D);
   constexpr double kMaxBytes = 2147483648.0;  // the wasm memory's maximum (2 GiB)
   if (floats * 4 > kMaxBytes) {
-    return Status::outOfMemory("the weights need " + std::to_string(floats * 4 / 1048576.0) +
-                               " MiB in float32, more than the 2048 MiB of the wasm memory");
+    return Status::outOfMemory(
+        "the model needs " + std::to_string(static_cast<long long>(floats * 4 / 1048576.0)) +
+        " MiB for its float32 weights, more than the 2048 MiB of the wasm memory");
   }
   std::size_t offset = 0;
   for (Gpt2Parameter& p : params) {

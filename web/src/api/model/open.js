@@ -122,12 +122,12 @@ export function openModelApi(core) {
         }),
         FN,
       );
-      const matched = matchTensors(tensors, parametersOf(raw));
       const bytes = raw.weightCount() * 4;
       if (bytes > MAX_MODEL_BYTES)
         throw new RangeError(
           `${FN}: the model needs ${mib(bytes)} for its float32 weights, more than the ${mib(MAX_MODEL_BYTES)} it may use of the wasm memory (2 GiB)`,
         );
+      const matched = matchTensors(tensors, parametersOf(raw));
       throwForStatus(core, raw.allocate(), FN);
 
       // Stream the data section in file order into each tensor's heap buffer.
