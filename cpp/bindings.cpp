@@ -586,7 +586,6 @@ void transformerCopyPositionalEncoding(const RawTransformerTrainer& raw, const T
   copyOut(positionalEncoding(config.maxLength, config.dModel), out);
 }
 
-
 // ---- GPT-2 (web/src/api/model/) ------------------------------------------------------------
 // The model owns its float32 weights; the JS reader writes each parameter's
 // entries straight to parameterData(i) (a byte address) after configure() and

@@ -39,8 +39,10 @@ int layerParam(int l, LayerParam p) { return kFirstLayer + l * kPerLayer + p; }
 }  // namespace
 
 Status Gpt2Model::configure(const Gpt2Config& c) {
-  const std::pair<const char*, int> sizes[] = {{"n_layer", c.layers},     {"n_head", c.heads},
-                                               {"n_embd", c.dModel},      {"n_positions", c.positions},
+  const std::pair<const char*, int> sizes[] = {{"n_layer", c.layers},
+                                               {"n_head", c.heads},
+                                               {"n_embd", c.dModel},
+                                               {"n_positions", c.positions},
                                                {"vocab_size", c.vocab}};
   for (const auto& [name, value] : sizes) {
     if (value < 1) {
@@ -59,7 +61,8 @@ Status Gpt2Model::configure(const Gpt2Config& c) {
   Gpt2Config config = c;
   if (config.inner == 0) config.inner = 4 * config.dModel;
   if (config.inner < 1) {
-    return Status::invalidValue("n_inner is " + std::to_string(c.inner) + " but must be at least 1");
+    return Status::invalidValue("n_inner is " + std::to_string(c.inner) +
+                                " but must be at least 1");
   }
   const long long D = config.dModel, F = config.inner;
   std::vector<Gpt2Parameter> params;
@@ -123,7 +126,8 @@ Status Gpt2Model::allocate() {
 }
 
 float* Gpt2Model::parameterData(int index) {
-  if (index < 0 || index >= static_cast<int>(parameters_.size()) || weights_.empty()) return nullptr;
+  if (index < 0 || index >= static_cast<int>(parameters_.size()) || weights_.empty())
+    return nullptr;
   return weights_.data() + parameters_[index].offset;
 }
 
@@ -187,7 +191,8 @@ Status Gpt2Model::forward(const std::vector<int>& ids) {
     causal.causal = true;
     // attnOut = causal MHA(a) c_proj + b (T x D); weights: H blocks of (T x T)
     attention_[l].resize(H * T, T);
-    RETURN_IF_ERROR(multiHeadAttention(normed, normed, normed, mha, causal, attnOut, attention_[l]));
+    RETURN_IF_ERROR(
+        multiHeadAttention(normed, normed, normed, mha, causal, attnOut, attention_[l]));
     // x = x + attnOut; m = ln_2(x)                               (T x D)
     Matrix32& next = residual_[l + 1];
     next = x + attnOut;
@@ -213,7 +218,8 @@ Status Gpt2Model::forward(const std::vector<int>& ids) {
   RETURN_IF_ERROR(requireFiniteResult("the logits", logits_, "the weights"));
   // p = softmax(logits)                                          (V)
   probabilities_ = logits_;
-  softmaxRow(probabilities_.data(), c.vocab, c.vocab, c.vocab, 1.0f, static_cast<const float*>(nullptr));
+  softmaxRow(probabilities_.data(), c.vocab, c.vocab, c.vocab, 1.0f,
+             static_cast<const float*>(nullptr));
   return Status::ok();
 }
 

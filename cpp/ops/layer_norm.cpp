@@ -37,8 +37,8 @@ Status layerNormOf(const MatrixViewOf<T>& x, const VectorViewOf<T>& gamma,
                    const VectorViewOf<T>& beta, T eps, MatrixOf<T>& y) {
   RETURN_IF_ERROR(requireNonEmpty("x", x));
   RETURN_IF_ERROR(requireFinite("x", x));
-  for (const auto& [name, v] : {std::pair<const char*, const VectorViewOf<T>*>{"gamma", &gamma},
-                                {"beta", &beta}}) {
+  for (const auto& [name, v] :
+       {std::pair<const char*, const VectorViewOf<T>*>{"gamma", &gamma}, {"beta", &beta}}) {
     if (v->size() != x.cols()) {
       return Status::shapeMismatch(std::string(name) + " has " + std::to_string(v->size()) +
                                    " entries but x has " + std::to_string(x.cols()) +

@@ -19,8 +19,8 @@ Status tokenPositionEmbeddingOf(const MatrixViewOf<T>& wte, const MatrixViewOf<T
   if (count < 1 || count > wpe.rows()) {
     return Status::shapeMismatch("ids has " + std::to_string(count) +
                                  " tokens but must have 1 to " + std::to_string(wpe.rows()) +
-                                 " (the model's positions, wpe is " +
-                                 dims(wpe.rows(), wpe.cols()) + ")");
+                                 " (the model's positions, wpe is " + dims(wpe.rows(), wpe.cols()) +
+                                 ")");
   }
   if (x.rows() != count || x.cols() != wte.cols()) {
     return Status::shapeMismatch("x is " + dims(x.rows(), x.cols()) + " but must be " +

@@ -104,12 +104,15 @@ test('next: k tokens (default 10), most likely first, with their text; options a
   for (const n of r.next) assert.equal(n.token, m.tokenizer.tokenText(n.id));
   assert.equal(m.runIds(sequences[2], { k: 3 }).next.length, 3);
   assert.equal(m.runIds(sequences[2], { k: 262 }).next.length, 262);
-  assert.throws(() => m.runIds(sequences[2], { k: 0 }), { name: 'RangeError', message: /^Gpt2Model\.runIds: options\.k/ });
+  assert.throws(() => m.runIds(sequences[2], { k: 0 }), {
+    name: 'RangeError',
+    message: /^Gpt2Model\.runIds: options\.k/,
+  });
   assert.throws(() => m.runIds(sequences[2], { top: 3 }), { name: 'TypeError', message: /unknown option 'top'/ });
   m.delete();
 });
 
-test('run(text) is runIds of the tokenizer\'s ids, with the tokens\' text', async () => {
+test("run(text) is runIds of the tokenizer's ids, with the tokens' text", async () => {
   const m = await a.openModel(fixtureFiles());
   const text = 'the cat sat';
   const { ids } = m.tokenizer.encode(text);
@@ -117,7 +120,10 @@ test('run(text) is runIds of the tokenizer\'s ids, with the tokens\' text', asyn
   const byIds = m.runIds(ids, { logits: true });
   assert.deepEqual(byText.ids, ids);
   assert.deepEqual(byText.logits, byIds.logits);
-  assert.deepEqual(byText.tokens, ids.map((id) => m.tokenizer.tokenText(id)));
+  assert.deepEqual(
+    byText.tokens,
+    ids.map((id) => m.tokenizer.tokenText(id)),
+  );
   assert.equal(byText.tokens.join(''), text);
   m.delete();
 });

@@ -43,9 +43,13 @@ export function readGpt2Config(json, fn) {
     throw new RangeError(`${fn}: config.json's n_head = ${n_head} does not divide n_embd = ${n_embd}`);
   const layer_norm_epsilon = config.layer_norm_epsilon ?? 1e-5;
   if (typeof layer_norm_epsilon !== 'number')
-    throw new TypeError(`${fn}: config.json's layer_norm_epsilon must be a number, got ${describe(layer_norm_epsilon)}`);
+    throw new TypeError(
+      `${fn}: config.json's layer_norm_epsilon must be a number, got ${describe(layer_norm_epsilon)}`,
+    );
   if (!(layer_norm_epsilon > 0) || !Number.isFinite(layer_norm_epsilon))
-    throw new RangeError(`${fn}: config.json's layer_norm_epsilon must be a finite number > 0, got ${layer_norm_epsilon}`);
+    throw new RangeError(
+      `${fn}: config.json's layer_norm_epsilon must be a finite number > 0, got ${layer_norm_epsilon}`,
+    );
   const activation_function = config.activation_function ?? 'gelu_new';
   if (!Object.hasOwn(ACTIVATIONS, activation_function))
     throw new RangeError(

@@ -67,9 +67,13 @@ function matchTensors(tensors, parameters) {
     const want = p.rows === 1 ? `[${p.cols}]` : `[${p.rows}, ${p.cols}]`;
     if (!t) throw new RangeError(`${FN}: model.safetensors has no tensor ${p.name} (${want}) for this config.json`);
     if (!sameShape(t.shape, p))
-      throw new RangeError(`${FN}: model.safetensors: ${t.name} has shape [${t.shape.join(', ')}] but the config needs ${want}`);
+      throw new RangeError(
+        `${FN}: model.safetensors: ${t.name} has shape [${t.shape.join(', ')}] but the config needs ${want}`,
+      );
     if (!FLOAT_DTYPES.includes(t.dtype))
-      throw new RangeError(`${FN}: model.safetensors: ${t.name} is ${t.dtype}; weights must be ${FLOAT_DTYPES.join(', ')}`);
+      throw new RangeError(
+        `${FN}: model.safetensors: ${t.name} is ${t.dtype}; weights must be ${FLOAT_DTYPES.join(', ')}`,
+      );
     return { parameter: p, tensor: t };
   });
 }

@@ -45,7 +45,9 @@ async function* streamChunks(body, size, fn, name) {
     await reader.cancel().catch(() => {});
   }
   if (read !== size)
-    throw new RangeError(`${fn}: ${name} delivered ${read > size ? 'more than' : read} bytes but Content-Length said ${size}`);
+    throw new RangeError(
+      `${fn}: ${name} delivered ${read > size ? 'more than' : read} bytes but Content-Length said ${size}`,
+    );
 }
 
 export class ByteReader {
@@ -80,7 +82,9 @@ export class ByteReader {
         throw new TypeError(`${fn}: fetching ${name} from '${value}' failed (${error.message})`);
       }
       if (!response.ok)
-        throw new TypeError(`${fn}: fetching ${name} from '${value}' failed: ${response.status} ${response.statusText}`);
+        throw new TypeError(
+          `${fn}: fetching ${name} from '${value}' failed: ${response.status} ${response.statusText}`,
+        );
       const length = response.headers.get('Content-Length');
       const encoded = (response.headers.get('Content-Encoding') ?? 'identity') !== 'identity';
       if (length !== null && !encoded && response.body && /^\d+$/.test(length)) {

@@ -45,7 +45,7 @@ export function loadTokenizer(files) {
     encode(text) {
       const mapped = Array.from(new TextEncoder().encode(text), (b) => chars[b]).join('');
       const result = { ids: [], tokens: [], pieces: [] };
-      for (let i = 0; i < mapped.length; ) {
+      for (let i = 0; i < mapped.length;) {
         let n = Math.min(longest, mapped.length - i);
         while (n > 1 && !ids.has(mapped.slice(i, i + n))) n--;
         const piece = mapped.slice(i, i + n);
