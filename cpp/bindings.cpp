@@ -617,8 +617,8 @@ StatusCode rawGpt2Configure(Gpt2Model& model, const Gpt2Options& o) {
 StatusCode rawGpt2Allocate(Gpt2Model& model) {
   return guarded([&] { return model.allocate(); });
 }
-StatusCode rawGpt2CheckWeights(const Gpt2Model& model) {
-  return guarded([&] { return model.checkWeights(); });
+StatusCode rawGpt2FinishLoading(Gpt2Model& model) {
+  return guarded([&] { return model.finishLoading(); });
 }
 int rawGpt2ParameterCount(const Gpt2Model& model) {
   return static_cast<int>(model.parameters().size());
@@ -632,7 +632,7 @@ std::string rawGpt2ParameterName(const Gpt2Model& model, int i) {
 }
 int rawGpt2ParameterRows(const Gpt2Model& model, int i) { return gpt2Parameter(model, i).rows; }
 int rawGpt2ParameterCols(const Gpt2Model& model, int i) { return gpt2Parameter(model, i).cols; }
-// Byte address of parameter i's entries (0 before allocate()).
+// Byte address of parameter i's entries (0 before allocate() and after finishLoading()).
 double rawGpt2ParameterData(Gpt2Model& model, int i) {
   return static_cast<double>(reinterpret_cast<std::uintptr_t>(model.parameterData(i)));
 }
@@ -844,7 +844,7 @@ EMSCRIPTEN_BINDINGS(attention_core) {
       .constructor<>()
       .function("configure", &rawGpt2Configure)
       .function("allocate", &rawGpt2Allocate)
-      .function("checkWeights", &rawGpt2CheckWeights)
+      .function("finishLoading", &rawGpt2FinishLoading)
       .function("parameterCount", &rawGpt2ParameterCount)
       .function("parameterName", &rawGpt2ParameterName)
       .function("parameterRows", &rawGpt2ParameterRows)

@@ -68,7 +68,7 @@ Status Gpt2Model::configure(const Gpt2Config& c) {
   std::vector<Gpt2Parameter> params;
   double floats = 0;  // in double: a hostile config cannot wrap it
   const auto add = [&](std::string name, long long rows, long long cols) {
-    params.push_back({std::move(name), static_cast<int>(rows), static_cast<int>(cols), 0});
+    params.push_back({std::move(name), static_cast<int>(rows), static_cast<int>(cols)});
     floats += static_cast<double>(rows) * static_cast<double>(cols);
   };
   // Each dimension below 2^31 (checked for D, V, P above as ints; 3D and F here).
@@ -102,23 +102,28 @@ Status Gpt2Model::configure(const Gpt2Config& c) {
         "the model needs " + std::to_string(static_cast<long long>(floats * 4 / 1048576.0)) +
         " MiB for its float32 weights, more than the 2048 MiB of the wasm memory");
   }
-  std::size_t offset = 0;
-  for (Gpt2Parameter& p : params) {
-    p.offset = offset;
-    offset += static_cast<std::size_t>(p.rows) * static_cast<std::size_t>(p.cols);
+  std::size_t count = 0;
+  for (const Gpt2Parameter& p : params) {
+    count += static_cast<std::size_t>(p.rows) * static_cast<std::size_t>(p.cols);
   }
   config_ = config;
   parameters_ = std::move(params);
-  weightCount_ = offset;
-  weights_.clear();
-  weights_.shrink_to_fit();
+  weightCount_ = count;
+  tensors_.clear();
+  tensors_.shrink_to_fit();
+  ready_ = false;
   return Status::ok();
 }
 
 Status Gpt2Model::allocate() {
+  ready_ = false;
   try {
-    weights_.assign(weightCount_, 0.0f);
+    tensors_.assign(parameters_.size(), {});
+    for (std::size_t i = 0; i < parameters_.size(); ++i) {
+      tensors_[i].assign(static_cast<std::size_t>(parameters_[i].rows) * parameters_[i].cols, 0.0f);
+    }
   } catch (const std::bad_alloc&) {
+    std::vector<std::vector<float>>().swap(tensors_);
     return Status::outOfMemory("the weights (" + std::to_string(weightCount_ * 4 / 1048576) +
                                " MiB in float32) do not fit in the wasm memory");
   }
@@ -126,13 +131,8 @@ Status Gpt2Model::allocate() {
 }
 
 float* Gpt2Model::parameterData(int index) {
-  if (index < 0 || index >= static_cast<int>(parameters_.size()) || weights_.empty())
-    return nullptr;
-  return weights_.data() + parameters_[index].offset;
-}
-
-const float* Gpt2Model::paramData(int index) const {
-  return weights_.data() + parameters_[index].offset;
+  if (index < 0 || index >= static_cast<int>(tensors_.size()) || ready_) return nullptr;
+  return tensors_[index].data();
 }
 
 Eigen::Map<const Matrix32> Gpt2Model::param(int index) const {
@@ -140,20 +140,38 @@ Eigen::Map<const Matrix32> Gpt2Model::param(int index) const {
   return Eigen::Map<const Matrix32>(paramData(index), p.rows, p.cols);
 }
 
-Status Gpt2Model::checkWeights() const {
-  if (weights_.empty()) return Status::invalidArgument("the weights are not allocated");
+Status Gpt2Model::finishLoading() {
+  if (tensors_.size() != parameters_.size()) {
+    return Status::invalidArgument("the weights are not allocated");
+  }
+  if (ready_) return Status::ok();
   for (std::size_t i = 0; i < parameters_.size(); ++i) {
     const Gpt2Parameter& p = parameters_[i];
-    if (!allFinite(paramData(static_cast<int>(i)), Eigen::Index{p.rows} * p.cols)) {
+    if (!allFinite(tensors_[i].data(), Eigen::Index{p.rows} * p.cols)) {
       return Status::invalidValue("tensor " + p.name + " (" + dims(p.rows, p.cols) +
                                   ") holds NaN or ±Infinity");
     }
   }
+  // Pack one matrix at a time: the extra memory is one packed matrix.
+  for (int l = 0; l < config_.layers; ++l) {
+    for (LayerParam w : {kAttnWeight, kAttnProjWeight, kFcWeight, kMlpProjWeight}) {
+      const int i = layerParam(l, w);
+      const Gpt2Parameter& p = parameters_[i];
+      std::vector<float> packed;
+      packB(Trans::kNo, tensors_[i].data(), p.cols, p.rows, p.cols, packed);
+      tensors_[i].swap(packed);
+    }
+  }
+  ready_ = true;
   return Status::ok();
 }
 
+void Gpt2Model::linear(const Matrix32& x, int index, int bias, Matrix32& y) const {
+  linearPackedInto(x, paramData(index), parameters_[index].cols, paramData(bias), y);
+}
+
 Status Gpt2Model::forward(const std::vector<int>& ids) {
-  if (weights_.empty()) return Status::invalidArgument("the weights are not allocated");
+  if (!ready_) return Status::invalidArgument("the weights are not loaded (finishLoading)");
   const Gpt2Config& c = config_;
   const Eigen::Index T = static_cast<Eigen::Index>(ids.size()), D = c.dModel, H = c.heads,
                      F = c.inner;
@@ -168,41 +186,39 @@ Status Gpt2Model::forward(const std::vector<int>& ids) {
   RETURN_IF_ERROR(tokenPositionEmbedding(param(kWte), param(kWpe), ids, residual_[0]));
   tokens_ = static_cast<int>(T);
 
-  Matrix32 normed(T, D), attnOut(T, D), hidden(T, F), mlpOut(T, D);
+  const Eigen::Index dk = D / H;
+  Matrix32 normed(T, D), qkv(T, 3 * D), heads(T, D), attnOut(T, D), hidden(T, F), mlpOut(T, D);
+  AttentionMask32 causal;
+  causal.causal = true;
   const float eps = static_cast<float>(c.epsilon);
   for (int l = 0; l < c.layers; ++l) {
     const auto P = [&](LayerParam p) { return layerParam(l, p); };
     const Matrix32& x = residual_[l];
     // a = ln_1(x)                                                (T x D)
     layerNormInto(x, paramData(P(kLn1Weight)), paramData(P(kLn1Bias)), eps, normed);
-    // c_attn (D x 3D) holds Wq | Wk | Wv side by side; its bias bq | bk | bv.
-    const auto wAttn = param(P(kAttnWeight));
-    const float* bAttn = paramData(P(kAttnBias));
-    const MultiHeadParams32 mha{static_cast<int>(H),
-                                wAttn.leftCols(D),
-                                wAttn.middleCols(D, D),
-                                wAttn.rightCols(D),
-                                param(P(kAttnProjWeight)),
-                                Eigen::Map<const Vector32>(bAttn, D),
-                                Eigen::Map<const Vector32>(bAttn + D, D),
-                                Eigen::Map<const Vector32>(bAttn + 2 * D, D),
-                                Eigen::Map<const Vector32>(paramData(P(kAttnProjBias)), D)};
-    AttentionMask32 causal;
-    causal.causal = true;
-    // attnOut = causal MHA(a) c_proj + b (T x D); weights: H blocks of (T x T)
+    // qkv = a c_attn + b                                        (T x 3D)
+    // Columns: q | k | v, head h's d_k columns at h d_k inside each.
+    linear(normed, P(kAttnWeight), P(kAttnBias), qkv);
+    // Per head, the existing attention op (float32 path, causal):
+    //   weights = softmax(q_h k_h^T / sqrt(d_k))                 (T x T)
+    //   heads[:, h d_k .. (h+1) d_k) = weights v_h               (T x d_k)
     attention_[l].resize(H * T, T);
-    RETURN_IF_ERROR(
-        multiHeadAttention(normed, normed, normed, mha, causal, attnOut, attention_[l]));
-    // x = x + attnOut; m = ln_2(x)                               (T x D)
+    for (Eigen::Index h = 0; h < H; ++h) {
+      RETURN_IF_ERROR(scaledDotProductAttention(
+          qkv.middleCols(h * dk, dk), qkv.middleCols(D + h * dk, dk),
+          qkv.middleCols(2 * D + h * dk, dk), causal, heads.middleCols(h * dk, dk),
+          attention_[l].middleRows(h * T, T)));
+    }
+    // x = x + heads c_proj + b; m = ln_2(x)                      (T x D)
+    linear(heads, P(kAttnProjWeight), P(kAttnProjBias), attnOut);
     Matrix32& next = residual_[l + 1];
     next = x + attnOut;
     layerNormInto(next, paramData(P(kLn2Weight)), paramData(P(kLn2Bias)), eps, normed);
     // hidden = gelu(m c_fc + b)                                  (T x F)
-    linearInto(normed, param(P(kFcWeight)), paramData(P(kFcBias)), WeightLayout::kInOut, hidden);
+    linear(normed, P(kFcWeight), P(kFcBias), hidden);
     geluInPlace(hidden.data(), static_cast<std::size_t>(hidden.size()), c.gelu);
     // x = x + hidden c_proj + b                                  (T x D)
-    linearInto(hidden, param(P(kMlpProjWeight)), paramData(P(kMlpProjBias)), WeightLayout::kInOut,
-               mlpOut);
+    linear(hidden, P(kMlpProjWeight), P(kMlpProjBias), mlpOut);
     next += mlpOut;
   }
   // h = ln_f(x)                                                  (T x D)

@@ -1,9 +1,10 @@
 // GPT-2 (Radford et al. 2019, "Language Models are Unsupervised Multitask
 // Learners"), forward pass only, in float32, with the weights of a Hugging Face
 // checkpoint. Built from the core's ops, one call each: token + position
-// embedding, layer norm, multi-head causal attention (ops/attention.h, its
-// float32 path), linear layers in GPT-2's Conv1D layout (W stored in x out,
-// y = x W + b: ops/linear.h kInOut), GELU, the tied output projection
+// embedding, layer norm, causal attention per head (ops/attention.h
+// scaledDotProductAttention, its float32 path, on each head's columns of one
+// q | k | v product), linear layers in GPT-2's Conv1D layout (W stored in x out,
+// y = x W + b: ops/linear.h, W packed once), GELU, the tied output projection
 // (logits = h wte^T: ops/gemm.h) and the softmax over the vocabulary.
 //
 // Shape legend (llm.c's):
@@ -20,8 +21,11 @@
 //   h.<l>.mlp.c_proj.weight (F x D), h.<l>.mlp.c_proj.bias (D)
 //   ln_f.weight, ln_f.bias (D)
 //   lm_head.weight (V x D), only for a model whose output layer is not tied to wte.
-// The model owns all of them in one float32 buffer; the loader writes each
-// parameter's entries (row-major) at parameterData(i).
+// The model owns each of them in a float32 buffer; the loader writes each
+// parameter's entries (row-major) at parameterData(i), then calls
+// finishLoading(), which checks them and packs the four linear weights of every
+// block for the gemm once (ops/gemm.h packB: the layout its kernel reads), so a
+// forward pass never repacks 85 M weights (GPT-2 small: about 20% of its time).
 #pragma once
 
 #include <cstddef>
@@ -49,7 +53,6 @@ struct Gpt2Config {
 struct Gpt2Parameter {
   std::string name;
   int rows = 0, cols = 0;  // a vector is 1 x n
-  std::size_t offset = 0;  // into the weight buffer, in floats
 };
 
 class Gpt2Model {
@@ -59,14 +62,17 @@ class Gpt2Model {
   Status configure(const Gpt2Config& config);
   const Gpt2Config& config() const { return config_; }
   const std::vector<Gpt2Parameter>& parameters() const { return parameters_; }
-  // Floats in the weight buffer (the sum of the parameters' sizes).
+  // Floats of all parameters together.
   std::size_t weightCount() const { return weightCount_; }
 
-  // Allocates the weight buffer (zeros); kOutOfMemory if it does not fit.
+  // Allocates every parameter's buffer (zeros); kOutOfMemory if they do not fit.
   Status allocate();
+  // Where parameter `index`'s row-major entries go; null before allocate() and
+  // after finishLoading().
   float* parameterData(int index);
-  // After loading: every weight finite (the message names the first tensor that is not).
-  Status checkWeights() const;
+  // After loading: checks that every weight is finite (the message names the
+  // first tensor that is not), then packs the linear weights. forward() needs it.
+  Status finishLoading();
 
   // ids: (T) -> the results below. Fails (naming ids) for T outside [1, P] or
   // an id outside [0, V).
@@ -86,12 +92,15 @@ class Gpt2Model {
 
  private:
   Eigen::Map<const Matrix32> param(int index) const;
-  const float* paramData(int index) const;
+  const float* paramData(int index) const { return tensors_[index].data(); }
+  // x (T x in) times the packed linear weight `index` (in x out) plus `bias` -> y (T x out)
+  void linear(const Matrix32& x, int index, int bias, Matrix32& y) const;
 
   Gpt2Config config_;
   std::vector<Gpt2Parameter> parameters_;
   std::size_t weightCount_ = 0;
-  std::vector<float> weights_;
+  std::vector<std::vector<float>> tensors_;  // one per parameter
+  bool ready_ = false;                       // finishLoading() succeeded
 
   int tokens_ = 0;
   std::vector<Matrix32> residual_;   // L + 1 of (T x D)

@@ -156,7 +156,7 @@ export function openModelApi(core) {
       }
       await reader.close();
       onProgress?.({ loaded: reader.size, total: reader.size });
-      throwForStatus(core, raw.checkWeights(), FN);
+      throwForStatus(core, raw.finishLoading(), FN);
       return new Gpt2(core, raw, config, tokenizer);
     } catch (error) {
       raw?.delete();
