@@ -225,12 +225,11 @@ Status Gpt2Model::forward(const std::vector<int>& ids) {
   const int lnF = kFirstLayer + c.layers * kPerLayer;
   final_.resize(T, D);
   layerNormInto(residual_[c.layers], paramData(lnF), paramData(lnF + 1), eps, final_);
-  // logits = W h[T-1] (V), W = wte (tied) or lm_head (V x D). As W (V x D) times
-  // h[T-1]^T (D x 1): the gemm packs the small operand, never a copy of W.
-  const auto head = param(c.separateHead ? lnF + 2 : kWte);
+  // logits = W h[T-1] (V), W = wte (tied) or lm_head (V x D): the gemm's
+  // matrix-vector case, W read once in place (never packed or copied).
   logits_.resize(1, c.vocab);
-  gemm(Trans::kNo, Trans::kYes, c.vocab, 1, D, head.data(), D, final_.data() + (T - 1) * D, D,
-       logits_.data(), 1);
+  gemv(c.vocab, D, paramData(c.separateHead ? lnF + 2 : kWte), D, final_.data() + (T - 1) * D,
+       logits_.data());
   RETURN_IF_ERROR(requireFiniteResult("the logits", logits_, "the weights"));
   // p = softmax(logits)                                          (V)
   probabilities_ = logits_;

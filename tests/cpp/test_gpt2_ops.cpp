@@ -5,10 +5,13 @@
 // d <= 48 terms); float32 2e-6 (about 30 u, u = 2^-24: the rounded normalised
 // value times gamma plus beta, and float tanh/erf within 2 ulp).
 #include <catch2/catch.hpp>
+#include <random>
 #include <string>
 #include <vector>
 
 #include "fixtures.h"
+#include "float32.h"
+#include "ops/gemm.h"
 #include "ops/gelu.h"
 #include "ops/layer_norm.h"
 #include "ops/token_position_embedding.h"
@@ -97,4 +100,24 @@ TEST_CASE("token + position embeddings match NumPy; ids are checked",
   Matrix z(6, 4);
   CHECK(tokenPositionEmbedding(wte, wpe, longIds, z).message ==
         "ids has 6 tokens but must have 1 to 5 (the model's positions, wpe is 5x4)");
+}
+
+TEST_CASE("gemv (the logits' matrix-vector product) matches a float64 product within gamma(k)",
+          "[gpt2][gemv]") {
+  std::mt19937_64 rng(25);
+  // k = 77: not a multiple of the 16-float unrolled step, so the tail runs too.
+  for (const Eigen::Index k : {Eigen::Index{77}, Eigen::Index{768}}) {
+    const float32::Pair a = float32::randomPair(301, k, rng), x = float32::randomPair(1, k, rng);
+    Vector32 y(301);
+    gemv(301, k, a.f.data(), k, x.f.data(), y.data());
+    const Vector want = a.d * x.d.transpose();
+    const Vector bound = a.d.cwiseAbs() * x.d.transpose().cwiseAbs();
+    for (Eigen::Index i = 0; i < 301; ++i) {
+      INFO("row " << i << " k " << k);
+      CHECK(std::abs(y[i] - want[i]) <= float32::gammaOf(static_cast<double>(k)) * bound[i]);
+    }
+    Vector yd(301);
+    gemv(301, k, a.d.data(), k, x.d.data(), yd.data());
+    CHECK_CLOSE(yd, want, 1e-13);
+  }
 }
