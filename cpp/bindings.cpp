@@ -592,52 +592,40 @@ void transformerCopyPositionalEncoding(const RawTransformerTrainer& raw, const T
 // allocate(). forward() takes the ids as int32 at a heap address; results are
 // copied out into caller-allocated float32 Tensors.
 
-struct Gpt2Options {
-  int layers = 0, heads = 0, dModel = 0, positions = 0, vocab = 0, inner = 0;
-  double epsilon = 1e-5;
-  bool erf = false;           // exact GELU (activation_function "gelu"); else the tanh form
-  bool separateHead = false;  // lm_head.weight stored
-};
-
-StatusCode rawGpt2Configure(Gpt2Model& model, const Gpt2Options& o) {
+// erf: the exact GELU (activation_function "gelu"), else the tanh form;
+// separateHead: lm_head.weight stored. (Positional, not a value_object: smaller wasm.)
+StatusCode rawGpt2Configure(Gpt2Model& model, int layers, int heads, int dModel, int positions,
+                            int vocab, int inner, double epsilon, bool erf, bool separateHead) {
   return guarded([&] {
     Gpt2Config c;
-    c.layers = o.layers;
-    c.heads = o.heads;
-    c.dModel = o.dModel;
-    c.positions = o.positions;
-    c.vocab = o.vocab;
-    c.inner = o.inner;
-    c.epsilon = o.epsilon;
-    c.gelu = o.erf ? GeluForm::kErf : GeluForm::kTanh;
-    c.separateHead = o.separateHead;
+    c.layers = layers;
+    c.heads = heads;
+    c.dModel = dModel;
+    c.positions = positions;
+    c.vocab = vocab;
+    c.inner = inner;
+    c.epsilon = epsilon;
+    c.gelu = erf ? GeluForm::kErf : GeluForm::kTanh;
+    c.separateHead = separateHead;
     return model.configure(c);
   });
 }
-StatusCode rawGpt2Allocate(Gpt2Model& model) {
-  return guarded([&] { return model.allocate(); });
-}
-StatusCode rawGpt2FinishLoading(Gpt2Model& model) {
-  return guarded([&] { return model.finishLoading(); });
+// step 0: allocate() the weights (zeros); step 1: finishLoading() once they are written.
+StatusCode rawGpt2Load(Gpt2Model& model, int step) {
+  return guarded([&] { return step == 0 ? model.allocate() : model.finishLoading(); });
 }
 int rawGpt2ParameterCount(const Gpt2Model& model) {
   return static_cast<int>(model.parameters().size());
 }
-const Gpt2Parameter& gpt2Parameter(const Gpt2Model& model, int i) {
-  static const Gpt2Parameter none;
-  return i >= 0 && i < rawGpt2ParameterCount(model) ? model.parameters()[i] : none;
+// "name rows cols" of parameter i ("" outside the list).
+std::string rawGpt2Parameter(const Gpt2Model& model, int i) {
+  if (i < 0 || i >= rawGpt2ParameterCount(model)) return std::string();
+  const Gpt2Parameter& p = model.parameters()[i];
+  return p.name + " " + std::to_string(p.rows) + " " + std::to_string(p.cols);
 }
-std::string rawGpt2ParameterName(const Gpt2Model& model, int i) {
-  return gpt2Parameter(model, i).name;
-}
-int rawGpt2ParameterRows(const Gpt2Model& model, int i) { return gpt2Parameter(model, i).rows; }
-int rawGpt2ParameterCols(const Gpt2Model& model, int i) { return gpt2Parameter(model, i).cols; }
 // Byte address of parameter i's entries (0 before allocate() and after finishLoading()).
 double rawGpt2ParameterData(Gpt2Model& model, int i) {
   return static_cast<double>(reinterpret_cast<std::uintptr_t>(model.parameterData(i)));
-}
-double rawGpt2WeightCount(const Gpt2Model& model) {
-  return static_cast<double>(model.weightCount());
 }
 // ids: `count` int32 at a heap address.
 StatusCode rawGpt2Forward(Gpt2Model& model, Ptr ids, int count) {
@@ -830,27 +818,13 @@ EMSCRIPTEN_BINDINGS(attention_core) {
       .function("copyPositionalEncoding", &transformerCopyPositionalEncoding);
 
   // ---- GPT-2 (web/src/api/model/) ----
-  value_object<Gpt2Options>("Gpt2Options")
-      .field("layers", &Gpt2Options::layers)
-      .field("heads", &Gpt2Options::heads)
-      .field("dModel", &Gpt2Options::dModel)
-      .field("positions", &Gpt2Options::positions)
-      .field("vocab", &Gpt2Options::vocab)
-      .field("inner", &Gpt2Options::inner)
-      .field("epsilon", &Gpt2Options::epsilon)
-      .field("erf", &Gpt2Options::erf)
-      .field("separateHead", &Gpt2Options::separateHead);
   class_<Gpt2Model>("_Gpt2Model")
       .constructor<>()
       .function("configure", &rawGpt2Configure)
-      .function("allocate", &rawGpt2Allocate)
-      .function("finishLoading", &rawGpt2FinishLoading)
+      .function("load", &rawGpt2Load)
       .function("parameterCount", &rawGpt2ParameterCount)
-      .function("parameterName", &rawGpt2ParameterName)
-      .function("parameterRows", &rawGpt2ParameterRows)
-      .function("parameterCols", &rawGpt2ParameterCols)
+      .function("parameter", &rawGpt2Parameter)
       .function("parameterData", &rawGpt2ParameterData)
-      .function("weightCount", &rawGpt2WeightCount)
       .function("forward", &rawGpt2Forward)
       .function("copyAttention", &rawGpt2CopyAttention)
       .function("copyLast", &rawGpt2CopyLast);

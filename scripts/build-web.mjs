@@ -72,10 +72,31 @@ const commonJsFooter = (name) => ({
   js: `if (typeof module === 'object' && module && module.exports) module.exports = ${name};`,
 });
 // It also registers as the data script 'attention-lab' (data-script.js): the site loads it that way.
+// The GPT-2 reader (model/open.js) is a dynamic import in dist/lib, loaded on the
+// first openModel call, so no lesson's first load carries it (issue 13's 300 KiB).
+// The classic script keeps it out too: it imports the package's module from
+// ../lib/model/open.js next to its own address (where dist/classic sits in the
+// package) when openModel is first called.
+const modelReaderFromPackage = {
+  name: 'model-reader-from-package',
+  setup(b) {
+    b.onLoad({ filter: /dist[\\/]lib[\\/]index\.js$/ }, (args) => {
+      const source = readFileSync(args.path, 'utf8');
+      const lazy = /import\(["']\.\/model\/open\.js["']\)/;
+      if (!lazy.test(source)) throw new Error(`build-web: ${args.path} no longer imports ./model/open.js`);
+      const fromPackage = "import(new URL('../lib/model/open.js', __attentionLabScript).href)";
+      return { contents: source.replace(lazy, fromPackage), loader: 'js' };
+    });
+  },
+};
 await bundle({
   entryPoints: [at('dist/lib/index.js')],
   outfile: at('dist/classic/attention-lab.js'),
   format: 'iife',
+  plugins: [modelReaderFromPackage],
+  banner: {
+    js: 'var __attentionLabScript = typeof document !== "undefined" && document.currentScript ? document.currentScript.src : undefined;',
+  },
   globalName: 'AttentionLab',
   footer: {
     js:

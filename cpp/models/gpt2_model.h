@@ -65,7 +65,8 @@ class Gpt2Model {
   // Floats of all parameters together.
   std::size_t weightCount() const { return weightCount_; }
 
-  // Allocates every parameter's buffer (zeros); kOutOfMemory if they do not fit.
+  // Allocates every parameter's buffer (zeros); throws std::bad_alloc if they
+  // do not fit (nothing stays allocated then).
   Status allocate();
   // Where parameter `index`'s row-major entries go; null before allocate() and
   // after finishLoading().

@@ -13,24 +13,17 @@ Status tokenPositionEmbeddingOf(const MatrixViewOf<T>& wte, const MatrixViewOf<T
                                 const std::vector<int>& ids, MatrixOutOf<T> x) {
   const Eigen::Index count = static_cast<Eigen::Index>(ids.size());
   if (wte.cols() != wpe.cols()) {
-    return Status::shapeMismatch("wte is " + dims(wte.rows(), wte.cols()) + " but wpe is " +
-                                 dims(wpe.rows(), wpe.cols()) + ": both need D columns");
+    return Status::shapeMismatch("wte and wpe must have the same number of columns (D)");
   }
+  // Messages name the table that limits the value: wpe's rows (positions), wte's (vocabulary).
   if (count < 1 || count > wpe.rows()) {
     return Status::shapeMismatch("ids has " + std::to_string(count) +
-                                 " tokens but must have 1 to " + std::to_string(wpe.rows()) +
-                                 " (the model's positions, wpe is " + dims(wpe.rows(), wpe.cols()) +
-                                 ")");
-  }
-  if (x.rows() != count || x.cols() != wte.cols()) {
-    return Status::shapeMismatch("x is " + dims(x.rows(), x.cols()) + " but must be " +
-                                 dims(count, wte.cols()));
+                                 " tokens, outside 1 .. the rows of wpe (" + shapeOf(wpe) + ")");
   }
   for (Eigen::Index t = 0; t < count; ++t) {
     if (ids[t] < 0 || ids[t] >= wte.rows()) {
-      return Status::shapeMismatch("ids[" + std::to_string(t) + "] is " + std::to_string(ids[t]) +
-                                   " but must be in [0, " + std::to_string(wte.rows() - 1) +
-                                   "] (wte is " + dims(wte.rows(), wte.cols()) + ")");
+      return Status::shapeMismatch("ids[" + std::to_string(t) + "] = " + std::to_string(ids[t]) +
+                                   " is not a row of wte (" + shapeOf(wte) + ")");
     }
   }
   for (Eigen::Index t = 0; t < count; ++t) x.row(t) = wte.row(ids[t]) + wpe.row(t);

@@ -12,7 +12,8 @@
 
 namespace attention {
 
-// Validated (messages name ids and the tables' shapes); x must be (T x D).
+// Validated (messages name ids and the tables' shapes); x must already be
+// (T x D) (not checked: the caller sizes it).
 Status tokenPositionEmbedding(const MatrixView& wte, const MatrixView& wpe,
                               const std::vector<int>& ids, MatrixOut x);
 Status tokenPositionEmbedding(const MatrixView32& wte, const MatrixView32& wpe,

@@ -11,8 +11,8 @@
 
 #include "fixtures.h"
 #include "float32.h"
-#include "ops/gemm.h"
 #include "ops/gelu.h"
+#include "ops/gemm.h"
 #include "ops/layer_norm.h"
 #include "ops/token_position_embedding.h"
 
@@ -94,12 +94,11 @@ TEST_CASE("token + position embeddings match NumPy; ids are checked",
 
   std::vector<int> bad = {1, 7};
   Matrix y(2, 4);
-  CHECK(tokenPositionEmbedding(wte, wpe, bad, y).message ==
-        "ids[1] is 7 but must be in [0, 6] (wte is 7x4)");
+  CHECK(tokenPositionEmbedding(wte, wpe, bad, y).message == "ids[1] = 7 is not a row of wte (7x4)");
   std::vector<int> longIds(6, 0);
   Matrix z(6, 4);
   CHECK(tokenPositionEmbedding(wte, wpe, longIds, z).message ==
-        "ids has 6 tokens but must have 1 to 5 (the model's positions, wpe is 5x4)");
+        "ids has 6 tokens, outside 1 .. the rows of wpe (5x4)");
 }
 
 TEST_CASE("gemv (the logits' matrix-vector product) matches a float64 product within gamma(k)",

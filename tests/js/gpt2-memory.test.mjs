@@ -37,7 +37,10 @@ test('opening from a Blob grows the wasm memory by at most 1.3x the float32 weig
   const before = a.memoryBytes();
   const m = await a.openModel(files());
   const grown = a.memoryBytes() - before;
-  assert.ok(grown <= 1.3 * weightBytes, `grew ${(grown / 2 ** 20).toFixed(1)} MiB for ${(weightBytes / 2 ** 20).toFixed(1)} MiB of weights`);
+  assert.ok(
+    grown <= 1.3 * weightBytes,
+    `grew ${(grown / 2 ** 20).toFixed(1)} MiB for ${(weightBytes / 2 ** 20).toFixed(1)} MiB of weights`,
+  );
   const r = m.runIds([1, 2, 3]);
   assert.equal(r.attentions.length, 1);
   assert.equal(r.attentions[0].length, 12);

@@ -12,7 +12,6 @@ import { attentionApi } from './attention.js';
 import { embeddingsApi } from './embeddings.js';
 import { gemmApi } from './gemm.js';
 import { Matrix } from './matrix.js';
-import { openModelApi } from './model/open.js';
 import { projectionsApi } from './projections.js';
 import { randomStateApi } from './random_state.js';
 import { seq2seqApi } from './seq2seq.js';
@@ -43,7 +42,8 @@ export function loadAttention() {
       ...embeddingsApi(core),
       ...seq2seqApi(core),
       ...transformerTrainerApi(core),
-      ...openModelApi(core),
+      /** A GPT-2 from Hugging Face files; its reader (./model/) loads on first use (the classic bundles hold it). */
+      openModel: (files, options) => import('./model/open.js').then((reader) => reader.openModel(core, files, options)),
     });
   });
   return loading;

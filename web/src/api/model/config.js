@@ -12,6 +12,8 @@ export const ACTIVATIONS = Object.freeze({
 
 /** Largest n_layer, n_head, n_embd, n_positions, vocab_size, n_inner accepted (before any size check). */
 const MAX_SIZE = 2 ** 24;
+/** Most layers accepted (GPT-2 XL has 48; the core's limit too). */
+const MAX_LAYERS = 4096;
 
 function requireSize(config, key, fn, fallback) {
   const value = config[key] ?? fallback;
@@ -34,6 +36,8 @@ export function readGpt2Config(json, fn) {
   if (config.model_type !== undefined && config.model_type !== 'gpt2')
     throw new RangeError(`${fn}: config.json's model_type is '${config.model_type}'; only 'gpt2' models open here`);
   const n_layer = requireSize(config, 'n_layer', fn);
+  if (n_layer > MAX_LAYERS)
+    throw new RangeError(`${fn}: config.json's n_layer must be at most ${MAX_LAYERS}, got ${n_layer}`);
   const n_head = requireSize(config, 'n_head', fn);
   const n_embd = requireSize(config, 'n_embd', fn);
   const n_positions = requireSize(config, 'n_positions', fn);

@@ -97,6 +97,8 @@ export class Gpt2 extends OwnedHandle {
         }
         raw.copyLast(0, last);
         const p = heap.read(last);
+        if (p.some(Number.isNaN))
+          throw new RangeError(`${fn}: the logits overflow float32 (|x| > 3.4e38); the weights are too large`);
         const next = topK(p, k).map(({ id, p }) => ({ id, token: this.tokenizer.tokenText(id), p }));
         const tokens = ids.map((id) => this.tokenizer.tokenText(id));
         const result = { tokens, ids, attentions, next };

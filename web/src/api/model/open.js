@@ -40,12 +40,10 @@ async function openTokenizer(files, signal) {
 
 /** The model's parameters (name, shape) as the core lays them out. */
 function parametersOf(raw) {
-  return Array.from({ length: raw.parameterCount() }, (_, i) => ({
-    index: i,
-    name: raw.parameterName(i),
-    rows: raw.parameterRows(i),
-    cols: raw.parameterCols(i),
-  }));
+  return Array.from({ length: raw.parameterCount() }, (_, index) => {
+    const [name, rows, cols] = raw.parameter(index).split(' ');
+    return { index, name, rows: Number(rows), cols: Number(cols) };
+  });
 }
 
 function sameShape(shape, { rows, cols }) {
@@ -80,89 +78,85 @@ function matchTensors(tensors, parameters) {
 
 /**
  * @param {any} core the Emscripten module
+ * @param {Record<string, unknown>} files
+ * @param {{ onProgress?: (p: { loaded: number, total: number }) => void, signal?: AbortSignal }} [options]
  */
-export function openModelApi(core) {
-  /**
-   * @param {Record<string, unknown>} files
-   * @param {{ onProgress?: (p: { loaded: number, total: number }) => void, signal?: AbortSignal }} [options]
-   */
-  async function openModel(files, options) {
-    if (!isPlainObject(files))
-      throw new TypeError(`${FN}: files must be an object of file name -> contents, got ${describe(files)}`);
-    readOptions(files, FILES, FN, 'files');
-    const { onProgress, signal } = readOptions(options, ['onProgress', 'signal'], FN);
-    if (onProgress !== undefined && typeof onProgress !== 'function')
-      throw new TypeError(`${FN}: options.onProgress must be a function, got ${describe(onProgress)}`);
-    if (signal !== undefined && (signal === null || typeof signal.aborted !== 'boolean'))
-      throw new TypeError(`${FN}: options.signal must be an AbortSignal, got ${describe(signal)}`);
-    for (const name of ['config.json', 'model.safetensors'])
-      if (files[name] === undefined) throw new TypeError(`${FN}: files needs '${name}'`);
+export async function openModel(core, files, options) {
+  if (!isPlainObject(files))
+    throw new TypeError(`${FN}: files must be an object of file name -> contents, got ${describe(files)}`);
+  readOptions(files, FILES, FN, 'files');
+  const { onProgress, signal } = readOptions(options, ['onProgress', 'signal'], FN);
+  if (onProgress !== undefined && typeof onProgress !== 'function')
+    throw new TypeError(`${FN}: options.onProgress must be a function, got ${describe(onProgress)}`);
+  if (signal !== undefined && (signal === null || typeof signal.aborted !== 'boolean'))
+    throw new TypeError(`${FN}: options.signal must be an AbortSignal, got ${describe(signal)}`);
+  for (const name of ['config.json', 'model.safetensors'])
+    if (files[name] === undefined) throw new TypeError(`${FN}: files needs '${name}'`);
 
-    const config = readGpt2Config(await readJson(files['config.json'], FN, 'config.json', signal), FN);
-    const tokenizer = await openTokenizer(files, signal);
-    checkAborted(signal);
+  const config = readGpt2Config(await readJson(files['config.json'], FN, 'config.json', signal), FN);
+  const tokenizer = await openTokenizer(files, signal);
+  checkAborted(signal);
 
-    const reader = await ByteReader.open(files['model.safetensors'], FN, 'model.safetensors', signal);
-    let raw = null;
-    try {
-      const headerLength = readHeaderLength(await reader.read(8), reader.size, FN);
-      const dataStart = 8 + headerLength;
-      const { tensors } = parseHeader(await reader.read(headerLength), reader.size - dataStart, FN);
-      const separateHead = tensors.some((t) => t.name === 'lm_head.weight' || t.name === PREFIX + 'lm_head.weight');
+  const reader = await ByteReader.open(files['model.safetensors'], FN, 'model.safetensors', signal);
+  let raw = null;
+  try {
+    const headerLength = readHeaderLength(await reader.read(8), reader.size, FN);
+    const dataStart = 8 + headerLength;
+    const { tensors } = parseHeader(await reader.read(headerLength), reader.size - dataStart, FN);
+    const separateHead = tensors.some((t) => t.name === 'lm_head.weight' || t.name === PREFIX + 'lm_head.weight');
 
-      raw = new core._Gpt2Model();
-      throwForStatus(
-        core,
-        raw.configure({
-          layers: config.n_layer,
-          heads: config.n_head,
-          dModel: config.n_embd,
-          positions: config.n_positions,
-          vocab: config.vocab_size,
-          inner: config.n_inner,
-          epsilon: config.layer_norm_epsilon,
-          erf: ACTIVATIONS[config.activation_function] === 'erf',
-          separateHead,
-        }),
-        FN,
+    raw = new core._Gpt2Model();
+    throwForStatus(
+      core,
+      raw.configure(
+        config.n_layer,
+        config.n_head,
+        config.n_embd,
+        config.n_positions,
+        config.vocab_size,
+        config.n_inner,
+        config.layer_norm_epsilon,
+        ACTIVATIONS[config.activation_function] === 'erf',
+        separateHead,
+      ),
+      FN,
+    );
+    const parameters = parametersOf(raw);
+    const bytes = parameters.reduce((sum, p) => sum + p.rows * p.cols * 4, 0);
+    if (bytes > MAX_MODEL_BYTES)
+      throw new RangeError(
+        `${FN}: the model needs ${mib(bytes)} for its float32 weights, more than the ${mib(MAX_MODEL_BYTES)} it may use of the wasm memory (2 GiB)`,
       );
-      const bytes = raw.weightCount() * 4;
-      if (bytes > MAX_MODEL_BYTES)
-        throw new RangeError(
-          `${FN}: the model needs ${mib(bytes)} for its float32 weights, more than the ${mib(MAX_MODEL_BYTES)} it may use of the wasm memory (2 GiB)`,
-        );
-      const matched = matchTensors(tensors, parametersOf(raw));
-      throwForStatus(core, raw.allocate(), FN);
+    const matched = matchTensors(tensors, parameters);
+    throwForStatus(core, raw.load(0), FN); // allocate the weights
 
-      // Stream the data section in file order into each tensor's heap buffer.
-      const writers = matched
-        .map(({ parameter, tensor }) => new TensorWriter(tensor, raw.parameterData(parameter.index)))
-        .sort((a, b) => a.begin - b.begin);
-      const needed = writers.reduce((end, w) => Math.max(end, w.end), 0);
-      let at = 0; // data offset of the next chunk
-      let first = 0; // the first writer not yet finished
-      onProgress?.({ loaded: dataStart, total: reader.size });
-      while (at < needed) {
-        checkAborted(signal);
-        const chunk = await reader.next();
-        if (chunk === null) throw new RangeError(`${FN}: model.safetensors ended after ${dataStart + at} bytes`);
-        const heap = core.HEAPF64.buffer;
-        while (first < writers.length && writers[first].end <= at) first++;
-        for (let i = first; i < writers.length && writers[i].begin < at + chunk.length; i++)
-          writers[i].write(heap, chunk, at);
-        at += chunk.length;
-        onProgress?.({ loaded: Math.min(reader.size, dataStart + at), total: reader.size });
-        await nextTask();
-      }
-      await reader.close();
-      onProgress?.({ loaded: reader.size, total: reader.size });
-      throwForStatus(core, raw.finishLoading(), FN);
-      return new Gpt2(core, raw, config, tokenizer);
-    } catch (error) {
-      raw?.delete();
-      await reader.close().catch(() => {});
-      throw error;
+    // Stream the data section in file order into each tensor's heap buffer.
+    const writers = matched
+      .map(({ parameter, tensor }) => new TensorWriter(tensor, raw.parameterData(parameter.index)))
+      .sort((a, b) => a.begin - b.begin);
+    const needed = writers.reduce((end, w) => Math.max(end, w.end), 0);
+    let at = 0; // data offset of the next chunk
+    let first = 0; // the first writer not yet finished
+    onProgress?.({ loaded: dataStart, total: reader.size });
+    while (at < needed) {
+      checkAborted(signal);
+      const chunk = await reader.next();
+      if (chunk === null) throw new RangeError(`${FN}: model.safetensors ended after ${dataStart + at} bytes`);
+      const heap = core.HEAPF64.buffer;
+      while (first < writers.length && writers[first].end <= at) first++;
+      for (let i = first; i < writers.length && writers[i].begin < at + chunk.length; i++)
+        writers[i].write(heap, chunk, at);
+      at += chunk.length;
+      onProgress?.({ loaded: Math.min(reader.size, dataStart + at), total: reader.size });
+      await nextTask();
     }
+    await reader.close();
+    onProgress?.({ loaded: reader.size, total: reader.size });
+    throwForStatus(core, raw.load(1), FN); // check them, pack the linear ones
+    return new Gpt2(core, raw, config, tokenizer);
+  } catch (error) {
+    raw?.delete();
+    await reader.close().catch(() => {});
+    throw error;
   }
-  return { openModel };
 }
