@@ -82,9 +82,9 @@ const modelReaderFromPackage = {
   setup(b) {
     b.onLoad({ filter: /dist[\\/]lib[\\/]index\.js$/ }, (args) => {
       const source = readFileSync(args.path, 'utf8');
-      const lazy = /import\(["']\.\/model\/open\.js["']\)/;
-      if (!lazy.test(source)) throw new Error(`build-web: ${args.path} no longer imports ./model/open.js`);
-      const fromPackage = "import(new URL('../lib/model/open.js', __attentionLabScript).href)";
+      const lazy = /`\.\/model\/\$\{(\w+)\}`/;
+      if (!lazy.test(source)) throw new Error(`build-web: ${args.path} no longer names ./model/`);
+      const fromPackage = "new URL('../lib/model/' + $1, __attentionLabScript).href";
       return { contents: source.replace(lazy, fromPackage), loader: 'js' };
     });
   },

@@ -20,6 +20,16 @@ import { transformerTrainerApi } from './transformer_trainer.js';
 
 export { Matrix };
 
+/**
+ * The GPT-2 reader (./model/), imported when openModel is first called. The
+ * specifier is built at run time so that bundlers leave it alone: a chunk of
+ * its own would break apps that bundle their workers as one script (Vite's
+ * worker.format 'iife'). Unbundled (dist/lib as published) it loads next to this file.
+ * @param {string} name
+ */
+const modelPath = (name) => `./model/${name}`;
+const loadModule = (name) => import(/* @vite-ignore */ /* webpackIgnore: true */ modelPath(name));
+
 /** @type {Promise<any> | undefined} */
 let loading;
 
@@ -43,7 +53,7 @@ export function loadAttention() {
       ...seq2seqApi(core),
       ...transformerTrainerApi(core),
       /** A GPT-2 from Hugging Face files; its reader (./model/) loads on first use (the classic bundles hold it). */
-      openModel: (files, options) => import('./model/open.js').then((reader) => reader.openModel(core, files, options)),
+      openModel: (files, options) => loadModule('open.js').then((reader) => reader.openModel(core, files, options)),
     });
   });
   return loading;
