@@ -82,9 +82,10 @@ const modelReaderFromPackage = {
   setup(b) {
     b.onLoad({ filter: /dist[\\/]lib[\\/]index\.js$/ }, (args) => {
       const source = readFileSync(args.path, 'utf8');
-      const lazy = /`\.\/model\/\$\{(\w+)\}`/;
-      if (!lazy.test(source)) throw new Error(`build-web: ${args.path} no longer names ./model/`);
-      const fromPackage = "new URL('../lib/model/' + $1, __attentionLabScript).href";
+      const lazy = /(["'])\.\/model\/open\.js\1/;
+      if (!lazy.test(source)) throw new Error(`build-web: ${args.path} no longer names ./model/open.js`);
+      const fromPackage =
+        "(__attentionLabScript ? new URL('../lib/model/open.js', __attentionLabScript).href : './model/open.js')";
       return { contents: source.replace(lazy, fromPackage), loader: 'js' };
     });
   },

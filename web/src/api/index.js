@@ -21,14 +21,12 @@ import { transformerTrainerApi } from './transformer_trainer.js';
 export { Matrix };
 
 /**
- * The GPT-2 reader (./model/), imported when openModel is first called. The
- * specifier is built at run time so that bundlers leave it alone: a chunk of
- * its own would break apps that bundle their workers as one script (Vite's
- * worker.format 'iife'). Unbundled (dist/lib as published) it loads next to this file.
- * @param {string} name
+ * The GPT-2 reader, imported when openModel is first called. A variable, not a
+ * literal, so that bundlers leave it alone: a chunk of its own breaks apps that
+ * bundle their workers as one script (Vite's worker.format 'iife'). Unbundled
+ * (dist/lib as published) it loads next to this file.
  */
-const modelPath = (name) => `./model/${name}`;
-const loadModule = (name) => import(/* @vite-ignore */ /* webpackIgnore: true */ modelPath(name));
+let reader = './model/open.js';
 
 /** @type {Promise<any> | undefined} */
 let loading;
@@ -53,7 +51,7 @@ export function loadAttention() {
       ...seq2seqApi(core),
       ...transformerTrainerApi(core),
       /** A GPT-2 from Hugging Face files; its reader (./model/) loads on first use (the classic bundles hold it). */
-      openModel: (files, options) => loadModule('open.js').then((reader) => reader.openModel(core, files, options)),
+      openModel: (files, options) => import(reader).then((r) => r.openModel(core, files, options)),
     });
   });
   return loading;
