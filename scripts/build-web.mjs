@@ -44,9 +44,11 @@ mkdirSync(at('dist/lib'), { recursive: true });
 // The modules lose their comments and white space (names stay, so stack traces
 // read): a page that loads them unbundled from node_modules gets 17 KiB gzip
 // instead of 30 (issue 13's first load). The commented source is web/src/api/.
-for (const file of readdirSync(at('web/src/api'))) {
+// Subfolders (model/, tokenizer/) keep their place.
+for (const file of readdirSync(at('web/src/api'), { recursive: true })) {
   if (file.endsWith('.d.ts')) cpSync(at('web/src/api', file), at('dist/lib', file));
   else if (file.endsWith('.js')) {
+    mkdirSync(dirname(at('dist/lib', file)), { recursive: true });
     const { code } = transformSync(readFileSync(at('web/src/api', file), 'utf8'), {
       format: 'esm',
       target: 'esnext',
@@ -79,17 +81,41 @@ const commonJsFooter = (name, keys) => ({
     ` module.exports = ${name}; 0 && (module.exports = { ${keys.join(', ')} }); }`,
 });
 const exportNames = async (file) => Object.keys(await import(pathToFileURL(file).href));
-// It also registers as the data script 'attention-lab' (data-script.js): the site loads it that way.
-// Its import.meta.url is the address dist/lib/index.js has next to it (from the
+// The GPT-2 reader (model/open.js) is a dynamic import in dist/lib, loaded on the
+// first openModel call, so no lesson's first load carries it (issue 13's 300 KiB).
+// The classic script keeps it out too: it imports the package's module from
+// ../lib/model/open.js next to its own address (where dist/classic sits in the
+// package) when openModel is first called.
+const modelReaderFromPackage = {
+  name: 'model-reader-from-package',
+  setup(b) {
+    b.onLoad({ filter: /dist[\\/]lib[\\/]index\.js$/ }, (args) => {
+      const source = readFileSync(args.path, 'utf8');
+      const lazy = /(["'])\.\/model\/open\.js\1/;
+      if (!lazy.test(source)) throw new Error(`build-web: ${args.path} no longer names ./model/open.js`);
+      const fromPackage =
+        "(__attentionLabScript ? new URL('../lib/model/open.js', __attentionLabScript).href : './model/open.js')";
+      return { contents: source.replace(lazy, fromPackage), loader: 'js' };
+    });
+  },
+};
+
+// The classic API. It also registers as the data script 'attention-lab' (data-script.js): the
+// site loads it that way. Its import.meta.url is the address dist/lib/index.js has next to it (from the
 // script's own src), so loadDefaultEmbeddings() finds ../lib/embeddings/ (the site
 // names its own copy).
 await bundle({
   entryPoints: [at('dist/lib/index.js')],
   outfile: at('dist/classic/attention-lab.js'),
   format: 'iife',
+  plugins: [modelReaderFromPackage],
+  banner: {
+    js:
+      `${classicModuleUrl('__attentionLabApiUrl', '../lib/index.js')}\n` +
+      'var __attentionLabScript = typeof document !== "undefined" && document.currentScript ? document.currentScript.src : undefined;',
+  },
   globalName: 'AttentionLab',
   define: { 'import.meta.url': '__attentionLabApiUrl' },
-  banner: { js: classicModuleUrl('__attentionLabApiUrl', '../lib/index.js') },
   footer: {
     js:
       `${commonJsFooter('AttentionLab', await exportNames(at('dist/lib/index.js'))).js}\n` +

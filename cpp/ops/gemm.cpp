@@ -284,6 +284,29 @@ void gemmImpl(Trans ta, Trans tb, Index m, Index n, Index k, const T* a, Index l
   gemmPackedImpl(ta, m, n, k, a, lda, packed.data(), k, c, ldc, update);
 }
 
+// y[i] = a[i] . x with kAccumulators Vec partial sums per row (independent
+// additions, so they pipeline), then the lanes and the tail.
+template <typename T>
+void gemvImpl(Index m, Index k, const T* a, Index lda, const T* x, T* y) {
+  using Vec = typename Simd<T>::Vec;
+  constexpr Index L = Blocking<T>::kLanes;
+  constexpr int kAccumulators = 4;
+  for (Index i = 0; i < m; ++i) {
+    const T* row = a + i * lda;
+    Vec acc[kAccumulators] = {};
+    Index t = 0;
+    for (; t + kAccumulators * L <= k; t += kAccumulators * L) {
+      for (int u = 0; u < kAccumulators; ++u)
+        acc[u] += loadVec(row + t + u * L) * loadVec(x + t + u * L);
+    }
+    const Vec total = (acc[0] + acc[1]) + (acc[2] + acc[3]);
+    T sum = 0;
+    for (Index lane = 0; lane < L; ++lane) sum += total[lane];
+    for (; t < k; ++t) sum += row[t] * x[t];
+    y[i] = sum;
+  }
+}
+
 template <typename T>
 void gemmViews(const MatrixViewOf<T>& a, Trans ta, const MatrixViewOf<T>& b, Trans tb,
                MatrixOutOf<T> c, Update update) {
@@ -329,6 +352,13 @@ void gemmPacked(Index m, Index n, Index k, const double* a, Index lda, const dou
 void gemmPacked(Index m, Index n, Index k, const float* a, Index lda, const float* packed,
                 Index panelRows, float* c, Index ldc, Update update) {
   gemmPackedImpl(Trans::kNo, m, n, k, a, lda, packed, panelRows, c, ldc, update);
+}
+
+void gemv(Index m, Index k, const double* a, Index lda, const double* x, double* y) {
+  gemvImpl(m, k, a, lda, x, y);
+}
+void gemv(Index m, Index k, const float* a, Index lda, const float* x, float* y) {
+  gemvImpl(m, k, a, lda, x, y);
 }
 
 void gemm(Trans ta, Trans tb, Index m, Index n, Index k, const double* a, Index lda,

@@ -52,6 +52,17 @@ Status matmulInto(const MatrixView32& a, const MatrixView32& b, MatrixOut32 c);
 // The same, sizing out itself.
 Status matmul(const MatrixView& a, const MatrixView& b, Matrix& out);
 
+// ---- the matrix-vector case ----------------------------------------------------
+// y (m) = a (m x k, row-major) x (k): one dot product per row of a, read once in
+// order, nothing packed. For a product with one column (a language model's
+// logits for its last position: the (V x D) output table times one hidden
+// state), where the packed kernel would pack all of a and use one column of a
+// panel of 8. No checks.
+void gemv(Eigen::Index m, Eigen::Index k, const double* a, Eigen::Index lda, const double* x,
+          double* y);
+void gemv(Eigen::Index m, Eigen::Index k, const float* a, Eigen::Index lda, const float* x,
+          float* y);
+
 // ---- packed form, for callers that reuse one packed B over many products ------
 // (scaled dot-product attention packs K^T and V once per call.)
 

@@ -11,14 +11,19 @@ namespace {
 std::string count(Eigen::Index n, const char* what) { return std::to_string(n) + " " + what; }
 
 template <typename T>
-void linearIntoOf(const MatrixViewOf<T>& x, const MatrixViewOf<T>& weight, const T* bias,
-                  WeightLayout layout, MatrixOutOf<T> y) {
-  gemm(x, Trans::kNo, weight, layout == WeightLayout::kInOut ? Trans::kNo : Trans::kYes, y);
+void addBias(const T* bias, MatrixOutOf<T>& y) {
   if (!bias) return;
   for (Eigen::Index r = 0; r < y.rows(); ++r) {
     T* row = y.data() + r * y.outerStride();
     for (Eigen::Index c = 0; c < y.cols(); ++c) row[c] += bias[c];
   }
+}
+
+template <typename T>
+void linearIntoOf(const MatrixViewOf<T>& x, const MatrixViewOf<T>& weight, const T* bias,
+                  WeightLayout layout, MatrixOutOf<T> y) {
+  gemm(x, Trans::kNo, weight, layout == WeightLayout::kInOut ? Trans::kNo : Trans::kYes, y);
+  addBias(bias, y);
 }
 
 }  // namespace
@@ -31,6 +36,13 @@ void linearInto(const MatrixView& x, const MatrixView& weight, const double* bia
 void linearInto(const MatrixView32& x, const MatrixView32& weight, const float* bias,
                 WeightLayout layout, MatrixOut32 y) {
   linearIntoOf<float>(x, weight, bias, layout, y);
+}
+
+void linearPackedInto(const MatrixView32& x, const float* packedWeight, Eigen::Index out,
+                      const float* bias, MatrixOut32 y) {
+  gemmPacked(x.rows(), out, x.cols(), x.data(), x.outerStride(), packedWeight, x.cols(), y.data(),
+             y.outerStride());
+  addBias(bias, y);
 }
 
 Status linear(const MatrixView& x, const MatrixView& weight, const std::optional<VectorView>& bias,

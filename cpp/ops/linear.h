@@ -33,4 +33,10 @@ void linearInto(const MatrixView& x, const MatrixView& weight, const double* bia
 void linearInto(const MatrixView32& x, const MatrixView32& weight, const float* bias,
                 WeightLayout layout, MatrixOut32 y);
 
+// The same with W (in x out, kInOut) already packed by packB(Trans::kNo, W, out,
+// in, out, packed) (gemm.h): a model that runs one W many times packs it once.
+// x (n x in) -> y (n x out), unchecked; bias null or `out` values.
+void linearPackedInto(const MatrixView32& x, const float* packedWeight, Eigen::Index out,
+                      const float* bias, MatrixOut32 y);
+
 }  // namespace attention

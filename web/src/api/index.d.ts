@@ -265,6 +265,84 @@ export interface Attention {
    * tasks. Owns WebAssembly memory: call `delete()` when done.
    */
   readonly TransformerTrainer: TransformerTrainerConstructor;
+
+  // ---- Open a real model (GPT-2) ----
+  /**
+   * A GPT-2 checkpoint from the files of a Hugging Face model folder. Each file is an
+   * `ArrayBuffer`, a typed array, a `Blob`/`File` or a URL string (fetched relative to
+   * the page). `model.safetensors` may hold F32, F16 or BF16 tensors (converted to
+   * float32), named with or without `transformer.`, with `lm_head.weight` stored or
+   * tied (absent). Everything is checked before the weights are allocated; a model
+   * whose float32 weights need more than 1.75 GiB is refused with a RangeError.
+   * The weights stream into WebAssembly memory: call `delete()` when done.
+   */
+  openModel(files: ModelFiles, options?: OpenModelOptions): Promise<Gpt2Model>;
+}
+
+/** A file of a model folder: its bytes, or a URL string fetched relative to the page. */
+export type ModelFile = ArrayBuffer | ArrayBufferView | Blob | string;
+
+/** The files of a Hugging Face GPT-2 folder: `tokenizer.json`, or `vocab.json` with `merges.txt`. */
+export interface ModelFiles {
+  readonly 'config.json': ModelFile;
+  readonly 'model.safetensors': ModelFile;
+  readonly 'tokenizer.json'?: ModelFile;
+  readonly 'vocab.json'?: ModelFile;
+  readonly 'merges.txt'?: ModelFile;
+}
+
+export interface OpenModelOptions {
+  /** Called as the weights load: bytes of `model.safetensors` read, of `total`. */
+  onProgress?: (progress: { loaded: number; total: number }) => void;
+  /** Aborts the load (the promise rejects with the signal's reason). */
+  signal?: AbortSignal;
+}
+
+/** The `config.json` fields a GPT-2 runs with (checked; GPT2Config's defaults filled in). */
+export interface Gpt2Config {
+  readonly n_layer: number;
+  readonly n_head: number;
+  readonly n_embd: number;
+  readonly n_positions: number;
+  readonly vocab_size: number;
+  readonly n_inner: number;
+  readonly layer_norm_epsilon: number;
+  readonly activation_function: 'gelu_new' | 'gelu_pytorch_tanh' | 'gelu_fast' | 'gelu';
+}
+
+export interface Gpt2Tokenizer {
+  encode(text: string): { ids: number[]; tokens: string[]; pieces: string[] };
+  decode(ids: readonly number[]): string;
+  tokenText(id: number): string;
+  readonly vocabSize: number;
+}
+
+export interface Gpt2RunOptions {
+  /** How many next tokens to list (default 10). */
+  k?: number;
+  /** Also return the last position's logits. */
+  logits?: boolean;
+}
+
+export interface Gpt2Result {
+  /** Each token's text. */
+  tokens: string[];
+  ids: number[];
+  /** `attentions[layer][head]`: (T × T) float32 weights, row = query, zero above the diagonal (causal). */
+  attentions: Matrix[][];
+  /** The most likely next tokens, most likely first. */
+  next: { id: number; token: string; p: number }[];
+  /** The last position's logits (vocab_size), with `{ logits: true }`. */
+  logits?: Float32Array;
+}
+
+export interface Gpt2Model extends OwnedObject {
+  readonly config: Gpt2Config;
+  readonly tokenizer: Gpt2Tokenizer;
+  /** Tokenizes `text` and runs the model; more tokens than `n_positions` is a RangeError. */
+  run(text: string, options?: Gpt2RunOptions): Gpt2Result;
+  /** Runs the model on 1 to `n_positions` token ids in [0, vocab_size). */
+  runIds(ids: readonly number[] | Int32Array | Uint32Array, options?: Gpt2RunOptions): Gpt2Result;
 }
 
 /**

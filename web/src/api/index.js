@@ -20,6 +20,14 @@ import { transformerTrainerApi } from './transformer_trainer.js';
 
 export { Matrix };
 
+/**
+ * The GPT-2 reader, imported when openModel is first called. A variable, not a
+ * literal, so that bundlers leave it alone: a chunk of its own breaks apps that
+ * bundle their workers as one script (Vite's worker.format 'iife'). Unbundled
+ * (dist/lib as published) it loads next to this file.
+ */
+let reader = './model/open.js';
+
 /** @type {Promise<any> | undefined} */
 let loading;
 
@@ -42,6 +50,8 @@ export function loadAttention() {
       ...embeddingsApi(core),
       ...seq2seqApi(core),
       ...transformerTrainerApi(core),
+      /** A GPT-2 from Hugging Face files; its reader (./model/) loads on first use (the classic bundles hold it). */
+      openModel: (files, options) => import(reader).then((r) => r.openModel(core, files, options)),
     });
   });
   return loading;

@@ -1,0 +1,231 @@
+#include "gpt2_model.h"
+
+#include <cmath>
+#include <limits>
+
+#include "ops/attention.h"
+#include "ops/gemm.h"
+#include "ops/layer_norm.h"
+#include "ops/linear.h"
+#include "ops/softmax.h"
+#include "ops/token_position_embedding.h"
+#include "ops/validate.h"
+
+namespace attention {
+
+namespace {
+
+// Parameter order: wte, wpe, then kPerLayer per block in this order, then ln_f, lm_head.
+enum LayerParam {
+  kLn1Weight,
+  kLn1Bias,
+  kAttnWeight,
+  kAttnBias,
+  kAttnProjWeight,
+  kAttnProjBias,
+  kLn2Weight,
+  kLn2Bias,
+  kFcWeight,
+  kFcBias,
+  kMlpProjWeight,
+  kMlpProjBias,
+  kPerLayer
+};
+constexpr int kWte = 0, kWpe = 1, kFirstLayer = 2;
+constexpr int kMaxLayers = 4096;  // GPT-2 XL has 48; bounds the parameter list
+
+int layerParam(int l, LayerParam p) { return kFirstLayer + l * kPerLayer + p; }
+
+// Each block's parameters in LayerParam order: name suffix and shape, with
+// 'D' = n_embd, '3' = 3 n_embd, 'F' = n_inner, '1' = 1 (a vector is 1 x n).
+struct LayerShape {
+  const char* suffix;
+  char rows, cols;
+};
+constexpr LayerShape kLayerShapes[kPerLayer] = {
+    {"ln_1.weight", '1', 'D'},        {"ln_1.bias", '1', 'D'},
+    {"attn.c_attn.weight", 'D', '3'}, {"attn.c_attn.bias", '1', '3'},
+    {"attn.c_proj.weight", 'D', 'D'}, {"attn.c_proj.bias", '1', 'D'},
+    {"ln_2.weight", '1', 'D'},        {"ln_2.bias", '1', 'D'},
+    {"mlp.c_fc.weight", 'D', 'F'},    {"mlp.c_fc.bias", '1', 'F'},
+    {"mlp.c_proj.weight", 'F', 'D'},  {"mlp.c_proj.bias", '1', 'D'}};
+
+}  // namespace
+
+Status Gpt2Model::configure(const Gpt2Config& c) {
+  if (c.layers < 1 || c.heads < 1 || c.dModel < 1 || c.positions < 1 || c.vocab < 1 ||
+      c.inner < 0 || c.layers > kMaxLayers) {
+    // (web/src/api/model/config.js names the field first; this guards the core.)
+    return Status::invalidValue("a size in config.json is out of range");
+  }
+  if (c.dModel % c.heads != 0) {
+    return Status::shapeMismatch("n_head = " + std::to_string(c.heads) +
+                                 " does not divide n_embd = " + std::to_string(c.dModel));
+  }
+  if (!(c.epsilon > 0) || !std::isfinite(c.epsilon)) {
+    return Status::invalidValue("layer_norm_epsilon must be a finite number > 0");
+  }
+  Gpt2Config config = c;
+  if (config.inner == 0) config.inner = 4 * config.dModel;  // GPT2Config's n_inner = None
+  const long long D = config.dModel, F = config.inner;
+  std::vector<Gpt2Parameter> params(4 + static_cast<std::size_t>(kPerLayer) * config.layers +
+                                    (config.separateHead ? 1 : 0));
+  std::size_t next = 0;
+  double floats = 0;  // in double: a hostile config cannot wrap it
+  const auto add = [&](std::string name, long long rows, long long cols) {
+    params[next++] = {std::move(name), static_cast<int>(rows), static_cast<int>(cols)};
+    floats += static_cast<double>(rows) * static_cast<double>(cols);
+  };
+  // Each dimension below 2^31 (checked for D, V, P above as ints; 3D and F here).
+  if (3.0 * D > std::numeric_limits<int>::max()) {
+    return Status::outOfMemory("n_embd is too large");
+  }
+  add("wte.weight", config.vocab, D);
+  add("wpe.weight", config.positions, D);
+  for (int l = 0; l < config.layers; ++l) {
+    const std::string p = "h." + std::to_string(l) + ".";
+    for (const LayerShape& shape : kLayerShapes) {
+      const auto size = [&](char d) { return d == 'D' ? D : d == '3' ? 3 * D : d == 'F' ? F : 1; };
+      add(p + shape.suffix, size(shape.rows), size(shape.cols));
+    }
+  }
+  add("ln_f.weight", 1, D);
+  add("ln_f.bias", 1, D);
+  if (config.separateHead) add("lm_head.weight", config.vocab, D);
+  constexpr double kMaxBytes = 2147483648.0;  // the wasm memory's maximum (2 GiB)
+  if (floats * 4 > kMaxBytes) {
+    return Status::outOfMemory(
+        "the model needs " + std::to_string(static_cast<long long>(floats * 4 / 1048576.0)) +
+        " MiB for its float32 weights, more than the 2048 MiB of the wasm memory");
+  }
+  std::size_t count = 0;
+  for (const Gpt2Parameter& p : params) {
+    count += static_cast<std::size_t>(p.rows) * static_cast<std::size_t>(p.cols);
+  }
+  config_ = config;
+  parameters_ = std::move(params);
+  weightCount_ = count;
+  tensors_.clear();
+  tensors_.shrink_to_fit();
+  ready_ = false;
+  return Status::ok();
+}
+
+Status Gpt2Model::allocate() {
+  ready_ = false;
+  // A failed allocation throws std::bad_alloc to the caller (the bindings turn
+  // it into kOutOfMemory); the buffers allocated so far are freed first.
+  std::vector<std::vector<float>> tensors(parameters_.size());
+  for (std::size_t i = 0; i < parameters_.size(); ++i) {
+    tensors[i].assign(static_cast<std::size_t>(parameters_[i].rows) * parameters_[i].cols, 0.0f);
+  }
+  tensors_.swap(tensors);
+  return Status::ok();
+}
+
+float* Gpt2Model::parameterData(int index) {
+  if (index < 0 || index >= static_cast<int>(tensors_.size()) || ready_) return nullptr;
+  return tensors_[index].data();
+}
+
+Eigen::Map<const Matrix32> Gpt2Model::param(int index) const {
+  const Gpt2Parameter& p = parameters_[index];
+  return Eigen::Map<const Matrix32>(paramData(index), p.rows, p.cols);
+}
+
+Status Gpt2Model::finishLoading() {
+  if (tensors_.size() != parameters_.size()) {
+    return Status::invalidArgument("the weights are not loaded");
+  }
+  if (ready_) return Status::ok();
+  for (std::size_t i = 0; i < parameters_.size(); ++i) {
+    const Gpt2Parameter& p = parameters_[i];
+    if (!allFinite(tensors_[i].data(), Eigen::Index{p.rows} * p.cols)) {
+      return Status::invalidValue("tensor " + p.name + " holds NaN or ±Infinity");
+    }
+  }
+  // Pack one matrix at a time: the extra memory is one packed matrix.
+  for (int l = 0; l < config_.layers; ++l) {
+    for (LayerParam w : {kAttnWeight, kAttnProjWeight, kFcWeight, kMlpProjWeight}) {
+      const int i = layerParam(l, w);
+      const Gpt2Parameter& p = parameters_[i];
+      std::vector<float> packed;
+      packB(Trans::kNo, tensors_[i].data(), p.cols, p.rows, p.cols, packed);
+      tensors_[i].swap(packed);
+    }
+  }
+  ready_ = true;
+  return Status::ok();
+}
+
+void Gpt2Model::linear(const Matrix32& x, int index, int bias, Matrix32& y) const {
+  linearPackedInto(x, paramData(index), parameters_[index].cols, paramData(bias), y);
+}
+
+Status Gpt2Model::forward(const std::vector<int>& ids) {
+  if (!ready_) return Status::invalidArgument("the weights are not loaded");
+  const Gpt2Config& c = config_;
+  const Eigen::Index T = static_cast<Eigen::Index>(ids.size()), D = c.dModel, H = c.heads,
+                     F = c.inner;
+  residual_.resize(c.layers + 1);
+  attention_.resize(c.layers);
+  // x = wte[ids] + wpe[0..T)                                     (T x D)
+  // (The embedding checks 1 <= T <= P and every id.)
+  residual_[0].resize(T, D);
+  RETURN_IF_ERROR(tokenPositionEmbedding(param(kWte), param(kWpe), ids, residual_[0]));
+  tokens_ = static_cast<int>(T);
+
+  const Eigen::Index dk = D / H;
+  Matrix32 normed(T, D), qkv(T, 3 * D), heads(T, D), attnOut(T, D), hidden(T, F), mlpOut(T, D);
+  AttentionMask32 causal;
+  causal.causal = true;
+  const float eps = static_cast<float>(c.epsilon);
+  for (int l = 0; l < c.layers; ++l) {
+    const auto P = [&](LayerParam p) { return layerParam(l, p); };
+    const Matrix32& x = residual_[l];
+    // a = ln_1(x)                                                (T x D)
+    layerNormInto(x, paramData(P(kLn1Weight)), paramData(P(kLn1Bias)), eps, normed);
+    // qkv = a c_attn + b                                        (T x 3D)
+    // Columns: q | k | v, head h's d_k columns at h d_k inside each.
+    linear(normed, P(kAttnWeight), P(kAttnBias), qkv);
+    // Per head, the existing attention op (float32 path, causal):
+    //   weights = softmax(q_h k_h^T / sqrt(d_k))                 (T x T)
+    //   heads[:, h d_k .. (h+1) d_k) = weights v_h               (T x d_k)
+    attention_[l].resize(H * T, T);
+    for (Eigen::Index h = 0; h < H; ++h) {
+      RETURN_IF_ERROR(scaledDotProductAttention(
+          qkv.middleCols(h * dk, dk), qkv.middleCols(D + h * dk, dk),
+          qkv.middleCols(2 * D + h * dk, dk), causal, heads.middleCols(h * dk, dk),
+          attention_[l].middleRows(h * T, T)));
+    }
+    // x = x + heads c_proj + b; m = ln_2(x)                      (T x D)
+    linear(heads, P(kAttnProjWeight), P(kAttnProjBias), attnOut);
+    Matrix32& next = residual_[l + 1];
+    next = x + attnOut;
+    layerNormInto(next, paramData(P(kLn2Weight)), paramData(P(kLn2Bias)), eps, normed);
+    // hidden = gelu(m c_fc + b)                                  (T x F)
+    linear(normed, P(kFcWeight), P(kFcBias), hidden);
+    geluInPlace(hidden.data(), static_cast<std::size_t>(hidden.size()), c.gelu);
+    // x = x + hidden c_proj + b                                  (T x D)
+    linear(hidden, P(kMlpProjWeight), P(kMlpProjBias), mlpOut);
+    next += mlpOut;
+  }
+  // h = ln_f(x)                                                  (T x D)
+  const int lnF = kFirstLayer + c.layers * kPerLayer;
+  final_.resize(T, D);
+  layerNormInto(residual_[c.layers], paramData(lnF), paramData(lnF + 1), eps, final_);
+  // logits = W h[T-1] (V), W = wte (tied) or lm_head (V x D): the gemm's
+  // matrix-vector case, W read once in place (never packed or copied).
+  logits_.resize(1, c.vocab);
+  gemv(c.vocab, D, paramData(c.separateHead ? lnF + 2 : kWte), D, final_.data() + (T - 1) * D,
+       logits_.data());
+  // Finite weights can still overflow float32 here (|logit| > 3.4e38): then a
+  // probability is NaN, which the JS side reports (web/src/api/model/gpt2.js).
+  // p = softmax(logits)                                          (V)
+  probabilities_ = logits_;
+  softmaxRow(probabilities_.data(), c.vocab, c.vocab, c.vocab, 1.0f,
+             static_cast<const float*>(nullptr));
+  return Status::ok();
+}
+
+}  // namespace attention

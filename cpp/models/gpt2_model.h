@@ -1,0 +1,112 @@
+// GPT-2 (Radford et al. 2019, "Language Models are Unsupervised Multitask
+// Learners"), forward pass only, in float32, with the weights of a Hugging Face
+// checkpoint. Built from the core's ops, one call each: token + position
+// embedding, layer norm, causal attention per head (ops/attention.h
+// scaledDotProductAttention, its float32 path, on each head's columns of one
+// q | k | v product), linear layers in GPT-2's Conv1D layout (W stored in x out,
+// y = x W + b: ops/linear.h, W packed once), GELU, the tied output projection
+// (logits = h wte^T: ops/gemm.h) and the softmax over the vocabulary.
+//
+// Shape legend (llm.c's):
+//   L = n_layer, H = n_head, D = n_embd, d_k = D / H, F = n_inner (4 D),
+//   V = vocab_size, P = n_positions, T = tokens of this run (1 <= T <= P).
+//
+// Parameters, in Hugging Face's names (without the "transformer." prefix):
+//   wte.weight (V x D)  wpe.weight (P x D)
+//   h.<l>.ln_1.weight, h.<l>.ln_1.bias (D)
+//   h.<l>.attn.c_attn.weight (D x 3D), h.<l>.attn.c_attn.bias (3D)   [q | k | v]
+//   h.<l>.attn.c_proj.weight (D x D), h.<l>.attn.c_proj.bias (D)
+//   h.<l>.ln_2.weight, h.<l>.ln_2.bias (D)
+//   h.<l>.mlp.c_fc.weight (D x F), h.<l>.mlp.c_fc.bias (F)
+//   h.<l>.mlp.c_proj.weight (F x D), h.<l>.mlp.c_proj.bias (D)
+//   ln_f.weight, ln_f.bias (D)
+//   lm_head.weight (V x D), only for a model whose output layer is not tied to wte.
+// The model owns each of them in a float32 buffer; the loader writes each
+// parameter's entries (row-major) at parameterData(i), then calls
+// finishLoading(), which checks them and packs the four linear weights of every
+// block for the gemm once (ops/gemm.h packB: the layout its kernel reads), so a
+// forward pass never repacks 85 M weights (GPT-2 small: about 20% of its time).
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "ops/gelu.h"
+#include "ops/status.h"
+#include "ops/tensor.h"
+
+namespace attention {
+
+struct Gpt2Config {
+  int layers = 0;     // L
+  int heads = 0;      // H
+  int dModel = 0;     // D
+  int positions = 0;  // P
+  int vocab = 0;      // V
+  int inner = 0;      // F (0: 4 D)
+  double epsilon = 1e-5;
+  GeluForm gelu = GeluForm::kTanh;
+  bool separateHead = false;  // lm_head.weight stored (else tied to wte)
+};
+
+struct Gpt2Parameter {
+  std::string name;
+  int rows = 0, cols = 0;  // a vector is 1 x n
+};
+
+class Gpt2Model {
+ public:
+  // Checks the sizes (every one >= 1, H divides D, the buffer's floats fit in
+  // 2^31 bytes) and lays the parameters out; allocates nothing.
+  Status configure(const Gpt2Config& config);
+  const Gpt2Config& config() const { return config_; }
+  const std::vector<Gpt2Parameter>& parameters() const { return parameters_; }
+  // Floats of all parameters together.
+  std::size_t weightCount() const { return weightCount_; }
+
+  // Allocates every parameter's buffer (zeros); throws std::bad_alloc if they
+  // do not fit (nothing stays allocated then).
+  Status allocate();
+  // Where parameter `index`'s row-major entries go; null before allocate() and
+  // after finishLoading().
+  float* parameterData(int index);
+  // After loading: checks that every weight is finite (the message names the
+  // first tensor that is not), then packs the linear weights. forward() needs it.
+  Status finishLoading();
+
+  // ids: (T) -> the results below. Fails (naming ids) for T outside [1, P] or
+  // an id outside [0, V).
+  Status forward(const std::vector<int>& ids);
+
+  int tokens() const { return tokens_; }
+  // (T x D) residual stream: l = 0 the embeddings, l = 1..L after block l.
+  const Matrix32& residual(int l) const { return residual_[l]; }
+  // (T x D) ln_f of the last residual (Hugging Face's last hidden state).
+  const Matrix32& finalHidden() const { return final_; }
+  // (H T x T): head h's attention weights are rows h T .. (h + 1) T - 1,
+  // row = query, zero above the diagonal (causal).
+  const Matrix32& attention(int l) const { return attention_[l]; }
+  // (1 x V) logits of the last position, and their softmax.
+  const Matrix32& logits() const { return logits_; }
+  const Matrix32& probabilities() const { return probabilities_; }
+
+ private:
+  Eigen::Map<const Matrix32> param(int index) const;
+  const float* paramData(int index) const { return tensors_[index].data(); }
+  // x (T x in) times the packed linear weight `index` (in x out) plus `bias` -> y (T x out)
+  void linear(const Matrix32& x, int index, int bias, Matrix32& y) const;
+
+  Gpt2Config config_;
+  std::vector<Gpt2Parameter> parameters_;
+  std::size_t weightCount_ = 0;
+  std::vector<std::vector<float>> tensors_;  // one per parameter
+  bool ready_ = false;                       // finishLoading() succeeded
+
+  int tokens_ = 0;
+  std::vector<Matrix32> residual_;   // L + 1 of (T x D)
+  std::vector<Matrix32> attention_;  // L of (H T x T)
+  Matrix32 final_, logits_, probabilities_;
+};
+
+}  // namespace attention

@@ -1,0 +1,19 @@
+// Compiled by `tsc --strict`: openModel and Gpt2Model as a page uses them.
+import { loadAttention, type Gpt2Model, type Gpt2Result, type Matrix } from '../../dist/lib/index.js';
+
+export async function gpt2Usage(file: Blob): Promise<number> {
+  const a = await loadAttention();
+  const m: Gpt2Model = await a.openModel(
+    { 'config.json': 'model/config.json', 'model.safetensors': file, 'tokenizer.json': new ArrayBuffer(0) },
+    { onProgress: ({ loaded, total }) => console.log(loaded / total), signal: new AbortController().signal },
+  );
+  const r: Gpt2Result = m.run('Hello', { k: 5 });
+  const head: Matrix = r.attentions[0][0];
+  const byIds = m.runIds(new Int32Array([1, 2]), { logits: true });
+  // @ts-expect-error config.json is required
+  await a.openModel({ 'model.safetensors': file });
+  // @ts-expect-error run takes text
+  m.run([1, 2]);
+  m.delete();
+  return head.get(0, 0) + r.next[0].p + m.config.n_layer + (byIds.logits?.[0] ?? 0) + r.tokens.length;
+}

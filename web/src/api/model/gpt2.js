@@ -1,0 +1,114 @@
+// A GPT-2 opened from Hugging Face files (open.js): its weights live in the
+// wasm core (cpp/models/gpt2_model.h) inside a `_Gpt2Model` that this class
+// owns (OwnedHandle: delete(), or reclaimed when dropped). Every result is a
+// JS copy.
+import { describe, readOptions, requireInteger, throwForStatus } from '../errors.js';
+import { OwnedHandle } from '../handle.js';
+import { withHeap } from '../heap.js';
+import { Matrix } from '../matrix.js';
+
+/** The k largest probabilities, most likely first (ties: lower id first). */
+function topK(probabilities, k) {
+  const best = [];
+  for (let id = 0; id < probabilities.length; id++) {
+    const p = probabilities[id];
+    if (best.length === k && p <= best[k - 1].p) continue;
+    let at = best.length;
+    while (at > 0 && best[at - 1].p < p) at--;
+    best.splice(at, 0, { id, p });
+    if (best.length > k) best.pop();
+  }
+  return best;
+}
+
+export class Gpt2 extends OwnedHandle {
+  #core;
+
+  /** @internal */
+  constructor(core, raw, config, tokenizer) {
+    super(raw, 'Gpt2Model');
+    this.#core = core;
+    /** The checked config.json fields (n_layer, n_head, n_embd, n_positions, vocab_size, ...). */
+    this.config = config;
+    /** The tokenizer loaded from tokenizer.json (or vocab.json + merges.txt). */
+    this.tokenizer = tokenizer;
+  }
+
+  /**
+   * Tokenizes `text` and runs the model on it (see runIds).
+   * @param {string} text
+   * @param {{ k?: number, logits?: boolean }} [options]
+   */
+  run(text, options) {
+    const fn = 'Gpt2Model.run';
+    this.raw('run');
+    if (typeof text !== 'string') throw new TypeError(`${fn}: text must be a string, got ${describe(text)}`);
+    const { ids } = this.tokenizer.encode(text);
+    if (ids.length === 0) throw new RangeError(`${fn}: text has no tokens`);
+    if (ids.length > this.config.n_positions)
+      throw new RangeError(
+        `${fn}: text is ${ids.length} tokens, more than the model's n_positions = ${this.config.n_positions}`,
+      );
+    return this.#forward(fn, ids, options);
+  }
+
+  /**
+   * Runs the model on token ids: every layer's and head's attention weights and
+   * the next token's most likely continuations.
+   * @param {ArrayLike<number>} ids 1 to n_positions ids in [0, vocab_size)
+   * @param {{ k?: number, logits?: boolean }} [options] k: how many next tokens (default 10);
+   *   logits: also return the last position's logits
+   */
+  runIds(ids, options) {
+    const fn = 'Gpt2Model.runIds';
+    this.raw('runIds');
+    if (!Array.isArray(ids) && !(ArrayBuffer.isView(ids) && !(ids instanceof DataView)))
+      throw new TypeError(`${fn}: ids must be an array of integers, got ${describe(ids)}`);
+    const { n_positions, vocab_size } = this.config;
+    if (ids.length < 1 || ids.length > n_positions)
+      throw new RangeError(`${fn}: ids has ${ids.length} tokens but must have 1 to n_positions = ${n_positions}`);
+    const list = Array.from(ids, (id, i) => requireInteger(id, fn, `ids[${i}]`, 0, vocab_size - 1));
+    return this.#forward(fn, list, options);
+  }
+
+  #forward(fn, ids, options) {
+    const raw = this.raw(fn.slice(fn.indexOf('.') + 1));
+    const core = this.#core;
+    const { n_layer, n_head, vocab_size } = this.config;
+    const { k = Math.min(10, vocab_size), logits = false } = readOptions(options, ['k', 'logits'], fn);
+    requireInteger(k, fn, 'options.k', 1, vocab_size);
+    const T = ids.length;
+    return withHeap(
+      core,
+      fn,
+      (heap) => {
+        const idsAt = heap.allocBytes(4 * T, `ids (${T})`);
+        new Int32Array(core.HEAPF64.buffer, idsAt, T).set(ids);
+        const maps = heap.output(n_head * T, T, 'attention');
+        const last = heap.output(1, vocab_size, 'probabilities');
+        throwForStatus(core, raw.forward(idsAt, T), fn);
+        const attentions = [];
+        for (let l = 0; l < n_layer; l++) {
+          raw.copyAttention(l, maps);
+          const all = heap.read(maps);
+          attentions.push(
+            Array.from({ length: n_head }, (_, h) => new Matrix(T, T, all.slice(h * T * T, (h + 1) * T * T))),
+          );
+        }
+        raw.copyLast(0, last);
+        const p = heap.read(last);
+        if (p.some(Number.isNaN))
+          throw new RangeError(`${fn}: the logits overflow float32 (|x| > 3.4e38); the weights are too large`);
+        const next = topK(p, k).map(({ id, p }) => ({ id, token: this.tokenizer.tokenText(id), p }));
+        const tokens = ids.map((id) => this.tokenizer.tokenText(id));
+        const result = { tokens, ids, attentions, next };
+        if (logits) {
+          raw.copyLast(1, last);
+          result.logits = heap.read(last);
+        }
+        return result;
+      },
+      'float32',
+    );
+  }
+}

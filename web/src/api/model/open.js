@@ -1,0 +1,162 @@
+// openModel: a GPT-2 from the files of a Hugging Face model folder.
+//
+//   const m = await a.openModel({ 'config.json': …, 'model.safetensors': …, 'tokenizer.json': … });
+//
+// Order of work: config.json and the tokenizer are read and checked; then the
+// safetensors header (checked against the file's size and the config: every
+// tensor present with its shape, a float dtype); then the size: a model whose
+// float32 weights need more than MAX_MODEL_BYTES is refused before anything is
+// allocated. Only then are the weights allocated (in the core, which owns
+// them) and streamed in: each chunk of the file is converted straight into its
+// tensors' heap buffers, so peak memory is the float32 weights plus one chunk.
+import { describe, isPlainObject, readOptions, throwForStatus } from '../errors.js';
+import { loadTokenizer } from '../tokenizer/index.js';
+import { readGpt2Config, ACTIVATIONS } from './config.js';
+import { Gpt2 } from './gpt2.js';
+import { FLOAT_DTYPES, parseHeader, readHeaderLength } from './safetensors.js';
+import { ByteReader, checkAborted, readJson, readText } from './source.js';
+import { TensorWriter } from './tensor_writer.js';
+
+/** Most bytes the weights may take in float32 (the wasm memory holds 2 GiB; the rest is for running). */
+export const MAX_MODEL_BYTES = 1.75 * 2 ** 30;
+
+const FN = 'openModel';
+const FILES = ['config.json', 'model.safetensors', 'tokenizer.json', 'vocab.json', 'merges.txt'];
+const PREFIX = 'transformer.';
+
+const mib = (bytes) => `${(bytes / 2 ** 20).toFixed(1)} MiB`;
+const nextTask = () => new Promise((resolve) => setTimeout(resolve, 0));
+
+async function openTokenizer(files, signal) {
+  if (files['tokenizer.json'] !== undefined)
+    return loadTokenizer({ 'tokenizer.json': await readJson(files['tokenizer.json'], FN, 'tokenizer.json', signal) });
+  if (files['vocab.json'] !== undefined && files['merges.txt'] !== undefined)
+    return loadTokenizer({
+      'vocab.json': await readJson(files['vocab.json'], FN, 'vocab.json', signal),
+      'merges.txt': await readText(files['merges.txt'], FN, 'merges.txt', signal),
+    });
+  throw new TypeError(`${FN}: files needs 'tokenizer.json' (or 'vocab.json' and 'merges.txt')`);
+}
+
+/** The model's parameters (name, shape) as the core lays them out. */
+function parametersOf(raw) {
+  return Array.from({ length: raw.parameterCount() }, (_, index) => {
+    const [name, rows, cols] = raw.parameter(index).split(' ');
+    return { index, name, rows: Number(rows), cols: Number(cols) };
+  });
+}
+
+function sameShape(shape, { rows, cols }) {
+  if (shape.length === 1) return rows === 1 && shape[0] === cols;
+  return shape.length === 2 && shape[0] === rows && shape[1] === cols;
+}
+
+/** Each parameter's tensor in the header (names with or without "transformer."), checked. */
+function matchTensors(tensors, parameters) {
+  const byName = new Map();
+  for (const t of tensors) {
+    const name = t.name.startsWith(PREFIX) ? t.name.slice(PREFIX.length) : t.name;
+    if (byName.has(name))
+      throw new RangeError(`${FN}: model.safetensors holds ${name} twice (${byName.get(name).name} and ${t.name})`);
+    byName.set(name, t);
+  }
+  return parameters.map((p) => {
+    const t = byName.get(p.name);
+    const want = p.rows === 1 ? `[${p.cols}]` : `[${p.rows}, ${p.cols}]`;
+    if (!t) throw new RangeError(`${FN}: model.safetensors has no tensor ${p.name} (${want}) for this config.json`);
+    if (!sameShape(t.shape, p))
+      throw new RangeError(
+        `${FN}: model.safetensors: ${t.name} has shape [${t.shape.join(', ')}] but the config needs ${want}`,
+      );
+    if (!FLOAT_DTYPES.includes(t.dtype))
+      throw new RangeError(
+        `${FN}: model.safetensors: ${t.name} is ${t.dtype}; weights must be ${FLOAT_DTYPES.join(', ')}`,
+      );
+    return { parameter: p, tensor: t };
+  });
+}
+
+/**
+ * @param {any} core the Emscripten module
+ * @param {Record<string, unknown>} files
+ * @param {{ onProgress?: (p: { loaded: number, total: number }) => void, signal?: AbortSignal }} [options]
+ */
+export async function openModel(core, files, options) {
+  if (!isPlainObject(files))
+    throw new TypeError(`${FN}: files must be an object of file name -> contents, got ${describe(files)}`);
+  readOptions(files, FILES, FN, 'files');
+  const { onProgress, signal } = readOptions(options, ['onProgress', 'signal'], FN);
+  if (onProgress !== undefined && typeof onProgress !== 'function')
+    throw new TypeError(`${FN}: options.onProgress must be a function, got ${describe(onProgress)}`);
+  if (signal !== undefined && (signal === null || typeof signal.aborted !== 'boolean'))
+    throw new TypeError(`${FN}: options.signal must be an AbortSignal, got ${describe(signal)}`);
+  for (const name of ['config.json', 'model.safetensors'])
+    if (files[name] === undefined) throw new TypeError(`${FN}: files needs '${name}'`);
+
+  const config = readGpt2Config(await readJson(files['config.json'], FN, 'config.json', signal), FN);
+  const tokenizer = await openTokenizer(files, signal);
+  checkAborted(signal);
+
+  const reader = await ByteReader.open(files['model.safetensors'], FN, 'model.safetensors', signal);
+  let raw = null;
+  try {
+    const headerLength = readHeaderLength(await reader.read(8), reader.size, FN);
+    const dataStart = 8 + headerLength;
+    const { tensors } = parseHeader(await reader.read(headerLength), reader.size - dataStart, FN);
+    const separateHead = tensors.some((t) => t.name === 'lm_head.weight' || t.name === PREFIX + 'lm_head.weight');
+
+    raw = new core._Gpt2Model();
+    throwForStatus(
+      core,
+      raw.configure(
+        config.n_layer,
+        config.n_head,
+        config.n_embd,
+        config.n_positions,
+        config.vocab_size,
+        config.n_inner,
+        config.layer_norm_epsilon,
+        ACTIVATIONS[config.activation_function] === 'erf',
+        separateHead,
+      ),
+      FN,
+    );
+    const parameters = parametersOf(raw);
+    const bytes = parameters.reduce((sum, p) => sum + p.rows * p.cols * 4, 0);
+    if (bytes > MAX_MODEL_BYTES)
+      throw new RangeError(
+        `${FN}: the model needs ${mib(bytes)} for its float32 weights, more than the ${mib(MAX_MODEL_BYTES)} it may use of the wasm memory (2 GiB)`,
+      );
+    const matched = matchTensors(tensors, parameters);
+    throwForStatus(core, raw.load(0), FN); // allocate the weights
+
+    // Stream the data section in file order into each tensor's heap buffer.
+    const writers = matched
+      .map(({ parameter, tensor }) => new TensorWriter(tensor, raw.parameterData(parameter.index)))
+      .sort((a, b) => a.begin - b.begin);
+    const needed = writers.reduce((end, w) => Math.max(end, w.end), 0);
+    let at = 0; // data offset of the next chunk
+    let first = 0; // the first writer not yet finished
+    onProgress?.({ loaded: dataStart, total: reader.size });
+    while (at < needed) {
+      checkAborted(signal);
+      const chunk = await reader.next();
+      if (chunk === null) throw new RangeError(`${FN}: model.safetensors ended after ${dataStart + at} bytes`);
+      const heap = core.HEAPF64.buffer;
+      while (first < writers.length && writers[first].end <= at) first++;
+      for (let i = first; i < writers.length && writers[i].begin < at + chunk.length; i++)
+        writers[i].write(heap, chunk, at);
+      at += chunk.length;
+      onProgress?.({ loaded: Math.min(reader.size, dataStart + at), total: reader.size });
+      await nextTask();
+    }
+    await reader.close();
+    onProgress?.({ loaded: reader.size, total: reader.size });
+    throwForStatus(core, raw.load(1), FN); // check them, pack the linear ones
+    return new Gpt2(core, raw, config, tokenizer);
+  } catch (error) {
+    raw?.delete();
+    await reader.close().catch(() => {});
+    throw error;
+  }
+}
