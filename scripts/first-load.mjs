@@ -96,6 +96,7 @@ if (isMain) {
     ['<attention-lesson> page', r.element],
   ]) {
     console.log(`  ${name.padEnd(24)} ${kb(m.gzip).padStart(11)} gzip  (${kb(m.raw)} raw, ${m.files.length} files)`);
-    for (const f of m.files.slice(0, Number(process.env.FIRST_LOAD_FILES ?? 4))) console.log(`      ${f.path.padEnd(44)} ${kb(f.gzip).padStart(11)}`);
+    for (const f of m.files.slice(0, Number(process.env.FIRST_LOAD_FILES ?? 4)))
+      console.log(`      ${f.path.padEnd(44)} ${kb(f.gzip).padStart(11)}`);
   }
 }

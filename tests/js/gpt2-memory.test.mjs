@@ -44,6 +44,10 @@ test('opening from a Blob grows the wasm memory by at most 1.3x the float32 weig
   const r = m.runIds([1, 2, 3]);
   assert.equal(r.attentions.length, 1);
   assert.equal(r.attentions[0].length, 12);
+  // 50257 ids, a 262-token tokenizer: ids past it have no text and are named by number.
+  const padded = r.next.filter(({ id }) => id >= m.tokenizer.vocabSize);
+  assert.ok(padded.length > 0);
+  for (const { id, token } of padded) assert.equal(token, `<id ${id}>`);
   m.delete();
 });
 

@@ -3,7 +3,7 @@
 // owns (OwnedHandle: delete(), or reclaimed when dropped). Every result is a
 // JS copy.
 import { describe, readOptions, requireInteger, throwForStatus } from '../errors.js';
-import { OwnedHandle } from '../handle.js';
+import { OwnedHandle, rawOf } from '../handle.js';
 import { withHeap } from '../heap.js';
 import { Matrix } from '../matrix.js';
 
@@ -33,6 +33,13 @@ export class Gpt2 extends OwnedHandle {
     /** The tokenizer loaded from tokenizer.json (or vocab.json + merges.txt). */
     this.tokenizer = tokenizer;
   }
+  /**
+   * A token's text. Models often pad their vocabulary past the tokenizer's (vocab_size 50304
+   * for 50257 tokens): such an id has no text, and shows as `<id N>`.
+   */
+  #text(id) {
+    return id < this.tokenizer.vocabSize ? this.tokenizer.tokenText(id) : `<id ${id}>`;
+  }
 
   /**
    * Tokenizes `text` and runs the model on it (see runIds).
@@ -41,7 +48,7 @@ export class Gpt2 extends OwnedHandle {
    */
   run(text, options) {
     const fn = 'Gpt2Model.run';
-    this.raw('run');
+    rawOf(this, 'run');
     if (typeof text !== 'string') throw new TypeError(`${fn}: text must be a string, got ${describe(text)}`);
     const { ids } = this.tokenizer.encode(text);
     if (ids.length === 0) throw new RangeError(`${fn}: text has no tokens`);
@@ -61,7 +68,7 @@ export class Gpt2 extends OwnedHandle {
    */
   runIds(ids, options) {
     const fn = 'Gpt2Model.runIds';
-    this.raw('runIds');
+    rawOf(this, 'runIds');
     if (!Array.isArray(ids) && !(ArrayBuffer.isView(ids) && !(ids instanceof DataView)))
       throw new TypeError(`${fn}: ids must be an array of integers, got ${describe(ids)}`);
     const { n_positions, vocab_size } = this.config;
@@ -72,7 +79,7 @@ export class Gpt2 extends OwnedHandle {
   }
 
   #forward(fn, ids, options) {
-    const raw = this.raw(fn.slice(fn.indexOf('.') + 1));
+    const raw = rawOf(this, fn.slice(fn.indexOf('.') + 1));
     const core = this.#core;
     const { n_layer, n_head, vocab_size } = this.config;
     const { k = Math.min(10, vocab_size), logits = false } = readOptions(options, ['k', 'logits'], fn);
@@ -99,8 +106,8 @@ export class Gpt2 extends OwnedHandle {
         const p = heap.read(last);
         if (p.some(Number.isNaN))
           throw new RangeError(`${fn}: the logits overflow float32 (|x| > 3.4e38); the weights are too large`);
-        const next = topK(p, k).map(({ id, p }) => ({ id, token: this.tokenizer.tokenText(id), p }));
-        const tokens = ids.map((id) => this.tokenizer.tokenText(id));
+        const next = topK(p, k).map(({ id, p }) => ({ id, token: this.#text(id), p }));
+        const tokens = ids.map((id) => this.#text(id));
         const result = { tokens, ids, attentions, next };
         if (logits) {
           raw.copyLast(1, last);
