@@ -4,6 +4,10 @@
 import { spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 
+// A terminal colour code (ESC [ … m).
+// eslint-disable-next-line no-control-regex
+const ANSI_COLOUR = /\x1b\[[0-9;]*m/g;
+
 /** A port the system says is free now. */
 export function freePort() {
   return new Promise((resolve, reject) => {
@@ -46,7 +50,9 @@ export async function startServer(command, args, { cwd, env = {}, path = '/', ti
   // Ready when the tool prints its address (each of them does, once listening).
   const listening = new Promise((resolve, reject) => {
     const read = (d) => {
-      output += d;
+      // Without colour codes: tools colour their output when CI is set (picocolors), and Vite
+      // prints the port between bold on and off.
+      output += String(d).replace(ANSI_COLOUR, '');
       if (output.includes(`:${port}`)) resolve();
     };
     child.stdout.on('data', read);

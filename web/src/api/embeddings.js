@@ -446,7 +446,9 @@ function defaultUrl() {
 function relativeBase() {
   if (typeof document !== 'undefined') return document.baseURI;
   if (typeof location !== 'undefined') return location.href;
-  return new URL(process.cwd().replace(/\\/g, '/').replace(/\/?$/, '/'), 'file:///').href;
+  // globalThis.process, not a bare `process`: Parcel would try to polyfill that for the browser
+  // (and fail where auto-install is off, as in CI).
+  return new URL(globalThis.process.cwd().replace(/\\/g, '/').replace(/\/?$/, '/'), 'file:///').href;
 }
 
 /** toBinary() encodings, in the order of their codes in the file header. */
