@@ -208,8 +208,8 @@ export class Heatmap {
   keyboard(event) {
     // Moves are counted in the matrix's cells, not the drawing's: the keyboard works on a
     // figure that was never painted (a lazy figure off screen) as on one that was.
-    const l = this.matrix;
-    if (!l) return;
+    const grid = this.matrix;
+    if (!grid) return;
     if ((event.key === 'Enter' || event.key === ' ') && this.focusCell) {
       // Lets chapters make cells actionable from the keyboard, like a click.
       event.preventDefault();
@@ -223,7 +223,10 @@ export class Heatmap {
     event.preventDefault();
     event.stopPropagation();
     const [r, c] = this.clampedFocus();
-    this.focusCell = [Math.min(l.rows - 1, Math.max(0, r + move[0])), Math.min(l.cols - 1, Math.max(0, c + move[1]))];
+    this.focusCell = [
+      Math.min(grid.rows - 1, Math.max(0, r + move[0])),
+      Math.min(grid.cols - 1, Math.max(0, c + move[1])),
+    ];
     this.showCell(this.focusCell);
   }
 
