@@ -43,15 +43,22 @@ struct Shape {
   const char* suffix;
   char rows, cols;
 };
-constexpr Shape kLayerShapes[kPerLayer] = {
-    {"attention.self.query.weight", 'D', 'D'},   {"attention.self.query.bias", '1', 'D'},
-    {"attention.self.key.weight", 'D', 'D'},     {"attention.self.key.bias", '1', 'D'},
-    {"attention.self.value.weight", 'D', 'D'},   {"attention.self.value.bias", '1', 'D'},
-    {"attention.output.dense.weight", 'D', 'D'}, {"attention.output.dense.bias", '1', 'D'},
-    {"attention.output.LayerNorm.weight", '1', 'D'}, {"attention.output.LayerNorm.bias", '1', 'D'},
-    {"intermediate.dense.weight", 'F', 'D'},     {"intermediate.dense.bias", '1', 'F'},
-    {"output.dense.weight", 'D', 'F'},           {"output.dense.bias", '1', 'D'},
-    {"output.LayerNorm.weight", '1', 'D'},       {"output.LayerNorm.bias", '1', 'D'}};
+constexpr Shape kLayerShapes[kPerLayer] = {{"attention.self.query.weight", 'D', 'D'},
+                                           {"attention.self.query.bias", '1', 'D'},
+                                           {"attention.self.key.weight", 'D', 'D'},
+                                           {"attention.self.key.bias", '1', 'D'},
+                                           {"attention.self.value.weight", 'D', 'D'},
+                                           {"attention.self.value.bias", '1', 'D'},
+                                           {"attention.output.dense.weight", 'D', 'D'},
+                                           {"attention.output.dense.bias", '1', 'D'},
+                                           {"attention.output.LayerNorm.weight", '1', 'D'},
+                                           {"attention.output.LayerNorm.bias", '1', 'D'},
+                                           {"intermediate.dense.weight", 'F', 'D'},
+                                           {"intermediate.dense.bias", '1', 'F'},
+                                           {"output.dense.weight", 'D', 'F'},
+                                           {"output.dense.bias", '1', 'D'},
+                                           {"output.LayerNorm.weight", '1', 'D'},
+                                           {"output.LayerNorm.bias", '1', 'D'}};
 constexpr LayerParam kLinears[] = {kQuery, kKey, kValue, kAttnOut, kInter, kOut};
 
 int layerParam(int l, LayerParam p) { return kEmbeddings + l * kPerLayer + p; }
@@ -243,7 +250,8 @@ Status BertModel::predict(const std::vector<int>& positions, Matrix32& logits) c
   geluInPlace(transformed.data(), static_cast<std::size_t>(transformed.size()), config_.gelu);
   layerNormInto(transformed, paramData(head + kHeadLnWeight), paramData(head + kHeadLnBias),
                 static_cast<float>(config_.epsilon), normed);
-  // logits = m word^T + b (the word embeddings as the output layer, tied), one gemv per row  (n x V)
+  // logits = m word^T + b (the word embeddings as the output layer, tied), one gemv per row  (n x
+  // V)
   logits.resize(n, V);
   Matrix32 row(1, V);
   for (Eigen::Index i = 0; i < n; ++i) {

@@ -69,7 +69,8 @@ class BertModel {
 
   // Allocates every parameter's buffer (zeros); throws std::bad_alloc if they do not fit.
   Status allocate();
-  // Where parameter `index`'s row-major entries go; null before allocate() and after finishLoading().
+  // Where parameter `index`'s row-major entries go; null before allocate() and after
+  // finishLoading().
   float* parameterData(int index);
   // Checks every weight is finite (naming the first tensor that is not), packs the linear weights.
   Status finishLoading();
