@@ -5,6 +5,7 @@ import { CHAPTERS, loadChapter } from './chapters/index.js';
 import { loadDataScript } from './data-script.js';
 import { el } from './dom.js';
 import { setPaletteOverride } from './figures/heatmap.js';
+import { focusScrollBoxes } from './scroll-focus.js';
 import { installSkipLink } from './skip-link.js';
 import { readHash, setHashValue } from './url-state.js';
 
@@ -12,6 +13,7 @@ const contents = document.getElementById('contents');
 const main = document.getElementById('chapter');
 const status = document.getElementById('status');
 installSkipLink(document.querySelector('.skip-link'), main);
+focusScrollBoxes(main);
 
 let api = null;
 let current = null; // { id, root, steps }
@@ -120,6 +122,7 @@ async function renderChapter(entry) {
     s.id = `step-${chapter.id}-${i + 1}`;
   });
   applyStepMode();
+  scrollToLinkedStep();
 }
 
 // ---- step-through mode ------------------------------------------------------
@@ -146,13 +149,24 @@ function stepToolbar() {
     'Next →',
   );
   toolbar.position = el('span', { className: 'position', attrs: { 'aria-live': 'polite' } });
-  return el(
+  const bar = el(
     'div',
     { className: 'step-toolbar', attrs: { role: 'toolbar', 'aria-label': 'reading mode' } },
     el('div', { className: 'mode-switch' }, toolbar.all, toolbar.through),
     el('div', { className: 'step-nav' }, toolbar.prev, toolbar.position, toolbar.next),
   );
+  toolbarHeight.disconnect();
+  toolbarHeight.observe(bar);
+  return bar;
 }
+
+// A step scrolled to (Next, a link) stops below the sticky toolbar, however many rows the
+// toolbar wraps to on a narrow screen: its measured height is the steps' scroll margin
+// (--al-toolbar-height in components.css), set through the CSSOM (allowed under a strict CSP).
+const toolbarHeight = new ResizeObserver(([entry]) => {
+  const height = Math.ceil(entry.borderBoxSize?.[0]?.blockSize ?? entry.target.getBoundingClientRect().height);
+  if (height > 0) main.style.setProperty('--al-toolbar-height', `${height}px`);
+});
 
 function stepState() {
   const hash = readHash();
@@ -174,6 +188,16 @@ function applyStepMode() {
   toolbar.prev.disabled = step <= 1;
   toolbar.next.disabled = step >= count;
   toolbar.position.textContent = `Step ${step} of ${count}`;
+}
+
+/**
+ * A link to one step in "All steps" mode (#chapter=basics&step=3) scrolls to it; its heading
+ * stops below the sticky toolbar (the scroll margin of components.css). In step-through mode
+ * that step is the only one shown.
+ */
+function scrollToLinkedStep() {
+  const { mode, step } = stepState();
+  if (mode === 'all' && readHash().get('step')) current?.steps[step - 1]?.scrollIntoView({ block: 'start' });
 }
 
 function setMode(mode) {
@@ -202,8 +226,12 @@ document.addEventListener('keydown', (event) => {
 window.addEventListener('hashchange', () => {
   if (!api) return;
   const entry = chapterFromHash();
-  if (entry.id !== current?.id) renderChapter(entry);
-  else applyStepMode();
+  if (entry.id !== current?.id) {
+    renderChapter(entry);
+  } else {
+    applyStepMode();
+    scrollToLinkedStep();
+  }
 });
 
 // ---- embedding -------------------------------------------------------------
