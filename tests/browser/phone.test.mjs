@@ -1,10 +1,12 @@
 // Every chapter on a phone (390 × 844 CSS px, the width of an iPhone 12–15): the page never
-// scrolls sideways, no label in a figure is drawn under 11 px, and a step jumped to (a link's
-// hash, or Next in step-through mode) has its heading below the sticky toolbar.
+// scrolls sideways, no label in a figure is drawn under 11 px, a step jumped to (a link's hash,
+// or Next in step-through mode) has its heading below the sticky toolbar, and heatmaps say when
+// their numbers do not fit. Also the contrast of SVG labels, which axe-core does not measure.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { CHAPTERS } from '../../web/src/site/chapters/index.js';
 import { openPage, useBrowser } from './harness.mjs';
+import { svgTextContrasts } from './svg-contrast.mjs';
 
 const env = useBrowser();
 const PHONE = { width: 390, height: 844 };
@@ -132,3 +134,45 @@ test('phone 390 px: step-through Next scrolls each step heading below the wrappe
     await page.context().close();
   }
 });
+
+test('heatmaps whose numbers do not fit a phone say how many are not shown; at 1280 px all are shown', async () => {
+  const notes = async (viewport) => {
+    const page = await openPage(env.browser, `${env.url}#chapter=bahdanau`, { viewport });
+    try {
+      await page.locator('article[data-chapter="bahdanau"]').waitFor();
+      const height = await page.evaluate(() => document.documentElement.scrollHeight);
+      for (let y = 0; y < height; y += viewport.height) {
+        await page.evaluate((top) => window.scrollTo(0, top), y);
+        await twoFrames(page);
+      }
+      return await page.$$eval('.heatmap-fit-note:not([hidden])', (ps) => ps.map((p) => p.textContent));
+    } finally {
+      await page.context().close();
+    }
+  };
+  const phone = await notes(PHONE);
+  assert.ok(phone.length > 0, 'some heatmap drops its numbers at 390 px');
+  for (const text of phone) assert.match(text, /^(\d+) of (\d+) numbers are not shown: the cells are too narrow/);
+  assert.deepEqual(await notes({ width: 1280, height: 900 }), []);
+});
+
+for (const scheme of ['light', 'dark']) {
+  test(`SVG labels in every chapter's figures have contrast >= 4.5:1 on what they are drawn on (${scheme})`, async () => {
+    const low = {};
+    let measured = 0;
+    for (const { id } of CHAPTERS) {
+      const page = await openChapter(id);
+      try {
+        await page.emulateMedia({ colorScheme: scheme });
+        const labels = await svgTextContrasts(page);
+        measured += labels.length;
+        const failing = labels.filter((l) => l.ratio < 4.5);
+        if (failing.length) low[id] = failing;
+      } finally {
+        await page.context().close();
+      }
+    }
+    assert.ok(measured > 100, `${measured} SVG labels measured`);
+    assert.deepEqual(low, {});
+  });
+}

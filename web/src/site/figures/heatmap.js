@@ -367,7 +367,7 @@ export class Heatmap {
       'textContent',
       unlabelled === 0
         ? ''
-        : `${unlabelled} of ${rows * cols} numbers do not fit their cells at this width: tap or hover a cell, or open “Values as a table”, to read them.`,
+        : `${unlabelled} of ${rows * cols} numbers are not shown: the cells are too narrow at this width. Tap or hover a cell, or open “Values as a table”, to read them.`,
     );
     const label = `${o.label}: heatmap of ${rows} by ${cols} values`;
     if (canvas.getAttribute('aria-label') !== label) canvas.setAttribute('aria-label', label);
@@ -528,9 +528,13 @@ export class Heatmap {
     const colorOf = (x) => palette(vmax === vmin ? 0.5 : Math.min(1, Math.max(0, (x - vmin) / (vmax - vmin))));
     const { ink, frame, highlight } = this.themeColours();
 
-    // Cells.
+    // Cells. On a narrow screen some numbers may not fit their cells: draw() says how many.
+    // When most do not, none is drawn: a few numbers scattered over a blank map read as a pattern.
     ctx.font = small ? SMALL_FONT : FONT;
-    this.unlabelled = 0; // cells too narrow for their number (draw() says how many)
+    const fits = texts.map((t) => o.annotate && (!small || ctx.measureText(t).width + 4 <= cellW));
+    const fitting = fits.filter(Boolean).length;
+    const numbers = fitting * 2 > texts.length;
+    this.unlabelled = o.annotate ? texts.length - (numbers ? fitting : 0) : 0;
     ctx.textAlign = 'center';
     ctx.textBaseline = 'middle';
     for (let r = 0; r < rows; r++) {
@@ -542,11 +546,9 @@ export class Heatmap {
         ctx.fillStyle = rgb(color);
         ctx.fillRect(px, py, cellW, cellH);
         if (o.isMasked?.(r, c)) hatch(ctx, px, py, cellW, cellH, luminance(color) < 0.4); // light lines on dark cells
-        if (o.annotate && (!small || ctx.measureText(texts[r * cols + c]).width + 4 <= cellW)) {
+        if (numbers && fits[r * cols + c]) {
           ctx.fillStyle = luminance(color) > 0.4 ? '#262626' : '#ffffff';
           ctx.fillText(texts[r * cols + c], px + cellW / 2, py + cellH / 2 + 0.5);
-        } else if (o.annotate) {
-          this.unlabelled++;
         }
       }
     }
