@@ -21,6 +21,9 @@ const SEED = freezeRow({
   default: 0,
   doc: "Seed of the trainer's generator (initial weights, training examples)",
 });
+/** The mini-batch size, the same range for both trainers; `note` says what one step may cost. */
+const batch = (note) =>
+  freezeRow({ name: 'batch', type: 'int', min: 1, max: 512, default: 32, doc: 'Examples per mini-batch B', note });
 const TASK = freezeRow({
   name: 'task',
   type: 'string',
@@ -44,17 +47,10 @@ export const SEQ2SEQ_OPTIONS = Object.freeze(
     },
     { name: 'hidden', type: 'int', min: 1, max: 256, default: 64, doc: 'GRU state size H' },
     { name: 'embedding', type: 'int', min: 1, max: 256, default: 32, doc: 'Character embedding size E' },
-    {
-      name: 'batch',
-      type: 'int',
-      min: 1,
-      max: 512,
-      default: 32,
-      doc: 'Examples per mini-batch B',
-      note:
-        'One step may do at most 2,048 default-size examples of work (batch × (hidden·(hidden+embedding) + 256) / 6400): ' +
+    batch(
+      'One step may do at most 2,048 default-size examples of work (batch × (hidden·(hidden+embedding) + 256) / 6400): ' +
         'at hidden 256, embedding 256, batch ≤ 99; more throws a RangeError when the trainer is made, naming the largest batch.',
-    },
+    ),
     { name: 'learningRate', type: 'number', min: 0, minOpen: true, max: 1, default: 0.005, doc: "Adam's step size" },
     SEED,
   ].map(freezeRow),
@@ -76,17 +72,10 @@ export const TRANSFORMER_OPTIONS = Object.freeze(
       doc: 'Model width d_model',
     },
     { name: 'dFF', type: 'int', min: 1, max: 1024, default: 64, doc: 'Feed-forward width d_ff' },
-    {
-      name: 'batch',
-      type: 'int',
-      min: 1,
-      max: 512,
-      default: 32,
-      doc: 'Examples per mini-batch B',
-      note:
-        'One step may do at most 2,048 default-size examples of work and use an estimated 1 GiB: at the largest sizes ' +
+    batch(
+      'One step may do at most 2,048 default-size examples of work and use an estimated 1 GiB: at the largest sizes ' +
         '(layers 6, heads 16, dModel 256, dFF 1024) batch ≤ 10. More throws a RangeError when the trainer is made, naming the largest batch.',
-    },
+    ),
     {
       name: 'schedule',
       type: 'string',

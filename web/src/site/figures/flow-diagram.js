@@ -7,6 +7,7 @@
 // winning one too; a diagram still wider than that says it scrolls.
 import { svg } from '../dom.js';
 import { formatCell } from '../numpy-format.js';
+import { watchWidth } from './live.js';
 
 const COLUMN = 96; // px per encoder step
 const MIN_COLUMN = 68; // narrowest column, when fitting a narrow screen
@@ -43,14 +44,10 @@ export class FlowDiagram {
     this.element.append(this.svg, this.caption);
     this.room = 0; // the figure's width, once it is on the page
     this.numbers = null;
-    globalThis.ResizeObserver &&
-      new ResizeObserver(([entry]) => {
-        const room = Math.floor(entry.contentRect.width);
-        if (room > 0 && room !== this.room) {
-          this.room = room;
-          if (this.numbers) this.update(this.numbers);
-        }
-      }).observe(this.element);
+    watchWidth(this.element, (room) => {
+      this.room = room;
+      if (this.numbers) this.update(this.numbers);
+    });
   }
 
   /** @param {FlowNumbers} numbers */

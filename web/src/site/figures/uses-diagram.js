@@ -7,6 +7,7 @@
 // decoder sits above the encoder in a portrait exactly as wide as the figure,
 // so the 12 px labels are drawn at 12 px (at 560 wide they were scaled to ~6 px).
 import { svg } from '../dom.js';
+import { watchWidth } from './live.js';
 
 let instances = 0;
 
@@ -83,14 +84,11 @@ export class UsesDiagram {
     this.state = null;
     // The layout follows the width the figure gets (known once it is on the page, and after
     // every resize): a phone gets the portrait.
-    globalThis.ResizeObserver &&
-      new ResizeObserver(([entry]) => {
-        const room = Math.floor(entry.contentRect.width);
-        if (room > 0 && room !== this.room && (room < WIDE || this.room < WIDE)) {
-          this.room = room;
-          if (this.state) this.update(this.state);
-        }
-      }).observe(this.element);
+    watchWidth(this.element, (room) => {
+      const redraw = room < WIDE || this.room < WIDE; // the wide layout does not depend on the width
+      this.room = room;
+      if (redraw && this.state) this.update(this.state);
+    });
   }
 
   /**
