@@ -746,29 +746,17 @@ EMSCRIPTEN_BINDINGS(attention_core) {
       .field("scores", &PairwiseAdditiveArgs::scores)
       .field("weights", &PairwiseAdditiveArgs::weights)
       .field("output", &PairwiseAdditiveArgs::output);
-  // In the order of the JS options (Seq2SeqTrainer.options, "known:" in messages).
-  value_object<Seq2SeqOptions>("Seq2SeqOptions")
-      .field("task", &Seq2SeqOptions::task)
-      .field("attention", &Seq2SeqOptions::attention)
-      .field("hidden", &Seq2SeqOptions::hidden)
-      .field("embedding", &Seq2SeqOptions::embedding)
-      .field("batch", &Seq2SeqOptions::batch)
-      .field("learningRate", &Seq2SeqOptions::learningRate)
-      .field("seed", &Seq2SeqOptions::seed);
-
-  // In the order of the JS options (TransformerTrainer.options, "known:" in messages).
-  value_object<TransformerOptions>("TransformerOptions")
-      .field("task", &TransformerOptions::task)
-      .field("layers", &TransformerOptions::layers)
-      .field("heads", &TransformerOptions::heads)
-      .field("dModel", &TransformerOptions::dModel)
-      .field("dFF", &TransformerOptions::dFF)
-      .field("batch", &TransformerOptions::batch)
-      .field("schedule", &TransformerOptions::schedule)
-      .field("learningRate", &TransformerOptions::learningRate)
-      .field("warmup", &TransformerOptions::warmup)
-      .field("labelSmoothing", &TransformerOptions::labelSmoothing)
-      .field("seed", &TransformerOptions::seed);
+  // The fields in the order of the options table (web/src/api/trainer-options.js), from the
+  // generated headers: Seq2SeqTrainer.options and TransformerTrainer.options list them so.
+  {
+    value_object<Seq2SeqOptions> fields("Seq2SeqOptions");
+    visitSeq2SeqOptionsFields([&](const char* name, auto member) { fields.field(name, member); });
+  }
+  {
+    value_object<TransformerOptions> fields("TransformerOptions");
+    visitTransformerOptionsFields(
+        [&](const char* name, auto member) { fields.field(name, member); });
+  }
 
   // ---- scores, softmax, context, products ----
   function("_dot", &rawDot);

@@ -82,9 +82,8 @@ const { layers, heads } = t.options;
 console.log(`sort: options ${JSON.stringify(t.options)}, ${t.parameterCount} parameters`);
 let accuracy = 0;
 while (t.steps < maxSteps) {
-  const losses = t.train(Math.min(every, maxSteps - t.steps));
+  const { loss } = t.train(Math.min(every, maxSteps - t.steps));
   accuracy = t.evaluate(1000);
-  const loss = losses.reduce((s, x) => s + x, 0) / losses.length;
   console.log(
     `steps ${String(t.steps).padStart(5)}  loss ${loss.toFixed(4)}  held-out exact match ${accuracy.toFixed(3)}`,
   );

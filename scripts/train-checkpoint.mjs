@@ -18,7 +18,7 @@ const a = await loadAttention();
 const trainer = new a.Seq2SeqTrainer({ seed: 0 });
 const start = Date.now();
 while (trainer.steps < CHECKPOINT_STEPS) {
-  const loss = trainer.train(100);
+  const { loss } = trainer.train(100);
   console.log(`step ${trainer.steps}: loss ${loss.toFixed(4)} (${((Date.now() - start) / 1000).toFixed(0)} s)`);
 }
 const accuracy = trainer.evaluate(1000);

@@ -30,8 +30,7 @@ async function main() {
   let bytes = null;
   let accuracy = 0;
   while (trainer.steps < MAX_CHECKPOINT_STEPS) {
-    const losses = trainer.train(CHECKPOINT_CHUNK);
-    const mean = losses.reduce((x, y) => x + y, 0) / losses.length;
+    const { loss: mean } = trainer.train(CHECKPOINT_CHUNK);
     accuracy = trainer.evaluate(1000);
     const seconds = ((Date.now() - start) / 1000).toFixed(0);
     console.log(

@@ -19,9 +19,6 @@ function cpuSeconds() {
   return (u.user + u.system) / 1e6;
 }
 
-// train() gives the mean loss (Seq2SeqTrainer) or each step's (TransformerTrainer).
-const mean = (x) => (typeof x === 'number' ? x : x.reduce((s, v) => s + v, 0) / x.length);
-
 /** Trains `trainer` to the target; returns the summary (speeds, steps and seconds to the target, best accuracy). */
 export function trainToTarget(trainer, { every, held, target, budget, clock }) {
   console.log(`steps  train_wall_s  train_cpu_s  steps/s(${clock})  loss     accuracy  eval_s`);
@@ -34,7 +31,7 @@ export function trainToTarget(trainer, { every, held, target, budget, clock }) {
   while ((clock === 'cpu' ? cpu : wall) < budget) {
     const w0 = performance.now();
     const c0 = cpuSeconds();
-    const loss = mean(trainer.train(every));
+    const { loss } = trainer.train(every);
     wall += (performance.now() - w0) / 1000;
     cpu += cpuSeconds() - c0;
     const e0 = performance.now();

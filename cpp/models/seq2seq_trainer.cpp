@@ -10,25 +10,6 @@
 
 namespace attention {
 
-Status validateSeq2SeqOptions(const Seq2SeqOptions& o) {
-  ScoreKind kind;
-  // Unknown names are values out of range (RangeError in JS), like the sizes below.
-  RETURN_IF_ERROR(checkSeq2SeqTaskName(o.task));
-  if (!parseScoreKind(o.attention, kind)) {
-    return Status::invalidValue(
-        "attention must be one of 'bahdanau', 'luong-dot', 'luong-general', 'luong-concat', got '" +
-        o.attention + "'");
-  }
-  RETURN_IF_ERROR(training::intInRange("hidden", o.hidden, 1, 256));
-  RETURN_IF_ERROR(training::intInRange("embedding", o.embedding, 1, 256));
-  RETURN_IF_ERROR(training::intInRange("batch", o.batch, 1, 512));
-  if (!(o.learningRate > 0 && o.learningRate <= 1)) {
-    return Status::invalidValue("learningRate must be in (0, 1], got " +
-                                training::shown(o.learningRate));
-  }
-  return Status::ok();
-}
-
 namespace model {
 
 template <>

@@ -13,20 +13,14 @@
 #include "ops/random_state.h"
 #include "ops/status.h"
 #include "seq2seq_model.h"
+#include "seq2seq_options.h"
 #include "seq2seq_tasks.h"
 #include "trainer.h"
 
 namespace attention {
 
-struct Seq2SeqOptions {
-  std::string task = "dates";
-  std::string attention = "luong-general";
-  int hidden = 64;              // H, 1..256
-  int embedding = 32;           // E, 1..256
-  int batch = 32;               // B, 1..512
-  double learningRate = 0.005;  // Adam's step size, in (0, 1]
-  std::uint32_t seed = 0;
-};
+// Seq2SeqOptions and validateSeq2SeqOptions are generated from the options table
+// (web/src/api/trainer-options.js) into seq2seq_options.h.
 
 // Checkpoint layout (all integers little-endian):
 //   "A2S2" magic, u32 version (= kSeq2SeqCheckpointVersion),
@@ -61,7 +55,5 @@ struct Seq2SeqTraining
 
 using Seq2SeqTrainer = Trainer<Seq2SeqTraining>;
 extern template class Trainer<Seq2SeqTraining>;
-
-Status validateSeq2SeqOptions(const Seq2SeqOptions& options);
 
 }  // namespace attention

@@ -49,6 +49,39 @@ std::string shown(double x) {
   return buf;
 }
 
+Status oneOf(const char* name, const std::string& value, const char* const* allowed,
+             std::size_t count) {
+  std::string list;
+  for (std::size_t i = 0; i < count; ++i) {
+    if (value == allowed[i]) return Status::ok();
+    list += (i ? ", '" : "'") + std::string(allowed[i]) + "'";
+  }
+  return Status::invalidValue(std::string(name) + " must be one of " + list + ", got '" + value +
+                              "'");
+}
+
+Status numberInRange(const char* name, double value, double lo, bool loOpen, double hi,
+                     bool hiOpen) {
+  const bool above = loOpen ? value > lo : value >= lo;
+  const bool below = hiOpen ? value < hi : value <= hi;
+  if (above && below) return Status::ok();  // NaN is neither
+  return Status::invalidValue(std::string(name) + " must be in " + (loOpen ? "(" : "[") +
+                              shown(lo) + ", " + shown(hi) + (hiOpen ? ")" : "]") + ", got " +
+                              shown(value));
+}
+
+Status even(const char* name, int value, const char* why) {
+  if (value % 2 == 0) return Status::ok();
+  return Status::invalidValue(std::string(name) + " must be even (" + why + "), got " +
+                              std::to_string(value));
+}
+
+Status divides(const char* name, int value, const char* otherName, int other) {
+  if (other % value == 0) return Status::ok();
+  return Status::invalidValue(std::string(name) + " = " + std::to_string(value) + " must divide " +
+                              otherName + " = " + std::to_string(other));
+}
+
 Status checkSteps(int steps, int batch, double perStep, double maxWork, const std::string& sizes) {
   if (steps < 1 || steps > kMaxTrainSteps) {
     return Status::invalidValue("steps must be an integer in [1, " +

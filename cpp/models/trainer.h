@@ -158,6 +158,17 @@ Status notInitialised();
 Status intInRange(const char* name, int value, int lo, int hi);
 // A number as messages show it: printf's %g, NaN as JS writes it.
 std::string shown(double x);
+// The checks the generated options headers (seq2seq_options.h, transformer_options.h) call.
+// "<name> must be one of 'a', 'b', got '<value>'" unless value is one of allowed[0..count).
+Status oneOf(const char* name, const std::string& value, const char* const* allowed,
+             std::size_t count);
+// "<name> must be in (lo, hi], got <value>" (brackets as the ends are open or closed); NaN fails.
+Status numberInRange(const char* name, double value, double lo, bool loOpen, double hi,
+                     bool hiOpen);
+// "<name> must be even (<why>), got <value>".
+Status even(const char* name, int value, const char* why);
+// "<name> = <value> must divide <otherName> = <other>" (value > 0: checked before).
+Status divides(const char* name, int value, const char* otherName, int other);
 // steps in [1, 100000] and steps * perStep within maxWork; `sizes` names the options that set
 // perStep.
 Status checkSteps(int steps, int batch, double perStep, double maxWork, const std::string& sizes);

@@ -19,37 +19,6 @@ bool endsWith(const std::string& s, const char* suffix) {
 
 }  // namespace
 
-Status validateTransformerOptions(const TransformerOptions& o) {
-  RETURN_IF_ERROR(checkSeq2SeqTaskName(o.task));
-  RETURN_IF_ERROR(training::intInRange("layers", o.layers, 1, 6));
-  RETURN_IF_ERROR(training::intInRange("heads", o.heads, 1, 16));
-  RETURN_IF_ERROR(training::intInRange("dModel", o.dModel, 2, 256));
-  if (o.dModel % 2 != 0) {
-    return Status::invalidValue("dModel must be even (sine and cosine pairs), got " +
-                                std::to_string(o.dModel));
-  }
-  if (o.dModel % o.heads != 0) {
-    return Status::invalidValue("heads = " + std::to_string(o.heads) +
-                                " must divide dModel = " + std::to_string(o.dModel));
-  }
-  RETURN_IF_ERROR(training::intInRange("dFF", o.dFF, 1, 1024));
-  RETURN_IF_ERROR(training::intInRange("batch", o.batch, 1, 512));
-  if (o.schedule != "warmup" && o.schedule != "constant") {
-    return Status::invalidValue("schedule must be one of 'warmup', 'constant', got '" + o.schedule +
-                                "'");
-  }
-  if (!(o.learningRate > 0 && o.learningRate <= 10)) {
-    return Status::invalidValue("learningRate must be in (0, 10], got " +
-                                training::shown(o.learningRate));
-  }
-  RETURN_IF_ERROR(training::intInRange("warmup", o.warmup, 1, 100000));
-  if (!(o.labelSmoothing >= 0 && o.labelSmoothing < 1)) {
-    return Status::invalidValue("labelSmoothing must be in [0, 1), got " +
-                                training::shown(o.labelSmoothing));
-  }
-  return Status::ok();
-}
-
 void appendSourceIds(const Seq2SeqTask& task, const std::string& input, std::vector<int>& ids) {
   for (char ch : input) ids.push_back(1 + static_cast<int>(task.inputAlphabet().find(ch)));
 }

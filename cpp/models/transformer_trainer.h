@@ -17,25 +17,12 @@
 #include "seq2seq_tasks.h"
 #include "trainer.h"
 #include "transformer_model.h"
+#include "transformer_options.h"
 
 namespace attention {
 
-struct TransformerOptions {
-  std::string task = "dates";
-  int layers = 2;   // L encoder + L decoder layers, 1..6
-  int heads = 4;    // h, 1..16, divides dModel
-  int dModel = 32;  // D, 2..256, even
-  int dFF = 64;     // F, 1..1024
-  int batch = 32;   // B, 1..512
-  // "warmup": rate(step) = learningRate * D^-0.5 * min(step^-0.5, step * warmup^-1.5)
-  //           (the paper's schedule times a factor; 1 = the paper);
-  // "constant": rate = learningRate.
-  std::string schedule = "warmup";
-  double learningRate = 1.0;    // (0, 10]
-  int warmup = 200;             // 1..100000 steps (warmup schedule)
-  double labelSmoothing = 0.0;  // [0, 1)
-  std::uint32_t seed = 0;
-};
+// TransformerOptions and validateTransformerOptions are generated from the options table
+// (web/src/api/trainer-options.js) into transformer_options.h.
 
 // Checkpoint layout (all integers little-endian):
 //   "A2TF" magic, u32 version (= kTransformerCheckpointVersion),
@@ -70,8 +57,6 @@ struct TransformerTraining : ModelTypes<TransformerOptions, TransformerConfig, T
 
 using TransformerTrainer = Trainer<TransformerTraining>;
 extern template class Trainer<TransformerTraining>;
-
-Status validateTransformerOptions(const TransformerOptions& options);
 
 // Source ids of an input (1 + its position in the alphabet) for the packed batch.
 void appendSourceIds(const Seq2SeqTask& task, const std::string& input, std::vector<int>& ids);

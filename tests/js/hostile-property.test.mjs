@@ -566,7 +566,7 @@ const FUNCTIONS = {
       call: (o, text, n) => {
         const t = new a.Seq2SeqTrainer(o);
         try {
-          const loss = t.train(n);
+          const { loss } = t.train(n);
           const copy = a.Seq2SeqTrainer.load(t.save());
           const first = t.translate(text);
           const second = copy.translate(text);
@@ -617,7 +617,7 @@ const FUNCTIONS = {
       call: (o, text) => {
         const t = new a.TransformerTrainer(o);
         try {
-          const losses = t.train(1);
+          const { losses } = t.train(1);
           const copy = a.TransformerTrainer.load(t.save());
           const translation = t.translate(text);
           copy.delete();

@@ -50,7 +50,7 @@ test('same seed gives identical losses and weights; another seed differs', () =>
   const run = (seed) => {
     const t = new a.Seq2SeqTrainer({ ...tiny, seed });
     try {
-      return { losses: [t.train(3), t.train(3)], bytes: t.save() };
+      return { losses: [t.train(3).loss, t.train(3).loss], bytes: t.save() };
     } finally {
       t.delete();
     }
@@ -74,9 +74,9 @@ test('training lowers the loss and learns to reverse digit strings, with an anti
     seed: 1,
   });
   try {
-    const start = t.train(5);
+    const start = t.train(5).loss;
     let loss = start;
-    for (let i = 0; i < 8; i++) loss = t.train(25);
+    for (let i = 0; i < 8; i++) loss = t.train(25).loss;
     assert.ok(loss < 0.5 * start, `loss ${loss} vs ${start} at the start`);
     assert.equal(t.steps, 205);
     const accuracy = t.evaluate(100);
@@ -184,7 +184,7 @@ test('save/load round trip: magic, version, same translations, training continue
       const v = a.Seq2SeqTrainer.load(bytes.buffer.slice(0));
       assert.deepEqual(v.sample(), u.sample());
       v.delete();
-      assert.ok(Number.isFinite(u.train(2)));
+      assert.ok(Number.isFinite(u.train(2).loss));
       assert.equal(u.steps, 12);
     } finally {
       u.delete();
@@ -269,7 +269,7 @@ test('bad inputs: unknown characters, empty, over-long, wrong type, bad counts',
     // The largest sizes with the largest batch one step may take (tests/js/boundary-trainer-limits.test.mjs).
     const largest = new a.Seq2SeqTrainer({ batch: 99, hidden: 256, embedding: 256 });
     assert.throws(() => largest.train(100000), /is more work than one call may do \(at most 98 steps/);
-    assert.ok(Number.isFinite(largest.train(1)));
+    assert.ok(Number.isFinite(largest.train(1).loss));
     defaults.delete();
     largest.delete();
     assert.throws(() => t.train(1.5), RangeError);

@@ -1,5 +1,11 @@
 // Compiled by `tsc --strict`: the Seq2SeqTrainer declarations as the chapter uses them.
-import { loadAttention, Matrix, type Seq2SeqOptions, type Seq2SeqTranslation } from '../../dist/lib/index.js';
+import {
+  loadAttention,
+  Matrix,
+  type Seq2SeqOptions,
+  type Seq2SeqTranslation,
+  type TrainResult,
+} from '../../dist/lib/index.js';
 
 export async function seq2seqUsage(): Promise<number> {
   const a = await loadAttention();
@@ -12,7 +18,7 @@ export async function seq2seqUsage(): Promise<number> {
     seed: 1,
   };
   const t = new a.Seq2SeqTrainer(options);
-  const loss: number = t.train(2);
+  const { step, loss, losses }: TrainResult = t.train(2);
   const accuracy: number = t.evaluate(10);
   const { input, target } = t.sample();
   const result: Seq2SeqTranslation = t.translate(input);
@@ -29,5 +35,5 @@ export async function seq2seqUsage(): Promise<number> {
   t.translate(20261121);
   // @ts-expect-error load takes bytes, not a string
   a.Seq2SeqTrainer.load('checkpoint');
-  return loss + accuracy + target.length + result.output.length + weights.rows + steps;
+  return loss + losses[0] + step + accuracy + target.length + result.output.length + weights.rows + steps;
 }

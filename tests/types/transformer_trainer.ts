@@ -5,6 +5,7 @@ import {
   type AttentionMaps,
   type TransformerTrainerOptions,
   type TransformerTranslation,
+  type TrainResult,
 } from '../../dist/lib/index.js';
 
 export async function transformerTrainerUsage(): Promise<number> {
@@ -23,7 +24,7 @@ export async function transformerTrainerUsage(): Promise<number> {
     seed: 1,
   };
   const t = new a.TransformerTrainer(options);
-  const losses: number[] = t.train(2);
+  const { step, loss, losses }: TrainResult = t.train(2);
   const accuracy: number = t.evaluate(10);
   const { input, target } = t.sample();
   const result: TransformerTranslation = t.translate(input);
@@ -50,5 +51,7 @@ export async function transformerTrainerUsage(): Promise<number> {
   t.translate(20261121);
   // @ts-expect-error load takes bytes, not a string
   a.TransformerTrainer.load('checkpoint');
-  return losses[0] + accuracy + target.length + head.rows + self.cols + enc.rows + n + rate + bytes.length;
+  return (
+    loss + step + losses[0] + accuracy + target.length + head.rows + self.cols + enc.rows + n + rate + bytes.length
+  );
 }

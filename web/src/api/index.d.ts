@@ -353,22 +353,26 @@ export type Seq2SeqTask = 'dates' | 'reverse' | 'sort';
 /** Attention score functions: additive (with bias), Luong's dot, general (`q Wa kᵀ`) and concat (`v·tanh(Wa[q; k])`). */
 export type Seq2SeqAttention = 'bahdanau' | 'luong-dot' | 'luong-general' | 'luong-concat';
 
+// Generated from SEQ2SEQ_OPTIONS (web/src/api/trainer-options.js) by scripts/build-trainer-options.mjs.
+/** The options of `new Seq2SeqTrainer()`; every one may be left out. */
 export interface Seq2SeqOptions {
-  /** Default `'dates'`. */
+  /** The translation task: `'dates'`, `'reverse'`, `'sort'`. Default `'dates'`. */
   task?: Seq2SeqTask;
-  /** Default `'luong-general'`. */
+  /**
+   * The score function: `'bahdanau'`, `'luong-dot'`, `'luong-general'`, `'luong-concat'`. Default `'luong-general'`.
+   */
   attention?: Seq2SeqAttention;
-  /** GRU state size, integer in [1, 256]. Default 64. */
+  /** GRU state size H, integer in [1, 256]. Default 64. */
   hidden?: number;
-  /** Character embedding size, integer in [1, 256]. Default 32. */
+  /** Character embedding size E, integer in [1, 256]. Default 32. */
   embedding?: number;
   /**
-   * Examples per mini-batch, integer in [1, 512]. Default 32. One step may do at most 2,048 default-size
-   * examples of work (batch × (hidden·(hidden+embedding) + 256) / 6400): at hidden 256, embedding 256,
-   * batch ≤ 99; more throws a RangeError when the trainer is made, naming the largest batch.
+   * Examples per mini-batch B, integer in [1, 512]. Default 32. One step may do at most 2,048 default-size examples of
+   * work (batch × (hidden·(hidden+embedding) + 256) / 6400): at hidden 256, embedding 256, batch ≤ 99; more throws a
+   * RangeError when the trainer is made, naming the largest batch.
    */
   batch?: number;
-  /** Adam step size in (0, 1]. Default 0.005. */
+  /** Adam's step size, in (0, 1]. Default 0.005. */
   learningRate?: number;
   /** Seed of the trainer's generator (initial weights, training examples), integer in [0, 2³²−1]. Default 0. */
   seed?: number;
@@ -390,6 +394,16 @@ export interface Seq2SeqTranslation {
    * then `outputAlphabet`; the emitted character has its row's largest probability.
    */
   probabilities: Matrix;
+}
+
+/** What `train(steps)` returns, the same for both trainers. */
+export interface TrainResult {
+  /** The trainer's step count after this call (its `steps`). */
+  step: number;
+  /** The mean of `losses`. */
+  loss: number;
+  /** Each mini-batch's cross-entropy per target token, in order (`steps` numbers). */
+  losses: number[];
 }
 
 /** The class `a.Seq2SeqTrainer` (only reachable from the loaded API object). */
@@ -416,11 +430,11 @@ export interface Seq2SeqTrainer extends OwnedObject {
   readonly heldOutSize: number;
   readonly parameterCount: number;
   /**
-   * Trains `steps` mini-batches (integer in [1, 100000]); returns their mean cross-entropy per output token.
+   * Trains `steps` mini-batches (integer in [1, 100000]); returns the step count after them and their losses.
    * One call does at most 200,000 default-size examples of work (steps × batch × (hidden·(hidden+embedding) + 256) / 6400,
    * 6,250 steps at the defaults); larger requests throw a RangeError saying the most allowed. Loop for longer training.
    */
-  train(steps: number): number;
+  train(steps: number): TrainResult;
   /** Exact-match accuracy on the first `n` held-out examples (default 500), in [0, 1]. */
   evaluate(n?: number): number;
   /** A held-out example chosen by the trainer's seeded sampler. */
@@ -434,33 +448,36 @@ export interface Seq2SeqTrainer extends OwnedObject {
 /** Learning-rate schedules of the Transformer trainer. */
 export type TransformerSchedule = 'warmup' | 'constant';
 
+// Generated from TRANSFORMER_OPTIONS (web/src/api/trainer-options.js) by scripts/build-trainer-options.mjs.
+/** The options of `new TransformerTrainer()`; every one may be left out. */
 export interface TransformerTrainerOptions {
-  /** Default `'dates'`. */
+  /** The translation task: `'dates'`, `'reverse'`, `'sort'`. Default `'dates'`. */
   task?: Seq2SeqTask;
   /** Encoder layers and decoder layers (each), integer in [1, 6]. Default 2. */
   layers?: number;
-  /** Attention heads, integer in [1, 16] dividing `dModel`. Default 4. */
+  /** Attention heads h, integer in [1, 16], dividing `dModel`. Default 4. */
   heads?: number;
-  /** Model width d_model, even integer in [2, 256]. Default 32. */
+  /** Model width d_model, integer in [2, 256], even (sine and cosine pairs). Default 32. */
   dModel?: number;
   /** Feed-forward width d_ff, integer in [1, 1024]. Default 64. */
   dFF?: number;
   /**
-   * Examples per mini-batch, integer in [1, 512]. Default 32. One step may do at most 2,048 default-size
-   * examples of work and use an estimated 1 GiB: at the largest sizes (layers 6, heads 16, dModel 256,
-   * dFF 1024) batch ≤ 10. More throws a RangeError when the trainer is made, naming the largest batch.
+   * Examples per mini-batch B, integer in [1, 512]. Default 32. One step may do at most 2,048 default-size examples of
+   * work and use an estimated 1 GiB: at the largest sizes (layers 6, heads 16, dModel 256, dFF 1024) batch ≤ 10. More
+   * throws a RangeError when the trainer is made, naming the largest batch.
    */
   batch?: number;
   /**
-   * `'warmup'`: rate = learningRate · d_model^−0.5 · min(step^−0.5, step · warmup^−1.5) (the paper's
-   * schedule times a factor); `'constant'`: rate = learningRate. Default `'warmup'`.
+   * The learning-rate schedule: `'warmup'`, `'constant'`. Default `'warmup'`. `'warmup'`: rate = learningRate ·
+   * d_model^−0.5 · min(step^−0.5, step · warmup^−1.5) (the paper's schedule times a factor); `'constant'`: rate =
+   * learningRate.
    */
   schedule?: TransformerSchedule;
-  /** Factor of the warm-up schedule, or the constant rate; in (0, 10]. Default 1. */
+  /** Factor of the warm-up schedule, or the constant rate, in (0, 10]. Default 1. */
   learningRate?: number;
   /** Warm-up steps, integer in [1, 100000]. Default 200. */
   warmup?: number;
-  /** Label smoothing ε in [0, 1): the target is (1 − ε)·one-hot + ε/vocabulary. Default 0. */
+  /** Label smoothing ε, in [0, 1). Default 0. The target is (1 − ε)·one-hot + ε/vocabulary. */
   labelSmoothing?: number;
   /** Seed of the trainer's generator (initial weights, training examples), integer in [0, 2³²−1]. Default 0. */
   seed?: number;
@@ -512,11 +529,11 @@ export interface TransformerTrainer extends OwnedObject {
   /** Adam's rate at `step` (1-based) under the schedule. */
   learningRateAt(step: number): number;
   /**
-   * Trains `steps` mini-batches (integer in [1, 100000]); returns each one's loss per target token. One call does
+   * Trains `steps` mini-batches (integer in [1, 100000]); returns the step count after them and their losses. One call does
    * at most 250,000 default-size examples of work (7,812 steps at the defaults; the work per example counts
    * layers, heads, dModel and dFF); larger requests throw a RangeError saying the most allowed.
    */
-  train(steps: number): number[];
+  train(steps: number): TrainResult;
   /**
    * Exact-match accuracy on the first `n` held-out examples (default 1000), in [0, 1]. One call decodes at most
    * 10,000 default-size examples' work (all 1000 at the defaults, 52 at the largest sizes): RangeError beyond.

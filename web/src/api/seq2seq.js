@@ -2,7 +2,7 @@
 // character-level encoder-decoder with attention, trained in WebAssembly.
 //
 //   const t = new a.Seq2SeqTrainer({ task: 'dates', attention: 'luong-general', seed: 0 });
-//   t.train(100);                  // mean loss of 100 mini-batches
+//   t.train(100);                  // { step, loss (their mean), losses } of 100 mini-batches
 //   t.evaluate(500);               // exact-match accuracy on held-out dates
 //   t.translate('21 Nov 2026');    // { output: '2026-11-21', attention: Matrix, ... }
 //   const bytes = t.save();        // Uint8Array checkpoint
@@ -13,6 +13,7 @@
 // dropped. This file adds what only the seq2seq trainer has.
 import { rawOf } from './handle.js';
 import { withHeap } from './heap.js';
+import { SEQ2SEQ_OPTIONS } from './trainer-options.js';
 import { checkInput, trainerClass, translationDetails } from './trainer.js';
 
 /** @param {any} core the instantiated Emscripten module */
@@ -20,9 +21,7 @@ export function seq2seqApi(core) {
   const Trainer = trainerClass(core, {
     name: 'Seq2SeqTrainer',
     Raw: core._Seq2SeqTrainer,
-    strings: ['task', 'attention'],
-    integers: ['hidden', 'embedding', 'batch'],
-    numbers: ['learningRate'],
+    options: SEQ2SEQ_OPTIONS,
     evaluateCount: 500,
     evaluateRange: (raw) => [1, raw.heldOutSize()],
   });
@@ -39,19 +38,6 @@ export function seq2seqApi(core) {
      */
     get outputAlphabet() {
       return rawOf(this, 'outputAlphabet').outputAlphabet();
-    }
-
-    /**
-     * Runs `steps` mini-batches (Adam, teacher forcing); returns their mean loss per token.
-     * One call does at most 200,000 examples' worth of default-size work
-     * (steps × batch × hidden·(hidden+embedding) / (64·96)): 6,250 steps at the
-     * defaults. Train longer in a loop of calls, yielding between them.
-     */
-    train(steps) {
-      const losses = super.train(steps);
-      let total = 0;
-      for (const loss of losses) total += loss; // in order, as the core sums them
-      return total / steps;
     }
 
     // Checked here so the message can name the task and list its alphabet.

@@ -2,12 +2,13 @@
 // cpp/bindings.cpp as RawTrainer<Model>): options read and type-checked,
 // construction and load(), train/evaluate/sample/translate, save(), and the
 // getters every trainer has. seq2seq.js and transformer_trainer.js extend the
-// class trainerClass() returns with what is theirs: translation details, their
-// own getters (and seq2seq's train() returns the mean loss).
+// class trainerClass() returns with what is theirs: translation details and
+// their own getters.
 //
-// The defaults live once, in the C++ options structs: a raw trainer that was
-// never initialised reports them through options(). JS checks types (and what
-// must fit int32/uint32 to cross unchanged); the core checks the values, once.
+// Each trainer's options are one table (trainer-options.js), from which the C++
+// struct, its defaults and value checks are generated. JS reads the own keys of
+// the options object and checks their types (and what must fit int32/uint32 to
+// cross unchanged); the core checks the values, once.
 import {
   coreCall,
   describe,
@@ -23,7 +24,15 @@ import { coreString } from './text.js';
 import { bytesView } from './views.js';
 
 export const INT32 = Object.freeze([-(2 ** 31), 2 ** 31 - 1]);
+const UINT32 = Object.freeze([0, 2 ** 32 - 1]);
 const MAX_STEPS = 100000;
+
+/** `value` if it has the type of option `row` (trainer-options.js); TypeError or RangeError naming it otherwise. */
+function checkOptionType(row, value, fn) {
+  if (row.type === 'string') return requireString(value, fn, row.name);
+  if (row.type === 'number') return requireNumber(value, fn, row.name);
+  return requireInteger(value, fn, row.name, ...(row.type === 'uint32' ? UINT32 : INT32));
+}
 
 /** The hooks a trainer class fills in (symbols, so they stay off the public API). */
 export const checkInput = Symbol('checkInput');
@@ -52,27 +61,22 @@ class RawHandle {
  * @param {object} spec
  * @param {string} spec.name the public class name, for messages
  * @param {Function} spec.Raw the Embind class (core._Seq2SeqTrainer, ...)
- * @param {string[]} spec.strings option names that are strings
- * @param {string[]} spec.integers option names that are integers (int32 in C++)
- * @param {string[]} spec.numbers option names that are numbers (double in C++); `seed` is uint32
+ * @param {readonly object[]} spec.options the trainer's options table (trainer-options.js)
  * @param {number} spec.evaluateCount evaluate()'s default n
  * @param {(raw: any) => number[]} spec.evaluateRange the n evaluate() accepts before calling the core
  */
 export function trainerClass(core, spec) {
-  const { name, Raw } = spec;
-  const probe = new Raw();
-  const defaults = Object.freeze(probe.options());
-  probe.delete();
-  const optionNames = Object.keys(defaults);
+  const { name, Raw, options: table } = spec;
+  const optionNames = table.map((row) => row.name);
 
+  // Every option, the given one or its default, type-checked in the table's order.
   function readTrainerOptions(options) {
-    const o = { ...defaults };
     const given = readOptions(options, optionNames, name);
-    for (const key of optionNames) if (given[key] !== undefined) o[key] = given[key];
-    for (const key of spec.strings) requireString(o[key], name, key);
-    for (const key of spec.integers) requireInteger(o[key], name, key, ...INT32);
-    requireInteger(o.seed, name, 'seed', 0, 2 ** 32 - 1);
-    for (const key of spec.numbers) requireNumber(o[key], name, key);
+    const o = {};
+    for (const row of table) {
+      const value = given[row.name] === undefined ? row.default : given[row.name]; // null is a wrong type
+      o[row.name] = checkOptionType(row, value, name);
+    }
     return o;
   }
 
@@ -87,7 +91,8 @@ export function trainerClass(core, spec) {
         const o = readTrainerOptions(options);
         raw = coreCall(name, () => new Raw());
         freeOnThrow(raw, () => {
-          for (const key of spec.strings) o[key] = coreString(core, o[key], name, key);
+          for (const row of table)
+            if (row.type === 'string') o[row.name] = coreString(core, o[row.name], name, row.name);
           throwForStatus(
             core,
             coreCall(name, () => raw.init(o)),
@@ -145,16 +150,22 @@ export function trainerClass(core, spec) {
       return rawOf(this, 'parameterCount').parameterCount();
     }
 
-    /** Runs `steps` mini-batches (Adam, teacher forcing); returns each one's loss per token. */
+    /**
+     * Runs `steps` mini-batches (Adam, teacher forcing). Returns { step, loss, losses }: the
+     * trainer's step count after them, their mean loss per target token, and each one's.
+     */
     train(steps) {
       const fn = `${name}.train`;
       const raw = rawOf(this, 'train');
       requireInteger(steps, fn, 'steps', 1, MAX_STEPS);
-      return withHeap(core, fn, (heap) => {
+      const losses = withHeap(core, fn, (heap) => {
         const out = heap.output(1, steps, 'losses');
         throwForStatus(core, raw.train(steps, out), fn);
         return Array.from(heap.read(out));
       });
+      let total = 0;
+      for (const loss of losses) total += loss; // in order, as the core's mean sums them
+      return { step: raw.steps(), loss: total / steps, losses };
     }
 
     /** Exact-match accuracy of greedy decoding on the first n held-out examples, in [0, 1]. */

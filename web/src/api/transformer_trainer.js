@@ -2,7 +2,7 @@
 // all you need" (pre-LN), trained in WebAssembly on the NMT chapter's tasks.
 //
 //   const t = new a.TransformerTrainer({ task: 'dates', seed: 0 });
-//   t.train(100);                  // the loss of each of 100 mini-batches
+//   t.train(100);                  // { step, loss (their mean), losses } of 100 mini-batches
 //   t.evaluate(1000);              // exact-match accuracy on held-out dates
 //   t.translate('21 Nov 2026');    // { output, encoderSelf, decoderSelf, cross }
 //   const bytes = t.save();        // Uint8Array checkpoint
@@ -15,6 +15,7 @@
 import { requireInteger } from './errors.js';
 import { rawOf } from './handle.js';
 import { withHeap } from './heap.js';
+import { TRANSFORMER_OPTIONS } from './trainer-options.js';
 import { INT32, trainerClass, translationDetails } from './trainer.js';
 
 /** @param {any} core the instantiated Emscripten module */
@@ -22,9 +23,7 @@ export function transformerTrainerApi(core) {
   const Trainer = trainerClass(core, {
     name: 'TransformerTrainer',
     Raw: core._TransformerTrainer,
-    strings: ['task', 'schedule'],
-    integers: ['layers', 'heads', 'dModel', 'dFF', 'batch', 'warmup'],
-    numbers: ['learningRate', 'labelSmoothing'],
+    options: TRANSFORMER_OPTIONS,
     evaluateCount: 1000,
     evaluateRange: () => INT32,
   });
@@ -32,7 +31,7 @@ export function transformerTrainerApi(core) {
 
   /**
    * new TransformerTrainer(options?: { task, layers, heads, dModel, dFF, batch, schedule,
-   *   learningRate, warmup, labelSmoothing, seed }); train() returns each step's loss;
+   *   learningRate, warmup, labelSmoothing, seed }) (the table TRANSFORMER_OPTIONS);
    * save()'s checkpoint starts with the magic number "A2TF".
    */
   class TransformerTrainer extends Trainer {

@@ -6,6 +6,7 @@ import { loadDataScript } from './data-script.js';
 import { el } from './dom.js';
 import { setPaletteOverride } from './figures/heatmap.js';
 import { predictPreference, savePredictPreference, setPredicting } from './predict.js';
+import { focusScrollBoxes } from './scroll-focus.js';
 import { installSkipLink } from './skip-link.js';
 import { readHash, setHashValue } from './url-state.js';
 
@@ -13,6 +14,7 @@ const contents = document.getElementById('contents');
 const main = document.getElementById('chapter');
 const status = document.getElementById('status');
 installSkipLink(document.querySelector('.skip-link'), main);
+focusScrollBoxes(main);
 
 let api = null;
 let current = null; // { id, root, steps }
@@ -122,6 +124,7 @@ async function renderChapter(entry) {
     s.id = `step-${chapter.id}-${i + 1}`;
   });
   applyStepMode();
+  scrollToLinkedStep();
 }
 
 // ---- step-through mode ------------------------------------------------------
@@ -164,14 +167,25 @@ function stepToolbar() {
     predictBox,
     ' Predict first',
   );
-  return el(
+  const bar = el(
     'div',
     { className: 'step-toolbar', attrs: { role: 'toolbar', 'aria-label': 'reading mode' } },
     el('div', { className: 'mode-switch' }, toolbar.all, toolbar.through),
     el('div', { className: 'step-nav' }, toolbar.prev, toolbar.position, toolbar.next),
     predictToggle,
   );
+  toolbarHeight.disconnect();
+  toolbarHeight.observe(bar);
+  return bar;
 }
+
+// A step scrolled to (Next, a link) stops below the sticky toolbar, however many rows the
+// toolbar wraps to on a narrow screen: its measured height is the steps' scroll margin
+// (--al-toolbar-height in components.css), set through the CSSOM (allowed under a strict CSP).
+const toolbarHeight = new ResizeObserver(([entry]) => {
+  const height = Math.ceil(entry.borderBoxSize?.[0]?.blockSize ?? entry.target.getBoundingClientRect().height);
+  if (height > 0) main.style.setProperty('--al-toolbar-height', `${height}px`);
+});
 
 function stepState() {
   const hash = readHash();
@@ -193,6 +207,16 @@ function applyStepMode() {
   toolbar.prev.disabled = step <= 1;
   toolbar.next.disabled = step >= count;
   toolbar.position.textContent = `Step ${step} of ${count}`;
+}
+
+/**
+ * A link to one step in "All steps" mode (#chapter=basics&step=3) scrolls to it; its heading
+ * stops below the sticky toolbar (the scroll margin of components.css). In step-through mode
+ * that step is the only one shown.
+ */
+function scrollToLinkedStep() {
+  const { mode, step } = stepState();
+  if (mode === 'all' && readHash().get('step')) current?.steps[step - 1]?.scrollIntoView({ block: 'start' });
 }
 
 function setMode(mode) {
@@ -221,8 +245,12 @@ document.addEventListener('keydown', (event) => {
 window.addEventListener('hashchange', () => {
   if (!api) return;
   const entry = chapterFromHash();
-  if (entry.id !== current?.id) renderChapter(entry);
-  else applyStepMode();
+  if (entry.id !== current?.id) {
+    renderChapter(entry);
+  } else {
+    applyStepMode();
+    scrollToLinkedStep();
+  }
 });
 
 // ---- embedding -------------------------------------------------------------

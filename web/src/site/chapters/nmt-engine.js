@@ -108,9 +108,7 @@ export function createEngine(loadApi, post, { chunk = 5 } = {}) {
         return;
       }
       const start = performance.now();
-      const result = trainer.train(steps);
-      // Seq2SeqTrainer returns the slice's mean loss, TransformerTrainer each step's.
-      const loss = Array.isArray(result) ? result.reduce((x, y) => x + y, 0) / result.length : result;
+      const { loss } = trainer.train(steps); // the slice's mean loss
       const seconds = (performance.now() - start) / 1000;
       trainingSeconds += seconds;
       const message = {

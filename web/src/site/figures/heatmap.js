@@ -17,7 +17,7 @@ const LABEL_FONT = '12px system-ui, -apple-system, "Segoe UI", Roboto, sans-seri
 const GRID = 1; // white line between cells, like seaborn's linewidths=1
 const COLORBAR_WIDTH = 12;
 const TICK_GAP = 8; // tick mark (3 px) plus white space before its label
-const SMALL_FONT = '10px system-ui, -apple-system, "Segoe UI", Roboto, sans-serif';
+const SMALL_FONT = '11px system-ui, -apple-system, "Segoe UI", Roboto, sans-serif';
 const MIN_CELL = 20; // narrowest cell when fitting a narrow screen (CSS px)
 const BAR_BELOW_WIDTH = 160; // a colour bar drawn under the grid
 
@@ -104,6 +104,8 @@ export class Heatmap {
     );
     const tools = heatmapTools(this); // PNG, Copy, table (and a weights scale) behind one menu button
     this.caption = el('figcaption', { className: 'heatmap-caption', hidden: true });
+    // Said when a narrow screen leaves some cells without their number (never silently blank).
+    this.fitNote = el('p', { className: 'heatmap-fit-note', hidden: true });
     // The provenance readout sits under the figure, in the flow (never over other content).
     this.story = el('p', {
       className: 'heatmap-story',
@@ -117,6 +119,7 @@ export class Heatmap {
       el('div', { className: 'heatmap-stage' }, this.canvas, this.readout),
       tools, // above the readout, so a readout that grows or shrinks never moves the button
       this.story,
+      this.fitNote,
       this.caption,
       this.details,
     );
@@ -357,6 +360,15 @@ export class Heatmap {
         : '';
     setIfChanged(this.caption, 'hidden', !(pixels || o.caption));
     setIfChanged(this.caption, 'textContent', caption);
+    const unlabelled = pixels || canvasLater ? 0 : this.unlabelled;
+    setIfChanged(this.fitNote, 'hidden', unlabelled === 0);
+    setIfChanged(
+      this.fitNote,
+      'textContent',
+      unlabelled === 0
+        ? ''
+        : `${unlabelled} of ${rows * cols} numbers are not shown: the cells are too narrow at this width. Tap or hover a cell, or open “Values as a table”, to read them.`,
+    );
     const label = `${o.label}: heatmap of ${rows} by ${cols} values`;
     if (canvas.getAttribute('aria-label') !== label) canvas.setAttribute('aria-label', label);
     if (!canvasLater) canvas.dataset.painted = 'true';
@@ -516,8 +528,13 @@ export class Heatmap {
     const colorOf = (x) => palette(vmax === vmin ? 0.5 : Math.min(1, Math.max(0, (x - vmin) / (vmax - vmin))));
     const { ink, frame, highlight } = this.themeColours();
 
-    // Cells.
+    // Cells. On a narrow screen some numbers may not fit their cells: draw() says how many.
+    // When most do not, none is drawn: a few numbers scattered over a blank map read as a pattern.
     ctx.font = small ? SMALL_FONT : FONT;
+    const fits = texts.map((t) => o.annotate && (!small || ctx.measureText(t).width + 4 <= cellW));
+    const fitting = fits.filter(Boolean).length;
+    const numbers = fitting * 2 > texts.length;
+    this.unlabelled = o.annotate ? texts.length - (numbers ? fitting : 0) : 0;
     ctx.textAlign = 'center';
     ctx.textBaseline = 'middle';
     for (let r = 0; r < rows; r++) {
@@ -529,7 +546,7 @@ export class Heatmap {
         ctx.fillStyle = rgb(color);
         ctx.fillRect(px, py, cellW, cellH);
         if (o.isMasked?.(r, c)) hatch(ctx, px, py, cellW, cellH, luminance(color) < 0.4); // light lines on dark cells
-        if (o.annotate && (!small || ctx.measureText(texts[r * cols + c]).width + 4 <= cellW)) {
+        if (numbers && fits[r * cols + c]) {
           ctx.fillStyle = luminance(color) > 0.4 ? '#262626' : '#ffffff';
           ctx.fillText(texts[r * cols + c], px + cellW / 2, py + cellH / 2 + 0.5);
         }

@@ -8,7 +8,8 @@ const withAttention = (x) => 0.8 - 0.05 * (x / 60);
 const fixedVector = (x) => (x < 15 ? 0.62 + 0.004 * x : 0.68 - 0.011 * (x - 15));
 
 export function lengthSketch() {
-  const width = 420;
+  // 300 wide: scaled to a phone's column (~280 px) its 12 px text stays above 11 px.
+  const width = 300;
   const height = 220;
   const left = 48;
   const bottom = 180;

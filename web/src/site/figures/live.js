@@ -31,6 +31,22 @@ globalThis.addEventListener?.('beforeprint', () => {
   for (const figure of figures) if (figure.stale && figure.canvas.isConnected) figure.draw();
 });
 
+/**
+ * Calls `changed(width)` with `element`'s content width (whole CSS px) once it gets a box on the
+ * page and whenever that width changes: for SVG figures that lay themselves out to fit.
+ */
+export function watchWidth(element, changed) {
+  if (!globalThis.ResizeObserver) return;
+  let last = 0;
+  new ResizeObserver(([entry]) => {
+    const width = Math.floor(entry.contentRect.width);
+    if (width > 0 && width !== last) {
+      last = width;
+      changed(width);
+    }
+  }).observe(element);
+}
+
 // A new width can change how figures fit (colour bar beside or below, cell size).
 /** Counts width changes; figures measure their container again when it moves. */
 export let widthGeneration = 0;

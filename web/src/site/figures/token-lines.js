@@ -177,6 +177,9 @@ export class TokenLines {
     this.svg.setAttribute('viewBox', `0 0 ${place.width} ${place.height}`);
     this.svg.setAttribute('width', String(place.width));
     this.svg.setAttribute('height', String(place.height));
+    // A page may scale the picture to its column, but never its 12 px tokens below 11 px: past
+    // that the figure scrolls sideways (through the CSSOM: a strict CSP blocks style attributes).
+    this.svg.style.minWidth = `${Math.ceil((place.width * 11) / 12)}px`;
     this.svg.replaceChildren();
 
     for (const t of place.titles) {
