@@ -21,6 +21,7 @@ import { memoize } from './transformer/paint.js';
 import { scalingStep } from './transformer/step-scaling.js';
 import { scoresStep } from './transformer/step-scores.js';
 import { usesStep } from './transformer/step-uses.js';
+import { transformerQuestions } from './transformer/predict.js';
 import formulas from '../formulas/transformer.js';
 
 addPrerendered(formulas); // this chapter's formulas, typeset at build time
@@ -53,7 +54,7 @@ export default {
     // figures: by tensor name, for the readouts (the sources they outline) and the formula links.
     // trace: the forward pass as named tensors, from which every figure explains its cells.
     const trace = new Trace();
-    const ctx = { state, update: () => update(), figures: {} };
+    const ctx = { state, update: () => update(), figures: {}, questions: transformerQuestions() };
     ctx.explain = storyForFigures(trace, ctx.figures);
     ctx.edit = (change) => (value) => {
       change(value);
@@ -90,8 +91,8 @@ export default {
         changed('view', JSON.stringify(tokens), () => {
           data.view =
             n <= 24
-              ? { labels: { rowLabels: tokens, colLabels: tokens }, rowsOnly: { rowLabels: tokens } }
-              : { labels: { rowLabels: undefined, colLabels: undefined }, rowsOnly: { rowLabels: undefined } };
+              ? { tokens, labels: { rowLabels: tokens, colLabels: tokens }, rowsOnly: { rowLabels: tokens } }
+              : { tokens, labels: { rowLabels: undefined, colLabels: undefined }, rowsOnly: { rowLabels: undefined } };
         });
         const view = data.view;
         const keyA = JSON.stringify([tokens, state.dModel, state.seed]);
@@ -113,7 +114,7 @@ export default {
         changed('B', keyB, () => {
           const masked = M.maskedAttention(api, data.proj, data.mask, slot);
           traceMasked(trace, data.mask, masked, data.labels);
-          s5.show(data.mask, masked, view);
+          s5.show(data.mask, masked, view, data.proj.attention.weights);
         });
         changed('C', `${keyB}|${state.heads}`, () => {
           cancelCheck();

@@ -34,8 +34,17 @@ export function select(label, values, current, format, onChange) {
 }
 
 export const seedField = (label, value, onChange) =>
-  new NumberInput({ caption: label, label, value, integer: true, min: 0, max: 4294967295, width: '7.5em', onChange })
-    .element;
+  new NumberInput({
+    caption: label,
+    label,
+    value,
+    integer: true,
+    min: 0,
+    max: 4294967295,
+    width: '7.5em',
+    onChange,
+    scrub: { step: 1 },
+  }).element;
 
 export function textField(label, value, onChange) {
   const node = el('input', {

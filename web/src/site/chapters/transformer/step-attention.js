@@ -26,11 +26,13 @@ export function attentionStep(ctx) {
       formula: `${symbol('output', '\\operatorname{Attention}(Q, K, V)')} = ${symbol('weights', '\\operatorname{softmax}\\!\\Big(\\frac{Q K^\\top}{\\sqrt{d_k}}\\Big)')} ${sym.V}`,
       output: weightsOut,
       figures: [weightsFig.element, outFig.element],
+      predict: ctx.questions.weights,
     }),
     show(proj, view) {
       weightsFig.update(proj.attention.weights, view.labels);
       outFig.update(proj.attention.output, view.rowsOnly);
       weightsOut.textContent = numpyOrSize(proj.attention.weights, 'weights');
+      ctx.questions.weights.update({ weights: proj.attention.weights, tokens: view.tokens });
     },
   };
 }

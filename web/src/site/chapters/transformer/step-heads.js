@@ -6,7 +6,7 @@ import { figure, setControl, tokenFigure } from './parts.js';
 
 const call = (r) => code(`multiHeadAttention(X, X, X, { heads: ${r.perHead.length}, Wq, Wk, Wv, Wo, mask })`);
 
-export function headsStep({ headsSlot, figures, explain }) {
+export function headsStep({ headsSlot, figures, explain, questions }) {
   const headsRow = el('div', { className: 'figures heads' });
   const concatFig = figure({ palette: 'green', label: 'concatenated head outputs', explain: explain('concat') });
   const mhaFig = figure({ palette: 'blue', label: 'multi-head output = concat · Wo', explain: explain('mha') });
@@ -53,6 +53,7 @@ export function headsStep({ headsSlot, figures, explain }) {
       ],
       controls: [headsSlot],
       figures: [headsRow, concatFig.element, mhaFig.element],
+      predict: questions.heads,
       after: [
         mhaCheck,
         experiment({
@@ -85,6 +86,7 @@ export function headsStep({ headsSlot, figures, explain }) {
       r.perHead.forEach((h, i) => headFigs[i].update(h.weights, { ...view.labels, isMasked, label: label(i) }));
       concatFig.update(r.concat, view.rowsOnly);
       mhaFig.update(r.byHand, view.rowsOnly);
+      questions.heads.update(r.perHead);
       mhaCheck.replaceChildren(call(r), ' is being compared with the step-by-step computation above …');
     },
     /** The one-call check (oneCallCheck), shown after the by-hand figures: see update(). */

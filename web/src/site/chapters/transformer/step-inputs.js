@@ -5,7 +5,7 @@ import { tex } from '../../math.js';
 import * as M from '../transformer-model.js';
 import { figure, numpyLinesBlock, seedField, select, sym, textField } from './parts.js';
 
-export function inputsStep({ state, edit, figures, explain }) {
+export function inputsStep({ state, edit, figures, explain, questions }) {
   const xFig = asInput(figure({ palette: 'blue', label: 'embeddings X, one row per token' }));
   const qFig = figure({ palette: 'purple', label: 'queries Q = X Wq', explain: explain('Q') });
   const kFig = figure({ palette: 'orange', label: 'keys K = X Wk', explain: explain('K') });
@@ -85,6 +85,7 @@ export function inputsStep({ state, edit, figures, explain }) {
       controls: sizeControls,
       output: lines,
       figures: [xFig, qFig, kFig, vFig].map((f) => f.element),
+      predict: questions.projections,
     }),
     show(inputs, proj, view) {
       xFig.update(inputs.X, view.rowsOnly);
@@ -92,6 +93,7 @@ export function inputsStep({ state, edit, figures, explain }) {
       kFig.update(proj.K, view.rowsOnly);
       vFig.update(proj.V, view.rowsOnly);
       lines.textContent = M.numpyLines(inputs, state.seed);
+      questions.projections.update(proj);
     },
   };
 }

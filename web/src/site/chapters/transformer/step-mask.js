@@ -60,6 +60,7 @@ export function maskStep(ctx) {
           min: 0,
           max: M.MAX_TOKENS - 1,
           onChange: edit((p) => (state.padding = p)),
+          scrub: { step: 1 },
         }).element,
         checkbox(
           'causal (no looking ahead)',
@@ -74,6 +75,7 @@ export function maskStep(ctx) {
       ],
       output: maskedOut,
       figures: [maskFig.element, maskedFig.element, maskedOutFig.element],
+      predict: ctx.questions.mask,
       after: [
         maskNote,
         experiment({
@@ -88,13 +90,14 @@ export function maskStep(ctx) {
         }),
       ],
     }),
-    show(mask, masked, view) {
+    show(mask, masked, view, weights) {
       const isMasked = (r, c) => mask.data[r * mask.cols + c] === 0;
       // A new seed keeps the mask (the same object, see update()): no repaint.
       paintOnce(maskFig, mask, view.labels);
       maskedFig.update(masked.weights, { ...view.labels, isMasked });
       maskedOutFig.update(masked.output, view.rowsOnly);
       maskedOut.textContent = numpyOrSize(masked.weights, 'weights');
+      ctx.questions.mask.update({ weights, masked: masked.weights, mask });
       const empty = M.emptyRows(mask);
       maskNote.textContent = empty
         ? `${empty} ${empty === 1 ? 'query has' : 'queries have'} no key left to attend to: ${empty === 1 ? 'its' : 'their'} weights and output are all zeros (not NaN).`

@@ -1,14 +1,29 @@
 // The hands-on Transformer chapter, step 3: why scores are divided by √d_k (random q, k of growing d_k).
 import { el } from '../../dom.js';
-import { outputBlock, step } from '../../chapter-kit.js';
+import { asInput, experiment, outputBlock, step } from '../../chapter-kit.js';
 import { Heatmap } from '../../figures/heatmap.js';
 import { tex } from '../../math.js';
 import { formatNumpy } from '../../numpy-format.js';
 import * as M from '../transformer-model.js';
-import { numpyLinesBlock, seedField, select } from './parts.js';
+import { numpyLinesBlock, seedField, select, setControl } from './parts.js';
 
-export function scalingStep({ state, edit, figures, explain }) {
+// The first query and keys of the chosen d_k, drawn small (up to 8 × 512 numbers): the sources the weights outline.
+const vectors = (label) =>
+  asInput(new Heatmap({ palette: 'blue', label, caption: label, annotate: false, pixelAbove: 64, cellWidth: 28 }));
+
+export function scalingStep({ state, edit, figures, explain, questions }) {
   const table = el('table', { className: 'dk-table' });
+  const qFig = vectors('q1, the first random query (d_k numbers)');
+  const kFig = vectors('k1 … k8, the first 8 random keys');
+  Object.assign(figures, { 'demo.q': qFig, 'demo.k': kFig });
+  const summary = el('p', { className: 'worked dk-summary', attrs: { 'aria-live': 'polite' } });
+  const tryExtremes = [M.DK_DEMO[0], M.DK_DEMO[M.DK_DEMO.length - 1]].map((dk) =>
+    experiment({
+      label: `d_k = ${dk}`,
+      explain: '',
+      apply: () => setControl(table.closest('section'), 'd_k', dk),
+    }),
+  );
   const dkWeightsFig = new Heatmap({
     palette: 'orange',
     label: 'softmax over 8 keys, without and with scaling',
@@ -62,11 +77,9 @@ export function scalingStep({ state, edit, figures, explain }) {
         ),
       ],
       output: dkOut,
-      figures: [table, dkWeightsFig.element],
-      after: [
-        'The table measures it: the unscaled variance grows like d_k and the largest of 8 softmax weights heads for 1; scaled, both stay put. Change the demo seed to draw new vectors.',
-        lines,
-      ],
+      figures: [table, qFig.element, kFig.element, dkWeightsFig.element],
+      after: [summary, 'Change the demo seed to draw new vectors.', ...tryExtremes, lines],
+      predict: questions.scaling,
     }),
     show(rows) {
       table.replaceChildren(
@@ -95,7 +108,17 @@ export function scalingStep({ state, edit, figures, explain }) {
       const weights = { rows: 2, cols: 8, data: both };
       dkWeightsFig.update(weights, { colLabels: Array.from({ length: 8 }, (_, j) => `k${j + 1}`) });
       dkOut.textContent = `d_k = ${current.dk}\nunscaled: ${formatNumpy(current.wRaw, [8])}\nscaled:   ${formatNumpy(current.wScaled, [8])}`;
+      const keys = { colLabels: Array.from({ length: current.dk }, (_, j) => (j % 8 === 0 ? `${j + 1}` : '')) };
+      qFig.update(current.q1, { ...keys, rowLabels: ['q1'] });
+      kFig.update(current.k8, { ...keys, rowLabels: Array.from({ length: 8 }, (_, j) => `k${j + 1}`) });
+      summary.textContent = M.scalingSummary(rows, state.dk);
+      // What each "Try" shows, from that row's numbers.
+      [rows[0], rows[rows.length - 1]].forEach((r, i) => {
+        tryExtremes[i].querySelector('span').textContent =
+          `The largest unscaled weight there is ${r.maxRaw.toFixed(4)}, scaled ${r.maxScaled.toFixed(4)}; the unscaled variance ${r.varRaw.toFixed(2)}.`;
+      });
       lines.textContent = M.demoNumpyLines(state.demoSeed);
+      questions.scaling.update(current);
       return [current, weights]; // what the trace records
     },
   };

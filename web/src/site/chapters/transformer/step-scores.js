@@ -36,11 +36,13 @@ export function scoresStep(ctx) {
       formula: `${symbol('raw', '\\operatorname{scores}')} = ${sym.Q} ${sym.K}^\\top \\in \\mathbb{R}^{n_q \\times n_k}`,
       output: scoresOut,
       figures: [scoresFig.element, scaledFig.element],
+      predict: ctx.questions.scores,
     }),
     show(proj, view) {
       scoresFig.update(proj.raw, view.labels);
       scaledFig.update(proj.scaled, view.labels);
       scoresOut.textContent = numpyOrSize(proj.raw, 'scores');
+      ctx.questions.scores.update({ raw: proj.raw, tokens: view.tokens });
     },
   };
 }

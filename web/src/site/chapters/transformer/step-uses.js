@@ -7,7 +7,7 @@ import { UsesDiagram } from '../../figures/uses-diagram.js';
 import * as M from '../transformer-model.js';
 import { numpyLinesBlock, seedField, textField } from './parts.js';
 
-export function usesStep({ state, edit, figures, explain }) {
+export function usesStep({ state, edit, figures, explain, questions }) {
   const lines = numpyLinesBlock('the NumPy lines that draw the three uses');
   const ids = ['encoderSelf', 'decoderSelf', 'cross'];
   // The embeddings the three uses start from: the readouts outline the rows a weight came from.
@@ -81,6 +81,7 @@ export function usesStep({ state, edit, figures, explain }) {
       ],
       output: lines,
       figures: [diagram.element, el('div', { className: 'figures' }, sFig.element, tFig.element), ...blocks],
+      predict: questions.uses,
     }),
     show({ S, T, runs }) {
       sFig.update(S, { rowLabels: runs[0].rowLabels });
@@ -98,6 +99,7 @@ export function usesStep({ state, edit, figures, explain }) {
       diagramState = { layers: 1, heads: 2, selected: null, source: state.source, target: state.target };
       diagram.update(diagramState);
       lines.textContent = M.usesNumpyLines(state.usesSeed);
+      questions.uses.update(runs[2]);
     },
   };
 }
