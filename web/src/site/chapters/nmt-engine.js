@@ -24,6 +24,22 @@
 //               { type: 'sample', input, target } (before its translation)
 //               { type: 'translation-error', input, message } | { type: 'error', message }
 
+const plain = (m) => ({ rows: m.rows, cols: m.cols, data: m.data });
+
+/** A TransformerTrainer translation as plain matrices: each use layers × heads, queries and keys per layer. */
+function transformerTranslation(r) {
+  const maps = (use) => use.map((heads) => heads.map(plain));
+  const perLayer = (uses) => Object.fromEntries(Object.entries(uses).map(([use, layers]) => [use, layers.map(plain)]));
+  return {
+    output: r.output,
+    encoderSelf: maps(r.encoderSelf),
+    decoderSelf: maps(r.decoderSelf),
+    cross: maps(r.cross),
+    queries: perLayer(r.queries),
+    keys: perLayer(r.keys),
+  };
+}
+
 /**
  * @param {() => Promise<any>} loadApi resolves to the attention-lab API
  * @param {(message: object) => void} post
@@ -42,7 +58,6 @@ export function createEngine(loadApi, post, { chunk = 5 } = {}) {
   let model = 'rnn';
   let trainingSeconds = 0; // time spent in train() since the trainer was made (not since its checkpoint)
 
-  const plain = (m) => ({ rows: m.rows, cols: m.cols, data: m.data });
   const TRAINERS = { rnn: 'Seq2SeqTrainer', transformer: 'TransformerTrainer' };
 
   function describe() {
@@ -61,19 +76,7 @@ export function createEngine(loadApi, post, { chunk = 5 } = {}) {
   }
 
   function translation(r) {
-    if (model === 'transformer') {
-      const maps = (use) => use.map((heads) => heads.map(plain));
-      const perLayer = (uses) =>
-        Object.fromEntries(Object.entries(uses).map(([use, layers]) => [use, layers.map(plain)]));
-      return {
-        output: r.output,
-        encoderSelf: maps(r.encoderSelf),
-        decoderSelf: maps(r.decoderSelf),
-        cross: maps(r.cross),
-        queries: perLayer(r.queries),
-        keys: perLayer(r.keys),
-      };
-    }
+    if (model === 'transformer') return transformerTranslation(r);
     return {
       output: r.output,
       steps: trainer.steps, // the model that wrote it: a 'weights' message of the same steps explains it

@@ -69,13 +69,9 @@ const choice = (label, options, current) =>
     ...options.map(([id, text]) => el('option', { value: id, selected: id === current }, text)),
   );
 
-/**
- * @param {{state: {task: string, score: string, input: string}, run: object, figures: object,
- *          question: object, tryInput: (text: string) => void}} options
- *   run: runControls()' buttons and field; figures: the decoder and encoder maps the readout outlines.
- */
-export function trainStep({ state, run, figures, question, tryInput }) {
-  const parts = {
+/** The step's controls and readouts (wired by ./controls.js and ./messages.js). */
+function widgets(state) {
+  return {
     errors: errorLine(),
     inputBox: el('input', {
       type: 'text',
@@ -105,6 +101,15 @@ export function trainStep({ state, run, figures, question, tryInput }) {
       caption: 'Training loss (cross-entropy per output character, log scale) against steps',
     }),
   };
+}
+
+/**
+ * @param {{state: {task: string, score: string, input: string}, run: object, figures: object,
+ *          question: object, tryInput: (text: string) => void}} options
+ *   run: runControls()' buttons and field; figures: the decoder and encoder maps the readout outlines.
+ */
+export function trainStep({ state, run, figures, question, tryInput }) {
+  const parts = widgets(state);
   let translation = null;
   let spans = [];
   // The output characters as a "figure" the attention readout outlines.
