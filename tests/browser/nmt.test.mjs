@@ -47,6 +47,8 @@ test('opens with the shipped checkpoint: translates, paints the attention plot a
   assert.match(status, /shipped checkpoint: dates, luong-general, hidden 64 · step \d+/);
   assert.match(status, /held-out exact match \d+(\.\d)?%/);
   assert.doesNotMatch(status, /main thread/, 'the model runs in the Web Worker');
+  // Lesson text talks to learners: no developer commands (issue 24).
+  assert.doesNotMatch(await page.textContent(chapter), /npm (run|test)|train-checkpoint/);
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });

@@ -140,9 +140,8 @@ export function trainStep({ state, run, figures, question, tryInput }) {
   });
   parts.attentionMap.element.classList.add('nmt-attention');
   const tryOther = experiment({
-    label: 'the same date, another format',
-    explain:
-      'Type or pick another way of writing a date and watch the plot move: the day’s digits are found wherever the format puts them.',
+    label: 'another input',
+    explain: '', // what to look for, for the task shown (show())
     apply: () => tryInput('2026 Nov 21st'),
   });
   formatsList(parts.formats, state.task);
@@ -215,6 +214,10 @@ export function trainStep({ state, run, figures, question, tryInput }) {
       p.emptyNote.textContent = note ?? '';
       p.attentionMap.element.hidden = false;
       p.attentionMap.update(r.attention, { rowLabels: chars(r.output), colLabels: chars(r.input) });
+      tryOther.querySelector('span').textContent =
+        task === 'dates'
+          ? 'The same date written another way: does each output digit still look at the input character that holds it? Step through the playback below to check.'
+          : 'Other digits: the note under the plot measures whether the alignment is still an anti-diagonal.';
       const alignment = alignmentNote(task, r);
       p.alignment.hidden = !alignment;
       p.alignment.textContent = alignment ?? '';
