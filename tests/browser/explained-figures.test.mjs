@@ -16,14 +16,6 @@ const env = useBrowser();
 
 /** Computed figures known not to explain their cells yet (label prefix → why). */
 const LEFT = {
-  transformer: {
-    'softmax over 8 keys':
-      'its scores come from 32 × d_k random vectors (d_k up to 512) that no figure draws, so nothing is outlined',
-  },
-  nmt: {
-    'encoder outputs': 'the engine sends the GRU outputs, not the GRU weights that made them',
-    'decoder states': 'the engine sends the GRU states, not the GRU weights that made them',
-  },
   trained: {
     'the RNN’s attention':
       'its readout gives the softmax of the RNN’s scores, but the chapter draws no figure of the states they come from',
@@ -42,6 +34,8 @@ async function explainAll(page, id) {
     await canvas.focus();
     await page.keyboard.press('ArrowRight');
     await page.keyboard.press('ArrowLeft');
+    // A figure whose story waits for numbers asked of a worker (the NMT states' GRU weights) is aria-busy meanwhile.
+    await page.locator(`#chapter-${id} figure.heatmap[aria-busy="true"]`).waitFor({ state: 'detached' });
     const label = (await canvas.getAttribute('aria-label')).split(':')[0];
     const story = figure.locator('.heatmap-story');
     const text = (await story.isVisible()) ? await story.textContent() : '';

@@ -91,9 +91,7 @@ test('the toolbar turns the questions off (results show) and the choice is kept 
 const LEFT = {
   bahdanau: 'questions not written yet',
   qkv: 'questions not written yet',
-  transformer: 'questions not written yet',
   glove: 'questions not written yet',
-  nmt: 'questions not written yet',
   trained: 'questions not written yet',
 };
 
@@ -133,3 +131,41 @@ for (const { id } of CHAPTERS) {
     await page.context().close();
   });
 }
+
+test('transformer: step 3’s verdict (flatter or the same) follows the table’s largest weights at d_k = 64 and d_k = 1', async () => {
+  const page = await openPage(env.browser, `${env.url}#chapter=transformer&tk=64`, { predict: true });
+  const section = page.locator('#chapter-transformer section.step[data-step="3"]');
+  const box = section.locator(':scope > .predict');
+  await box.getByRole('button', { name: 'Just show me' }).click();
+  const current = async () => (await section.locator('table.dk-table tr.current td').allTextContents()).slice(2, 4);
+  const [raw, scaled] = await current();
+  assert.ok(Number(scaled) < Number(raw), `at d_k = 64 scaling lowers the largest weight: ${raw} → ${scaled}`);
+  let verdict = await box.locator('.predict-verdict').textContent();
+  assert.ok(verdict.includes(`${raw} unscaled and ${scaled} scaled`), verdict);
+  // At d_k = 1 nothing changes: the verdict restates it with the new numbers.
+  await section.getByLabel('d_k', { exact: true }).selectOption('1');
+  const [raw1, scaled1] = await current();
+  assert.equal(raw1, scaled1);
+  verdict = await box.locator('.predict-verdict').textContent();
+  assert.match(verdict, /^With the inputs as they are now: /);
+  assert.ok(verdict.includes(`${raw1} unscaled and ${scaled1} scaled`), verdict);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('nmt: the first output character’s question is judged by the attention plot’s first row', async () => {
+  const page = await openChapter(env, 'nmt', { predict: true });
+  const section = page.locator('#chapter-nmt section.step', { has: page.locator('figure.nmt-attention') });
+  const box = section.locator(':scope > .predict');
+  await box.locator('.predict-choice').first().waitFor();
+  const inputs = await box.locator('.predict-choice').allTextContents();
+  await box.locator('.predict-choice').first().click();
+  const cells = (await tableValues(section.locator('figure.nmt-attention'))).map(Number);
+  const first = cells.slice(0, inputs.length);
+  const winner = argmax(first);
+  const verdict = await box.locator('.predict-verdict').textContent();
+  assert.match(verdict, winner === 0 ? /^Right: / : /^Not this time /);
+  assert.ok(verdict.includes(`its largest weight is on ${inputs[winner]}`), `${verdict} (row 1: ${first})`);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});

@@ -529,3 +529,33 @@ test('formulas: X, Q, K, V, the scores, the weights and the output light up thei
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
+
+test('step 3’s reading of the table follows its numbers: at d_k = 1 scaling changes nothing, at 512 it names the drop', async () => {
+  const page = await open('&tk=1');
+  const summary = () => page.textContent(`${CH} p.dk-summary`);
+  const row = (dk) =>
+    page.$$eval(
+      `${CH} table.dk-table tr`,
+      (trs, d) => trs.map((tr) => Array.from(tr.children, (c) => c.textContent)).find((cells) => cells[0] === d),
+      String(dk),
+    );
+  const at1 = await summary();
+  assert.match(at1, /At d_k = 1, √d_k = 1: scaling changes nothing/);
+  // The scaled largest weights of the table: the sentence says they move only when they do.
+  const scaledMax = (
+    await page.$$eval(`${CH} table.dk-table tr`, (trs) => trs.slice(1).map((tr) => tr.children[4].textContent))
+  ).map(Number);
+  const spread = Math.max(...scaledMax) - Math.min(...scaledMax);
+  assert.equal(/does not stay put/.test(at1), spread > 0.05, `spread ${spread}: ${at1}`);
+  assert.doesNotMatch(at1, /both stay put/);
+  await page.getByLabel('d_k', { exact: true }).selectOption('512');
+  const at512 = await summary();
+  const [, , , raw, scaled] = await row(512);
+  assert.ok(
+    at512.includes(`At d_k = 512, dividing by √d_k = 22.627 takes the largest weight from ${raw} to ${scaled}`),
+    at512,
+  );
+  assert.notEqual(at512, at1);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});

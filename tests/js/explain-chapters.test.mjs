@@ -31,7 +31,7 @@ test('hands-on Transformer: every computed figure’s tensor explains its cells 
   const mask = M.buildMask(5, { padding: 1, causal: true, flips: new Set() });
   const masked = M.maskedAttention(a, proj, mask);
   const heads = M.multiHeadByHand(a, inputs, proj, 2, mask);
-  const demo = M.scalingDemo(a, 1).find((d) => d.dk === 64);
+  const demo = M.scalingDemo(a, 1).find((d) => d.dk === 8); // 8 products: short enough to print whole
   const demoWeights = { rows: 2, cols: 8, data: Float64Array.from([...demo.wRaw, ...demo.wScaled]) };
   const uses = M.threeUses(a, { source: 'le chat noir <pad>', target: '<s> the cat', usesSeed: 1 });
   traceProjections(trace, inputs, proj, tokens);
@@ -41,9 +41,9 @@ test('hands-on Transformer: every computed figure’s tensor explains its cells 
   traceUses(a, trace, uses);
   const copies = new Set(['concat']);
   const computed = ['Q', 'K', 'V', 'raw', 'scaled', 'weights', 'output', 'masked', 'maskedOut', 'head0.weights'];
-  computed.push('head1.weights', 'concat', 'mha', 'demo.weights');
+  computed.push('head1.weights', 'concat', 'mha', 'demo.weights', 'demo.raw', 'demo.scaled');
   for (let u = 0; u < 3; u++) computed.push(`uses${u}.head0.weights`, `uses${u}.head1.weights`);
-  assert.equal(computed.length, 20, 'the chapter’s 20 computed figures, the √d_k demo included');
+  assert.equal(computed.length, 22, 'the chapter’s 20 computed figures (the √d_k demo included) and its 2 scores');
   let checked = 0;
   for (const name of computed) {
     const value = trace.value(name);
@@ -67,6 +67,20 @@ test('hands-on Transformer: every computed figure’s tensor explains its cells 
   assert.match(score, /^score2\[1\]\[2\]|^score2\[2\]\[1\]/);
   assertArithmetic(score, at(trace.value('uses2.head1.scores'), 1, 0));
   assert.deepEqual(story.sources.map((s) => s.figure).sort(), ['S', 'T']);
+  // The √d_k demo's scaled weight opens down to q1 · k3: outlines q1 and the keys, and each step adds up.
+  const demoStory = storyForFigures(trace, { 'demo.q': 'q', 'demo.k': 'k' })('demo.weights')(1, 2);
+  const outlined = Object.fromEntries(demoStory.sources.map((s) => [s.figure, s.cells]));
+  assert.deepEqual(Object.keys(outlined).sort(), ['k', 'q']);
+  assert.deepEqual(
+    outlined.q,
+    Array.from({ length: 8 }, (_, i) => [0, i]),
+    'all of q1',
+  );
+  // A weight's softmax reads the whole row of scores: every key k1 … k8.
+  assert.equal(outlined.k.length, 8 * 8, 'all of k1 … k8');
+  const [, stacked, scaled] = demoStory.text.split('; ');
+  assert.match(stacked, /^scores\[2\]\[3\] = ŝ3 = /);
+  assertArithmetic(scaled, demo.scaled8[2], scaled);
 });
 
 test('trained Transformer: every head of every layer of the three uses opens down to q·k/√d_k', () => {

@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { loadAttention } from '../../dist/lib/index.js';
 import {
+  alignmentNote,
   characterConfidence,
   chars,
   confidenceWarning,
@@ -247,4 +248,21 @@ test('trainingStatus: the status line both training chapters print', () => {
     'from scratch: dates · step 1200 · loss 0.0123 · held-out exact match 99.5% (200 dates) · 31.3 steps/s · reached · training…',
   );
   assert.match(trainingStatus(paused, { examples: 'examples', onMainThread: true }), /· paused · on the main thread /);
+});
+
+test('alignmentNote: counts the output digits whose largest weight is on their mirror input digit', () => {
+  const m = (rows) => ({ rows: rows.length, cols: rows[0].length, data: Float64Array.from(rows.flat()) });
+  const anti = m([
+    [0.1, 0.1, 0.8],
+    [0.2, 0.6, 0.2],
+    [0.7, 0.2, 0.1],
+  ]);
+  assert.match(alignmentNote('reverse', { attention: anti }), /^Measured: 3 of 3 .*a clean anti-diagonal\.$/);
+  const diagonal = m([
+    [0.8, 0.1, 0.1],
+    [0.2, 0.2, 0.6],
+    [0.7, 0.2, 0.1],
+  ]);
+  assert.match(alignmentNote('reverse', { attention: diagonal }), /^Measured: 1 of 3 .*part of one\.$/);
+  assert.equal(alignmentNote('dates', { attention: anti }), null);
 });

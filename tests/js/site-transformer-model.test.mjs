@@ -67,6 +67,28 @@ test('scaling demo: variances to 1e-12 relative (NumPy ddof=1); scaled near 1', 
   }
   for (const r of rows) assert.ok(r.varScaled > 0.5 && r.varScaled < 1.6, `scaled variance ${r.varScaled} at ${r.dk}`);
   assert.ok(rows.at(-1).maxRaw > 0.9);
+  // The figure's sources are NumPy's first query and first 8 keys of each d_k, exactly.
+  for (const dk of [1, 64]) {
+    const row = rows.find((r) => r.dk === dk);
+    assert.deepEqual(Array.from(row.q1.data), Array.from(ref.get(`demo.dk${dk}.q`).data.slice(0, dk)));
+    assert.deepEqual(Array.from(row.k8.data), Array.from(ref.get(`demo.dk${dk}.k`).data.slice(0, 8 * dk)));
+  }
+});
+
+test('scaling demo: the step’s sentence states the table’s numbers and claims only what they show', () => {
+  const rows = M.scalingDemo(a, 1);
+  const at64 = M.scalingSummary(rows, 64);
+  const r64 = rows.find((r) => r.dk === 64);
+  assert.ok(
+    at64.includes(`from ${r64.maxRaw.toFixed(4)} to ${r64.maxScaled.toFixed(4)}: the weights get flatter`),
+    at64,
+  );
+  assert.ok(at64.includes(`goes from ${rows[0].varRaw.toFixed(2)} to ${rows.at(-1).varRaw.toFixed(2)}`), at64);
+  assert.match(M.scalingSummary(rows, 1), /At d_k = 1, √d_k = 1: scaling changes nothing/);
+  // Made-up rows where the scaled largest weight barely moves and nothing saturates: no such claims.
+  const flat = rows.map((r) => ({ ...r, maxScaled: 0.3, maxRaw: 0.5, varRaw: 1 }));
+  const text = M.scalingSummary(flat, 64);
+  assert.doesNotMatch(text, /does not stay put|heading for 1|times larger/);
 });
 
 test('masks: padding, causal and flips; a fully masked row gives zeros', () => {

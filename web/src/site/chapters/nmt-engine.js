@@ -10,16 +10,35 @@
 //               { type: 'start', until?: number } (until: pause by itself at that step)
 //               { type: 'pause' } | { type: 'reset', model?, options?, checkpoint?, input? }
 //               { type: 'translate', input: string } | { type: 'sample' } (translates a held-out example)
+//               { type: 'weights' } (rnn: the model's parameters, asked for when a reader opens a state's arithmetic)
 // Messages out: { type: 'ready', model, options, steps, parameterCount, alphabet, outputAlphabet (rnn),
 //                 maxInputLength, accuracy, positionalEncoding (transformer) }
 //               { type: 'progress', steps, loss?, stepsPerSecond?, accuracy?, trainingSeconds, paused? }
 //                 (paused: true when training stopped by itself at `until`)
-//               rnn:         { type: 'translation', input, output, attention, encoderOutputs, decoderStates,
+//               rnn:         { type: 'translation', input, output, steps, attention, encoderOutputs, decoderStates,
 //                              scores, probabilities, outputAlphabet }
+//                            { type: 'weights', steps, parameters } (Float32Array, the checkpoint's, in
+//                              seq2seqLayout order: cpp/models/seq2seq_model.h)
 //               transformer: { type: 'translation', input, output, encoderSelf, decoderSelf, cross, queries, keys }
 //                            (each layers x heads of {rows, cols, data})
 //               { type: 'sample', input, target } (before its translation)
 //               { type: 'translation-error', input, message } | { type: 'error', message }
+
+const plain = (m) => ({ rows: m.rows, cols: m.cols, data: m.data });
+
+/** A TransformerTrainer translation as plain matrices: each use layers × heads, queries and keys per layer. */
+function transformerTranslation(r) {
+  const maps = (use) => use.map((heads) => heads.map(plain));
+  const perLayer = (uses) => Object.fromEntries(Object.entries(uses).map(([use, layers]) => [use, layers.map(plain)]));
+  return {
+    output: r.output,
+    encoderSelf: maps(r.encoderSelf),
+    decoderSelf: maps(r.decoderSelf),
+    cross: maps(r.cross),
+    queries: perLayer(r.queries),
+    keys: perLayer(r.keys),
+  };
+}
 
 /**
  * @param {() => Promise<any>} loadApi resolves to the attention-lab API
@@ -39,7 +58,6 @@ export function createEngine(loadApi, post, { chunk = 5 } = {}) {
   let model = 'rnn';
   let trainingSeconds = 0; // time spent in train() since the trainer was made (not since its checkpoint)
 
-  const plain = (m) => ({ rows: m.rows, cols: m.cols, data: m.data });
   const TRAINERS = { rnn: 'Seq2SeqTrainer', transformer: 'TransformerTrainer' };
 
   function describe() {
@@ -58,21 +76,10 @@ export function createEngine(loadApi, post, { chunk = 5 } = {}) {
   }
 
   function translation(r) {
-    if (model === 'transformer') {
-      const maps = (use) => use.map((heads) => heads.map(plain));
-      const perLayer = (uses) =>
-        Object.fromEntries(Object.entries(uses).map(([use, layers]) => [use, layers.map(plain)]));
-      return {
-        output: r.output,
-        encoderSelf: maps(r.encoderSelf),
-        decoderSelf: maps(r.decoderSelf),
-        cross: maps(r.cross),
-        queries: perLayer(r.queries),
-        keys: perLayer(r.keys),
-      };
-    }
+    if (model === 'transformer') return transformerTranslation(r);
     return {
       output: r.output,
+      steps: trainer.steps, // the model that wrote it: a 'weights' message of the same steps explains it
       attention: plain(r.attention),
       encoderOutputs: plain(r.encoderOutputs),
       decoderStates: plain(r.decoderStates),
@@ -162,6 +169,9 @@ export function createEngine(loadApi, post, { chunk = 5 } = {}) {
         input = example.input;
         post({ type: 'sample', ...example });
         translate();
+      } else if (data.type === 'weights' && model === 'rnn') {
+        translate(); // the translation these weights explain, made by the model as it is now
+        post({ type: 'weights', steps: trainer.steps, parameters: checkpointParameters(trainer) });
       } else if (data.type === 'translate') {
         input = data.input;
         translate();
@@ -175,4 +185,23 @@ export function createEngine(loadApi, post, { chunk = 5 } = {}) {
       post({ type: 'error', message: error instanceof Error ? error.message : String(error) });
     }
   };
+}
+
+/**
+ * The parameters of a trainer, read from its checkpoint (checkpoint_io.h: the
+ * frame ends with u64 count, count float32 parameters, u32 checksum): no
+ * API of its own, and a copy the page owns.
+ */
+export function checkpointParameters(trainer) {
+  const bytes = trainer.save();
+  const count = trainer.parameterCount;
+  const end = bytes.length - 4;
+  const start = end - 4 * count;
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  if (start < 8 || Number(view.getBigUint64(start - 8, true)) !== count) {
+    throw new RangeError(`checkpointParameters: the checkpoint does not end with ${count} parameters`);
+  }
+  const parameters = new Float32Array(count);
+  for (let i = 0; i < count; i++) parameters[i] = view.getFloat32(start + 4 * i, true);
+  return parameters;
 }

@@ -336,3 +336,20 @@ export function translationCheck(task, input, output) {
   if (output === reversed || output === '') return null;
   return `Check: the reverse of ${quoted(input)} is ${quoted(reversed)}, not ${quoted(output)}.`;
 }
+
+/**
+ * The measured alignment of a reversal: how many output digits give their
+ * largest weight to their mirror input digit (output i to input n + 1 − i), or
+ * null for the dates task or an output of another length.
+ */
+export function alignmentNote(task, t) {
+  const [rows, n] = [t.attention.rows, t.attention.cols];
+  if (task !== 'reverse' || rows !== n) return null;
+  let mirrored = 0;
+  for (let i = 0; i < rows; i++) {
+    const weights = rowOf(t.attention, i);
+    if (weights.indexOf(Math.max(...weights)) === n - 1 - i) mirrored++;
+  }
+  const verdict = mirrored === rows ? 'a clean anti-diagonal' : mirrored === 0 ? 'no anti-diagonal yet' : 'part of one';
+  return `Measured: ${mirrored} of ${rows} output digits look most at their mirror input digit (output i at input ${n} + 1 − i): ${verdict}.`;
+}

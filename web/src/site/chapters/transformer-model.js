@@ -178,7 +178,10 @@ export function scalingDemo(api, seed) {
       const wScaled = api.softmax(scaled.data.slice(0, 8));
       return {
         dk,
+        q1: { rows: 1, cols: dk, data: q.data.slice(0, dk) }, // the first query …
+        k8: { rows: 8, cols: dk, data: k.data.slice(0, 8 * dk) }, // … and the first 8 keys: the figure's sources
         scores8: raw.data.slice(0, 8), // q1 · k1 … q1 · k8, the scores the softmax rows are made from
+        scaled8: scaled.data.slice(0, 8), // the same divided by √d_k
         varRaw: variance(raw),
         varScaled: variance(scaled),
         wRaw,
@@ -375,3 +378,43 @@ export const usesNumpyLines = (seed) =>
 /** Step 5: attention with the mask. */
 export const maskedAttention = (api, { Q, K, V }, mask, slot = noSlot) =>
   api.scaledDotProductAttention(Q, K, V, { mask, out: attentionSlots(slot, 'masked', Q.rows, K.rows, V.cols) });
+
+const fixed = (x, digits) => x.toFixed(digits);
+
+/**
+ * Step 3's reading of its table and of the current d_k, in numbers: how the
+ * unscaled and scaled variances and largest weights change from the smallest
+ * d_k to the largest, and what scaling does at the chosen d_k. Each claim is
+ * made only when the numbers bear it out (a largest weight "heads for 1" only
+ * above 0.9, "does not stay put" only when it moves by more than 0.05; a
+ * variance is "near 1" only within 0.5 to 2).
+ */
+export function scalingSummary(rows, dk) {
+  const [first, last] = [rows[0], rows[rows.length - 1]];
+  const scaledVars = rows.map((r) => r.varScaled);
+  const [lo, hi] = [Math.min(...scaledVars), Math.max(...scaledVars)];
+  const scaledMax = rows.map((r) => r.maxScaled);
+  const [wLo, wHi] = [Math.min(...scaledMax), Math.max(...scaledMax)];
+  const dkOf = (value) => rows[scaledMax.indexOf(value)].dk;
+  const grows = last.varRaw > 10 * first.varRaw;
+  const variance =
+    `From d_k = ${first.dk} to ${last.dk} the unscaled variance goes from ${fixed(first.varRaw, 2)} to ${fixed(last.varRaw, 2)}` +
+    (grows
+      ? ` (${fixed(last.varRaw / first.varRaw, 0)} times larger, while d_k grew ${last.dk / first.dk} times)`
+      : '') +
+    `; scaled, it stays between ${fixed(lo, 3)} and ${fixed(hi, 3)}` +
+    (lo > 0.5 && hi < 2 ? ', near 1.' : '.');
+  const largest =
+    ` The largest of 8 unscaled weights goes from ${fixed(first.maxRaw, 4)} to ${fixed(last.maxRaw, 4)}` +
+    (last.maxRaw > 0.9 ? ', heading for 1 (one-hot)' : '') +
+    `; scaled, it ranges from ${fixed(wLo, 4)} (d_k = ${dkOf(wLo)}) to ${fixed(wHi, 4)} (d_k = ${dkOf(wHi)})` +
+    (wHi - wLo > 0.05
+      ? ': it does not stay put, because each d_k draws new vectors and 8 random scores of variance 1 can still favour one key.'
+      : '.');
+  const current = rows.find((r) => r.dk === dk);
+  const here =
+    current.dk === 1
+      ? ' At d_k = 1, √d_k = 1: scaling changes nothing, and both rows of the figure are the same.'
+      : ` At d_k = ${current.dk}, dividing by √d_k = ${fixed(Math.sqrt(current.dk), 3)} takes the largest weight from ${fixed(current.maxRaw, 4)} to ${fixed(current.maxScaled, 4)}: the weights get ${current.maxScaled < current.maxRaw ? 'flatter' : current.maxScaled > current.maxRaw ? 'sharper' : 'no flatter'}.`;
+  return variance + largest + here;
+}

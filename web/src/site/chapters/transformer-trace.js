@@ -132,23 +132,40 @@ export function traceHeads(api, trace, r, labels) {
 }
 
 /**
- * Step 3's softmax of 8 scores without and with 1/√d_k: both rows are the
- * softmax of q1 · k1 … q1 · k8, the second divided by √d_k first.
+ * Step 3's softmax of 8 scores without and with 1/√d_k: row 1 is the softmax
+ * of q1 · k1 … q1 · k8, row 2 of the same scores divided by √d_k first; q1 and
+ * k1 … k8 are the first random query and keys the table's row draws.
  */
 export function traceDemo(trace, current, weights) {
+  trace.add({ name: 'demo.q', value: current.q1, symbol: 'q', row: 'q' });
+  trace.add({ name: 'demo.k', value: current.k8, symbol: 'K', row: 'k' });
+  const scores = (data) => ({ rows: 1, cols: 8, data });
+  trace.add({
+    name: 'demo.raw',
+    op: 'matmul',
+    inputs: ['demo.q', 'demo.k'],
+    value: scores(current.scores8),
+    symbol: 's',
+    vector: true,
+    params: { transposeB: true },
+  });
+  trace.add({
+    name: 'demo.scaled',
+    op: 'scale',
+    inputs: ['demo.raw'],
+    value: scores(current.scaled8),
+    symbol: 'ŝ',
+    vector: true,
+    params: { dk: current.dk },
+  });
   trace.add({
     name: 'demo.scores',
-    value: () => ({ rows: 2, cols: 8, data: Float64Array.from([...current.scores8, ...current.scores8]) }),
-    symbol: 'q1·k',
+    op: 'stack',
+    inputs: ['demo.raw', 'demo.scaled'],
+    value: () => ({ rows: 2, cols: 8, data: Float64Array.from([...current.scores8, ...current.scaled8]) }),
+    symbol: 'scores',
   });
-  trace.add({
-    name: 'demo.weights',
-    op: 'softmax',
-    inputs: ['demo.scores'],
-    value: weights,
-    symbol: 'w',
-    params: { dk: [undefined, current.dk] },
-  });
+  trace.add({ name: 'demo.weights', op: 'softmax', inputs: ['demo.scores'], value: weights, symbol: 'w' });
 }
 
 /**

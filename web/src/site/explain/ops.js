@@ -7,6 +7,7 @@ import * as activation from './activation.js';
 import * as additiveScore from './additive-score.js';
 import * as cosine from './cosine.js';
 import * as embedding from './embedding.js';
+import * as gru from './gru.js';
 import { concat, split, stack } from './heads.js';
 import * as layerNorm from './layer-norm.js';
 import * as linear from './linear.js';
@@ -38,6 +39,7 @@ export const OPS = {
   embedding,
   positional,
   rnn,
+  gru,
   transpose,
   cosine,
   additiveScore,
