@@ -5,7 +5,7 @@ import type { Matrix } from 'attention-lab';
 export { loadAttention } from 'attention-lab';
 
 /** The chapters <attention-lesson chapter="…"> knows. */
-export type AttentionChapter = 'basics' | 'bahdanau' | 'qkv' | 'transformer' | 'glove' | 'nmt' | 'trained';
+export type AttentionChapter = 'basics' | 'bahdanau' | 'qkv' | 'transformer' | 'glove' | 'nmt' | 'trained' | 'model';
 /** Heatmap palettes (figures/palettes.js). */
 export type AttentionPalette = 'orange' | 'purple' | 'blue' | 'green' | 'bone' | 'viridis' | (string & {});
 
@@ -22,6 +22,11 @@ export interface AttentionLessonAttributes {
   'glove-worker-url'?: string;
   /** The folder holding KaTeX's woff2 fonts (default: fonts/ next to the module). */
   'fonts-url'?: string;
+  /**
+   * The model lesson: a folder on the page's own origin holding config.json, model.safetensors and
+   * tokenizer.json (a Hugging Face GPT-2), opened instead of the built-in demo model.
+   */
+  'model-src'?: string;
 }
 
 /** Attributes of <attention-heatmap>. Invalid values show a message inside the element. */
