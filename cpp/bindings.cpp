@@ -678,7 +678,8 @@ StatusCode rawGpt2HeadInputs(const Gpt2Model& model, int l, const Tensor& gamma,
   return guarded([&] {
     const Gpt2Config& c = model.config();
     if (model.tokens() < 1 || l < 0 || l >= c.layers) {
-      return Status::invalidArgument("no forward pass, or layer " + std::to_string(l) + " out of range");
+      return Status::invalidArgument("no forward pass, or layer " + std::to_string(l) +
+                                     " out of range");
     }
     const Matrix32& x = model.residual(l);
     if (gamma.rows * gamma.cols != c.dModel || beta.rows * beta.cols != c.dModel ||

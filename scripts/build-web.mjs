@@ -174,7 +174,10 @@ const sharedApi = {
 const besideElements = {
   name: 'attention-lab-beside-elements',
   setup(b) {
-    b.onResolve({ filter: /^\.\/((nmt|transformer)-checkpoint|gpt2-demo)\.js$/ }, ({ path }) => ({ path, external: true }));
+    b.onResolve({ filter: /^\.\/((nmt|transformer)-checkpoint|gpt2-demo)\.js$/ }, ({ path }) => ({
+      path,
+      external: true,
+    }));
   },
 };
 rmSync(at('dist/elements'), { recursive: true, force: true });

@@ -56,9 +56,11 @@ const matrix = (rows) => ({
   },
 });
 /** Row i puts all its weight on column f(i). */
-const pointing = (T, f) => matrix(Array.from({ length: T }, (_, i) => Array.from({ length: T }, (_, j) => (j === f(i) ? 1 : 0))));
+const pointing = (T, f) =>
+  matrix(Array.from({ length: T }, (_, i) => Array.from({ length: T }, (_, j) => (j === f(i) ? 1 : 0))));
 /** Row i spreads its weight evenly over columns 0..i (the causal baseline). */
-const even = (T) => matrix(Array.from({ length: T }, (_, i) => Array.from({ length: T }, (_, j) => (j <= i ? 1 / (i + 1) : 0))));
+const even = (T) =>
+  matrix(Array.from({ length: T }, (_, i) => Array.from({ length: T }, (_, j) => (j <= i ? 1 / (i + 1) : 0))));
 
 test('demo model: the tokenizer gives the training script’s ids; maps and logits match NumPy', () => {
   let worstMap = 0;
@@ -144,7 +146,10 @@ test('the trace explains a weight of the demo head: q·k products sum to the sco
   row.forEach((x, j) => assert.ok(Math.abs(Math.exp(x) / sum - weights.get(4, j)) < 1e-6));
   const figures = { [TENSORS.q]: {}, [TENSORS.k]: {}, [TENSORS.weights]: {}, [TENSORS.v]: {}, [TENSORS.mix]: {} };
   const story = storyForFigures(trace, figures)(TENSORS.weights)(4, 2);
-  assert.match(story.text, /^weight\[5\]\[3\] .* = [0-9.]+, over row 5 of score\/√8; .*score\[5\]\[3\] .* = q5 .* · k3 .* = /);
+  assert.match(
+    story.text,
+    /^weight\[5\]\[3\] .* = [0-9.]+, over row 5 of score\/√8; .*score\[5\]\[3\] .* = q5 .* · k3 .* = /,
+  );
   assert.deepEqual(
     story.sources.map((s) => [Object.keys(figures).find((k) => figures[k] === s.figure), s.cells.length]).sort(),
     [
@@ -158,13 +163,20 @@ test('the trace explains a weight of the demo head: q·k products sum to the sco
 
 test('modelFiles: picks the model’s files by name; says which are missing', () => {
   const file = (name) => ({ name });
-  const got = modelFiles([file('README.md'), file('config.json'), file('model.safetensors'), file('tokenizer.json'), file('vocab.json')]);
+  const got = modelFiles([
+    file('README.md'),
+    file('config.json'),
+    file('model.safetensors'),
+    file('tokenizer.json'),
+    file('vocab.json'),
+  ]);
   assert.deepEqual(Object.keys(got).sort(), ['config.json', 'model.safetensors', 'tokenizer.json']);
   const pair = modelFiles([file('config.json'), file('model.safetensors'), file('vocab.json'), file('merges.txt')]);
   assert.deepEqual(Object.keys(pair).sort(), ['config.json', 'merges.txt', 'model.safetensors', 'vocab.json']);
   assert.throws(() => modelFiles([file('config.json'), file('vocab.json')]), {
     name: 'TypeError',
-    message: 'the model folder needs model.safetensors, tokenizer.json (or vocab.json and merges.txt); got config.json, vocab.json',
+    message:
+      'the model folder needs model.safetensors, tokenizer.json (or vocab.json and merges.txt); got config.json, vocab.json',
   });
   assert.throws(() => modelFiles([]), { message: /needs config\.json, model\.safetensors, .*; got no files$/ });
 });
@@ -189,7 +201,10 @@ test('runSentence: a message (no run) for empty text and for more tokens than n_
   const long = 'one two three four five six seven eight nine ten '.repeat(4);
   const ids = demo.tokenizer.encode(long).ids.length;
   assert.ok(ids > 64);
-  assert.equal(runSentence(demo, long).message, `This text is ${ids} tokens; the model reads at most n_positions = 64. Shorten it to see its attention.`);
+  assert.equal(
+    runSentence(demo, long).message,
+    `This text is ${ids} tokens; the model reads at most n_positions = 64. Shorten it to see its attention.`,
+  );
   const r = runSentence(demo, 'the cat');
   assert.equal(r.next.length, 8);
   assert.ok(r.next[0].p >= r.next[1].p);
@@ -198,12 +213,18 @@ test('runSentence: a message (no run) for empty text and for more tokens than n_
 test('meanWeightOn and findings: hand-made heads against the even-spread baseline', () => {
   const T = 5;
   const baseline = (1 / 2 + 1 / 3 + 1 / 4 + 1 / 5) / 4; // queries 2..5
-  const previous = meanWeightOn(pointing(T, (i) => Math.max(0, i - 1)), (i) => (i >= 1 ? i - 1 : -1));
+  const previous = meanWeightOn(
+    pointing(T, (i) => Math.max(0, i - 1)),
+    (i) => (i >= 1 ? i - 1 : -1),
+  );
   assert.deepEqual(previous, { value: 1, baseline, queries: 4 });
   const spread = meanWeightOn(even(T), (i) => (i >= 1 ? i - 1 : -1));
   assert.ok(Math.abs(spread.value - baseline) < 1e-15); // an even head is the baseline
   // Layer 1: an even head and a previous-token head; layer 2: a first-token head.
-  const found = findings([[even(T), pointing(T, (i) => Math.max(0, i - 1))], [pointing(T, () => 0), even(T)]]);
+  const found = findings([
+    [even(T), pointing(T, (i) => Math.max(0, i - 1))],
+    [pointing(T, () => 0), even(T)],
+  ]);
   assert.deepEqual(
     found.map((f) => [f.pattern.id, f.layer, f.head, f.value]),
     [

@@ -68,7 +68,8 @@ export function headStep({ story, figures }) {
   });
   const largeFigure = captioned(large, ' ');
   // Drawn, not computed here (the model computed them): the readouts outline their rows.
-  const vectors = (what) => asInput(new Heatmap({ palette: 'blue', label: what, annotate: false, cellWidth: 14, cellHeight: 22 }));
+  const vectors = (what) =>
+    asInput(new Heatmap({ palette: 'blue', label: what, annotate: false, cellWidth: 14, cellHeight: 22 }));
   const q = vectors('queries q of the chosen head');
   const k = vectors('keys k of the chosen head');
   const v = vectors('values v of the chosen head');
@@ -80,7 +81,13 @@ export function headStep({ story, figures }) {
     cellHeight: 22,
     explain: story(TENSORS.mix),
   });
-  Object.assign(figures, { [TENSORS.weights]: large, [TENSORS.q]: q, [TENSORS.k]: k, [TENSORS.v]: v, [TENSORS.mix]: mix });
+  Object.assign(figures, {
+    [TENSORS.weights]: large,
+    [TENSORS.q]: q,
+    [TENSORS.k]: k,
+    [TENSORS.v]: v,
+    [TENSORS.mix]: mix,
+  });
   const note = el('p', { className: 'model-head-note', attrs: { 'aria-live': 'polite' } });
   const inputsBox = el(
     'div',

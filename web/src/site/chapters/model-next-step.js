@@ -16,7 +16,17 @@ export function nextStep() {
   const table = el(
     'table',
     { className: 'model-next', attrs: { 'aria-label': 'the most likely next tokens' } },
-    el('thead', {}, el('tr', {}, el('th', { scope: 'col' }, 'next token'), el('th', { scope: 'col' }, 'probability'), el('th', { scope: 'col' }, ''))),
+    el(
+      'thead',
+      {},
+      el(
+        'tr',
+        {},
+        el('th', { scope: 'col' }, 'next token'),
+        el('th', { scope: 'col' }, 'probability'),
+        el('th', { scope: 'col' }, ''),
+      ),
+    ),
     body,
   );
   const element = step({

@@ -16,7 +16,8 @@ async function droppedFiles(transfer) {
     if (entry.isFile) files.push(await fileOf(entry));
     else {
       const children = await new Promise((resolve, reject) => entry.createReader().readEntries(resolve, reject));
-      for (const child of children) if (child.isFile && MODEL_FILES.includes(child.name)) files.push(await fileOf(child));
+      for (const child of children)
+        if (child.isFile && MODEL_FILES.includes(child.name)) files.push(await fileOf(child));
     }
   }
   return files;
@@ -28,7 +29,12 @@ async function droppedFiles(transfer) {
 export function openStep({ onOpen, onDemo, onCancel }) {
   const error = el('p', { className: 'error model-open-error', attrs: { role: 'alert' }, hidden: true });
   const status = el('p', { className: 'model-status', attrs: { 'aria-live': 'polite' } }, 'loading the demo model…');
-  const bar = el('progress', { className: 'model-progress', max: 1, value: 0, attrs: { 'aria-label': 'weights read' } });
+  const bar = el('progress', {
+    className: 'model-progress',
+    max: 1,
+    value: 0,
+    attrs: { 'aria-label': 'weights read' },
+  });
   const cancel = el('button', { type: 'button', disabled: true, on: { click: () => onCancel() } }, 'Cancel');
   const demo = el('button', { type: 'button', on: { click: () => onDemo() } }, 'Use the demo model');
   const showError = (message) => {

@@ -30,7 +30,9 @@ export function sentenceStep({ sentence, maxLength, onInput }) {
       message.hidden = !result.message;
       message.textContent = result.message ?? '';
       tokens.replaceChildren(
-        ...(result.tokens ?? []).map((t, i) => el('span', { className: 'model-token', title: `token ${i + 1}, id ${result.ids[i]}` }, tokenLabel(t))),
+        ...(result.tokens ?? []).map((t, i) =>
+          el('span', { className: 'model-token', title: `token ${i + 1}, id ${result.ids[i]}` }, tokenLabel(t)),
+        ),
       );
     },
   };

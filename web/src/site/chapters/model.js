@@ -36,7 +36,9 @@ const message = (error) => (error instanceof Error ? error.message : String(erro
 
 /** The head view: every head of the chosen layer as lines between tokens. */
 function linesStep() {
-  const lines = new TokenLines({ label: 'head view: lines from each token to the tokens it reads, one colour per head' });
+  const lines = new TokenLines({
+    label: 'head view: lines from each token to the tokens it reads, one colour per head',
+  });
   const element = step({
     title: '5. The head view',
     intro: [
@@ -47,7 +49,11 @@ function linesStep() {
   return {
     element,
     show(attentions, tokens, layer) {
-      lines.update({ queries: tokens, keys: tokens, heads: attentions[layer].map((weights, h) => ({ name: `head ${h + 1}`, weights })) });
+      lines.update({
+        queries: tokens,
+        keys: tokens,
+        heads: attentions[layer].map((weights, h) => ({ name: `head ${h + 1}`, weights })),
+      });
       lines.caption.textContent = `Head view of layer ${layer + 1}: every head at once; a line is as opaque as its weight.`;
     },
   };
@@ -109,10 +115,10 @@ export default {
         note: 'read from the files Hugging Face saves',
       }),
       credit({
-        text: 'The model view and the head view follow Jesse Vig’s',
+        text: 'The model view and the head view follow',
         title: 'bertviz',
         url: 'https://github.com/jessevig/bertviz',
-        note: '(A Multiscale Visualization of Attention in the Transformer Model, 2019), here in the browser with no Python',
+        note: 'by Jesse Vig (A Multiscale Visualization of Attention in the Transformer Model, 2019), here in the browser with no Python',
       }),
       errors,
       open.element,
@@ -134,14 +140,17 @@ export default {
           model = m;
           source = from;
           const c = m.config;
-          open.done(`open: ${label} (${c.n_layer} layers × ${c.n_head} heads, n_embd ${c.n_embd}, ${c.vocab_size} tokens, at most ${c.n_positions} per text)`);
+          open.done(
+            `open: ${label} (${c.n_layer} layers × ${c.n_head} heads, n_embd ${c.n_embd}, ${c.vocab_size} tokens, at most ${c.n_positions} per text)`,
+          );
           root.dataset.modelSource = from;
           save();
           update();
         },
         (error) => {
           if (loading === controller) loading = null;
-          if (error?.name === 'AbortError') open.done(model ? 'loading cancelled: the model before stays open' : 'loading cancelled');
+          if (error?.name === 'AbortError')
+            open.done(model ? 'loading cancelled: the model before stays open' : 'loading cancelled');
           else {
             open.showError(message(error));
             open.done(model ? 'the model before stays open' : 'no model open');
@@ -174,6 +183,7 @@ export default {
         asked++;
         result = null;
         root.dataset.modelRun = 'message';
+        root.dataset.modelExplained = 'false';
         return;
       }
       selected = clampHead(selected, model.config);
@@ -226,7 +236,9 @@ export default {
       }
     } else {
       if (state.source === 'own')
-        open.showError('This link was made with a model of your own: open its folder again (a link cannot carry files). Meanwhile, the demo model.');
+        open.showError(
+          'This link was made with a model of your own: open its folder again (a link cannot carry files). Meanwhile, the demo model.',
+        );
       loadDemo();
     }
   },
