@@ -22,6 +22,13 @@ function topK(probabilities, k) {
   return best;
 }
 
+/** Runs the model on `ids` (copied into `heap` as int32); its results stay in the core. */
+function forwardIn(core, raw, heap, ids, fn) {
+  const at = heap.allocBytes(4 * ids.length, `ids (${ids.length})`);
+  new Int32Array(core.HEAPF64.buffer, at, ids.length).set(ids);
+  throwForStatus(core, raw.forward(at, ids.length), fn);
+}
+
 export class Gpt2 extends OwnedHandle {
   #core;
   #weights; // where explainHead reads a layer's weights again: { source, dataStart, tensors }
@@ -93,9 +100,7 @@ export class Gpt2 extends OwnedHandle {
       core,
       fn,
       (heap) => {
-        const idsAt = heap.allocBytes(4 * T, `ids (${T})`);
-        new Int32Array(core.HEAPF64.buffer, idsAt, T).set(ids);
-        throwForStatus(core, raw.forward(idsAt, T), fn);
+        forwardIn(core, raw, heap, ids, fn);
         const vector = (v, name) => heap.matrix({ rows: 1, cols: v.length, data: v }, name);
         const out = heap.output(T, 3 * dk, 'q | k | v');
         throwForStatus(
@@ -152,11 +157,9 @@ export class Gpt2 extends OwnedHandle {
       core,
       fn,
       (heap) => {
-        const idsAt = heap.allocBytes(4 * T, `ids (${T})`);
-        new Int32Array(core.HEAPF64.buffer, idsAt, T).set(ids);
         const maps = heap.output(n_head * T, T, 'attention');
         const last = heap.output(1, vocab_size, 'probabilities');
-        throwForStatus(core, raw.forward(idsAt, T), fn);
+        forwardIn(core, raw, heap, ids, fn);
         const attentions = [];
         for (let l = 0; l < n_layer; l++) {
           raw.copyAttention(l, maps);

@@ -7,7 +7,7 @@ import { tokenLabel } from './model-model.js';
 
 export function sentenceStep({ sentence, maxLength, onInput }) {
   const box = el('textarea', {
-    className: 'model-sentence',
+    className: 'nmt-input model-sentence', // the NMT input's look, wider
     value: sentence,
     rows: 2,
     attrs: { 'aria-label': 'sentence for the model', maxlength: maxLength, spellcheck: 'false' },
