@@ -36,11 +36,15 @@ export function openStep({ onOpen, onDemo, onCancel }) {
     attrs: { 'aria-label': 'weights read' },
   });
   const cancel = el('button', { type: 'button', disabled: true, on: { click: () => onCancel() } }, 'Cancel');
-  const demo = el('button', { type: 'button', on: { click: () => onDemo() } }, 'Use the demo model');
   const showError = (message) => {
     error.hidden = !message;
     error.textContent = message ?? '';
   };
+  const useDemo = () => {
+    showError(null); // a new choice: the last one's error is over
+    onDemo();
+  };
+  const demo = el('button', { type: 'button', on: { click: useDemo } }, 'Use the demo model');
   const take = (list) => {
     try {
       const files = modelFiles(list);
