@@ -84,6 +84,11 @@ test('the demo model opens and every view is drawn; a weight explains itself dow
   assert.ok((await page.locator(`${chapter} .token-lines line`).count()) > 10);
   const next = await page.$$eval(`${chapter} .model-next tbody tr`, (rows) => rows.map((r) => r.textContent));
   assert.equal(next.length, 8);
+  const p = next.map((row) => Number(row.match(/(\d\.\d{4})\s*$/)[1]));
+  assert.ok(
+    p.every((x, i) => x > 0 && x <= 1 && (i === 0 || x <= p[i - 1])),
+    `probabilities ${p}`,
+  );
   assert.ok((await page.locator(`${chapter} .model-token`).count()) >= 10);
   // The findings: measured numbers with their baseline, or the sentence that none holds.
   const findings = await page.$$eval(`${chapter} .model-findings li`, (lis) => lis.map((li) => li.textContent));

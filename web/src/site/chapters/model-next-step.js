@@ -4,11 +4,11 @@ import { step } from '../chapter-kit.js';
 import { el } from '../dom.js';
 import { tokenLabel } from './model-model.js';
 
-/** A bar as wide as the probability (set through CSSOM: no inline style attribute under a CSP). */
-function bar(p) {
-  const span = el('span', { className: 'model-next-bar' });
-  span.style.width = `${(100 * p).toFixed(1)}%`;
-  return span;
+/** The probability and a bar as wide as it (set through CSSOM: no inline style attribute under a CSP). */
+function probability(p) {
+  const bar = el('span', { className: 'model-next-bar' });
+  bar.style.width = `${(100 * p).toFixed(1)}%`;
+  return el('td', {}, `${p.toFixed(4)} `, el('span', { className: 'model-next-track' }, bar));
 }
 
 export function nextStep() {
@@ -16,23 +16,13 @@ export function nextStep() {
   const table = el(
     'table',
     { className: 'model-next', attrs: { 'aria-label': 'the most likely next tokens' } },
-    el(
-      'thead',
-      {},
-      el(
-        'tr',
-        {},
-        el('th', { scope: 'col' }, 'next token'),
-        el('th', { scope: 'col' }, 'probability'),
-        el('th', { scope: 'col' }, ''),
-      ),
-    ),
+    el('thead', {}, el('tr', {}, el('th', { scope: 'col' }, 'next token'), el('th', { scope: 'col' }, 'probability'))),
     body,
   );
   const element = step({
     title: '6. What comes next',
     intro: [
-      'After the last block, GPT-2 normalises the last token’s vector (ln_f), scores every token of its vocabulary against it with the embedding matrix itself (tied weights) and takes a softmax: the list shows the most likely next tokens.',
+      'After the last block, GPT-2 normalises the last token’s vector (ln_f), scores every token of its vocabulary against it with the output matrix (GPT-2 ties it to the token embeddings W_te) and takes a softmax: the list shows the most likely next tokens.',
     ],
     formula: 'p(\\text{next}) = \\operatorname{softmax}\\!\\left(\\operatorname{LN}_f(h_T)\\, W_{te}^\\top\\right)',
     figures: [table],
@@ -42,13 +32,7 @@ export function nextStep() {
     show(next) {
       body.replaceChildren(
         ...(next ?? []).map(({ id, token, p }) =>
-          el(
-            'tr',
-            { dataset: { id } },
-            el('td', { className: 'model-next-token' }, tokenLabel(token)),
-            el('td', {}, p.toFixed(4)),
-            el('td', {}, bar(p)),
-          ),
+          el('tr', { dataset: { id } }, el('td', { className: 'model-next-token' }, tokenLabel(token)), probability(p)),
         ),
       );
     },
