@@ -9,6 +9,9 @@ import { HeadGrid } from '../figures/head-grid.js';
 import { FACTOR, HOLDS_AT } from './model-model.js';
 import { TENSORS } from './model-trace.js';
 
+// A real model reads up to 1,024 tokens: past these many cells a map draws one pixel per cell.
+const BIG_MAP = 48 * 48;
+const BIG_VECTORS = 48 * 64;
 const percent = (x) => `${(100 * x).toFixed(0)}%`;
 export const headName = ({ layer, head }) => `layer ${layer + 1}, head ${head + 1}`;
 
@@ -59,6 +62,7 @@ export function headStep({ story, figures }) {
     palette: 'purple',
     label: 'the chosen head’s attention weights',
     weights: true,
+    pixelAbove: BIG_MAP,
     cellWidth: 26,
     cellHeight: 22,
     colLabelsOnTop: true,
@@ -69,7 +73,16 @@ export function headStep({ story, figures }) {
   const largeFigure = captioned(large, ' ');
   // Drawn, not computed here (the model computed them): the readouts outline their rows.
   const vectors = (what) =>
-    asInput(new Heatmap({ palette: 'blue', label: what, annotate: false, cellWidth: 14, cellHeight: 22 }));
+    asInput(
+      new Heatmap({
+        palette: 'blue',
+        label: what,
+        annotate: false,
+        cellWidth: 14,
+        cellHeight: 22,
+        pixelAbove: BIG_VECTORS,
+      }),
+    );
   const q = vectors('queries q of the chosen head');
   const k = vectors('keys k of the chosen head');
   const v = vectors('values v of the chosen head');
@@ -77,6 +90,7 @@ export function headStep({ story, figures }) {
     palette: 'orange',
     label: 'the chosen head’s output: its value mix',
     annotate: false,
+    pixelAbove: BIG_VECTORS,
     cellWidth: 14,
     cellHeight: 22,
     explain: story(TENSORS.mix),
