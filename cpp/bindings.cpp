@@ -33,6 +33,7 @@
 #include "models/transformer_trainer.h"
 #include "ops/attention.h"
 #include "ops/gemm.h"
+#include "ops/layer_norm.h"
 #include "ops/linear.h"
 #include "ops/random_state.h"
 #include "ops/softmax.h"
@@ -668,6 +669,33 @@ void rawGpt2CopyLast(const Gpt2Model& model, int which, const Tensor& out) {
   copyOutFloats(which == 0 ? model.probabilities() : model.logits(), out);
 }
 
+// Explaining a head (web/src/api/model/gpt2.js explainHead): layer l's ln_1 of the
+// last forward()'s residual stream, times `weight` (D x n, float32, row-major: one
+// head's q | k | v columns of c_attn, which the reader reads again from its file on
+// demand) plus `bias` (1 x n) -> out (T x n). The core's own layer norm and linear ops.
+StatusCode rawGpt2HeadInputs(const Gpt2Model& model, int l, const Tensor& gamma, const Tensor& beta,
+                             const Tensor& weight, const Tensor& bias, const Tensor& out) {
+  return guarded([&] {
+    const Gpt2Config& c = model.config();
+    if (model.tokens() < 1 || l < 0 || l >= c.layers) {
+      return Status::invalidArgument("no forward pass, or layer " + std::to_string(l) +
+                                     " out of range");
+    }
+    const Matrix32& x = model.residual(l);
+    if (gamma.rows * gamma.cols != c.dModel || beta.rows * beta.cols != c.dModel ||
+        weight.rows != c.dModel || bias.rows * bias.cols != weight.cols || out.rows != x.rows() ||
+        out.cols != weight.cols) {
+      return Status::shapeMismatch("headInputs: the weights do not fit n_embd");
+    }
+    Matrix32 normed(x.rows(), x.cols());
+    layerNormInto(x, gamma.elements<float>(), beta.elements<float>(), static_cast<float>(c.epsilon),
+                  normed);
+    linearInto(normed, weight.matrixOf<float>(), bias.elements<float>(), WeightLayout::kInOut,
+               out.outputOf<float>());
+    return Status::ok();
+  });
+}
+
 }  // namespace
 }  // namespace attention
 
@@ -839,5 +867,6 @@ EMSCRIPTEN_BINDINGS(attention_core) {
       .function("parameterData", &rawGpt2ParameterData)
       .function("forward", &rawGpt2Forward)
       .function("copyAttention", &rawGpt2CopyAttention)
-      .function("copyLast", &rawGpt2CopyLast);
+      .function("copyLast", &rawGpt2CopyLast)
+      .function("headInputs", &rawGpt2HeadInputs);
 }

@@ -1,5 +1,6 @@
 // Assembles the npm package files (dist/lib, dist/classic, dist/elements) and
 // the static site (dist/site) from web/ and the wasm module built by CMake (build/wasm).
+import { writeDemoModel } from './build-demo-model.mjs';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -83,19 +84,25 @@ const commonJsFooter = (name, keys) => ({
 const exportNames = async (file) => Object.keys(await import(pathToFileURL(file).href));
 // The GPT-2 reader (model/open.js) is a dynamic import in dist/lib, loaded on the
 // first openModel call, so no lesson's first load carries it (issue 13's 300 KiB).
-// The classic script keeps it out too: it imports the package's module from
-// ../lib/model/open.js next to its own address (where dist/classic sits in the
-// package) when openModel is first called.
+// The classic script keeps it out too: it takes the reader's data script
+// ('gpt2-reader', gpt2-reader.js: the site loads it when the model chapter opens,
+// so it works from file://, where import() cannot load a module) when one is
+// loaded, else it imports the package's module from ../lib/model/open.js next to
+// its own address (where dist/classic sits in the package).
 const modelReaderFromPackage = {
   name: 'model-reader-from-package',
   setup(b) {
     b.onLoad({ filter: /dist[\\/]lib[\\/]index\.js$/ }, (args) => {
       const source = readFileSync(args.path, 'utf8');
       const lazy = /(["'])\.\/model\/open\.js\1/;
-      if (!lazy.test(source)) throw new Error(`build-web: ${args.path} no longer names ./model/open.js`);
+      const load = /\bimport\(reader\)/;
+      if (!lazy.test(source) || !load.test(source))
+        throw new Error(`build-web: ${args.path} no longer loads ./model/open.js with import(reader)`);
       const fromPackage =
         "(__attentionLabScript ? new URL('../lib/model/open.js', __attentionLabScript).href : './model/open.js')";
-      return { contents: source.replace(lazy, fromPackage), loader: 'js' };
+      const dataFirst =
+        "((globalThis.attentionLabData || {})['gpt2-reader'] ? Promise.resolve(globalThis.attentionLabData['gpt2-reader']) : import(reader))";
+      return { contents: source.replace(lazy, fromPackage).replace(load, dataFirst), loader: 'js' };
     });
   },
 };
@@ -163,11 +170,14 @@ const sharedApi = {
     b.onResolve({ filter: /^attention-lab$/ }, () => ({ path: '../lib/index.js', external: true }));
   },
 };
-// The checkpoints elements/assets.js imports are written next to the bundle (below).
+// The data scripts elements/assets.js imports (checkpoints, the demo model) are written next to the bundle (below).
 const besideElements = {
   name: 'attention-lab-beside-elements',
   setup(b) {
-    b.onResolve({ filter: /^\.\/(nmt|transformer)-checkpoint\.js$/ }, ({ path }) => ({ path, external: true }));
+    b.onResolve({ filter: /^\.\/((nmt|transformer)-checkpoint|gpt2-demo)\.js$/ }, ({ path }) => ({
+      path,
+      external: true,
+    }));
   },
 };
 rmSync(at('dist/elements'), { recursive: true, force: true });
@@ -188,6 +198,7 @@ for (const file of katexFonts) cpSync(at('node_modules/katex/dist/fonts', file),
 await writeLessonWorker(at('dist/elements'), '../lib/index.js');
 writeNmtCheckpoint(at('dist/elements'));
 writeTransformerCheckpoint(at('dist/elements'));
+writeDemoModel(at('dist/elements'));
 writeFileSync(
   at('dist/elements/attention-lab.css'),
   '/* attention-lab elements: optional. The elements style themselves (shadow DOM); this only\n' +
@@ -241,6 +252,17 @@ cpSync(at('dist/classic/attention-lab.js'), at('dist/site/attention-lab.js')); /
 cpSync(at('dist/classic/katex.js'), at('dist/site/katex.js')); // formulas missing from a chapter's map (math.js)
 writeNmtCheckpoint(at('dist/site'));
 writeTransformerCheckpoint(at('dist/site'));
+writeDemoModel(at('dist/site'));
+// The GPT-2 reader as a classic data script (see modelReaderFromPackage above).
+await bundle({
+  entryPoints: [at('dist/lib/model/open.js')],
+  outfile: at('dist/site/gpt2-reader.js'),
+  format: 'iife',
+  globalName: 'AttentionLabGpt2Reader',
+  footer: {
+    js: 'if (typeof globalThis === "object") (globalThis.attentionLabData = globalThis.attentionLabData || {})["gpt2-reader"] = AttentionLabGpt2Reader;',
+  },
+});
 await writeNmtWorkerSource(at('dist/site'));
 cpSync(at('web/index.html'), at('dist/site/index.html'));
 const publicAddress = writeOembed(at('dist/site')); // oembed/<id>.json + the discovery link, given a public URL

@@ -16,6 +16,7 @@ const LOADED = {
   glove: '[data-loaded="true"]',
   nmt: '[data-nmt-ready="true"]',
   trained: '[data-trained-ready="true"]',
+  model: '[data-model-explained="true"]',
 };
 
 const WINDOWS = [

@@ -22,6 +22,7 @@ export async function waitUntil(condition, describe = () => 'condition') {
 const CHAPTER_READY = {
   glove: (root) => root?.dataset.loaded === 'true',
   nmt: (root) => root?.dataset.nmtReady === 'true' && Boolean(root.dataset.nmtOutput),
+  model: (root) => root?.dataset.modelExplained === 'true',
   trained: (root) =>
     root?.dataset.trainedReady === 'true' && Boolean(root.dataset.trainedOutput) && root.dataset.trainedRnn === 'true',
 };

@@ -211,7 +211,7 @@ test('phone width (390 px): every heatmap fits the column (colour bar below, nar
 
 test('phone width (390 px): display formulas fit the column (scaled down, or one part per line)', async () => {
   // NMT's table of four score functions is wider than 390 px at 70%: it scrolls, with shadows.
-  for (const chapter of ['basics', 'bahdanau', 'qkv', 'transformer', 'glove', 'trained']) {
+  for (const chapter of ['basics', 'bahdanau', 'qkv', 'transformer', 'glove', 'trained', 'model']) {
     const page = await openPage(env.browser, `${env.url}#chapter=${chapter}`, {
       viewport: { width: 390, height: 844 },
     });

@@ -10,10 +10,23 @@ export async function gpt2Usage(file: Blob): Promise<number> {
   const r: Gpt2Result = m.run('Hello', { k: 5 });
   const head: Matrix = r.attentions[0][0];
   const byIds = m.runIds(new Int32Array([1, 2]), { logits: true });
+  const { q, k, v, tokens } = await m.explainHead('Hello', { layer: 0, head: 1 });
+  // @ts-expect-error explainHead needs the layer and the head
+  await m.explainHead('Hello', { layer: 0 });
   // @ts-expect-error config.json is required
   await a.openModel({ 'model.safetensors': file });
   // @ts-expect-error run takes text
   m.run([1, 2]);
   m.delete();
-  return head.get(0, 0) + r.next[0].p + m.config.n_layer + (byIds.logits?.[0] ?? 0) + r.tokens.length;
+  return (
+    head.get(0, 0) +
+    r.next[0].p +
+    m.config.n_layer +
+    (byIds.logits?.[0] ?? 0) +
+    r.tokens.length +
+    q.get(0, 0) +
+    k.cols +
+    v.rows +
+    tokens.length
+  );
 }

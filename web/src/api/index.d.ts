@@ -343,6 +343,28 @@ export interface Gpt2Model extends OwnedObject {
   run(text: string, options?: Gpt2RunOptions): Gpt2Result;
   /** Runs the model on 1 to `n_positions` token ids in [0, vocab_size). */
   runIds(ids: readonly number[] | Int32Array | Uint32Array, options?: Gpt2RunOptions): Gpt2Result;
+  /**
+   * One head's queries, keys and values on `text` ((T × d_k) float32), to explain its weights down to q·k.
+   * Reads that layer's ln_1 and c_attn weights again from `model.safetensors` (nothing is kept for it).
+   */
+  explainHead(text: string, options: Gpt2ExplainOptions): Promise<Gpt2HeadInputs>;
+}
+
+export interface Gpt2ExplainOptions {
+  /** Layer, integer in [0, n_layer). */
+  layer: number;
+  /** Head, integer in [0, n_head). */
+  head: number;
+  signal?: AbortSignal;
+}
+
+export interface Gpt2HeadInputs {
+  tokens: string[];
+  ids: number[];
+  /** (T × d_k): the head's queries, keys and values; its weights are softmax(q kᵀ/√d_k), causal. */
+  q: Matrix;
+  k: Matrix;
+  v: Matrix;
 }
 
 /**

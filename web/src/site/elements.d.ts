@@ -5,7 +5,7 @@ import type { Matrix } from 'attention-lab';
 export { loadAttention } from 'attention-lab';
 
 /** The chapters <attention-lesson chapter="…"> knows. */
-export type AttentionChapter = 'basics' | 'bahdanau' | 'qkv' | 'transformer' | 'glove' | 'nmt' | 'trained';
+export type AttentionChapter = 'basics' | 'bahdanau' | 'qkv' | 'transformer' | 'glove' | 'nmt' | 'trained' | 'model';
 /** Heatmap palettes (figures/palettes.js). */
 export type AttentionPalette = 'orange' | 'purple' | 'blue' | 'green' | 'bone' | 'viridis' | (string & {});
 
@@ -24,6 +24,11 @@ export interface AttentionLessonAttributes {
   'fonts-url'?: string;
   /** Present (and not "false"): each step asks the reader one question before its results show. */
   predict?: boolean | '' | 'true' | 'false';
+  /**
+   * The model lesson: a folder on the page's own origin holding config.json, model.safetensors and
+   * tokenizer.json (a Hugging Face GPT-2), opened instead of the built-in demo model.
+   */
+  'model-src'?: string;
 }
 
 /** Attributes of <attention-heatmap>. Invalid values show a message inside the element. */

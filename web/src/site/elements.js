@@ -23,7 +23,7 @@ const CHAPTER_IDS = CHAPTERS.map((c) => c.id);
 
 export class AttentionLessonElement extends Base {
   static get observedAttributes() {
-    return ['chapter', 'palette', 'theme', 'vectors-url', 'glove-worker-url', 'fonts-url', 'predict'];
+    return ['chapter', 'palette', 'theme', 'vectors-url', 'glove-worker-url', 'fonts-url', 'predict', 'model-src'];
   }
 
   constructor() {
@@ -124,6 +124,9 @@ export class AttentionLessonElement extends Base {
     const gloveWorker = this.getAttribute('glove-worker-url');
     if (vectors) assets.vectors = new URL(vectors, document.baseURI).href;
     if (gloveWorker) assets.gloveWorker = new URL(gloveWorker, document.baseURI).href;
+    // The model chapter's folder: resolved and checked (same origin only) by the chapter.
+    const modelSrc = this.getAttribute('model-src');
+    if (modelSrc) assets.modelSrc = modelSrc;
     try {
       chapter.render(root, { api, store: this.store, signal: controller.signal, assets });
     } catch (error) {

@@ -6,6 +6,7 @@ import { describe, readOptions, requireInteger, throwForStatus } from '../errors
 import { OwnedHandle, rawOf } from '../handle.js';
 import { withHeap } from '../heap.js';
 import { Matrix } from '../matrix.js';
+import { readHeadWeights } from './head_weights.js';
 
 /** The k largest probabilities, most likely first (ties: lower id first). */
 function topK(probabilities, k) {
@@ -21,13 +22,22 @@ function topK(probabilities, k) {
   return best;
 }
 
+/** Runs the model on `ids` (copied into `heap` as int32); its results stay in the core. */
+function forwardIn(core, raw, heap, ids, fn) {
+  const at = heap.allocBytes(4 * ids.length, `ids (${ids.length})`);
+  new Int32Array(core.HEAPF64.buffer, at, ids.length).set(ids);
+  throwForStatus(core, raw.forward(at, ids.length), fn);
+}
+
 export class Gpt2 extends OwnedHandle {
   #core;
+  #weights; // where explainHead reads a layer's weights again: { source, dataStart, tensors }
 
   /** @internal */
-  constructor(core, raw, config, tokenizer) {
+  constructor(core, raw, config, tokenizer, weights) {
     super(raw, 'Gpt2Model');
     this.#core = core;
+    this.#weights = weights;
     /** The checked config.json fields (n_layer, n_head, n_embd, n_positions, vocab_size, ...). */
     this.config = config;
     /** The tokenizer loaded from tokenizer.json (or vocab.json + merges.txt). */
@@ -49,6 +59,11 @@ export class Gpt2 extends OwnedHandle {
   run(text, options) {
     const fn = 'Gpt2Model.run';
     rawOf(this, 'run');
+    return this.#forward(fn, this.#encode(fn, text), options);
+  }
+
+  /** The ids of `text`, checked against n_positions. */
+  #encode(fn, text) {
     if (typeof text !== 'string') throw new TypeError(`${fn}: text must be a string, got ${describe(text)}`);
     const { ids } = this.tokenizer.encode(text);
     if (ids.length === 0) throw new RangeError(`${fn}: text has no tokens`);
@@ -56,7 +71,60 @@ export class Gpt2 extends OwnedHandle {
       throw new RangeError(
         `${fn}: text is ${ids.length} tokens, more than the model's n_positions = ${this.config.n_positions}`,
       );
-    return this.#forward(fn, ids, options);
+    return ids;
+  }
+
+  /**
+   * What one head computed on `text`, to explain its weights down to q·k: its queries,
+   * keys and values (T x d_k float32 Matrices, as the model's attention op read them).
+   * Costs nothing until called: it reads the layer's ln_1 and c_attn weights again from
+   * model.safetensors (the Blob/File, buffer or URL the model was opened from), runs the
+   * model, and applies ln_1 and the head's columns of c_attn with the core's ops.
+   * @param {string} text
+   * @param {{ layer: number, head: number, signal?: AbortSignal }} options
+   */
+  async explainHead(text, options) {
+    const fn = 'Gpt2Model.explainHead';
+    rawOf(this, 'explainHead');
+    const ids = this.#encode(fn, text);
+    const { layer, head, signal } = readOptions(options, ['layer', 'head', 'signal'], fn);
+    const { n_layer, n_head, n_embd } = this.config;
+    requireInteger(layer, fn, 'options.layer', 0, n_layer - 1);
+    requireInteger(head, fn, 'options.head', 0, n_head - 1);
+    const w = await readHeadWeights(this.#weights, this.config, layer, head, fn, signal);
+    const raw = rawOf(this, 'explainHead'); // deleted while the weights were read?
+    const core = this.#core;
+    const dk = n_embd / n_head;
+    const T = ids.length;
+    return withHeap(
+      core,
+      fn,
+      (heap) => {
+        forwardIn(core, raw, heap, ids, fn);
+        const vector = (v, name) => heap.matrix({ rows: 1, cols: v.length, data: v }, name);
+        const out = heap.output(T, 3 * dk, 'q | k | v');
+        throwForStatus(
+          core,
+          raw.headInputs(
+            layer,
+            vector(w.gamma, 'ln_1.weight'),
+            vector(w.beta, 'ln_1.bias'),
+            heap.matrix({ rows: n_embd, cols: 3 * dk, data: w.weight }, 'c_attn columns'),
+            vector(w.bias, 'c_attn bias'),
+            out,
+          ),
+          fn,
+        );
+        const qkv = heap.read(out);
+        const part = (p) => {
+          const m = new Float32Array(T * dk);
+          for (let i = 0; i < T; i++) m.set(qkv.subarray(i * 3 * dk + p * dk, i * 3 * dk + (p + 1) * dk), i * dk);
+          return new Matrix(T, dk, m);
+        };
+        return { tokens: ids.map((id) => this.#text(id)), ids, q: part(0), k: part(1), v: part(2) };
+      },
+      'float32',
+    );
   }
 
   /**
@@ -89,11 +157,9 @@ export class Gpt2 extends OwnedHandle {
       core,
       fn,
       (heap) => {
-        const idsAt = heap.allocBytes(4 * T, `ids (${T})`);
-        new Int32Array(core.HEAPF64.buffer, idsAt, T).set(ids);
         const maps = heap.output(n_head * T, T, 'attention');
         const last = heap.output(1, vocab_size, 'probabilities');
-        throwForStatus(core, raw.forward(idsAt, T), fn);
+        forwardIn(core, raw, heap, ids, fn);
         const attentions = [];
         for (let l = 0; l < n_layer; l++) {
           raw.copyAttention(l, maps);

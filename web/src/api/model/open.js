@@ -153,7 +153,13 @@ export async function openModel(core, files, options) {
     await reader.close();
     onProgress?.({ loaded: reader.size, total: reader.size });
     throwForStatus(core, raw.load(1), FN); // check them, pack the linear ones
-    return new Gpt2(core, raw, config, tokenizer);
+    // What explainHead needs to read a layer's weights again (the header's entries only).
+    const weights = {
+      source: files['model.safetensors'],
+      dataStart,
+      tensors: new Map(matched.map((m) => [m.parameter.name, m.tensor])),
+    };
+    return new Gpt2(core, raw, config, tokenizer, weights);
   } catch (error) {
     raw?.delete();
     await reader.close().catch(() => {});

@@ -145,3 +145,33 @@ export async function readJson(value, fn, name, signal) {
     throw new TypeError(`${fn}: ${name} is not JSON (${error.message})`);
   }
 }
+
+/**
+ * Bytes [begin, end) of a file again, after it was opened (a model explaining a head reads
+ * that layer's weights on demand): a slice of an ArrayBuffer, typed array or Blob/File, or a
+ * URL fetched with a Range header (the whole file cut when the server ignores it).
+ */
+export async function readRange(value, begin, end, fn, name, signal) {
+  checkAborted(signal);
+  let bytes;
+  if (value instanceof ArrayBuffer || ArrayBuffer.isView(value)) bytes = bytesOf(value).slice(begin, end);
+  else if (typeof Blob !== 'undefined' && value instanceof Blob)
+    bytes = new Uint8Array(await value.slice(begin, end).arrayBuffer());
+  else bytes = await fetchRange(value, begin, end, fn, name, signal);
+  if (bytes.length !== end - begin)
+    throw new RangeError(`${fn}: ${name} changed since the model was opened (bytes ${begin} to ${end} are gone)`);
+  return bytes;
+}
+
+async function fetchRange(url, begin, end, fn, name, signal) {
+  let response;
+  try {
+    response = await fetch(url, { signal, headers: { Range: `bytes=${begin}-${end - 1}` } });
+  } catch (error) {
+    checkAborted(signal);
+    throw new TypeError(`${fn}: fetching ${name} from '${url}' again failed (${error.message})`);
+  }
+  if (!response.ok) throw new TypeError(`${fn}: fetching ${name} from '${url}' again failed: ${response.status}`);
+  const bytes = new Uint8Array(await response.arrayBuffer());
+  return response.status === 206 ? bytes : bytes.slice(begin, end);
+}

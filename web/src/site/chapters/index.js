@@ -14,6 +14,7 @@ export const CHAPTERS = [
   { id: 'glove', title: 'Attention between two sentences', summary: 'Real GloVe word vectors for two editable sentences: dot-product, trainable and additive attention, plotted token by token.', load: () => import('./glove.js') },
   { id: 'nmt', title: 'Neural machine translation with attention', summary: 'Train an encoder–decoder with attention to normalise dates, live in a Web Worker, and watch which input characters each output character attends to.', load: () => import('./nmt.js') },
   { id: 'trained', title: 'A Transformer trained in your browser', summary: 'An encoder–decoder Transformer trained live on the date task: every layer and head of its three uses of attention, what the trained heads do, and the RNN side by side.', load: () => import('./trained.js') },
+  { id: 'model', title: 'Open a real model', summary: 'Open a GPT-2 from its Hugging Face files (or the built-in demo model) and see every layer and head on your sentence, each weight explained down to q·k/√d_k.', load: () => import('./model.js') },
 ];
 
 /** The chapter module of `entry` (cached by the module system), checked against its entry here. */

@@ -19,6 +19,7 @@ export function packagedAssets() {
       nmtWorker: () => new Worker(url('./lesson-worker.js'), { type: 'module' }),
       nmtCheckpoint: url('./nmt-checkpoint.js'),
       transformerCheckpoint: url('./transformer-checkpoint.js'),
+      demoModel: url('./gpt2-demo.js'),
     };
   }
   return {
@@ -26,5 +27,6 @@ export function packagedAssets() {
     nmtWorker: () => new Worker(new URL('./lesson-worker.js', import.meta.url), { type: 'module' }),
     nmtCheckpoint: () => import('./nmt-checkpoint.js'),
     transformerCheckpoint: () => import('./transformer-checkpoint.js'),
+    demoModel: () => import('./gpt2-demo.js'),
   };
 }
