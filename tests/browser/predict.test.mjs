@@ -93,7 +93,6 @@ const LEFT = {
   qkv: 'questions not written yet',
   glove: 'questions not written yet',
   trained: 'questions not written yet',
-  model: 'questions not written yet',
 };
 
 for (const { id } of CHAPTERS) {

@@ -16,7 +16,7 @@ const percent = (x) => `${(100 * x).toFixed(0)}%`;
 export const headName = ({ layer, head }) => `layer ${layer + 1}, head ${head + 1}`;
 
 /** The model view: one small map per layer and head; a click (or Enter) opens that head large. */
-export function modelViewStep({ onSelect }) {
+export function modelViewStep({ onSelect, predict }) {
   const grid = new HeadGrid({ label: 'model view: every layer and head of the open model', onSelect });
   const findings = el('ul', { className: 'model-findings', attrs: { 'aria-live': 'polite' } });
   const element = step({
@@ -24,6 +24,7 @@ export function modelViewStep({ onSelect }) {
     intro: [
       'The model view: one small map per layer (rows) and head (columns), rows are the tokens that ask (queries), columns the tokens they read (keys), and only earlier tokens can be read (GPT-2 is causal). Choose a map to open it large below.',
     ],
+    predict,
     figures: [grid.element],
     after: [findings],
   });
@@ -57,7 +58,7 @@ export function modelViewStep({ onSelect }) {
 }
 
 /** The chosen head large, with what it is computed from: q, k, v, and what it makes: the value mix. */
-export function headStep({ story, figures }) {
+export function headStep({ story, figures, predict }) {
   const large = new Heatmap({
     palette: 'purple',
     label: 'the chosen head’s attention weights',
@@ -120,6 +121,7 @@ export function headStep({ story, figures }) {
       '\\alpha_{ij} = \\operatorname{softmax}_{j \\le i}\\!\\left(\\frac{q_i \\cdot k_j}{\\sqrt{d_k}}\\right)',
       '\\text{mix}_i = \\sum_{j \\le i} \\alpha_{ij}\\, v_j',
     ],
+    predict,
     figures: [largeFigure],
     after: [note, inputsBox],
   });

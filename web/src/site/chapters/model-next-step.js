@@ -11,7 +11,7 @@ function probability(p) {
   return el('td', {}, `${p.toFixed(4)} `, el('span', { className: 'model-next-track' }, bar));
 }
 
-export function nextStep() {
+export function nextStep({ predict } = {}) {
   const body = el('tbody');
   const table = el(
     'table',
@@ -25,6 +25,7 @@ export function nextStep() {
       'After the last block, GPT-2 normalises the last token’s vector (ln_f), scores every token of its vocabulary against it with the output matrix (GPT-2 ties it to the token embeddings W_te) and takes a softmax: the list shows the most likely next tokens.',
     ],
     formula: 'p(\\text{next}) = \\operatorname{softmax}\\!\\left(\\operatorname{LN}_f(h_T)\\, W_{te}^\\top\\right)',
+    predict,
     figures: [table],
   });
   return {

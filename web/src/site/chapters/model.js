@@ -14,6 +14,7 @@ import { clampHead, findings, MAX_SENTENCE, runSentence, SCHEMA, tokenLabel } fr
 import { message, modelLoader } from './model-loader.js';
 import { linesStep } from './model-lines-step.js';
 import { nextStep } from './model-next-step.js';
+import { modelQuestions } from './model-predict.js';
 import { openStep } from './model-open-step.js';
 import { sentenceStep } from './model-sentence-step.js';
 import { TENSORS, traceModelHead } from './model-trace.js';
@@ -94,13 +95,21 @@ export default {
       save();
       drawHead();
     };
-    const view = modelViewStep({ onSelect: choose });
-    const head = headStep({ story, figures });
+    const questions = modelQuestions(); // predict, then reveal
+    const view = modelViewStep({ onSelect: choose, predict: questions.everyHead });
+    const head = headStep({ story, figures, predict: questions.oneHead });
     const lines = linesStep();
-    const next = nextStep();
+    const next = nextStep({ predict: questions.nextToken });
     const results = [view.element, head.element, lines.element, next.element];
 
-    root.append(el('h1', {}, 'Open a real model'), ...credits(), errors, open.element, words.element, ...results);
+    root.append(
+      el('h1', { className: 'chapter-title' }, 'Open a real model'),
+      ...credits(),
+      errors,
+      open.element,
+      words.element,
+      ...results,
+    );
 
     // ---- running the sentence and drawing
     function update() {
@@ -123,6 +132,8 @@ export default {
       selected = clampHead(selected, model.config);
       view.showFindings(findings(result.attentions), (f) => choose(f.layer, f.head));
       next.show(result.next);
+      questions.everyHead.update(result);
+      questions.nextToken.update(result);
       root.dataset.modelRun = String(Number(root.dataset.modelRun) + 1 || 1);
       drawHead();
     }
@@ -136,6 +147,7 @@ export default {
       // Until this head's q, k, v arrive its weights explain nothing (no stale story).
       trace.add({ name: TENSORS.weights, value: weights });
       head.show(weights, tokens, selected, null);
+      questions.oneHead.update({ weights, tokens });
       root.dataset.modelExplained = 'false';
       root.dataset.modelHead = headName(selected);
       const ask = ++asked;
