@@ -24,10 +24,6 @@ const LEFT = {
     'encoder outputs': 'the engine sends the GRU outputs, not the GRU weights that made them',
     'decoder states': 'the engine sends the GRU states, not the GRU weights that made them',
   },
-  trained: {
-    'the RNN’s attention':
-      'its readout gives the softmax of the RNN’s scores, but the chapter draws no figure of the states they come from',
-  },
 };
 
 /** Explains every computed figure of the chapter open on `page`: [{ label, story, sources }]. */

@@ -94,7 +94,6 @@ const LEFT = {
   transformer: 'questions not written yet',
   glove: 'questions not written yet',
   nmt: 'questions not written yet',
-  trained: 'questions not written yet',
 };
 
 for (const { id } of CHAPTERS) {
