@@ -8,6 +8,8 @@
 // heads. A sentence names a head only when its measure clears both by MARGIN.
 import { copyAlignment, decoderPatterns, encoderPatterns, fieldAlignment, DEFAULT_INPUT } from './trained-model.js';
 
+const ISO = /^\d{4}-\d{2}-\d{2}$/;
+
 /** The lead over both baselines a head needs before a sentence names it (a share, 0.15 = 15 points). */
 export const MARGIN = 0.15;
 
@@ -29,7 +31,8 @@ export const PATTERNS = [
     id: 'separator',
     use: 'decoderSelf',
     tasks: ['dates'],
-    measure: (m, { output }) => decoderPatterns(m, output).separator,
+    // Only on a date: in a string of random characters "the last -" is often just the last token.
+    measure: (m, { output }) => (ISO.test(output) ? decoderPatterns(m, output).separator : NaN),
   },
   {
     id: 'start',
