@@ -41,7 +41,7 @@ test('opens with the shipped checkpoint and draws every view', async () => {
   assert.equal(await page.locator(`${chapter} .uses-diagram [data-use]`).count(), 3);
   assert.equal(await page.getAttribute(`${chapter} .uses-diagram [data-use="cross"]`, 'aria-pressed'), 'true');
   // Model view: 2 layers x 4 heads, each painted.
-  const thumbs = await paintedPixels(page, `${chapter} .head-grid canvas`);
+  const thumbs = await paintedPixels(page, `${chapter} .figures > .head-grid canvas`);
   assert.equal(thumbs.length, 8);
   thumbs.forEach((n, i) => assert.ok(n > 20, `thumbnail ${i}: ${n} painted pixels`));
   // One head large (+ the positional encoding + the RNN map + 4 cross heads).
@@ -289,7 +289,7 @@ test('playback steps through the translation one character at a time', async () 
   assert.equal(written.slice(0, -1).join(''), output, 'the characters played are the model’s output');
   assert.equal(written.at(-1), '■', 'the last step writes the end token');
   // The three maps of the step are drawn, and a cell explains itself through the trace.
-  const maps = await paintedPixels(page, `${chapter} figure.heatmap canvas[aria-label^="playback"]`);
+  const maps = await paintedPixels(page, `${chapter} canvas[aria-label*="of the chosen layer and head"]`);
   assert.equal(maps.length, 3);
   maps.forEach((n, i) => assert.ok(n > 50, `playback map ${i}: ${n} painted pixels`));
   const cross = page.locator(`${chapter} canvas[aria-label^="playback: encoder–decoder"]`);
