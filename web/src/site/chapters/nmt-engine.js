@@ -91,7 +91,12 @@ export function createEngine(loadApi, post, { chunk = 5 } = {}) {
     if (!initial) return null;
     const maps = (use) => use.map((heads) => heads.map(plain));
     const r = initial.translate(input);
-    return { output: r.output, encoderSelf: maps(r.encoderSelf), decoderSelf: maps(r.decoderSelf), cross: maps(r.cross) };
+    return {
+      output: r.output,
+      encoderSelf: maps(r.encoderSelf),
+      decoderSelf: maps(r.decoderSelf),
+      cross: maps(r.cross),
+    };
   }
 
   function translate() {
