@@ -114,6 +114,12 @@ test('choosing a use, a head, a token and typing a date update the views', async
   const named = /layer (\d), head (\d)/.exec(await first.textContent());
   await first.getByRole('button').click();
   assert.equal(await data(page, 'trainedUse'), 'cross');
+  // The map it changed is on screen (it was ~1,300 px away).
+  const large = await page.$eval(`${chapter} canvas[aria-label^="encoder–decoder attention, layer"]`, (c) => {
+    const r = c.getBoundingClientRect();
+    return { top: r.top, bottom: r.bottom, height: window.innerHeight };
+  });
+  assert.ok(large.bottom > 0 && large.top < large.height, `the large map at ${JSON.stringify(large)}`);
   assert.equal(
     await page.getAttribute(
       `${chapter} .head-grid-cell[data-layer="${named[1] - 1}"][data-head="${named[2] - 1}"]`,

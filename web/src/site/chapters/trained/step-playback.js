@@ -52,7 +52,7 @@ export function playbackStep({ trace, onStep }) {
   const story = storyForFigures(trace, figures);
   const projection = (what) =>
     asInput(
-      new Heatmap({ palette: 'blue', label: what, annotate: false, colorbar: false, cellWidth: 5, cellHeight: 10 }),
+      new Heatmap({ palette: 'blue', label: what, annotate: false, colorbar: false, cellWidth: 4, cellHeight: 6 }),
     );
   const projections = USES.map((u) => ({
     Q: projection(`playback: queries Q of ${u.name}`),
@@ -97,7 +97,8 @@ export function playbackStep({ trace, onStep }) {
     USES.forEach((u, i) => {
       const { rowLabels, colLabels } = labelsFor(u.id, input, translation.output);
       const encoder = u.id === 'encoderSelf';
-      const hidden = (r, c) => (!encoder && t >= 0 && r > t) || (u.id === 'decoderSelf' && c > r);
+      const future = (r, c) => (t >= 0 && r > t) || (u.id === 'decoderSelf' && c > r);
+      const hidden = encoder ? undefined : future; // the encoder ran in full before the first step
       maps[i].update(translation[u.id][selected.layer][selected.head], { rowLabels, colLabels, isMasked: hidden });
       const { Q, K } = projections[i];
       for (const [which, figure, labels] of [

@@ -30,16 +30,16 @@ export function trainingStep({ controls, status, errors, onSelectHead }) {
     className: 'loss-curve',
     logY: true,
     xName: 'step',
-    width: 260,
-    empty: 'press Reset, then Start, to train from scratch',
+    width: 240,
+    empty: 'Reset, then Start',
     caption: 'Training loss (cross-entropy per output character, log scale) against steps',
   });
   const accuracy = new LineChart({
     label: 'held-out exact match per evaluation',
     className: 'accuracy-curve',
     xName: 'step',
-    width: 260,
-    empty: 'measured at each evaluation',
+    width: 240,
+    empty: 'no evaluation yet',
     caption: 'Held-out exact match (share of 200 examples translated exactly) at each evaluation',
   });
   const snapshots = new Snapshots(32);
