@@ -2,15 +2,16 @@
 // layer × head of the chosen use), the chosen head large with the queries and
 // keys its weights came from, and the head view. With no translation (an
 // unreadable input, a Reset not yet translated) every figure is greyed and says why.
-import { asInput, step } from '../../chapter-kit.js';
+import { step } from '../../chapter-kit.js';
 import { el } from '../../dom.js';
-import { Heatmap, captioned } from '../../figures/heatmap.js';
+import { captioned } from '../../figures/heatmap.js';
 import { HeadGrid } from '../../figures/head-grid.js';
 import { TokenLines } from '../../figures/token-lines.js';
 import { clearArgmax, prediction } from '../../predict.js';
 import { shown } from '../../explain/format.js';
 import { headName, labelsFor, MAX_INPUT, USES } from '../trained-model.js';
 import { headTensor, projectionTensor } from '../trained-trace.js';
+import { projectionMap, weightsMap } from './maps.js';
 import { staleNote } from './stale.js';
 
 const useById = Object.fromEntries(USES.map((u) => [u.id, u]));
@@ -49,21 +50,18 @@ export function headsStep({ input, story, figures, onInput, onSelectHead }) {
     label: 'model view: every layer and head of the chosen use',
     onSelect: (layer, head) => onSelectHead(current.use, { layer, head }),
   });
-  const large = new Heatmap({
-    palette: 'purple',
+  const large = weightsMap({
     label: 'the chosen head’s attention weights',
-    weights: true, // 0 to 1, with 'Stretch contrast' in the figure's menu
     cellWidth: 26,
     cellHeight: 22,
-    colLabelsOnTop: true,
+    annotate: true,
     format: (w) => (w >= 0.1 ? w.toFixed(1).replace(/^0/, '') : ''),
     explain: (r, c) => story(headTensor(current.use, current.selected.layer, current.selected.head))(r, c),
   });
   const largeFigure = captioned(large, ' ');
   // The chosen use and layer's queries and keys as the model sent them: a weight's readout
   // outlines the rows and the head's columns its q·k came from.
-  const projection = (what) =>
-    asInput(new Heatmap({ palette: 'blue', label: what, annotate: false, cellWidth: 10, cellHeight: 16 }));
+  const projection = (what) => projectionMap(what, { cellWidth: 10, cellHeight: 16 });
   const queriesMap = projection('queries Q = x W_q + b_q of the chosen use and layer');
   const keysMap = projection('keys K = x W_k + b_k of the chosen use and layer');
   const lines = new TokenLines({

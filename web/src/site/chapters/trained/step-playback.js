@@ -5,15 +5,16 @@
 // decoder self-attention and the encoder–decoder attention up to that step's
 // row (later rows not yet computed are hatched). Every cell explains itself
 // through the trace, as the maps of step 3 do.
-import { asInput, step } from '../../chapter-kit.js';
+import { step } from '../../chapter-kit.js';
 import { storyForFigures } from '../../explain/trace.js';
 import { el } from '../../dom.js';
-import { Heatmap, captioned } from '../../figures/heatmap.js';
+import { captioned } from '../../figures/heatmap.js';
 import { prediction } from '../../predict.js';
 import { shown } from '../../explain/format.js';
 import { chars } from '../nmt-model.js';
 import { END, headName, labelsFor, USES } from '../trained-model.js';
 import { headTensor, projectionTensor } from '../trained-trace.js';
+import { projectionMap, weightsMap } from './maps.js';
 import { staleNote } from './stale.js';
 
 const THIRDS = ['the first third of the input', 'the middle third', 'the last third'];
@@ -50,27 +51,19 @@ export function playbackStep({ trace, onStep }) {
   // Its own figures of each use's queries and keys (chosen layer): a cell's readout outlines its sources here.
   const figures = {};
   const story = storyForFigures(trace, figures);
-  const projection = (what) =>
-    asInput(
-      new Heatmap({ palette: 'blue', label: what, annotate: false, colorbar: false, cellWidth: 4, cellHeight: 6 }),
-    );
+  const projection = (what) => projectionMap(what, { colorbar: false, cellWidth: 4, cellHeight: 6 });
   const projections = USES.map((u) => ({
     Q: projection(`playback: queries Q of ${u.name}`),
     K: projection(`playback: keys K of ${u.name}`),
   }));
-  const maps = USES.map(
-    (u) =>
-      new Heatmap({
-        palette: 'purple',
-        label: `playback: ${u.name} of the chosen layer and head`,
-        weights: true,
-        cellWidth: 16,
-        cellHeight: 16,
-        colLabelsOnTop: true,
-        annotate: false,
-        colorbar: false,
-        explain: (r, c) => story(headTensor(u.id, view.selected.layer, view.selected.head))(r, c),
-      }),
+  const maps = USES.map((u) =>
+    weightsMap({
+      label: `playback: ${u.name} of the chosen layer and head`,
+      cellWidth: 16,
+      cellHeight: 16,
+      colorbar: false,
+      explain: (r, c) => story(headTensor(u.id, view.selected.layer, view.selected.head))(r, c),
+    }),
   );
   const columns = maps.map((m, i) =>
     el(

@@ -9,6 +9,7 @@ import { prediction } from '../../predict.js';
 import { chars } from '../nmt-model.js';
 import { labelsFor, speedModelName, speedSentence } from '../trained-model.js';
 import { headTensor, traceRnn } from '../trained-trace.js';
+import { weightsMap } from './maps.js';
 import { staleNote } from './stale.js';
 
 function speedTable(speed) {
@@ -47,14 +48,10 @@ const sameOutput = () =>
   });
 
 export function rnnStep({ story, figures, trace, speed }) {
-  const rnnMap = new Heatmap({
-    palette: 'purple',
+  const rnnMap = weightsMap({
     label: 'the RNN’s attention: output characters (rows) over input characters (columns)',
-    weights: true, // 0 to 1, with 'Stretch contrast' in the figure's menu
     cellWidth: 22,
     cellHeight: 20,
-    colLabelsOnTop: true,
-    annotate: false,
     explain: story('rnn.weights'),
   });
   // The scores the RNN computed (decoder state · encoder output, as the model sent them): the weights' sources.
@@ -99,14 +96,10 @@ export function rnnStep({ story, figures, trace, speed }) {
     while (crossMaps.length < maps.length) {
       const h = crossMaps.length;
       crossMaps.push(
-        new Heatmap({
-          palette: 'purple',
+        weightsMap({
           label: `Transformer encoder–decoder attention, head ${h + 1}`,
-          weights: true,
           cellWidth: 14,
           cellHeight: 14,
-          colLabelsOnTop: true,
-          annotate: false,
           colorbar: false,
           explain: (r, c) => story(headTensor('cross', drawn.layer, h))(r, c),
         }),
