@@ -9,6 +9,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { canvasHash, FILE_URL, openPage, paintedPixels, SITE_DIR, useBrowser } from './harness.mjs';
 import { serve } from '../../scripts/serve.mjs';
+import { translationCheck } from '../../web/src/site/chapters/nmt-model.js';
 
 const env = useBrowser();
 
@@ -216,7 +217,16 @@ test('the shipped checkpoint names a head with its baselines; a random model (Re
     assert.match(t, /uniform attention would give \d+%, the same model at initialisation at most \d+%/);
   assert.ok(!shipped.some((t) => /whatever the format/.test(t)));
   assert.ok(named.length === (await page.locator(`${chapter} .trained-findings li button`).count()));
+  // A translation that does not read as the input is flagged, as in the NMT chapter.
+  const flagged = async () => {
+    const check = page.locator(`${chapter} .trained-check`);
+    const expected = translationCheck('dates', '21 November 2026', await data(page, 'trainedOutput'));
+    assert.equal((await check.isVisible()) ? await check.textContent() : null, expected);
+  };
+  await flagged();
   await resetToScratch(page);
+  await flagged();
+  console.log(`# after Reset the model writes “${await data(page, 'trainedOutput')}”`);
   const random = await findingTexts(page);
   assert.ok(random.length > 0, 'the measures are still stated');
   assert.deepEqual(
