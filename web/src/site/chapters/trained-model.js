@@ -1,9 +1,10 @@
 // The pure parts of the chapter "A Transformer trained in your browser" (no
 // DOM): its permalink schema, the labels of the three uses' maps, and the
-// measures that say what a trained head does on the reader's input (the
-// chapter's sentences about the heads are built from them, so they never
-// contradict the maps). The model itself trains in nmt-engine.js through the
-// API's TransformerTrainer.
+// measures that say what a trained head does on the reader's input
+// (trained-claims.js compares them with uniform attention and the model at
+// initialisation before a sentence names a head), and the measured speeds in
+// words. The model itself trains in nmt-engine.js through the API's
+// TransformerTrainer.
 import { chars, pauseAtEntry } from './nmt-model.js';
 
 export const DEFAULT_INPUT = { dates: '21 November 2026', reverse: '12345678', sort: '31415926' };
