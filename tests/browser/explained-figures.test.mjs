@@ -15,12 +15,7 @@ import { openChapter, useBrowser } from './harness.mjs';
 const env = useBrowser();
 
 /** Computed figures known not to explain their cells yet (label prefix → why). */
-const LEFT = {
-  trained: {
-    'the RNN’s attention':
-      'its readout gives the softmax of the RNN’s scores, but the chapter draws no figure of the states they come from',
-  },
-};
+const LEFT = {};
 
 /** Explains every computed figure of the chapter open on `page`: [{ label, story, sources }]. */
 async function explainAll(page, id) {

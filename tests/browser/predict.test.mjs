@@ -92,7 +92,6 @@ const LEFT = {
   bahdanau: 'questions not written yet',
   qkv: 'questions not written yet',
   glove: 'questions not written yet',
-  trained: 'questions not written yet',
 };
 
 for (const { id } of CHAPTERS) {

@@ -9,6 +9,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { canvasHash, FILE_URL, openPage, paintedPixels, SITE_DIR, useBrowser } from './harness.mjs';
 import { serve } from '../../scripts/serve.mjs';
+import { translationCheck } from '../../web/src/site/chapters/nmt-model.js';
 
 const env = useBrowser();
 
@@ -41,7 +42,7 @@ test('opens with the shipped checkpoint and draws every view', async () => {
   assert.equal(await page.locator(`${chapter} .uses-diagram [data-use]`).count(), 3);
   assert.equal(await page.getAttribute(`${chapter} .uses-diagram [data-use="cross"]`, 'aria-pressed'), 'true');
   // Model view: 2 layers x 4 heads, each painted.
-  const thumbs = await paintedPixels(page, `${chapter} .head-grid canvas`);
+  const thumbs = await paintedPixels(page, `${chapter} .figures > .head-grid canvas`);
   assert.equal(thumbs.length, 8);
   thumbs.forEach((n, i) => assert.ok(n > 20, `thumbnail ${i}: ${n} painted pixels`));
   // One head large (+ the positional encoding + the RNN map + 4 cross heads).
@@ -114,6 +115,12 @@ test('choosing a use, a head, a token and typing a date update the views', async
   const named = /layer (\d), head (\d)/.exec(await first.textContent());
   await first.getByRole('button').click();
   assert.equal(await data(page, 'trainedUse'), 'cross');
+  // The map it changed is on screen (it was ~1,300 px away).
+  const large = await page.$eval(`${chapter} canvas[aria-label^="encoder–decoder attention, layer"]`, (c) => {
+    const r = c.getBoundingClientRect();
+    return { top: r.top, bottom: r.bottom, height: window.innerHeight };
+  });
+  assert.ok(large.bottom > 0 && large.top < large.height, `the large map at ${JSON.stringify(large)}`);
   assert.equal(
     await page.getAttribute(
       `${chapter} .head-grid-cell[data-layer="${named[1] - 1}"][data-head="${named[2] - 1}"]`,
@@ -188,4 +195,162 @@ test('under a CSP that forbids blob: workers, the model runs and trains on the m
   } finally {
     await new Promise((ok) => server.close(ok));
   }
+});
+
+// ---- issue 24: claims against baselines, no stale state, playback, the dashboard's snapshots
+
+const findingTexts = (page) => page.$$eval(`${chapter} .trained-findings li`, (lis) => lis.map((li) => li.textContent));
+const NAMES_A_HEAD = /layer \d, head \d/;
+
+async function resetToScratch(page) {
+  await page.getByRole('button', { name: 'Reset (train from scratch)' }).click();
+  await page.waitForFunction((s) => document.querySelector(s)?.dataset.trainedSteps === '0', chapter);
+  await page.waitForFunction((s) => document.querySelector(s)?.dataset.trainedStale === '', chapter);
+}
+
+test('the shipped checkpoint names a head with its baselines; a random model (Reset) names none', async () => {
+  const page = await open();
+  const shipped = await findingTexts(page);
+  const named = shipped.filter((t) => NAMES_A_HEAD.test(t));
+  assert.ok(named.length >= 1, shipped.join('\n'));
+  for (const t of named)
+    assert.match(t, /uniform attention would give \d+%, the same model at initialisation at most \d+%/);
+  assert.ok(!shipped.some((t) => /whatever the format/.test(t)));
+  assert.ok(named.length === (await page.locator(`${chapter} .trained-findings li button`).count()));
+  // A translation that does not read as the input is flagged, as in the NMT chapter.
+  const flagged = async () => {
+    const check = page.locator(`${chapter} .trained-check`);
+    const expected = translationCheck('dates', '21 November 2026', await data(page, 'trainedOutput'));
+    assert.equal((await check.isVisible()) ? await check.textContent() : null, expected);
+  };
+  await flagged();
+  await resetToScratch(page);
+  await flagged();
+  console.log(`# after Reset the model writes “${await data(page, 'trainedOutput')}”`);
+  const random = await findingTexts(page);
+  assert.ok(random.length > 0, 'the measures are still stated');
+  assert.deepEqual(
+    random.filter((t) => NAMES_A_HEAD.test(t)),
+    [],
+    random.join('\n'),
+  );
+  assert.equal(await page.locator(`${chapter} .trained-findings li button`).count(), 0);
+  // No suggestion proposes the input already typed.
+  assert.ok(!random.some((t) => t.includes('try “21 November 2026”')), random.join('\n'));
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('an unreadable input leaves nothing stale, also after Reset', async () => {
+  const page = await open();
+  await page.waitForFunction((s) => document.querySelector(s)?.dataset.trainedRnn === 'true', chapter);
+  const box = page.getByRole('textbox', { name: 'input to translate' });
+  await box.fill('Ü 2020');
+  await page.waitForFunction((s) => /cannot read/.test(document.querySelector(s)?.dataset.trainedStale), chapter);
+  const check = async () => {
+    // Every dependent figure is greyed (and out of the reading order) and says why.
+    const figures = page.locator(
+      `${chapter} .head-grid, ${chapter} figure.heatmap:has(canvas.heatmap-canvas):not(:has([aria-label^="positional"]))`,
+    );
+    const states = await figures.evaluateAll((nodes) =>
+      nodes
+        .filter((n) => !n.closest('.trained-dashboard'))
+        .map((n) => ({
+          label: n.querySelector('canvas')?.getAttribute('aria-label'),
+          stale: Boolean(n.closest('.is-stale')),
+        })),
+    );
+    assert.ok(states.length >= 8, JSON.stringify(states));
+    assert.deepEqual(
+      states.filter((s) => !s.stale),
+      [],
+      'figures still showing the previous input',
+    );
+    const notes = await page.$$eval(`${chapter} .trained-stale:not([hidden])`, (n) => n.map((x) => x.textContent));
+    assert.ok(notes.length >= 4 && notes.every((t) => /cannot read “Ü”/.test(t)), notes.join('\n'));
+    const findings = await findingTexts(page);
+    assert.ok(
+      findings.every((t) => !/%/.test(t)),
+      findings.join('\n'),
+    );
+    assert.equal(await page.textContent(`${chapter} .trained-rnn-output`), '');
+    assert.equal(await page.textContent(`${chapter} .nmt-output`), '—');
+    assert.equal(await data(page, 'trainedOutput'), '');
+  };
+  await check();
+  await page.getByRole('button', { name: 'Reset (train from scratch)' }).click();
+  await page.waitForFunction((s) => document.querySelector(s)?.dataset.trainedSteps === '0', chapter);
+  await page.waitForFunction((s) => /cannot read/.test(document.querySelector(s)?.dataset.trainedStale), chapter);
+  await check();
+  // A readable input brings every view back.
+  await box.fill('21 November 2026');
+  await page.waitForFunction((s) => document.querySelector(s)?.dataset.trainedStale === '', chapter);
+  assert.equal(await page.locator(`${chapter} .is-stale`).count(), 0);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('playback steps through the translation one character at a time', async () => {
+  const page = await open();
+  const output = await data(page, 'trainedOutput');
+  const stepButton = page.getByRole('button', { name: 'Step', exact: true });
+  const written = [];
+  for (let t = 0; t <= output.length; t++) {
+    await stepButton.click();
+    assert.equal(await data(page, 'trainedPlayback'), String(t));
+    written.push(await data(page, 'trainedPlaybackChar'));
+    const caption = await page.textContent(`${chapter} .trained-playback`);
+    assert.match(caption, new RegExp(`^Step ${t + 1} of ${output.length + 1} writes “.”`));
+  }
+  assert.equal(written.slice(0, -1).join(''), output, 'the characters played are the model’s output');
+  assert.equal(written.at(-1), '■', 'the last step writes the end token');
+  // The three maps of the step are drawn, and a cell explains itself through the trace.
+  const maps = await paintedPixels(page, `${chapter} canvas[aria-label*="of the chosen layer and head"]`);
+  assert.equal(maps.length, 3);
+  maps.forEach((n, i) => assert.ok(n > 50, `playback map ${i}: ${n} painted pixels`));
+  const cross = page.locator(`${chapter} canvas[aria-label^="playback: encoder–decoder"]`);
+  await cross.focus();
+  await page.keyboard.press('ArrowRight');
+  const story = await cross.locator('xpath=ancestor::figure[1]').locator('.heatmap-story').textContent();
+  assert.match(story, /softmax|√/, story);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('the dashboard: loss, accuracy and heads side by side; the scrubber shows an earlier snapshot', async () => {
+  const page = await open(`${env.url}#chapter=trained&xs=20`);
+  // One screen: the loss, the accuracy and the head maps share a row at 1280 px.
+  const tops = await page.$$eval(`${chapter} .trained-dashboard > figure`, (fs) =>
+    fs.map((f) => Math.round(f.getBoundingClientRect().top)),
+  );
+  assert.equal(tops.length, 3);
+  assert.ok(Math.max(...tops) - Math.min(...tops) < 40, `dashboard figure tops ${tops}`);
+  await resetToScratch(page);
+  const grid = `${chapter} .trained-dashboard .head-grid canvas >> nth=0`;
+  const snapshotsEndAt = (n) =>
+    page.waitForFunction(
+      ([s, k]) => document.querySelector(s)?.dataset.trainedSnapshots?.endsWith(`,${k}`),
+      [chapter, n],
+    );
+  await page.getByRole('button', { name: 'Start' }).click();
+  await snapshotsEndAt(20);
+  const at20 = await canvasHash(page, grid);
+  const pauseAt = page.getByRole('textbox', { name: 'pause at step (0 = never)' });
+  await pauseAt.fill('60');
+  await page.getByRole('button', { name: 'Start' }).click();
+  await snapshotsEndAt(60);
+  const at60 = await canvasHash(page, grid);
+  assert.notEqual(at60, at20, 'the heads changed between steps 20 and 60');
+  const saved = (await data(page, 'trainedSnapshots')).split(',');
+  await page.getByRole('slider', { name: 'snapshot to show' }).fill(String(saved.indexOf('20')));
+  assert.equal(await data(page, 'trainedSnapshot'), '20');
+  assert.equal(await canvasHash(page, grid), at20, 'the map saved at step 20');
+  assert.match(await page.textContent(`${chapter} .trained-scrub-label`), /step 20,/);
+  const curves = await paintedPixels(
+    page,
+    `${chapter} .trained-dashboard canvas.loss-curve, ${chapter} .trained-dashboard canvas.accuracy-curve`,
+  );
+  curves.forEach((n, i) => assert.ok(n > 100, `curve ${i}: ${n} painted pixels`));
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
 });

@@ -106,3 +106,40 @@ test('start with `until` trains to exactly that step, pauses by itself, and give
   }
   await engine({ type: 'stop' });
 });
+
+test('transformer: each translation carries the baseline, the same options and seed untrained, also after training', async () => {
+  const { engine, next, messages } = harness();
+  const options = { ...tiny, seed: 5 };
+  const first = next('translation');
+  await engine({ type: 'init', model: 'transformer', options, input: '1234' });
+  const before = await first;
+  const isPause = (m) => m.type === 'progress' && m.paused;
+  await engine({ type: 'start', until: 4 });
+  while (!messages.some(isPause)) await next('progress');
+  const paused = messages.findIndex(isPause);
+  const after = messages.slice(paused).find((m) => m.type === 'translation') ?? (await next('translation'));
+  const api = await loadAttention();
+  const fresh = new api.TransformerTrainer(options); // the reference: a trainer nobody trained
+  try {
+    const r = fresh.translate('1234');
+    for (const message of [before, after]) {
+      assert.equal(message.baseline.output, r.output);
+      for (const use of ['encoderSelf', 'decoderSelf', 'cross']) {
+        r[use].forEach((heads, layer) =>
+          heads.forEach((m, head) =>
+            assert.deepEqual(
+              Array.from(message.baseline[use][layer][head].data),
+              Array.from(m.data),
+              `${use} ${layer} ${head}`,
+            ),
+          ),
+        );
+      }
+    }
+    // The trained model's own maps moved away from it.
+    assert.notDeepEqual(Array.from(after.cross[0][0].data), Array.from(r.cross[0][0].data));
+  } finally {
+    fresh.delete();
+  }
+  await engine({ type: 'stop' });
+});

@@ -22,6 +22,9 @@
 //               transformer: { type: 'translation', input, output, encoderSelf, decoderSelf, cross, queries, keys }
 //                            (each layers x heads of {rows, cols, data})
 //               { type: 'sample', input, target } (before its translation)
+//                            baseline (transformer only): { output, encoderSelf, decoderSelf, cross } of the
+//                            same options and seed untrained, on the same input (what the chapter's claims
+//                            about heads are measured against), or null
 //               { type: 'translation-error', input, message } | { type: 'error', message }
 
 const plain = (m) => ({ rows: m.rows, cols: m.cols, data: m.data });
@@ -51,6 +54,7 @@ export function createEngine(loadApi, post, { chunk = 5 } = {}) {
   const EVAL_SIZE = 200;
   let api;
   let trainer;
+  let initial; // transformer: the same options and seed at initialisation (the claims' baseline)
   let running = false;
   let until = 0; // the step training pauses at by itself (0: never)
   let input = '21 November 2026';
@@ -89,9 +93,23 @@ export function createEngine(loadApi, post, { chunk = 5 } = {}) {
     };
   }
 
+  /** The initial model's maps on `input` (transformer), or null. */
+  function baseline() {
+    if (!initial) return null;
+    const maps = (use) => use.map((heads) => heads.map(plain));
+    const r = initial.translate(input);
+    return {
+      output: r.output,
+      encoderSelf: maps(r.encoderSelf),
+      decoderSelf: maps(r.decoderSelf),
+      cross: maps(r.cross),
+    };
+  }
+
   function translate() {
     try {
-      post({ type: 'translation', input, ...translation(trainer.translate(input)) });
+      const extra = model === 'transformer' ? { baseline: baseline() } : {};
+      post({ type: 'translation', input, ...translation(trainer.translate(input)), ...extra });
     } catch (error) {
       post({ type: 'translation-error', input, message: error.message });
     }
@@ -151,6 +169,8 @@ export function createEngine(loadApi, post, { chunk = 5 } = {}) {
         if (data.model) model = data.model;
         const Trainer = api[TRAINERS[model]];
         trainer = data.checkpoint ? Trainer.load(data.checkpoint) : new Trainer(data.options);
+        initial?.delete();
+        initial = model === 'transformer' ? new Trainer(trainer.options) : undefined;
         trainingSeconds = 0;
         if (data.input !== undefined) input = data.input;
         describe();
@@ -179,6 +199,8 @@ export function createEngine(loadApi, post, { chunk = 5 } = {}) {
         running = false;
         trainer?.delete();
         trainer = undefined;
+        initial?.delete();
+        initial = undefined;
       }
     } catch (error) {
       running = false;

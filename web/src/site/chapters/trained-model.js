@@ -1,9 +1,10 @@
 // The pure parts of the chapter "A Transformer trained in your browser" (no
 // DOM): its permalink schema, the labels of the three uses' maps, and the
-// measures that say what a trained head does on the reader's input (the
-// chapter's sentences about the heads are built from them, so they never
-// contradict the maps). The model itself trains in nmt-engine.js through the
-// API's TransformerTrainer.
+// measures that say what a trained head does on the reader's input
+// (trained-claims.js compares them with uniform attention and the model at
+// initialisation before a sentence names a head), and the measured speeds in
+// words. The model itself trains in nmt-engine.js through the API's
+// TransformerTrainer.
 import { chars, pauseAtEntry } from './nmt-model.js';
 
 export const DEFAULT_INPUT = { dates: '21 November 2026', reverse: '12345678', sort: '31415926' };
@@ -188,37 +189,6 @@ export function encoderPatterns(self, input) {
   return { ownRun: mean(own), itself: mean(itself) };
 }
 
-/**
- * For each use, the head (layer, head) with the strongest instance of that
- * use's pattern on this input, with the measure: the chapter's sentences.
- * `translation` is { output, encoderSelf, decoderSelf, cross } (layers × heads
- * of {rows, cols, data}).
- */
-export function strongestHeads(translation, input, task) {
-  const { output } = translation;
-  const best = (use, measure) => {
-    let top = null;
-    translation[use].forEach((heads, layer) =>
-      heads.forEach((m, head) => {
-        const value = measure(m);
-        if (Number.isFinite(value) && (!top || value > top.value)) top = { layer, head, value };
-      }),
-    );
-    return top;
-  };
-  const cross =
-    task === 'dates'
-      ? { kind: 'field', ...best('cross', (m) => fieldAlignment(m, input, output)) }
-      : { kind: 'copy', ...best('cross', (m) => copyAlignment(m, input, output)) };
-  return {
-    cross: cross.layer === undefined ? null : cross,
-    separator: task === 'dates' ? best('decoderSelf', (m) => decoderPatterns(m, output).separator) : null,
-    start: best('decoderSelf', (m) => decoderPatterns(m, output).start),
-    current: best('decoderSelf', (m) => decoderPatterns(m, output).current),
-    ownRun: best('encoderSelf', (m) => encoderPatterns(m, input).ownRun),
-  };
-}
-
 /** "layer 2, head 3" (1-based, as the figures' labels). */
 export const headName = ({ layer, head }) => `layer ${layer + 1}, head ${head + 1}`;
 /** 0.8731 → "87%". */
@@ -228,4 +198,34 @@ export const percent = (x) => `${Math.round(100 * x)}%`;
 export function unreadable(input, alphabet) {
   for (const c of input) if (!alphabet.includes(c)) return c;
   return null;
+}
+
+// ---- the measured speeds (training-speed.js), in words
+/** "Transformer" or "RNN with attention", from a speed result's model. */
+export const speedModelName = (r) => (r.model.startsWith('transformer') ? 'Transformer' : 'RNN with attention');
+const times = (a, b) => `${(Math.max(a, b) / Math.min(a, b)).toFixed(1)}×`;
+
+/** One sentence per task from the measured speeds: which model needs fewer steps, and which step is faster. */
+export function speedSentence(speed) {
+  const tasks = [...new Set(speed.results.map((r) => r.task ?? 'dates'))];
+  return tasks
+    .map((task) => {
+      const rows = speed.results.filter((r) => (r.task ?? 'dates') === task);
+      const t = rows.find((r) => speedModelName(r) === 'Transformer');
+      const r = rows.find((x) => speedModelName(x) !== 'Transformer');
+      if (!t || !r || !t.reached || !r.reached) return null;
+      const fewer = t.stepsToTarget <= r.stepsToTarget ? [t, r] : [r, t];
+      const faster = t.stepsPerSecondCpu >= r.stepsPerSecondCpu ? [t, r] : [r, t];
+      const [sooner, later] = t.secondsToTargetCpu <= r.secondsToTargetCpu ? [t, r] : [r, t];
+      const name = speedModelName;
+      const count = (x) => x.stepsToTarget.toLocaleString('en');
+      return (
+        `On ${task}, the ${name(fewer[0])} reaches 99% in ${count(fewer[0])} steps against the ${name(fewer[1])}’s ${count(fewer[1])} ` +
+        `(${times(fewer[0].stepsToTarget, fewer[1].stepsToTarget)} fewer), while the ${name(faster[0])} takes ${times(faster[0].stepsPerSecondCpu, faster[1].stepsPerSecondCpu)} ` +
+        `more steps per second (${faster[0].stepsPerSecondCpu.toFixed(1)} against ${faster[1].stepsPerSecondCpu.toFixed(1)}); so the ${name(sooner)} gets there first ` +
+        `(${sooner.secondsToTargetCpu.toFixed(1)} s against ${later.secondsToTargetCpu.toFixed(1)} s of CPU time).`
+      );
+    })
+    .filter(Boolean)
+    .join(' ');
 }
