@@ -8,6 +8,7 @@
 // attribute of <attention-lesson>). Off, the questions are hidden and every
 // result shows; on, CSS hides a step's results while its state is "asking".
 import { el } from './dom.js';
+import { shown } from './explain/format.js';
 
 /** Where the site keeps the reader's choice (true when unset: a first visit asks). */
 export const PREDICT_STORAGE_KEY = 'attention-lab.predict';
@@ -53,6 +54,18 @@ export function clearArgmax(values, tolerance = 1e-9) {
  * @param {ArrayLike<number>} values
  */
 export const ranked = (values) => Array.from(values, (_, i) => i).sort((a, b) => values[b] - values[a]);
+
+/**
+ * "h̄3 with 929; next h̄1 with 927": the winner and the runner-up of a measure, as an
+ * `explain` states them (`unit` goes before each number, e.g. "α = ").
+ * @param {string[]} labels
+ * @param {ArrayLike<number>} values
+ */
+export function leader(labels, values, unit = '') {
+  const [first, second] = ranked(values);
+  const next = second === undefined ? '' : `; next ${labels[second]} with ${unit}${shown(values[second])}`;
+  return `${labels[first]} with ${unit}${shown(values[first])}${next}`;
+}
 
 /**
  * A question for one step. Pass it as `step({ …, predict })` (chapter-kit.js), which

@@ -3,18 +3,11 @@
 // applied, context } with the annotations H, 3 × n).
 import { numberedLabels } from '../chapter-kit.js';
 import { shown } from '../explain/format.js';
-import { clearArgmax, prediction, ranked } from '../predict.js';
+import { clearArgmax, leader, prediction, ranked } from '../predict.js';
 
 const states = (r) => numberedLabels('h̄', r.scores.length);
 const column = (H, s) => Array.from({ length: H.rows }, (_, k) => H.data[k * H.cols + s]);
 const distance = (a, b) => Math.hypot(...a.map((x, k) => x - b[k]));
-
-/** "h̄3 with 929, next h̄1 with 927": the winner and the runner-up of a measure. */
-function leader(labels, values, unit) {
-  const [first, second] = ranked(values);
-  const next = second === undefined ? '' : `; next ${labels[second]} with ${shown(values[second])}`;
-  return `${labels[first]} with ${unit}${shown(values[first])}${next}`;
-}
 
 const singleScoreSign = () =>
   prediction({
@@ -29,7 +22,7 @@ const highestScore = () =>
     question: 'Which encoder step scores highest?',
     choices: states,
     answer: (r) => clearArgmax(r.scores),
-    explain: (r) => `the largest score is ${leader(states(r), r.scores, '')}.`,
+    explain: (r) => `the largest score is ${leader(states(r), r.scores)}.`,
   });
 
 // How decisive softmax is: the measure is the largest weight.
