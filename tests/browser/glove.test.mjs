@@ -132,9 +132,11 @@ test('typing a sentence recomputes tokens, matrices and plots, and the URL keeps
   // Equal lengths: the notebook's Q + K would run, pairing i with i only.
   await page.getByLabel('key sentence').fill('a b c d e');
   assert.match(await page.textContent(`${stepSel(6)} .notebook-bug`), /both have 5 tokens/);
-  // Empty sentence: a message, not a crash.
+  // Empty sentence: a message in the first step that needs both sentences, not a crash; the
+  // attention steps after it are greyed out rather than showing the last sentences' weights as current.
   await page.getByLabel('key sentence').fill('   ');
-  assert.match(await page.textContent(`${CHAPTER} p.error`), /Type at least one word in each sentence/);
+  assert.match(await page.textContent(`${stepSel(3)} .step-error-text`), /Type at least one word in each sentence/);
+  assert.equal(await page.locator(`${CHAPTER} section.step.stale`).count(), 3);
   // A permalink restores the sentence.
   const url = await page.evaluate(() => location.href);
   const again = await openChapter(url);

@@ -93,7 +93,7 @@ async function revealed(section, figure) {
   await box.scrollIntoViewIfNeeded();
   await box.getByRole('button', { name: 'Just show me' }).click();
   // A masked cell (no number) counts as no candidate.
-  const values = (await tableValues(figure)).map((x) => Number(x.replace('\u2212', '-')) || (x.trim() ? NaN : 0));
+  const values = (await tableValues(figure)).map((x) => (x.trim() ? Number(x.replace('\u2212', '-')) : NaN));
   const verdict = (await box.locator('.predict-verdict').textContent()).replace(/\u2212/g, '-');
   return { values, verdict };
 }

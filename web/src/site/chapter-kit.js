@@ -118,6 +118,20 @@ export function liveExperiment({ label, explain, apply }) {
 }
 
 /**
+ * A chapter's `edit(next, { program })`: sets inputs in `state` and calls `update()`;
+ * `program: true` when the page set them (an experiment), so every step's `sync()` shows
+ * them in its editors first. `steps()` gives the steps (they are made after `edit`).
+ * @returns {(next: object, options?: {program?: boolean}) => void}
+ */
+export function inputEditor(state, steps, update) {
+  return (next, { program = false } = {}) => {
+    Object.assign(state, next);
+    if (program) for (const s of steps()) s.sync?.();
+    update();
+  };
+}
+
+/**
  * Hands each step its part of a staged computation. `steps`: `{ element, show(r), needs }`,
  * `needs` naming the results the step reads; `r`: the results computed; `failures`: result
  * name → the Error that stopped it. A step with everything it needs is shown. A step whose own

@@ -68,6 +68,34 @@ export function leader(labels, values, unit = '') {
 }
 
 /**
+ * "Which encoder state will the context be closest to?": a question whose measure is the
+ * Euclidean distance from `point(data)` (named `name`, e.g. 'c') to each of
+ * `candidates(data)` (named by `labels(data)`); the nearest wins and the explanation states
+ * its distance and the runner-up's ("the nearest is h̄4, ‖c − h̄4‖ = 0.3; next h̄1 at 42").
+ * @template T
+ * @param {{question: string, name: string, point: (data: T) => ArrayLike<number>,
+ *          candidates: (data: T) => ArrayLike<number>[], labels: (data: T) => string[]}} spec
+ */
+export function nearestPrediction({ question, name, point, candidates, labels }) {
+  const nearness = (data) => {
+    const p = Array.from(point(data));
+    return candidates(data).map((v) => -Math.hypot(...p.map((x, k) => x - v[k])));
+  };
+  return prediction({
+    question,
+    choices: labels,
+    answer: (data) => clearArgmax(nearness(data)),
+    explain: (data) => {
+      const near = nearness(data);
+      const [first, second] = ranked(near);
+      const names = labels(data);
+      const next = second === undefined ? '' : `; next ${names[second]} at ${shown(-near[second])}`;
+      return `the nearest is ${names[first]}, ‖${name} − ${names[first]}‖ = ${shown(-near[first])}${next}.`;
+    },
+  });
+}
+
+/**
  * A question for one step. Pass it as `step({ …, predict })` (chapter-kit.js), which
  * places it above the step's results and hides them until the reader answers.
  * @template T

@@ -4,7 +4,7 @@
 // dotWeights).
 import { numberedLabels } from '../chapter-kit.js';
 import { shown } from '../explain/format.js';
-import { clearArgmax, leader, prediction, ranked } from '../predict.js';
+import { clearArgmax, leader, nearestPrediction, prediction } from '../predict.js';
 
 const steps = (r) => numberedLabels('h', r.weights.length);
 const rowOf = (m, i) => Array.from(m.row(i));
@@ -75,18 +75,13 @@ const largestRow = () =>
   });
 
 // Step 8: the measure is the Euclidean distance from c to each encoder state (nearest wins).
-const nearness = (r) => rows(r.encoderStates).map((h) => -Math.hypot(...h.map((x, k) => x - r.context[k])));
 const nearestState = () =>
-  prediction({
+  nearestPrediction({
     question: 'Which encoder state will the context vector be closest to?',
-    choices: steps,
-    answer: (r) => clearArgmax(nearness(r)),
-    explain: (r) => {
-      const near = nearness(r);
-      const [first, second] = ranked(near);
-      const next = second === undefined ? '' : `; next h${second + 1} at ${shown(-near[second])}`;
-      return `the nearest is h${first + 1}, ‖c − h${first + 1}‖ = ${shown(-near[first])}${next}.`;
-    },
+    name: 'c',
+    point: (r) => r.context,
+    candidates: (r) => rows(r.encoderStates),
+    labels: steps,
   });
 
 // Step 9: do the two scorings pick the same step? Asked only when each has a clear winner.

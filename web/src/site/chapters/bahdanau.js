@@ -4,7 +4,7 @@
 // attention size 10). One module per step in bahdanau/ (see README.md); this
 // file reads the state, builds the steps and recomputes.
 import { el } from '../dom.js';
-import { credit, errorLine, guarded } from '../chapter-kit.js';
+import { credit, errorLine, guarded, inputEditor } from '../chapter-kit.js';
 import { storyForFigures, Trace } from '../explain/trace.js';
 import { addPrerendered } from '../math.js';
 import { linkFormulas } from '../formula-links.js';
@@ -39,12 +39,11 @@ export default {
     const state = store.readState(SCHEMA);
     const trace = new Trace(); // the computation, from which every figure explains its cells
     const figures = {}; // heatmaps by the names the trace uses, filled by the steps
-    /** Sets inputs and recomputes; `program`: the fields show them. */
-    const edit = (next, { program = false } = {}) => {
-      Object.assign(state, next);
-      if (program) for (const s of steps) s.sync?.();
-      update();
-    };
+    const edit = inputEditor(
+      state,
+      () => steps,
+      () => update(),
+    );
     const ctx = { state, edit, figures, story: storyForFigures(trace, figures), questions: bahdanauQuestions() };
     const steps = [
       whyStep(),

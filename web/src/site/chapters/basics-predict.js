@@ -3,11 +3,10 @@
 // applied, context } with the annotations H, 3 × n).
 import { numberedLabels } from '../chapter-kit.js';
 import { shown } from '../explain/format.js';
-import { clearArgmax, leader, prediction, ranked } from '../predict.js';
+import { clearArgmax, leader, nearestPrediction, prediction } from '../predict.js';
 
 const states = (r) => numberedLabels('h̄', r.scores.length);
 const column = (H, s) => Array.from({ length: H.rows }, (_, k) => H.data[k * H.cols + s]);
-const distance = (a, b) => Math.hypot(...a.map((x, k) => x - b[k]));
 
 const singleScoreSign = () =>
   prediction({
@@ -49,19 +48,13 @@ const largestWeighted = () =>
   });
 
 // The context: the measure is the Euclidean distance to each annotation (nearest wins).
-const nearness = (r) => states(r).map((_, s) => -distance(Array.from(r.context), column(r.H, s)));
 const nearestState = () =>
-  prediction({
+  nearestPrediction({
     question: 'Which encoder state will the context vector be closest to?',
-    choices: states,
-    answer: (r) => clearArgmax(nearness(r)),
-    explain: (r) => {
-      const near = nearness(r);
-      const [first, second] = ranked(near);
-      const labels = states(r);
-      const next = second === undefined ? '' : `; next ${labels[second]} at ${shown(-near[second])}`;
-      return `the nearest is ${labels[first]}, ‖c − ${labels[first]}‖ = ${shown(-near[first])}${next}.`;
-    },
+    name: 'c',
+    point: (r) => r.context,
+    candidates: (r) => states(r).map((_, s) => column(r.H, s)),
+    labels: states,
   });
 
 /** A fresh set of questions for one lesson (two lessons on a page never share one). */

@@ -3,7 +3,7 @@
 // per step in basics/ (see README.md); this file reads the state, builds the
 // steps and recomputes.
 import { el } from '../dom.js';
-import { credit, errorLine, guarded, showSteps } from '../chapter-kit.js';
+import { credit, errorLine, guarded, inputEditor, showSteps } from '../chapter-kit.js';
 import { storyForFigures, Trace } from '../explain/trace.js';
 import { linkFormulas } from '../formula-links.js';
 import { addPrerendered } from '../math.js';
@@ -36,12 +36,11 @@ export default {
     const state = store.readState(SCHEMA);
     const trace = new Trace(); // the computation, from which every figure explains its cells
     const figures = {}; // heatmaps by the names the trace uses, filled by the steps
-    /** Sets inputs and recomputes; `program`: an experiment set them, so the editors show them. */
-    const edit = (next, { program = false } = {}) => {
-      Object.assign(state, next);
-      if (program) for (const s of steps) s.sync?.();
-      update();
-    };
+    const edit = inputEditor(
+      state,
+      () => steps,
+      () => update(),
+    );
     const ctx = {
       api,
       state,

@@ -5,7 +5,7 @@
 // glove/ (see README.md); this file reads the state, loads the vectors, builds
 // the steps and recomputes.
 import { el } from '../dom.js';
-import { credit, errorLine, guarded, showSteps } from '../chapter-kit.js';
+import { credit, errorLine, guarded, inputEditor, showSteps } from '../chapter-kit.js';
 import { storyForFigures, Trace } from '../explain/trace.js';
 import { addPrerendered } from '../math.js';
 import { linkFormulas } from '../formula-links.js';
@@ -90,12 +90,11 @@ export default {
     const trace = new Trace(); // the computation, from which every map explains its cells
     const figures = {}; // heatmaps by the names the trace uses, filled by the steps
     let attention = null; // the latest sentencesAttention(), whose mask the maps hatch
-    /** Sets inputs and recomputes; `program`: the controls show them. */
-    const edit = (next, { program = false } = {}) => {
-      Object.assign(state, next);
-      if (program) for (const s of steps) s.sync?.();
-      update();
-    };
+    const edit = inputEditor(
+      state,
+      () => steps,
+      () => update(),
+    );
     const ctx = {
       api,
       assets,
@@ -132,7 +131,7 @@ export default {
         if (!r.qTokens.length || !r.kTokens.length) throw new Error('Type at least one word in each sentence.');
         const a = sentencesAttention(api, E, state.query, state.key, { cosine: state.cosine });
         traceSentences(api, trace, a);
-        return { attention: a };
+        return { attention: a, dot: a.dot }; // the dot step needs `dot`: greyed, not failed, when this fails
       });
       if (!r.attention) return run;
       stage('trained', () => {

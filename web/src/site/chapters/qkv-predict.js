@@ -3,7 +3,7 @@
 // weights, output, unscaledFirst }: matrices with one row per word).
 import { numberedLabels } from '../chapter-kit.js';
 import { shown } from '../explain/format.js';
-import { clearArgmax, leader, prediction, ranked } from '../predict.js';
+import { clearArgmax, leader, nearestPrediction, prediction } from '../predict.js';
 
 const words = (r) => numberedLabels('word_', r.Q.rows);
 const rowOf = (m, i) => Array.from(m.row(i));
@@ -45,19 +45,14 @@ const scalingEffect = () =>
       `word_1’s largest weight is ${shown(Math.max(...rowOf(r.weights, 0)))} after dividing by √${r.dk}, against ${shown(Math.max(...r.unscaledFirst))} without.`,
   });
 
-// Step 6: the measure is the distance from word_1's output to each value vector (nearest wins).
-const nearness = (r) => words(r).map((_, j) => -norm(rowOf(r.output, 0).map((x, k) => x - r.V.get(j, k))));
+// Step 6: the measure is the distance from word_1's output o1 to each value vector (nearest wins).
 const nearestValue = () =>
-  prediction({
+  nearestPrediction({
     question: 'Which value vector will word_1’s output be closest to?',
-    choices: (r) => words(r).map((_, j) => `v${j + 1}`),
-    answer: (r) => clearArgmax(nearness(r)),
-    explain: (r) => {
-      const near = nearness(r);
-      const [first, second] = ranked(near);
-      const next = second === undefined ? '' : `; next v${second + 1} at ${shown(-near[second])}`;
-      return `the nearest is v${first + 1}, ‖o1 − v${first + 1}‖ = ${shown(-near[first])}${next}.`;
-    },
+    name: 'o1',
+    point: (r) => r.output.row(0),
+    candidates: (r) => words(r).map((_, j) => rowOf(r.V, j)),
+    labels: (r) => words(r).map((_, j) => `v${j + 1}`),
   });
 
 /** A fresh set of questions for one lesson. */

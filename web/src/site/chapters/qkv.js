@@ -3,7 +3,7 @@
 // attention mechanism computed one matrix at a time. One module per step in
 // qkv/ (see README.md); this file reads the state, builds the steps and recomputes.
 import { el } from '../dom.js';
-import { credit, errorLine, guarded, showSteps } from '../chapter-kit.js';
+import { credit, errorLine, guarded, inputEditor, showSteps } from '../chapter-kit.js';
 import { storyForFigures, Trace } from '../explain/trace.js';
 import { addPrerendered } from '../math.js';
 import { linkFormulas } from '../formula-links.js';
@@ -43,12 +43,15 @@ export default {
       });
     const trace = new Trace(); // the computation, from which every figure explains its cells
     const figures = {}; // heatmaps by the names the trace uses, filled by the steps
-    /** Sets inputs and recomputes; `program`: the editors show them; `custom`: weights were typed. */
-    const edit = (next, { program = false, custom } = {}) => {
-      Object.assign(state, next);
+    const setInputs = inputEditor(
+      state,
+      () => steps,
+      () => update(),
+    );
+    /** inputEditor's edit, and `custom`: whether the weights are now typed (they go into the URL) or drawn. */
+    const edit = (next, { custom, ...options } = {}) => {
       if (custom !== undefined) customWeights = custom;
-      if (program) for (const s of steps) s.sync?.();
-      update();
+      setInputs(next, options);
     };
     const ctx = {
       state,

@@ -86,7 +86,7 @@ export function dotStep({ state, edit, figures, story, questions, attention }) {
   });
   return {
     element,
-    needs: ['attention'],
+    needs: ['dot'],
     show(r) {
       const a = r.attention;
       figure.show(a, a.dot.weights);
