@@ -414,3 +414,30 @@ test('formulas: Q, K and the three attention matrices are coloured like their fi
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
+
+test('"Try:" experiments say what happened only once it has: a word with no vector, the notebook’s d', async () => {
+  const page = await openChapter();
+  const experiment = (label) =>
+    page.locator(`${CHAPTER} p.experiment`).filter({ has: page.getByRole('button', { name: label }) });
+  await page.getByLabel('query sentence').fill('the teacher smiled');
+  await page.getByLabel('key sentence').fill('the students listened');
+  const unknown = experiment('Try: a word with no vector');
+  assert.match(await unknown.textContent(), /Adds the made-up word “qzxv” to the query sentence: it has no vector/);
+  await unknown.getByRole('button').click();
+  assert.equal(await page.getByLabel('query sentence').inputValue(), 'the teacher smiled qzxv');
+  assert.match(await unknown.textContent(), /Here “qzxv” has no vector: hatched in step 3/);
+  const row = (await heatmapValues(page, 4)).slice(3 * 3, 4 * 3);
+  assert.deepEqual(row, [0, 0, 0], 'its row of weights is masked');
+
+  const notebook = experiment('Try: d = 256');
+  assert.doesNotMatch(await notebook.textContent(), /largest weight/);
+  await notebook.getByRole('button').click();
+  assert.equal(await page.getByLabel('projection size d').inputValue(), '256');
+  const kept = (w) => w.filter((_, x) => x < 9); // the first three query rows have vectors
+  const [trained, dot] = [kept(await heatmapValues(page, 5)), kept(await heatmapValues(page, 4))];
+  const [now, before] = [Math.max(...trained), Math.max(...dot)];
+  const verdict = now < before ? 'flatter than' : 'sharper than';
+  assert.match(await notebook.textContent(), new RegExp(`leave the weights ${verdict} the raw vectors’`));
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
