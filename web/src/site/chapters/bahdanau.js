@@ -5,7 +5,7 @@
 // file reads the state, builds the steps and recomputes.
 import { el } from '../dom.js';
 import { credit, errorLine, guarded, inputEditor } from '../chapter-kit.js';
-import { storyForFigures, Trace } from '../explain/trace.js';
+import { tracedFigures } from '../explain/trace.js';
 import { addPrerendered } from '../math.js';
 import { linkFormulas } from '../formula-links.js';
 import { urlStore } from '../url-state.js';
@@ -37,14 +37,13 @@ export default {
    */
   render(root, { api, store = urlStore }) {
     const state = store.readState(SCHEMA);
-    const trace = new Trace(); // the computation, from which every figure explains its cells
-    const figures = {}; // heatmaps by the names the trace uses, filled by the steps
+    const { trace, figures, story } = tracedFigures(); // every figure explains its cells from the trace
     const edit = inputEditor(
       state,
       () => steps,
       () => update(),
     );
-    const ctx = { state, edit, figures, story: storyForFigures(trace, figures), questions: bahdanauQuestions() };
+    const ctx = { state, edit, figures, story, questions: bahdanauQuestions() };
     const steps = [
       whyStep(),
       sizesStep(ctx),

@@ -4,7 +4,7 @@
 // steps and recomputes.
 import { el } from '../dom.js';
 import { credit, errorLine, guarded, inputEditor, showSteps } from '../chapter-kit.js';
-import { storyForFigures, Trace } from '../explain/trace.js';
+import { tracedFigures } from '../explain/trace.js';
 import { linkFormulas } from '../formula-links.js';
 import { addPrerendered } from '../math.js';
 import { urlStore } from '../url-state.js';
@@ -34,8 +34,7 @@ export default {
    */
   render(root, { api, store = urlStore }) {
     const state = store.readState(SCHEMA);
-    const trace = new Trace(); // the computation, from which every figure explains its cells
-    const figures = {}; // heatmaps by the names the trace uses, filled by the steps
+    const { trace, figures, story } = tracedFigures(); // every figure explains its cells from the trace
     const edit = inputEditor(
       state,
       () => steps,
@@ -46,7 +45,7 @@ export default {
       state,
       edit,
       figures,
-      story: storyForFigures(trace, figures),
+      story,
       questions: basicsQuestions(), // predict, then reveal: one per computing step
     };
     const softmax = softmaxStep(ctx);

@@ -6,7 +6,7 @@
 // the steps and recomputes.
 import { el } from '../dom.js';
 import { credit, errorLine, guarded, inputEditor, showSteps } from '../chapter-kit.js';
-import { storyForFigures, Trace } from '../explain/trace.js';
+import { tracedFigures } from '../explain/trace.js';
 import { addPrerendered } from '../math.js';
 import { linkFormulas } from '../formula-links.js';
 import { staged } from '../stages.js';
@@ -37,13 +37,12 @@ addPrerendered(formulas); // this chapter's formulas, typeset at build time
 /** @type {WeakMap<object, Map<string, Promise<any>>>} */
 const shippedTables = new WeakMap();
 
-/** A layer kept while its sizes and seed stay the same (a new one replaces and frees it). */
+/** A layer kept while its sizes and seed stay the same (a plain JS object: nothing to free). */
 function cachedLayer(create) {
   let key = null;
   let layer = null;
   return (nextKey, options) => {
     if (key !== nextKey) {
-      layer?.delete?.();
       layer = create(options);
       key = nextKey;
     }
@@ -87,8 +86,7 @@ export default {
     const table = () => (state.useOwn && loadedOwnTable() ? loadedOwnTable().E : state.shipped);
     const trainable = cachedLayer((o) => api.createTrainableAttention(o));
     const additive = cachedLayer((o) => api.createAdditiveAttention(o));
-    const trace = new Trace(); // the computation, from which every map explains its cells
-    const figures = {}; // heatmaps by the names the trace uses, filled by the steps
+    const { trace, figures, story } = tracedFigures(); // every figure explains its cells from the trace
     let attention = null; // the latest sentencesAttention(), whose mask the maps hatch
     const edit = inputEditor(
       state,
@@ -103,7 +101,7 @@ export default {
       edit,
       table,
       figures,
-      story: storyForFigures(trace, figures),
+      story,
       questions: gloveQuestions(), // predict, then reveal: one per computing step
       attention: () => attention,
       vocabulary: () => {

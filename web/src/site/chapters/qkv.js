@@ -4,7 +4,7 @@
 // qkv/ (see README.md); this file reads the state, builds the steps and recomputes.
 import { el } from '../dom.js';
 import { credit, errorLine, guarded, inputEditor, showSteps } from '../chapter-kit.js';
-import { storyForFigures, Trace } from '../explain/trace.js';
+import { tracedFigures } from '../explain/trace.js';
 import { addPrerendered } from '../math.js';
 import { linkFormulas } from '../formula-links.js';
 import { urlStore } from '../url-state.js';
@@ -41,8 +41,7 @@ export default {
         ...state,
         ...Object.fromEntries(WEIGHT_KEYS.map((k) => [k, customWeights ? state[k] : null])),
       });
-    const trace = new Trace(); // the computation, from which every figure explains its cells
-    const figures = {}; // heatmaps by the names the trace uses, filled by the steps
+    const { trace, figures, story } = tracedFigures(); // every figure explains its cells from the trace
     const setInputs = inputEditor(
       state,
       () => steps,
@@ -57,7 +56,7 @@ export default {
       state,
       edit,
       figures,
-      story: storyForFigures(trace, figures),
+      story,
       questions: qkvQuestions(), // predict, then reveal: one per computing step
       redraw: (seed) => edit({ seed, ...drawWeights(api, seed) }, { program: true, custom: false }),
     };
