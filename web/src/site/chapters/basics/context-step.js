@@ -7,7 +7,7 @@ import { Heatmap } from '../../figures/heatmap.js';
 import { symbol } from '../../math.js';
 import { formatNumpy } from '../../numpy-format.js';
 import { DEFAULTS } from '../basics-model.js';
-import { alpha, column, H } from './symbols.js';
+import { alpha, column, H } from './shared.js';
 
 export function contextStep({ state, edit, figures, story, questions }) {
   const map = new Heatmap({

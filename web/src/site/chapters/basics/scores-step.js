@@ -5,7 +5,7 @@ import { liveExperiment, numberedLabels, outputBlock, step } from '../../chapter
 import { Heatmap } from '../../figures/heatmap.js';
 import { symbol, tex } from '../../math.js';
 import { formatNumpy } from '../../numpy-format.js';
-import { e, h, H, row } from './symbols.js';
+import { e, h, H, row } from './shared.js';
 
 /** The three score functions (Luong et al., 2015, section 3.1) and the chapters that compute each. */
 function scoringTable() {

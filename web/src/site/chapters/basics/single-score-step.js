@@ -3,7 +3,7 @@ import { el } from '../../dom.js';
 import { outputBlock, step } from '../../chapter-kit.js';
 import { symbol } from '../../math.js';
 import { formatCell, formatScalar } from '../../numpy-format.js';
-import { h, hs } from './symbols.js';
+import { h, hs } from './shared.js';
 
 export function singleScoreStep({ state, questions }) {
   const out = outputBlock('score of the single annotation');

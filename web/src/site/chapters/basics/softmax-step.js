@@ -7,7 +7,7 @@ import { Heatmap } from '../../figures/heatmap.js';
 import { symbol, tex } from '../../math.js';
 import { formatCell, formatFromLog, formatNumpy } from '../../numpy-format.js';
 import { softmaxSentence, temperatureAt, temperedWeights } from '../basics-model.js';
-import { alpha, es, row } from './symbols.js';
+import { alpha, es, row } from './shared.js';
 
 /** The temperature slider and its bar chart of softmax(e / T). */
 function temperatureControl(api) {

@@ -4,7 +4,7 @@ import { VectorEditor } from '../../editors.js';
 import { asInput, indexLabels, outputBlock } from '../../chapter-kit.js';
 import { Heatmap } from '../../figures/heatmap.js';
 import { formatNumpy } from '../../numpy-format.js';
-import { column } from './symbols.js';
+import { column } from './shared.js';
 
 /** state[key] as editor, heatmap and NumPy print. */
 export function vectorInput({ state, edit }, key, label, palette) {

@@ -3,7 +3,7 @@ import { indexLabels, numberedLabels, outputBlock, step } from '../../chapter-ki
 import { Heatmap } from '../../figures/heatmap.js';
 import { symbol } from '../../math.js';
 import { formatNumpy } from '../../numpy-format.js';
-import { alpha } from './symbols.js';
+import { alpha } from './shared.js';
 
 export function weightedStep({ figures, story, questions }) {
   const map = new Heatmap({

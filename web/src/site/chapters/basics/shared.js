@@ -1,4 +1,4 @@
-// The Basics chapter's formula symbols, coloured like (and linked to) their figures,
+// What the Basics chapter's steps share: formula symbols, coloured like (and linked to) their figures,
 // and the shapes its figures take.
 import { symbol } from '../../math.js';
 
