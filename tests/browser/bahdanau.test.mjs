@@ -4,7 +4,15 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { loadFixture } from '../js/fixtures.js';
-import { canvasHash, FILE_URL, openPage, paintedPixels, assertFormulaLinks, useBrowser } from './harness.mjs';
+import {
+  canvasHash,
+  FILE_URL,
+  openPage,
+  paintedPixels,
+  assertFormulaLinks,
+  tableValues,
+  useBrowser,
+} from './harness.mjs';
 
 const ref = loadFixture('additive.txt');
 const CANVASES = 11; // steps 2-9: encoder + decoder, inputs, W1 + activations, w2 + scores, weights, weighted, context, comparison
@@ -198,6 +206,47 @@ test('formulas: h_i, s, W1, w2, a_i, e, α and c are coloured like their figures
     ['scores', /^alignment scores e/],
     ['context', /^context vector c/],
   ]);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('drag handles on the fields; "Try:" experiments whose claims follow the numbers', async () => {
+  const page = await openPage(env.browser, `${env.url}#chapter=bahdanau`);
+  const experiment = (label) =>
+    page.locator('#chapter-bahdanau p.experiment').filter({ has: page.getByRole('button', { name: label }) });
+  assert.equal(await page.locator('#chapter-bahdanau .scrubbable .scrub').count(), 4, 'one handle per field');
+  // Dragging the seed's handle up by 12 px adds 3 (4 px a step): seed 45.
+  const handle = page.locator('#chapter-bahdanau .scrub').first();
+  await handle.scrollIntoViewIfNeeded();
+  const box = await handle.boundingBox();
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2 - 12, { steps: 4 });
+  await page.mouse.up();
+  assert.equal(await field(page, 'seed').inputValue(), '45');
+  assert.match((await outputs(page))[0], /^np\.random\.seed\(45\)/);
+
+  // Before the click the text only says what the button does; after it, what the weights show.
+  const one = experiment('Try: input_length = 1');
+  assert.doesNotMatch(await one.textContent(), /α1 = /);
+  await one.getByRole('button').click();
+  assert.equal(await field(page, 'input_length').inputValue(), '1', 'the field shows the new size');
+  assert.match(
+    await one.textContent(),
+    /One encoder step: softmax has nothing to choose from, α1 = 1, and the context is h1 itself\./,
+  );
+  // The next-seed experiment names the step the weights table shows.
+  await field(page, 'input_length').fill('5');
+  const next = experiment('Try: the next seed');
+  await next.getByRole('button').click();
+  assert.equal(await field(page, 'seed').inputValue(), '46');
+  const weights = page.locator('#chapter-bahdanau section.step:nth-of-type(7) figure.heatmap');
+  const values = (await tableValues(weights)).map(Number);
+  const best = values.indexOf(Math.max(...values));
+  assert.match(
+    await next.textContent(),
+    new RegExp(`With seed 46 and these sizes, the largest weight goes to h${best + 1} \\(`),
+  );
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });

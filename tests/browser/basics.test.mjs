@@ -351,3 +351,60 @@ test('one explained cell per lesson: the latest hover or focus wins, in a window
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
+
+test('h = [1e308, 1, 20]: no step shows the old inputs’ numbers as current (issue 24)', async () => {
+  const page = await openPage(env.browser, env.url);
+  await decoderEntry(page, 1).fill('1e308');
+  const steps = page.locator('#chapter-basics section.step');
+  // Step 3 cannot compute h · h̄: its error stands where 927 and its arithmetic were.
+  const single = steps.nth(2);
+  assert.match(await single.locator('.step-error-text').textContent(), /^dot: a · b overflows float64/);
+  assert.equal(await single.locator('pre.output').isVisible(), false);
+  assert.equal(await single.locator('.worked').isVisible(), false);
+  assert.doesNotMatch(await single.innerText(), /927/);
+  // Step 5 likewise for the scores (figure and NumPy print).
+  const scores = steps.nth(4);
+  assert.match(await scores.locator('.step-error-text').textContent(), /^dotScores: /);
+  assert.equal(await scores.locator('figure.heatmap').isVisible(), false);
+  assert.equal(await scores.locator('pre.output').isVisible(), false);
+  // The inputs follow the edit; the steps after the scores are greyed with the reason in the heading.
+  assert.match(await steps.nth(0).locator('pre.output').textContent(), /e\+308/);
+  const state = await steps.evaluateAll((ss) =>
+    ss.map((s) => (s.classList.contains('step-failed') ? 'failed' : s.classList.contains('stale') ? 'stale' : 'live')),
+  );
+  assert.deepEqual(state, ['live', 'live', 'failed', 'live', 'failed', 'stale', 'stale', 'stale']);
+  const reason = await steps
+    .nth(5)
+    .locator('h2')
+    .evaluate((h) => getComputedStyle(h, '::after').content);
+  assert.match(reason, /not recomputed: an earlier step failed/);
+  // Back to a finite number: step 3 computes again, with the new arithmetic.
+  await decoderEntry(page, 1).fill('6');
+  assert.equal(await single.locator('.worked').textContent(), '6·3 + 1·12 + 20·45 = 930');
+  assert.equal(await page.locator('#chapter-basics .step-error').count(), 0);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('one indexing convention: an axis label, an editor label and the arithmetic name the same cell alike', async () => {
+  const page = await openPage(env.browser, env.url);
+  // Entry 2 of encoder step 1 is H[2][1] (row 2, column h̄1) in the arithmetic and row "2" on the axis.
+  await page.getByRole('textbox', { name: 'encoder step 1, entry 2', exact: true }).fill('7');
+  const applied = '#chapter-basics section.step:nth-of-type(7) figure.heatmap';
+  await focusCell(page, applied, 1, 0);
+  assert.match(await page.textContent(`${applied} .heatmap-readout`), /^2, h̄1: /);
+  assert.match(
+    await page.textContent(`${applied} .heatmap-story`),
+    /^αh̄\[2\]\[1\] = α1 · H\[2\]\[1\] = [\d.e-]+ · 7 = /,
+  );
+  // The context's entry 2 reads row 2 of H, whose first entry is the 7 typed above.
+  const context = '#chapter-basics section.step:nth-of-type(8) figure.heatmap';
+  await focusCell(page, context, 1, 0);
+  assert.match(await page.textContent(`${context} .heatmap-readout`), /^2, /);
+  assert.match(await page.textContent(`${context} .heatmap-story`), /^c2 = H\[2\] · α = 7·/);
+  // And the page says so, once, in the first step.
+  assert.equal(await page.locator('#chapter-basics .indexing-note').count(), 1);
+  assert.match(await page.textContent('#chapter-basics section.step:nth-of-type(1) .indexing-note'), /count from 1/);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});

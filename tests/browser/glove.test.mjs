@@ -132,9 +132,11 @@ test('typing a sentence recomputes tokens, matrices and plots, and the URL keeps
   // Equal lengths: the notebook's Q + K would run, pairing i with i only.
   await page.getByLabel('key sentence').fill('a b c d e');
   assert.match(await page.textContent(`${stepSel(6)} .notebook-bug`), /both have 5 tokens/);
-  // Empty sentence: a message, not a crash.
+  // Empty sentence: a message in the first step that needs both sentences, not a crash; the
+  // attention steps after it are greyed out rather than showing the last sentences' weights as current.
   await page.getByLabel('key sentence').fill('   ');
-  assert.match(await page.textContent(`${CHAPTER} p.error`), /Type at least one word in each sentence/);
+  assert.match(await page.textContent(`${stepSel(3)} .step-error-text`), /Type at least one word in each sentence/);
+  assert.equal(await page.locator(`${CHAPTER} section.step.stale`).count(), 3);
   // A permalink restores the sentence.
   const url = await page.evaluate(() => location.href);
   const again = await openChapter(url);
@@ -409,6 +411,33 @@ test('formulas: Q, K and the three attention matrices are coloured like their fi
     ['dot', /^dot-product attention/],
     ['additive', /additive/],
   ]);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('"Try:" experiments say what happened only once it has: a word with no vector, the notebook’s d', async () => {
+  const page = await openChapter();
+  const experiment = (label) =>
+    page.locator(`${CHAPTER} p.experiment`).filter({ has: page.getByRole('button', { name: label }) });
+  await page.getByLabel('query sentence').fill('the teacher smiled');
+  await page.getByLabel('key sentence').fill('the students listened');
+  const unknown = experiment('Try: a word with no vector');
+  assert.match(await unknown.textContent(), /Adds the made-up word “qzxv” to the query sentence: it has no vector/);
+  await unknown.getByRole('button').click();
+  assert.equal(await page.getByLabel('query sentence').inputValue(), 'the teacher smiled qzxv');
+  assert.match(await unknown.textContent(), /Here “qzxv” has no vector: hatched in step 3/);
+  const row = (await heatmapValues(page, 4)).slice(3 * 3, 4 * 3);
+  assert.deepEqual(row, [0, 0, 0], 'its row of weights is masked');
+
+  const notebook = experiment('Try: d = 256');
+  assert.doesNotMatch(await notebook.textContent(), /largest weight/);
+  await notebook.getByRole('button').click();
+  assert.equal(await page.getByLabel('projection size d').inputValue(), '256');
+  const kept = (w) => w.filter((_, x) => x < 9); // the first three query rows have vectors
+  const [trained, dot] = [kept(await heatmapValues(page, 5)), kept(await heatmapValues(page, 4))];
+  const [now, before] = [Math.max(...trained), Math.max(...dot)];
+  const verdict = now < before ? 'flatter than' : 'sharper than';
+  assert.match(await notebook.textContent(), new RegExp(`leave the weights ${verdict} the raw vectors’`));
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });

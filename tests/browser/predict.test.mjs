@@ -87,12 +87,61 @@ test('the toolbar turns the questions off (results show) and the choice is kept 
   await page.context().close();
 });
 
+/** Reveals a step's answer without guessing, and returns the figure's values table (numbers) and the verdict. */
+async function revealed(section, figure) {
+  const box = section.locator(':scope > .predict');
+  await box.scrollIntoViewIfNeeded();
+  await box.getByRole('button', { name: 'Just show me' }).click();
+  // A masked cell (no number) counts as no candidate.
+  const values = (await tableValues(figure)).map((x) => (x.trim() ? Number(x.replace('\u2212', '-')) : NaN));
+  const verdict = (await box.locator('.predict-verdict').textContent()).replace(/\u2212/g, '-');
+  return { values, verdict };
+}
+const chapterStep = (page, id, title) =>
+  page.locator(`#chapter-${id} section.step`).filter({ has: page.locator('h2', { hasText: title }) });
+
+test('bahdanau: the verdict on the highest alignment score names the step the scores table shows', async () => {
+  const page = await openChapter(env, 'bahdanau', { predict: true });
+  const section = chapterStep(page, 'bahdanau', '5. The second layer');
+  const { values, verdict } = await revealed(section, section.locator('figure.heatmap').nth(1));
+  assert.equal(values.length, 5, 'five encoder steps (the article’s sizes)');
+  const winner = argmax(values);
+  const [, step, score] = verdict.match(/largest score is h(\d+) with e = (-?[\d.e+-]+)/);
+  assert.equal(Number(step), winner + 1, verdict);
+  assert.ok(Math.abs(Number(score) - values[winner]) <= 1e-4 * Math.max(1, Math.abs(values[winner])), verdict);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('qkv: the verdict on the longest query names the row of Q with the largest length', async () => {
+  const page = await openChapter(env, 'qkv', { predict: true });
+  const section = chapterStep(page, 'qkv', '3. Queries, keys and values');
+  const { values, verdict } = await revealed(section, section.locator('figure.heatmap').first());
+  const lengths = [0, 1, 2, 3].map((i) => Math.hypot(...values.slice(3 * i, 3 * i + 3)));
+  const winner = argmax(lengths);
+  const [, word, length] = verdict.match(/longest query is word_(\d+) with ‖q‖ = ([\d.]+)/);
+  assert.equal(Number(word), winner + 1, verdict);
+  assert.ok(Math.abs(Number(length) - lengths[winner]) <= 1e-4 * lengths[winner], verdict); // printed to 4 decimals
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('glove: the verdict on the dot-product step names the key the first query word weighs most', async () => {
+  const page = await openChapter(env, 'glove', { predict: true });
+  const section = chapterStep(page, 'glove', '4. Dot-product attention');
+  const { values, verdict } = await revealed(section, section.locator('figure.heatmap'));
+  const keys = await page.locator('#chapter-glove ol[aria-label="key tokens"] li').allTextContents();
+  const firstRow = values.slice(0, keys.length).map((x) => (Number.isNaN(x) ? -Infinity : x));
+  const winner = argmax(firstRow);
+  const queries = await page.locator('#chapter-glove ol[aria-label="query tokens"] li').allTextContents();
+  assert.ok(verdict.includes(`in the row of “${queries[0]}”`), `${verdict}: the first query word has a vector`);
+  assert.ok(verdict.includes(`largest weight is ${keys[winner]}`), `${verdict} (row ${firstRow})`);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
 /** Chapters whose steps do not all ask yet (id → why); the test fails when one starts asking. */
-const LEFT = {
-  bahdanau: 'questions not written yet',
-  qkv: 'questions not written yet',
-  glove: 'questions not written yet',
-};
+const LEFT = {};
 
 for (const { id } of CHAPTERS) {
   test(`${id}: every step with a computed figure asks first, and an answer reveals it`, async () => {

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { serve } from '../../scripts/serve.mjs';
 import { loadFixture } from '../js/fixtures.js';
-import { canvasHash, FILE_URL, openPage, paintedPixels, SITE_DIR, useBrowser } from './harness.mjs';
+import { canvasHash, FILE_URL, openPage, paintedPixels, SITE_DIR, tableValues, useBrowser } from './harness.mjs';
 
 const ref = loadFixture('qkv.txt');
 const CANVASES = 10; // words, W_Q, W_K, W_V, Q, K, V, scores, weights, output
@@ -253,4 +253,56 @@ test('formulas: Q, K, V, S, α and the output are coloured like their figures an
     assert.deepEqual(page.errors, []);
     await page.context().close();
   }
+});
+
+test('an overflowing word: Q/K/V shows the error in step 3 and greys the steps after it, never old numbers as current', async () => {
+  const page = await openPage(env.browser, `${env.url}#chapter=qkv`);
+  await entry(page, 'word vectors', 'word_1', 1).fill('1e308');
+  const steps = page.locator('#chapter-qkv section.step');
+  const state = await steps.evaluateAll((ss) =>
+    ss.map((s) => (s.classList.contains('step-failed') ? 'failed' : s.classList.contains('stale') ? 'stale' : 'live')),
+  );
+  assert.deepEqual(state, ['live', 'live', 'failed', 'stale', 'stale', 'stale']);
+  assert.match(await steps.nth(2).locator('.step-error-text').textContent(), /^matmul: .* overflows float64/);
+  assert.equal(await steps.nth(2).locator('.figures').isVisible(), false, 'the old Q, K, V are not shown');
+  await entry(page, 'word vectors', 'word_1', 1).fill('1');
+  assert.equal(await page.locator('#chapter-qkv .step-error').count(), 0);
+  assert.equal(await page.locator('#chapter-qkv section.step.stale').count(), 0);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('one indexing convention: Q[2][3] is row word_2, column "3" on the axis and word_2, column 3 in the editor', async () => {
+  const page = await openPage(env.browser, `${env.url}#chapter=qkv`);
+  // word_2 = [0, 1, 5]: Q[2][3] = 0·W_Q[1][3] + 1·W_Q[2][3] + 5·W_Q[3][3] = 0 + 0 + 5·2 = 10.
+  await entry(page, 'word vectors', 'word_2', 3).fill('5');
+  const figure = '#chapter-qkv section.step:nth-of-type(3) figure.heatmap';
+  await page.focus(`${figure} canvas`);
+  for (const key of ['ArrowDown', 'ArrowRight', 'ArrowRight']) await page.keyboard.press(key);
+  assert.match(await page.textContent(`${figure} .heatmap-readout`), /^word_2, 3: 10$/);
+  assert.equal(await page.textContent(`${figure} .heatmap-story`), 'Q[2][3] = x2 · W_Q[:, 3] = 0·2 + 1·0 + 5·2 = 10');
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('drag handles on every entry; "Try: W_K = W_Q" claims symmetric scores only once they are', async () => {
+  const page = await openPage(env.browser, `${env.url}#chapter=qkv`);
+  // 4 words × 3, three 3 × 3 projections, the seed.
+  assert.equal(await page.locator('#chapter-qkv .scrubbable .scrub').count(), 12 + 27 + 1);
+  const trySame = page
+    .locator('#chapter-qkv p.experiment')
+    .filter({ has: page.getByRole('button', { name: 'Try: W_K = W_Q' }) });
+  assert.doesNotMatch(await trySame.textContent(), /scores in step 4 are symmetric/);
+  await trySame.getByRole('button').click();
+  assert.equal(await entry(page, 'W_K', 'row 1', 3).inputValue(), '2', 'the editor shows W_Q’s row 1');
+  const scores = (await tableValues(page.locator('#chapter-qkv section.step:nth-of-type(4) figure.heatmap'))).map(
+    Number,
+  );
+  for (let i = 0; i < 4; i++) for (let j = 0; j < 4; j++) assert.equal(scores[4 * i + j], scores[4 * j + i]);
+  assert.match(await trySame.textContent(), /the scores in step 4 are symmetric: S\[i\]\[j\] = S\[j\]\[i\]/);
+  // An edit that breaks the symmetry takes the claim away.
+  await entry(page, 'W_K', 'row 1', 1).fill('0');
+  assert.doesNotMatch(await trySame.textContent(), /are symmetric/);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
 });

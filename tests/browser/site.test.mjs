@@ -106,10 +106,10 @@ test('heatmaps: keyboard focus shows cell values; copy as NumPy; download PNG; t
   const page = await openPage(env.browser, env.url);
   const annotations = page.locator('#chapter-basics section.step:nth-of-type(4) figure.heatmap');
   await annotations.locator('canvas').focus();
-  await page.keyboard.press('ArrowRight'); // component 0 (labelled from 0, as NumPy), column h̄2: 59
-  assert.equal(await annotations.locator('.heatmap-readout').textContent(), '0, h̄2: 59');
-  await page.keyboard.press('ArrowDown'); // component 1, column h̄2: 2
-  assert.equal(await annotations.locator('.heatmap-readout').textContent(), '1, h̄2: 2');
+  await page.keyboard.press('ArrowRight'); // entry 1 (labelled from 1, like the editors and H[1][2]), column h̄2: 59
+  assert.equal(await annotations.locator('.heatmap-readout').textContent(), '1, h̄2: 59');
+  await page.keyboard.press('ArrowDown'); // entry 2, column h̄2: 2
+  assert.equal(await annotations.locator('.heatmap-readout').textContent(), '2, h̄2: 2');
 
   const menuButton = annotations.getByRole('button', { name: /PNG · Copy · Table/ });
   await menuButton.click();

@@ -32,8 +32,23 @@ export function step({ title, intro = [], formula, controls = [], output, figure
   return section;
 }
 
-/** Axis labels 0 … n − 1: vector components and dimensions are indexed from 0, as NumPy and seaborn's tick labels do. */
-export const indexLabels = (n) => Array.from({ length: n }, (_, i) => `${i}`);
+/**
+ * Axis labels 1 … n. One indexing convention on every page: positions count from 1 in the
+ * axes, the editors ("entry 2", "row 2") and the arithmetic (h̄2, H[2][1]), as the notebooks
+ * name them; only NumPy code counts from 0 (NumPy's h[0] is entry 1). See indexingNote().
+ */
+export const indexLabels = (n) => Array.from({ length: n }, (_, i) => `${i + 1}`);
+
+/** The page's statement of that convention, placed once per chapter (in its first step). */
+export function indexingNote() {
+  return el(
+    'p',
+    { className: 'indexing-note' },
+    'Counting: positions count from 1 in the axes, the editors and the arithmetic alike (entry 2 of a vector, row 2 of a matrix, h̄2, H[2][1]); only NumPy code counts from 0, so NumPy’s ',
+    el('code', {}, 'h[0]'),
+    ' is entry 1 here.',
+  );
+}
 
 /** The notebooks' 1-based names `${prefix}1` … `${prefix}n` (h̄1, word_1). */
 export const numberedLabels = (prefix, n) => Array.from({ length: n }, (_, i) => `${prefix}${i + 1}`);
@@ -87,6 +102,62 @@ export function experiment({ label, explain, apply }) {
     ' ',
     el('span', {}, explain),
   );
+}
+
+/**
+ * An experiment whose explanation follows the live numbers: `explain(data)` returns the
+ * text for the numbers now (a claim about the result only when it holds), set by `show(data)`
+ * on every recompute.
+ * @template T
+ * @param {{label: string, explain: (data: T) => string, apply: () => void}} options
+ */
+export function liveExperiment({ label, explain, apply }) {
+  const element = experiment({ label, explain: '', apply });
+  const text = element.querySelector('span');
+  return { element, show: (data) => (text.textContent = explain(data)) };
+}
+
+/**
+ * A chapter's `edit(next, { program })`: sets inputs in `state` and calls `update()`;
+ * `program: true` when the page set them (an experiment), so every step's `sync()` shows
+ * them in its editors first. `steps()` gives the steps (they are made after `edit`).
+ * @returns {(next: object, options?: {program?: boolean}) => void}
+ */
+export function inputEditor(state, steps, update) {
+  return (next, { program = false } = {}) => {
+    Object.assign(state, next);
+    if (program) for (const s of steps()) s.sync?.();
+    update();
+  };
+}
+
+/**
+ * Hands each step its part of a staged computation. `steps`: `{ element, show(r), needs }`,
+ * `needs` naming the results the step reads; `r`: the results computed; `failures`: result
+ * name → the Error that stopped it. A step with everything it needs is shown. A step whose own
+ * result failed shows the error in place of its results (class step-failed, `why()` may add a
+ * button after the message); a step downstream of a failure is greyed out (class stale, its
+ * heading says why) and keeps its last numbers.
+ * @param {{element: HTMLElement, show: (r: any) => void, needs?: string[]}[]} steps
+ * @param {Record<string, unknown>} r
+ * @param {Record<string, Error>} failures
+ * @param {{why?: () => Node}} [options]
+ */
+export function showSteps(steps, r, failures, { why } = {}) {
+  for (const { element, show, needs = [] } of steps) {
+    const failed = needs.find((name) => failures[name]);
+    const ready = needs.every((name) => r[name] !== undefined);
+    element.classList.toggle('step-failed', failed !== undefined);
+    element.classList.toggle('stale', failed === undefined && !ready);
+    element.querySelector(':scope > .step-error')?.remove();
+    if (failed !== undefined) {
+      const message = el('p', { className: 'step-error-text' }, failures[failed].message);
+      element
+        .querySelector('h2')
+        .after(el('div', { className: 'error step-error', attrs: { role: 'alert' } }, message, why?.() ?? null));
+    }
+    if (ready) show(r);
+  }
 }
 
 /**

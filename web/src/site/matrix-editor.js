@@ -21,9 +21,11 @@ export class MatrixEditor {
   /**
    * @param {{rows: number[][], label: string, rowLabel: (i: number) => string,
    *          onChange: (rows: number[][]) => void, minRows?: number, maxRows?: number,
-   *          newRow?: (rows: number[][]) => number[], rowNoun?: string}} options
+   *          newRow?: (rows: number[][]) => number[], rowNoun?: string, scrub?: {step: number}}} options
+   *   `scrub`: a drag handle beside every entry (number-input.js).
    */
-  constructor({ rows, label, rowLabel, onChange, minRows, maxRows, newRow, rowNoun = 'row' }) {
+  constructor({ rows, label, rowLabel, onChange, minRows, maxRows, newRow, rowNoun = 'row', scrub }) {
+    this.scrub = scrub;
     this.rows = rows.map((r) => [...r]);
     this.label = label;
     this.rowLabel = rowLabel;
@@ -68,6 +70,7 @@ export class MatrixEditor {
             value,
             label: `${this.label}, ${name}, column ${j + 1}`,
             width: '4.5em',
+            scrub: this.scrub,
             onChange: (x) => this.edited(i, j, x),
           }).element;
           cells.push(input);

@@ -8,6 +8,7 @@
 // attribute of <attention-lesson>). Off, the questions are hidden and every
 // result shows; on, CSS hides a step's results while its state is "asking".
 import { el } from './dom.js';
+import { shown } from './explain/format.js';
 
 /** Where the site keeps the reader's choice (true when unset: a first visit asks). */
 export const PREDICT_STORAGE_KEY = 'attention-lab.predict';
@@ -53,6 +54,46 @@ export function clearArgmax(values, tolerance = 1e-9) {
  * @param {ArrayLike<number>} values
  */
 export const ranked = (values) => Array.from(values, (_, i) => i).sort((a, b) => values[b] - values[a]);
+
+/**
+ * "h̄3 with 929; next h̄1 with 927": the winner and the runner-up of a measure, as an
+ * `explain` states them (`unit` goes before each number, e.g. "α = ").
+ * @param {string[]} labels
+ * @param {ArrayLike<number>} values
+ */
+export function leader(labels, values, unit = '') {
+  const [first, second] = ranked(values);
+  const next = second === undefined ? '' : `; next ${labels[second]} with ${unit}${shown(values[second])}`;
+  return `${labels[first]} with ${unit}${shown(values[first])}${next}`;
+}
+
+/**
+ * "Which encoder state will the context be closest to?": a question whose measure is the
+ * Euclidean distance from `point(data)` (named `name`, e.g. 'c') to each of
+ * `candidates(data)` (named by `labels(data)`); the nearest wins and the explanation states
+ * its distance and the runner-up's ("the nearest is h̄4, ‖c − h̄4‖ = 0.3; next h̄1 at 42").
+ * @template T
+ * @param {{question: string, name: string, point: (data: T) => ArrayLike<number>,
+ *          candidates: (data: T) => ArrayLike<number>[], labels: (data: T) => string[]}} spec
+ */
+export function nearestPrediction({ question, name, point, candidates, labels }) {
+  const nearness = (data) => {
+    const p = Array.from(point(data));
+    return candidates(data).map((v) => -Math.hypot(...p.map((x, k) => x - v[k])));
+  };
+  return prediction({
+    question,
+    choices: labels,
+    answer: (data) => clearArgmax(nearness(data)),
+    explain: (data) => {
+      const near = nearness(data);
+      const [first, second] = ranked(near);
+      const names = labels(data);
+      const next = second === undefined ? '' : `; next ${names[second]} at ${shown(-near[second])}`;
+      return `the nearest is ${names[first]}, ‖${name} − ${names[first]}‖ = ${shown(-near[first])}${next}.`;
+    },
+  });
+}
 
 /**
  * A question for one step. Pass it as `step({ …, predict })` (chapter-kit.js), which

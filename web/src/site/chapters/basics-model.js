@@ -2,6 +2,7 @@
 // (no DOM) so node tests can check them against the notebook's numbers
 // (tests/js/site-basics-model.test.mjs). Every number comes from the API.
 import { shown } from '../explain/format.js';
+import { staged } from '../stages.js';
 
 export const DEFAULTS = {
   decoder: [5, 1, 20],
@@ -42,23 +43,40 @@ export function asColumns(rows) {
 /**
  * Every step of the notebook: the single score, the scores of all steps, their
  * softmax (plus the naive formula and log-softmax), the weighted annotations
- * (d x n, one column per step) and the context vector.
+ * (d x n, one column per step) and the context vector. Throws the first API error.
  * @param {import('attention-lab').Attention} api
  * @param {{decoder: number[], annotation: number[], annotations: number[][]}} inputs
  */
-export function basicsAttention(api, { decoder, annotation, annotations }) {
-  const scores = api.dotScores(decoder, annotations);
-  const weights = api.softmax(scores);
-  return {
-    single: api.dot(decoder, annotation),
-    H: asColumns(annotations),
-    scores,
-    weights,
-    naive: api.naiveSoftmax(scores),
-    logWeights: api.logSoftmax(scores),
-    applied: api.scaleRows(weights, annotations).transpose(),
-    context: api.weightedSum(weights, annotations),
-  };
+export function basicsAttention(api, inputs) {
+  const run = basicsStages(api, inputs);
+  if (run.firstFailure()) throw run.firstFailure();
+  return run.r;
+}
+
+/**
+ * The same computation stage by stage, so that one failing stage (a score that
+ * overflows float64) stops only what depends on it: `r` holds every result that
+ * could be computed, `failures` the Error of each stage that could not
+ * (single, scores; weights and the rest need the scores). See ../stages.js.
+ */
+export function basicsStages(api, { decoder, annotation, annotations }) {
+  const run = staged({ H: asColumns(annotations) });
+  const { r, stage } = run;
+  stage('single', () => ({ single: api.dot(decoder, annotation) }));
+  stage('scores', () => ({ scores: api.dotScores(decoder, annotations) }));
+  if (r.scores) {
+    const { scores } = r;
+    stage('weights', () => ({
+      weights: api.softmax(scores),
+      naive: api.naiveSoftmax(scores),
+      logWeights: api.logSoftmax(scores),
+    }));
+  }
+  if (r.weights) {
+    stage('applied', () => ({ applied: api.scaleRows(r.weights, annotations).transpose() }));
+    stage('context', () => ({ context: api.weightedSum(r.weights, annotations) }));
+  }
+  return run;
 }
 
 // ---- provenance: the computation as a trace of named tensors (../explain/trace.js)

@@ -3,18 +3,10 @@
 // applied, context } with the annotations H, 3 × n).
 import { numberedLabels } from '../chapter-kit.js';
 import { shown } from '../explain/format.js';
-import { clearArgmax, prediction, ranked } from '../predict.js';
+import { clearArgmax, leader, nearestPrediction, prediction } from '../predict.js';
 
 const states = (r) => numberedLabels('h̄', r.scores.length);
 const column = (H, s) => Array.from({ length: H.rows }, (_, k) => H.data[k * H.cols + s]);
-const distance = (a, b) => Math.hypot(...a.map((x, k) => x - b[k]));
-
-/** "h̄3 with 929, next h̄1 with 927": the winner and the runner-up of a measure. */
-function leader(labels, values, unit) {
-  const [first, second] = ranked(values);
-  const next = second === undefined ? '' : `; next ${labels[second]} with ${shown(values[second])}`;
-  return `${labels[first]} with ${unit}${shown(values[first])}${next}`;
-}
 
 const singleScoreSign = () =>
   prediction({
@@ -29,7 +21,7 @@ const highestScore = () =>
     question: 'Which encoder step scores highest?',
     choices: states,
     answer: (r) => clearArgmax(r.scores),
-    explain: (r) => `the largest score is ${leader(states(r), r.scores, '')}.`,
+    explain: (r) => `the largest score is ${leader(states(r), r.scores)}.`,
   });
 
 // How decisive softmax is: the measure is the largest weight.
@@ -56,19 +48,13 @@ const largestWeighted = () =>
   });
 
 // The context: the measure is the Euclidean distance to each annotation (nearest wins).
-const nearness = (r) => states(r).map((_, s) => -distance(Array.from(r.context), column(r.H, s)));
 const nearestState = () =>
-  prediction({
+  nearestPrediction({
     question: 'Which encoder state will the context vector be closest to?',
-    choices: states,
-    answer: (r) => clearArgmax(nearness(r)),
-    explain: (r) => {
-      const near = nearness(r);
-      const [first, second] = ranked(near);
-      const labels = states(r);
-      const next = second === undefined ? '' : `; next ${labels[second]} at ${shown(-near[second])}`;
-      return `the nearest is ${labels[first]}, ‖c − ${labels[first]}‖ = ${shown(-near[first])}${next}.`;
-    },
+    name: 'c',
+    point: (r) => r.context,
+    candidates: (r) => states(r).map((_, s) => column(r.H, s)),
+    labels: states,
   });
 
 /** A fresh set of questions for one lesson (two lessons on a page never share one). */

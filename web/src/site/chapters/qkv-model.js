@@ -2,6 +2,7 @@
 // from the page so node tests can check them against NumPy (tests/js/qkv.test.mjs).
 // Every number comes from the attention-lab API; this file only chains calls.
 import { matrixOfRows } from '../explain/names.js';
+import { staged } from '../stages.js';
 
 /** The article's four word vectors, one row per word. */
 export const ARTICLE_WORDS = [
@@ -44,6 +45,34 @@ export function qkvAttention(api, words, WQ, WK, WV) {
   // weights = softmax(scaled) row by row; output (n x d_v) = weights V.
   const { weights, output } = api.scaledDotProductAttention(Q, K, V);
   return { Q, K, V, scores, dk: K.cols, scaled, weights, output };
+}
+
+/**
+ * qkvAttention stage by stage (../stages.js): a projection that overflows stops
+ * only what needs it. Stages: Q, K, V, scores (Q, K), attention (weights and
+ * output: Q, K, V).
+ */
+export function qkvStages(api, words, WQ, WK, WV) {
+  const run = staged();
+  const { r, stage } = run;
+  stage('Q', () => ({ Q: api.matmul(words, WQ) }));
+  stage('K', () => ({ K: api.matmul(words, WK) }));
+  stage('V', () => ({ V: api.matmul(words, WV) }));
+  if (r.Q && r.K) {
+    stage('scores', () => ({
+      scores: api.attentionScores(r.Q, r.K),
+      scaled: api.attentionScores(r.Q, r.K, { scaled: true }),
+      dk: r.K.cols,
+    }));
+  }
+  if (r.scores && r.V) {
+    stage('attention', () => {
+      const { weights, output } = api.scaledDotProductAttention(r.Q, r.K, r.V);
+      // word_1's weights without the 1/√d_k, for the question of step 5.
+      return { weights, output, unscaledFirst: api.softmax(r.scores.row(0)) };
+    });
+  }
+  return run;
 }
 
 /** The permalink state of the chapter (url-state.js). W_* absent: drawn from the seed. */

@@ -147,3 +147,13 @@ export function storyForFigures(trace, figures) {
     return { text: parts.join('; '), sources: figureCells(trace, figures, story.sources) };
   };
 }
+
+/**
+ * A chapter's computation and its figures: a fresh trace, the `figures` its steps
+ * register their heatmaps in (by tensor name), and `story(name)` for a heatmap's `explain`.
+ */
+export function tracedFigures() {
+  const trace = new Trace();
+  const figures = {};
+  return { trace, figures, story: storyForFigures(trace, figures) };
+}
