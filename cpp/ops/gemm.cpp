@@ -191,9 +191,11 @@ inline Index packFourRows(const double* a0, Index lda, Index p, double* ap) {
 }
 
 // ap (p x R, row t = a[0][t] .. a[R-1][t]) <- rows [i0, i0 + rows) of op(a),
-// zero-padded to R rows.
+// zero-padded to R rows. Always inlined: with two callers (gemmPackedImpl,
+// gemmStreamBImpl) clang made it a call, which changed the attention's code.
 template <typename T>
-void packA(Trans ta, const T* a, Index lda, Index i0, Index rows, Index p, T* ap) {
+__attribute__((always_inline)) inline void packA(Trans ta, const T* a, Index lda, Index i0,
+                                                 Index rows, Index p, T* ap) {
   constexpr Index R = Blocking<T>::kMicroRows;
   if (ta == Trans::kNo && rows == R) {  // the common case, without a branch per entry
     const T* a0 = a + i0 * lda;
