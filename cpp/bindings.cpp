@@ -1,4 +1,5 @@
-// The only file that knows about Emscripten.
+// The main wasm module's bindings (with binding_convention.h and
+// gpt2_bindings.cpp, the GPT-2 module's, the only files that know about Emscripten).
 //
 // Convention (the JS layer in web/src/api/ owns allocation, copying and Error
 // construction; users never see these functions):
@@ -27,13 +28,12 @@
 #include <string>
 #include <vector>
 
+#include "binding_convention.h"
 #include "models/embeddings.h"
-#include "models/gpt2_model.h"
 #include "models/seq2seq_trainer.h"
 #include "models/transformer_trainer.h"
 #include "ops/attention.h"
 #include "ops/gemm.h"
-#include "ops/layer_norm.h"
 #include "ops/linear.h"
 #include "ops/random_state.h"
 #include "ops/softmax.h"
@@ -43,44 +43,7 @@
 namespace attention {
 namespace {
 
-using Ptr = std::uint32_t;
-
-// ---- the argument convention -------------------------------------------------
-
-struct Tensor {
-  Ptr data = 0;  // byte address of row-major doubles; 0 = absent
-  int rows = 0;
-  int cols = 0;
-
-  bool present() const { return data != 0; }
-  double* doubles() const { return reinterpret_cast<double*>(static_cast<std::uintptr_t>(data)); }
-  ConstMatrixMap matrix() const { return ConstMatrixMap(doubles(), rows, cols); }
-  ConstVectorMap vector() const { return ConstVectorMap(doubles(), Eigen::Index{rows} * cols); }
-  MatrixMap output() const { return MatrixMap(doubles(), rows, cols); }
-  std::optional<VectorView> optionalVector() const {
-    if (!present()) return std::nullopt;
-    return VectorView(vector());
-  }
-
-  // The same views for a Tensor of element type T (double, or float for the *32 functions).
-  template <typename T>
-  T* elements() const {
-    return reinterpret_cast<T*>(static_cast<std::uintptr_t>(data));
-  }
-  template <typename T>
-  Eigen::Map<const MatrixOf<T>> matrixOf() const {
-    return Eigen::Map<const MatrixOf<T>>(elements<T>(), rows, cols);
-  }
-  template <typename T>
-  Eigen::Map<MatrixOf<T>> outputOf() const {
-    return Eigen::Map<MatrixOf<T>>(elements<T>(), rows, cols);
-  }
-  template <typename T>
-  std::optional<VectorViewOf<T>> optionalVectorOf() const {
-    if (!present()) return std::nullopt;
-    return VectorViewOf<T>(Eigen::Map<const VectorOf<T>>(elements<T>(), Eigen::Index{rows} * cols));
-  }
-};
+// ---- the argument convention (Tensor, guarded: binding_convention.h) ------------
 
 // One input and one output (softmax and friends).
 struct UnaryArgs {
@@ -119,34 +82,6 @@ struct PairwiseAdditiveArgs {
   double bs = 0;
   Tensor values, scores, weights, output;
 };
-
-std::string lastError;
-
-StatusCode report(const Status& status) {
-  lastError = status.message;
-  return status.code;
-}
-
-// Runs `body` (which returns a Status) and reports it; a thrown exception
-// becomes a status instead of reaching JS as a bare number.
-template <typename Body>
-StatusCode guarded(Body&& body) {
-  try {
-    return report(body());
-  } catch (const std::bad_alloc&) {
-    return report(Status::outOfMemory("the result does not fit in the wasm memory"));
-  } catch (const std::exception& e) {
-    return report(Status::invalidArgument(e.what()));
-  }
-}
-
-template <typename Dense>
-void copyOut(const Dense& result, const Tensor& out) {
-  std::copy(result.data(), result.data() + result.size(), out.doubles());
-}
-
-std::string lastErrorMessage() { return lastError; }
-std::string errorClass(StatusCode code) { return errorClassOf(code); }
 
 // ---- scores, softmax and the context vector -------------------------------------
 
@@ -608,94 +543,6 @@ void transformerCopyPositionalEncoding(const RawTransformerTrainer& raw, const T
   copyOut(positionalEncoding(config.maxLength, config.dModel), out);
 }
 
-// ---- GPT-2 (web/src/api/model/) ------------------------------------------------------------
-// The model owns its float32 weights; the JS reader writes each parameter's
-// entries straight to parameterData(i) (a byte address) after configure() and
-// allocate(). forward() takes the ids as int32 at a heap address; results are
-// copied out into caller-allocated float32 Tensors.
-
-// erf: the exact GELU (activation_function "gelu"), else the tanh form;
-// separateHead: lm_head.weight stored. (Positional, not a value_object: smaller wasm.)
-StatusCode rawGpt2Configure(Gpt2Model& model, int layers, int heads, int dModel, int positions,
-                            int vocab, int inner, double epsilon, bool erf, bool separateHead) {
-  return guarded([&] {
-    Gpt2Config c;
-    c.layers = layers;
-    c.heads = heads;
-    c.dModel = dModel;
-    c.positions = positions;
-    c.vocab = vocab;
-    c.inner = inner;
-    c.epsilon = epsilon;
-    c.gelu = erf ? GeluForm::kErf : GeluForm::kTanh;
-    c.separateHead = separateHead;
-    return model.configure(c);
-  });
-}
-// step 0: allocate() the weights (zeros); step 1: finishLoading() once they are written.
-StatusCode rawGpt2Load(Gpt2Model& model, int step) {
-  return guarded([&] { return step == 0 ? model.allocate() : model.finishLoading(); });
-}
-int rawGpt2ParameterCount(const Gpt2Model& model) {
-  return static_cast<int>(model.parameters().size());
-}
-// "name rows cols" of parameter i ("" outside the list).
-std::string rawGpt2Parameter(const Gpt2Model& model, int i) {
-  if (i < 0 || i >= rawGpt2ParameterCount(model)) return std::string();
-  const Gpt2Parameter& p = model.parameters()[i];
-  return p.name + " " + std::to_string(p.rows) + " " + std::to_string(p.cols);
-}
-// Byte address of parameter i's entries (0 before allocate() and after finishLoading()).
-double rawGpt2ParameterData(Gpt2Model& model, int i) {
-  return static_cast<double>(reinterpret_cast<std::uintptr_t>(model.parameterData(i)));
-}
-// ids: `count` int32 at a heap address.
-StatusCode rawGpt2Forward(Gpt2Model& model, Ptr ids, int count) {
-  return guarded([&] {
-    const auto* first = reinterpret_cast<const std::int32_t*>(static_cast<std::uintptr_t>(ids));
-    return model.forward(std::vector<int>(first, first + std::max(count, 0)));
-  });
-}
-template <typename Dense>
-void copyOutFloats(const Dense& result, const Tensor& out) {
-  std::copy(result.data(), result.data() + result.size(), out.elements<float>());
-}
-// out: (H T x T) float32, layer l's attention weights (head h: rows h T .. (h + 1) T - 1).
-void rawGpt2CopyAttention(const Gpt2Model& model, int l, const Tensor& out) {
-  if (l >= 0 && l < model.config().layers) copyOutFloats(model.attention(l), out);
-}
-// out: (1 x V) float32, the last position's probabilities (which = 0) or logits (1).
-void rawGpt2CopyLast(const Gpt2Model& model, int which, const Tensor& out) {
-  copyOutFloats(which == 0 ? model.probabilities() : model.logits(), out);
-}
-
-// Explaining a head (web/src/api/model/gpt2.js explainHead): layer l's ln_1 of the
-// last forward()'s residual stream, times `weight` (D x n, float32, row-major: one
-// head's q | k | v columns of c_attn, which the reader reads again from its file on
-// demand) plus `bias` (1 x n) -> out (T x n). The core's own layer norm and linear ops.
-StatusCode rawGpt2HeadInputs(const Gpt2Model& model, int l, const Tensor& gamma, const Tensor& beta,
-                             const Tensor& weight, const Tensor& bias, const Tensor& out) {
-  return guarded([&] {
-    const Gpt2Config& c = model.config();
-    if (model.tokens() < 1 || l < 0 || l >= c.layers) {
-      return Status::invalidArgument("no forward pass, or layer " + std::to_string(l) +
-                                     " out of range");
-    }
-    const Matrix32& x = model.residual(l);
-    if (gamma.rows * gamma.cols != c.dModel || beta.rows * beta.cols != c.dModel ||
-        weight.rows != c.dModel || bias.rows * bias.cols != weight.cols || out.rows != x.rows() ||
-        out.cols != weight.cols) {
-      return Status::shapeMismatch("headInputs: the weights do not fit n_embd");
-    }
-    Matrix32 normed(x.rows(), x.cols());
-    layerNormInto(x, gamma.elements<float>(), beta.elements<float>(), static_cast<float>(c.epsilon),
-                  normed);
-    linearInto(normed, weight.matrixOf<float>(), bias.elements<float>(), WeightLayout::kInOut,
-               out.outputOf<float>());
-    return Status::ok();
-  });
-}
-
 }  // namespace
 }  // namespace attention
 
@@ -705,19 +552,7 @@ EMSCRIPTEN_BINDINGS(attention_core) {
   using emscripten::function;
   using emscripten::value_object;
 
-  emscripten::enum_<StatusCode>("StatusCode")
-      .value("Ok", StatusCode::kOk)
-      .value("ShapeMismatch", StatusCode::kShapeMismatch)
-      .value("InvalidValue", StatusCode::kInvalidValue)
-      .value("InvalidArgument", StatusCode::kInvalidArgument)
-      .value("OutOfMemory", StatusCode::kOutOfMemory);
-  function("_lastError", &lastErrorMessage);
-  function("_errorClass", &errorClass);
-
-  value_object<Tensor>("Tensor")
-      .field("data", &Tensor::data)
-      .field("rows", &Tensor::rows)
-      .field("cols", &Tensor::cols);
+  bindConvention();  // StatusCode, _lastError, _errorClass, Tensor
   value_object<UnaryArgs>("UnaryArgs").field("x", &UnaryArgs::x).field("out", &UnaryArgs::out);
   value_object<PairArgs>("PairArgs")
       .field("a", &PairArgs::a)
@@ -856,17 +691,4 @@ EMSCRIPTEN_BINDINGS(attention_core) {
       .function("copyProjection", &transformerCopyProjection)
       .function("positionRows", &transformerPositionRows)
       .function("copyPositionalEncoding", &transformerCopyPositionalEncoding);
-
-  // ---- GPT-2 (web/src/api/model/) ----
-  class_<Gpt2Model>("_Gpt2Model")
-      .constructor<>()
-      .function("configure", &rawGpt2Configure)
-      .function("load", &rawGpt2Load)
-      .function("parameterCount", &rawGpt2ParameterCount)
-      .function("parameter", &rawGpt2Parameter)
-      .function("parameterData", &rawGpt2ParameterData)
-      .function("forward", &rawGpt2Forward)
-      .function("copyAttention", &rawGpt2CopyAttention)
-      .function("copyLast", &rawGpt2CopyLast)
-      .function("headInputs", &rawGpt2HeadInputs);
 }

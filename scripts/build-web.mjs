@@ -36,7 +36,9 @@ const bundle = (options) =>
   });
 
 const wasmModule = at('build/wasm/attention_core.mjs');
-if (!existsSync(wasmModule)) throw new Error(`missing ${wasmModule}: run the wasm build first (scripts/build.sh)`);
+const gpt2Module = at('build/wasm/gpt2_core.mjs');
+for (const module of [wasmModule, gpt2Module])
+  if (!existsSync(module)) throw new Error(`missing ${module}: run the wasm build first (scripts/build.sh)`);
 
 // dist/lib: the package. Plain ES modules plus the single-file wasm module (pack-wasm.mjs).
 rmSync(at('dist/lib'), { recursive: true, force: true });
@@ -63,6 +65,8 @@ for (const file of readdirSync(at('web/src/api'), { recursive: true })) {
   }
 }
 packWasmModule(wasmModule, at('dist/lib/attention_core.mjs')); // the binary gzip-compressed inside
+// The GPT-2 module, next to its reader (model/open.js imports it on the first openModel call).
+packWasmModule(gpt2Module, at('dist/lib/model/gpt2_core.mjs'));
 
 // dist/classic: the API as one classic script for pages that cannot load
 // modules: <script src="attention-lab.js"> defines window.AttentionLab. The
@@ -82,30 +86,28 @@ const commonJsFooter = (name, keys) => ({
     ` module.exports = ${name}; 0 && (module.exports = { ${keys.join(', ')} }); }`,
 });
 const exportNames = async (file) => Object.keys(await import(pathToFileURL(file).href));
-// The GPT-2 reader (model/open.js) is a dynamic import in dist/lib, loaded on the
-// first openModel call, so no lesson's first load carries it (issue 13's 300 KiB).
-// The classic script keeps it out too: it takes the reader's data script
-// ('gpt2-reader', gpt2-reader.js: the site loads it when the model chapter opens,
-// so it works from file://, where import() cannot load a module) when one is
-// loaded, else it imports the package's module from ../lib/model/open.js next to
-// its own address (where dist/classic sits in the package).
-const modelReaderFromPackage = {
-  name: 'model-reader-from-package',
+// The GPT-2 reader and its wasm module (model/open.js, model/gpt2_core.mjs) are a
+// dynamic import in dist/lib, loaded on the first openModel call, so no lesson's
+// first load carries them (issue 13's 300 KiB). The classic script keeps them out
+// too, and loads them the way a classic script can from file:// as well: as the
+// data script attention-lab-model.js next to its own address (built below;
+// scripts/classic-model-loader.js), where import() of a module would be refused.
+const MODEL_DATA_KEY = 'attention-lab-model';
+const modelReaderAsDataScript = {
+  name: 'model-reader-as-data-script',
   setup(b) {
     b.onLoad({ filter: /dist[\\/]lib[\\/]index\.js$/ }, (args) => {
       const source = readFileSync(args.path, 'utf8');
-      const lazy = /(["'])\.\/model\/open\.js\1/;
-      const load = /\bimport\(reader\)/;
-      if (!lazy.test(source) || !load.test(source))
-        throw new Error(`build-web: ${args.path} no longer loads ./model/open.js with import(reader)`);
-      const fromPackage =
-        "(__attentionLabScript ? new URL('../lib/model/open.js', __attentionLabScript).href : './model/open.js')";
-      const dataFirst =
-        "((globalThis.attentionLabData || {})['gpt2-reader'] ? Promise.resolve(globalThis.attentionLabData['gpt2-reader']) : import(reader))";
-      return { contents: source.replace(lazy, fromPackage).replace(load, dataFirst), loader: 'js' };
+      const lazy = /\bimport\(reader\)/;
+      if (!lazy.test(source)) throw new Error(`build-web: ${args.path} no longer loads the reader with import(reader)`);
+      return { contents: source.replace(lazy, '__attentionLabLoadModel(reader)'), loader: 'js' };
     });
   },
 };
+const classicModelLoader = readFileSync(at('scripts/classic-model-loader.js'), 'utf8').replace(
+  '__MODEL_DATA_KEY__',
+  MODEL_DATA_KEY,
+);
 
 // The classic API. It also registers as the data script 'attention-lab' (data-script.js): the
 // site loads it that way. Its import.meta.url is the address dist/lib/index.js has next to it (from the
@@ -115,11 +117,12 @@ await bundle({
   entryPoints: [at('dist/lib/index.js')],
   outfile: at('dist/classic/attention-lab.js'),
   format: 'iife',
-  plugins: [modelReaderFromPackage],
+  plugins: [modelReaderAsDataScript],
   banner: {
     js:
       `${classicModuleUrl('__attentionLabApiUrl', '../lib/index.js')}\n` +
-      'var __attentionLabScript = typeof document !== "undefined" && document.currentScript ? document.currentScript.src : undefined;',
+      'var __attentionLabScript = typeof document !== "undefined" && document.currentScript ? document.currentScript.src : undefined;\n' +
+      classicModelLoader,
   },
   globalName: 'AttentionLab',
   define: { 'import.meta.url': '__attentionLabApiUrl' },
@@ -127,6 +130,16 @@ await bundle({
     js:
       `${commonJsFooter('AttentionLab', await exportNames(at('dist/lib/index.js'))).js}\n` +
       'if (typeof globalThis === "object") (globalThis.attentionLabData = globalThis.attentionLabData || {})["attention-lab"] = AttentionLab;',
+  },
+});
+// The GPT-2 reader with its wasm module as one data script (MODEL_DATA_KEY), for the classic API.
+await bundle({
+  entryPoints: [at('dist/lib/model/open.js')],
+  outfile: at('dist/classic/attention-lab-model.js'),
+  format: 'iife',
+  globalName: '__attentionLabModel',
+  footer: {
+    js: `(globalThis.attentionLabData = globalThis.attentionLabData || {})[${JSON.stringify(MODEL_DATA_KEY)}] = __attentionLabModel;`,
   },
 });
 // KaTeX's code as a data script ('katex'), for the classic builds' formulas that
@@ -249,20 +262,11 @@ rmSync(at('dist/site'), { recursive: true, force: true });
 mkdirSync(at('dist/site/vendor/katex'), { recursive: true });
 await buildSite(at('dist/site')); // app.js + one classic script per chapter (chapters/<id>.js)
 cpSync(at('dist/classic/attention-lab.js'), at('dist/site/attention-lab.js')); // the API (site-api.js)
+cpSync(at('dist/classic/attention-lab-model.js'), at('dist/site/attention-lab-model.js')); // its GPT-2 reader, beside it
 cpSync(at('dist/classic/katex.js'), at('dist/site/katex.js')); // formulas missing from a chapter's map (math.js)
 writeNmtCheckpoint(at('dist/site'));
 writeTransformerCheckpoint(at('dist/site'));
 writeDemoModel(at('dist/site'));
-// The GPT-2 reader as a classic data script (see modelReaderFromPackage above).
-await bundle({
-  entryPoints: [at('dist/lib/model/open.js')],
-  outfile: at('dist/site/gpt2-reader.js'),
-  format: 'iife',
-  globalName: 'AttentionLabGpt2Reader',
-  footer: {
-    js: 'if (typeof globalThis === "object") (globalThis.attentionLabData = globalThis.attentionLabData || {})["gpt2-reader"] = AttentionLabGpt2Reader;',
-  },
-});
 await writeNmtWorkerSource(at('dist/site'));
 cpSync(at('web/index.html'), at('dist/site/index.html'));
 const publicAddress = writeOembed(at('dist/site')); // oembed/<id>.json + the discovery link, given a public URL

@@ -33,6 +33,7 @@
 #include <vector>
 
 #include "ops/gelu.h"
+#include "ops/gemm.h"  // MatrixOut32
 #include "ops/status.h"
 #include "ops/tensor.h"
 
@@ -80,9 +81,11 @@ class Gpt2Model {
   Status forward(const std::vector<int>& ids);
 
   int tokens() const { return tokens_; }
-  // (T x D) residual stream: l = 0 the embeddings, l = 1..L after block l.
+  // (T x D) residual stream: l = 0 the embeddings, l = 1..L - 1 after block l;
+  // l = L (1 x D): after the last block, at the last position only (the only
+  // row the logits use; the last block computes no other after its attention).
   const Matrix32& residual(int l) const { return residual_[l]; }
-  // (T x D) ln_f of the last residual (Hugging Face's last hidden state).
+  // (1 x D) ln_f of the last position (the last row of Hugging Face's last hidden state).
   const Matrix32& finalHidden() const { return final_; }
   // (H T x T): head h's attention weights are rows h T .. (h + 1) T - 1,
   // row = query, zero above the diagonal (causal).
@@ -95,7 +98,7 @@ class Gpt2Model {
   Eigen::Map<const Matrix32> param(int index) const;
   const float* paramData(int index) const { return tensors_[index].data(); }
   // x (T x in) times the packed linear weight `index` (in x out) plus `bias` -> y (T x out)
-  void linear(const Matrix32& x, int index, int bias, Matrix32& y) const;
+  void linear(const MatrixView32& x, int index, int bias, MatrixOut32 y) const;
 
   Gpt2Config config_;
   std::vector<Gpt2Parameter> parameters_;

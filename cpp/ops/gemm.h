@@ -81,4 +81,14 @@ void gemmPacked(Eigen::Index m, Eigen::Index n, Eigen::Index k, const float* a, 
                 const float* packed, Eigen::Index panelRows, float* c, Eigen::Index ldc,
                 Update update = Update::kSet);
 
+// The same product, for a packed B much larger than the caches and used once
+// (a model's weights): B streams from memory once per 64 rows of a instead of
+// once per 16, in depth blocks that keep packed a in L2 (gemm.cpp).
+void gemmStreamB(Eigen::Index m, Eigen::Index n, Eigen::Index k, const double* a, Eigen::Index lda,
+                 const double* packed, Eigen::Index panelRows, double* c, Eigen::Index ldc,
+                 Update update = Update::kSet);
+void gemmStreamB(Eigen::Index m, Eigen::Index n, Eigen::Index k, const float* a, Eigen::Index lda,
+                 const float* packed, Eigen::Index panelRows, float* c, Eigen::Index ldc,
+                 Update update = Update::kSet);
+
 }  // namespace attention

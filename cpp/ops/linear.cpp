@@ -40,8 +40,8 @@ void linearInto(const MatrixView32& x, const MatrixView32& weight, const float* 
 
 void linearPackedInto(const MatrixView32& x, const float* packedWeight, Eigen::Index out,
                       const float* bias, MatrixOut32 y) {
-  gemmPacked(x.rows(), out, x.cols(), x.data(), x.outerStride(), packedWeight, x.cols(), y.data(),
-             y.outerStride());
+  gemmStreamB(x.rows(), out, x.cols(), x.data(), x.outerStride(), packedWeight, x.cols(), y.data(),
+              y.outerStride());
   addBias(bias, y);
 }
 

@@ -35,7 +35,8 @@ void linearInto(const MatrixView32& x, const MatrixView32& weight, const float* 
 
 // The same with W (in x out, kInOut) already packed by packB(Trans::kNo, W, out,
 // in, out, packed) (gemm.h): a model that runs one W many times packs it once.
-// x (n x in) -> y (n x out), unchecked; bias null or `out` values.
+// x (n x in) -> y (n x out), unchecked; bias null or `out` values. Through
+// gemmStreamB: W is read from memory once per 64 rows of x.
 void linearPackedInto(const MatrixView32& x, const float* packedWeight, Eigen::Index out,
                       const float* bias, MatrixOut32 y);
 

@@ -1,6 +1,6 @@
 // The exp of the softmax row kernel (softmax.cpp), on SIMD vectors: 4 floats
 // or 2 doubles per 16-byte vector (one wasm SIMD128 register; SSE natively).
-// Internal to softmax.cpp and its tests; not part of the core's API.
+// Internal to softmax.cpp, gelu.cpp (GELU's sigmoid) and their tests; not part of the core's API.
 //
 // Written with the GCC/Clang vector extension, not left to the
 // auto-vectoriser: clang vectorised the plain loops of the earlier kernel, but

@@ -65,6 +65,47 @@ TEST_CASE("float32 gemm equals the float64 product within gammaOf(k + 1): odd si
   CHECK(products == 4 * 4 * 4 * 8);
 }
 
+// gemmStreamB (the GPT-2 linear layers' product: up to 64 rows of a per pass over
+// the packed B, depth in blocks of 1024 added into c) against the same float64
+// product and bound: row counts around the 64 of one pass, depths around one block.
+TEST_CASE("float32 gemmStreamB equals the float64 product within gammaOf(k + 1)",
+          "[gemm][float32]") {
+  std::mt19937_64 rng(64);
+  int products = 0;
+  for (int m : {1, 5, 64, 67, 130}) {
+    for (int k : {0, 3, 1024, 1030, 2100}) {
+      for (int n : {1, 9, 20}) {
+        for (Update update : {Update::kSet, Update::kAdd}) {
+          const auto a = float32::randomPair(m, k, rng);
+          const auto b = float32::randomPair(k, n, rng);
+          const auto c0 = float32::randomPair(m, n, rng);
+          std::vector<float> packed;
+          packB(Trans::kNo, b.f.data(), n, k, n, packed);
+          Matrix32 c = c0.f;
+          gemmStreamB(m, n, k, a.f.data(), k, packed.data(), k, c.data(), n, update);
+          Matrix want = a.d * b.d;  // the reference, in double
+          Matrix scale = a.d.cwiseAbs() * b.d.cwiseAbs();
+          if (update == Update::kAdd) {
+            want += c0.d;
+            scale += c0.d.cwiseAbs();
+          }
+          const double bound = float32::gammaOf(k + 1);
+          double worst = 0;
+          for (Eigen::Index i = 0; i < want.size(); ++i) {
+            const double err = std::abs(double{c.data()[i]} - want.data()[i]);
+            if (err > 0) worst = std::max(worst, err / (bound * scale.data()[i]));
+          }
+          INFO(m << "x" << k << " times " << k << "x" << n << ", add " << (update == Update::kAdd)
+                 << ": worst error " << worst << " x gammaOf(k + 1) (|C0| + |A||B|)");
+          REQUIRE(worst <= 1.0);
+          ++products;
+        }
+      }
+    }
+  }
+  CHECK(products == 5 * 5 * 3 * 2);
+}
+
 TEST_CASE("float32 matmulInto validates like float64", "[gemm][float32]") {
   Matrix32 a = Matrix32::Ones(2, 3), b = Matrix32::Ones(4, 2), c(2, 2);
   Status s = matmulInto(a, b, c);

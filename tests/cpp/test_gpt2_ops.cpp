@@ -79,6 +79,42 @@ TEST_CASE("GELU, tanh and erf forms, match NumPy", "[gpt2][gelu][fixture]") {
               1e-4);
 }
 
+// The float tanh form runs on vectors (sigmoid and the softmax's exp, gelu.h); its
+// reference is the formula in double (std::tanh) at the same float inputs, and the
+// naive float kernel it replaced (geluReferenceInPlace). 20,483 inputs in [-10, 10]
+// (steps of 2^-10, the tail of a length that is not a multiple of 4) and out to +-1e30.
+TEST_CASE("GELU tanh form, vector kernel: within 3e-7 of the formula in double", "[gpt2][gelu]") {
+  std::vector<float> x;
+  for (int i = -10 * 1024; i <= 10 * 1024; ++i) x.push_back(static_cast<float>(i) / 1024.0f);
+  for (float big : {1e3f, 1e6f, 1e15f, 1e30f, -1e3f, -1e6f, -1e15f, -1e30f}) x.push_back(big);
+  x.push_back(-0.0f);
+  x.push_back(0.1f);  // length 20,490: a tail of 2
+  const Eigen::Index n = static_cast<Eigen::Index>(x.size());
+  Vector exact = Eigen::Map<const Vector32>(x.data(), n).cast<double>();
+  geluReferenceInPlace(exact.data(), static_cast<std::size_t>(n), GeluForm::kTanh);
+  Vector32 fast = Eigen::Map<const Vector32>(x.data(), n);
+  geluInPlace(fast.data(), static_cast<std::size_t>(n), GeluForm::kTanh);
+  Vector32 naive = Eigen::Map<const Vector32>(x.data(), n);
+  geluReferenceInPlace(naive.data(), static_cast<std::size_t>(n), GeluForm::kTanh);
+  // |got - want| / max(1, |want|): relative above 1, absolute below.
+  CHECK_CLOSE(Vector(fast.cast<double>()), exact, 3e-7);
+  CHECK_CLOSE(Vector(naive.cast<double>()), exact, 1e-6);  // the kernel it replaced
+  // Relative too, where the sigmoid factor gelu(x) / x is >= 1e-6 (below that the double
+  // formula's own 1 + tanh(u) loses more than 1e-10): the sigmoid form does not cancel for
+  // x << 0 as 1 + tanh(u) does in float.
+  double worst = 0, worstNaive = 0;
+  for (Eigen::Index i = 0; i < n; ++i) {
+    if (x[i] == 0 || std::abs(exact[i]) < 1e-6 * std::abs(x[i])) continue;
+    worst = std::max(worst, std::abs(fast[i] - exact[i]) / std::abs(exact[i]));
+    worstNaive = std::max(worstNaive, std::abs(naive[i] - exact[i]) / std::abs(exact[i]));
+  }
+  INFO("max relative error: vector kernel " << worst << ", naive float " << worstNaive);
+  CHECK(worst < 3e-6);       // measured 1.5e-6: the rounding of u in float, times |u|
+  CHECK(worstNaive > 1e-3);  // (the naive form's cancellation: a test that compared it would fail)
+  CHECK(std::signbit(fast[n - 2]));  // gelu(-0) = -0
+  CHECK(fast[n - 3 - 4] == 1e30f);   // gelu(x) = x for large x
+}
+
 TEST_CASE("token + position embeddings match NumPy; ids are checked",
           "[gpt2][embedding][fixture]") {
   const Matrix& wte = ref().matrix("embedding.wte");

@@ -7,11 +7,14 @@ import { test } from 'node:test';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { loadAttention } from '../../dist/lib/index.js';
-import { fixtureBytes, gpt2Safetensors } from './gpt2-files.js';
+import { fixtureBytes, fixtureFiles, gpt2Safetensors } from './gpt2-files.js';
 
 setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc');
 const a = await loadAttention();
+// The GPT-2 wasm module (instantiated on the first openModel call) counts in
+// memoryBytes(): load it with the tiny fixture model before measuring.
+(await a.openModel(fixtureFiles())).delete();
 
 // GPT-2 small's embedding tables with one narrow layer: 165 MiB of float32 weights.
 const config = { n_layer: 1, n_head: 12, n_embd: 768, n_positions: 1024, vocab_size: 50257, n_inner: 64 };

@@ -109,7 +109,10 @@ export interface OwnedObject {
  */
 export interface Attention {
   readonly Matrix: typeof Matrix;
-  /** Current size of the WebAssembly memory in bytes (it grows on demand, up to 2 GiB, and never shrinks). */
+  /**
+   * Current size of the WebAssembly memories in bytes: the core's, plus the GPT-2 module's once
+   * `openModel` has loaded it (each grows on demand, up to 2 GiB, and never shrinks).
+   */
   memoryBytes(): number;
 
   // ---- Attention Basics ----

@@ -21,12 +21,17 @@ import { transformerTrainerApi } from './transformer_trainer.js';
 export { Matrix };
 
 /**
- * The GPT-2 reader, imported when openModel is first called. A variable, not a
- * literal, so that bundlers leave it alone: a chunk of its own breaks apps that
- * bundle their workers as one script (Vite's worker.format 'iife'). Unbundled
- * (dist/lib as published) it loads next to this file.
+ * The GPT-2 reader and its wasm module (./model/), imported when openModel is
+ * first called. A variable, not a literal, so that bundlers leave it alone: a
+ * chunk of its own breaks apps that bundle their workers as one script (Vite's
+ * worker.format 'iife'). Unbundled (dist/lib as published) it loads next to
+ * this file.
  */
 let reader = './model/open.js';
+/** Imports the reader (the classic script loads its classic copy instead: build-web.mjs). */
+const loadReader = () => import(reader);
+/** @type {any} the reader once loaded (it owns the GPT-2 wasm module) */
+let model;
 
 /** @type {Promise<any> | undefined} */
 let loading;
@@ -40,8 +45,8 @@ export function loadAttention() {
     const { RandomState, withRandomState } = randomStateApi(core);
     return Object.freeze({
       Matrix,
-      /** Current size of the wasm memory in bytes (it grows, never shrinks). */
-      memoryBytes: () => core.HEAPF64.buffer.byteLength,
+      /** Current size of the wasm memories in bytes (the core's, plus the GPT-2 module's once loaded). */
+      memoryBytes: () => core.HEAPF64.buffer.byteLength + (model?.memoryBytes() ?? 0),
       ...softmaxApi(core),
       ...gemmApi(core),
       ...attentionApi(core),
@@ -51,7 +56,11 @@ export function loadAttention() {
       ...seq2seqApi(core),
       ...transformerTrainerApi(core),
       /** A GPT-2 from Hugging Face files; its reader (./model/) loads on first use (the classic bundles hold it). */
-      openModel: (files, options) => import(reader).then((r) => r.openModel(core, files, options)),
+      openModel: (files, options) =>
+        loadReader().then((r) => {
+          model = r;
+          return r.openModel(files, options);
+        }),
     });
   });
   return loading;

@@ -80,9 +80,6 @@ async function siteAssets(id) {
     // A classic worker next to the page; its name in a variable, not a literal a bundler would follow.
     gloveWorker: () => new Worker(SITE_GLOVE_WORKER),
   };
-  // The GPT-2 reader as a classic script: the API takes it instead of import(), which
-  // cannot load a module from file:// (without it, the package's ../lib/model/open.js).
-  if (id === 'model') await loadDataScript('gpt2-reader', ['gpt2-reader.js']).catch(() => {});
   if (id === 'nmt' || id === 'trained') {
     try {
       await loadDataScript('nmt-worker', ['nmt-worker-source.js']);

@@ -9,6 +9,10 @@
 // allocated. Only then are the weights allocated (in the core, which owns
 // them) and streamed in: each chunk of the file is converted straight into its
 // tensors' heap buffers, so peak memory is the float32 weights plus one chunk.
+//
+// The model runs in a wasm module of its own (gpt2_core.mjs, from
+// cpp/gpt2_bindings.cpp), instantiated on the first call: like this reader, it
+// stays out of every lesson's first load.
 import { describe, isPlainObject, readOptions, throwForStatus } from '../errors.js';
 import { loadTokenizer } from '../tokenizer/index.js';
 import { readGpt2Config, ACTIVATIONS } from './config.js';
@@ -16,6 +20,7 @@ import { Gpt2 } from './gpt2.js';
 import { FLOAT_DTYPES, parseHeader, readHeaderLength } from './safetensors.js';
 import { ByteReader, checkAborted, readJson, readText } from './source.js';
 import { TensorWriter } from './tensor_writer.js';
+import createGpt2Core from './gpt2_core.mjs';
 
 /** Most bytes the weights may take in float32 (the wasm memory holds 2 GiB; the rest is for running). */
 export const MAX_MODEL_BYTES = 1.75 * 2 ** 30;
@@ -23,6 +28,15 @@ export const MAX_MODEL_BYTES = 1.75 * 2 ** 30;
 const FN = 'openModel';
 const FILES = ['config.json', 'model.safetensors', 'tokenizer.json', 'vocab.json', 'merges.txt'];
 const PREFIX = 'transformer.';
+
+/** @type {Promise<any> | undefined} */
+let loading;
+/** @type {any} the GPT-2 module once instantiated */
+let instance;
+const gpt2Core = () => (loading ??= createGpt2Core().then((core) => (instance = core)));
+
+/** Current size of the GPT-2 module's wasm memory in bytes (0 before the first openModel call). */
+export const memoryBytes = () => (instance ? instance.HEAPF64.buffer.byteLength : 0);
 
 const mib = (bytes) => `${(bytes / 2 ** 20).toFixed(1)} MiB`;
 const nextTask = () => new Promise((resolve) => setTimeout(resolve, 0));
@@ -77,11 +91,10 @@ function matchTensors(tensors, parameters) {
 }
 
 /**
- * @param {any} core the Emscripten module
  * @param {Record<string, unknown>} files
  * @param {{ onProgress?: (p: { loaded: number, total: number }) => void, signal?: AbortSignal }} [options]
  */
-export async function openModel(core, files, options) {
+export async function openModel(files, options) {
   if (!isPlainObject(files))
     throw new TypeError(`${FN}: files must be an object of file name -> contents, got ${describe(files)}`);
   readOptions(files, FILES, FN, 'files');
@@ -93,6 +106,7 @@ export async function openModel(core, files, options) {
   for (const name of ['config.json', 'model.safetensors'])
     if (files[name] === undefined) throw new TypeError(`${FN}: files needs '${name}'`);
 
+  const core = await gpt2Core();
   const config = readGpt2Config(await readJson(files['config.json'], FN, 'config.json', signal), FN);
   const tokenizer = await openTokenizer(files, signal);
   checkAborted(signal);

@@ -1,0 +1,127 @@
+// The GPT-2 module's bindings (a wasm module of its own, build/wasm/gpt2_core.mjs:
+// web/src/api/model/open.js instantiates it on the first openModel call, so no
+// lesson's first load carries the model or the ops only it uses: layer norm,
+// GELU, the token + position embedding, gemv). Same convention as the main
+// module (cpp/binding_convention.h).
+#include <emscripten/bind.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "binding_convention.h"
+#include "models/gpt2_model.h"
+#include "ops/layer_norm.h"
+#include "ops/linear.h"
+
+namespace attention {
+namespace {
+
+// ---- GPT-2 (web/src/api/model/) ------------------------------------------------------------
+// The model owns its float32 weights; the JS reader writes each parameter's
+// entries straight to parameterData(i) (a byte address) after configure() and
+// allocate(). forward() takes the ids as int32 at a heap address; results are
+// copied out into caller-allocated float32 Tensors.
+
+// erf: the exact GELU (activation_function "gelu"), else the tanh form;
+// separateHead: lm_head.weight stored. (Positional, not a value_object: smaller wasm.)
+StatusCode rawGpt2Configure(Gpt2Model& model, int layers, int heads, int dModel, int positions,
+                            int vocab, int inner, double epsilon, bool erf, bool separateHead) {
+  return guarded([&] {
+    Gpt2Config c;
+    c.layers = layers;
+    c.heads = heads;
+    c.dModel = dModel;
+    c.positions = positions;
+    c.vocab = vocab;
+    c.inner = inner;
+    c.epsilon = epsilon;
+    c.gelu = erf ? GeluForm::kErf : GeluForm::kTanh;
+    c.separateHead = separateHead;
+    return model.configure(c);
+  });
+}
+// step 0: allocate() the weights (zeros); step 1: finishLoading() once they are written.
+StatusCode rawGpt2Load(Gpt2Model& model, int step) {
+  return guarded([&] { return step == 0 ? model.allocate() : model.finishLoading(); });
+}
+int rawGpt2ParameterCount(const Gpt2Model& model) {
+  return static_cast<int>(model.parameters().size());
+}
+// "name rows cols" of parameter i ("" outside the list).
+std::string rawGpt2Parameter(const Gpt2Model& model, int i) {
+  if (i < 0 || i >= rawGpt2ParameterCount(model)) return std::string();
+  const Gpt2Parameter& p = model.parameters()[i];
+  return p.name + " " + std::to_string(p.rows) + " " + std::to_string(p.cols);
+}
+// Byte address of parameter i's entries (0 before allocate() and after finishLoading()).
+double rawGpt2ParameterData(Gpt2Model& model, int i) {
+  return static_cast<double>(reinterpret_cast<std::uintptr_t>(model.parameterData(i)));
+}
+// ids: `count` int32 at a heap address.
+StatusCode rawGpt2Forward(Gpt2Model& model, Ptr ids, int count) {
+  return guarded([&] {
+    const auto* first = reinterpret_cast<const std::int32_t*>(static_cast<std::uintptr_t>(ids));
+    return model.forward(std::vector<int>(first, first + std::max(count, 0)));
+  });
+}
+template <typename Dense>
+void copyOutFloats(const Dense& result, const Tensor& out) {
+  std::copy(result.data(), result.data() + result.size(), out.elements<float>());
+}
+// out: (H T x T) float32, layer l's attention weights (head h: rows h T .. (h + 1) T - 1).
+void rawGpt2CopyAttention(const Gpt2Model& model, int l, const Tensor& out) {
+  if (l >= 0 && l < model.config().layers) copyOutFloats(model.attention(l), out);
+}
+// out: (1 x V) float32, the last position's probabilities (which = 0) or logits (1).
+void rawGpt2CopyLast(const Gpt2Model& model, int which, const Tensor& out) {
+  copyOutFloats(which == 0 ? model.probabilities() : model.logits(), out);
+}
+
+
+// Explaining a head (web/src/api/model/gpt2.js explainHead): layer l's ln_1 of the
+// last forward()'s residual stream, times `weight` (D x n, float32, row-major: one
+// head's q | k | v columns of c_attn, which the reader reads again from its file on
+// demand) plus `bias` (1 x n) -> out (T x n). The core's own layer norm and linear ops.
+StatusCode rawGpt2HeadInputs(const Gpt2Model& model, int l, const Tensor& gamma, const Tensor& beta,
+                             const Tensor& weight, const Tensor& bias, const Tensor& out) {
+  return guarded([&] {
+    const Gpt2Config& c = model.config();
+    if (model.tokens() < 1 || l < 0 || l >= c.layers) {
+      return Status::invalidArgument("no forward pass, or layer " + std::to_string(l) +
+                                     " out of range");
+    }
+    const Matrix32& x = model.residual(l);
+    if (gamma.rows * gamma.cols != c.dModel || beta.rows * beta.cols != c.dModel ||
+        weight.rows != c.dModel || bias.rows * bias.cols != weight.cols || out.rows != x.rows() ||
+        out.cols != weight.cols) {
+      return Status::shapeMismatch("headInputs: the weights do not fit n_embd");
+    }
+    Matrix32 normed(x.rows(), x.cols());
+    layerNormInto(x, gamma.elements<float>(), beta.elements<float>(), static_cast<float>(c.epsilon),
+                  normed);
+    linearInto(normed, weight.matrixOf<float>(), bias.elements<float>(), WeightLayout::kInOut,
+               out.outputOf<float>());
+    return Status::ok();
+  });
+}
+
+}  // namespace
+}  // namespace attention
+
+EMSCRIPTEN_BINDINGS(gpt2_core) {
+  using namespace attention;
+  bindConvention();
+  emscripten::class_<Gpt2Model>("_Gpt2Model")
+      .constructor<>()
+      .function("configure", &rawGpt2Configure)
+      .function("load", &rawGpt2Load)
+      .function("parameterCount", &rawGpt2ParameterCount)
+      .function("parameter", &rawGpt2Parameter)
+      .function("parameterData", &rawGpt2ParameterData)
+      .function("forward", &rawGpt2Forward)
+      .function("copyAttention", &rawGpt2CopyAttention)
+      .function("copyLast", &rawGpt2CopyLast)
+      .function("headInputs", &rawGpt2HeadInputs);
+}
