@@ -55,15 +55,25 @@ export async function startBrowser({ headers } = {}) {
 
 /**
  * Opens `url` in a fresh page and records console errors and page errors in
- * `page.errors`. Waits until the app says it is ready.
+ * `page.errors`. Waits until the app says it is ready. The site asks a question
+ * before each step's results (predict.js) unless the reader turned that off;
+ * pages opened here have it off unless `predict: true`, so tests see every result.
  */
 export async function openPage(
   browser,
   url,
-  { viewport = DEFAULT_VIEWPORT, deviceScaleFactor = 1, waitForReady = true } = {},
+  { viewport = DEFAULT_VIEWPORT, deviceScaleFactor = 1, waitForReady = true, predict = false } = {},
 ) {
   const context = await browser.newContext({ viewport, deviceScaleFactor });
   context.setDefaultTimeout(HANG_GUARD_MS);
+  if (!predict)
+    await context.addInitScript(() => {
+      try {
+        localStorage.setItem('attention-lab.predict', 'off');
+      } catch {
+        // file:// or a sandboxed frame without storage: the site then asks; such tests pass predict
+      }
+    });
   const page = await context.newPage();
   page.errors = [];
   page.on('console', (message) => {

@@ -10,17 +10,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { CHAPTERS } from '../../web/src/site/chapters/index.js';
-import { openPage, useBrowser } from './harness.mjs';
+import { openChapter, useBrowser } from './harness.mjs';
 
 const env = useBrowser();
-
-/** What each chapter waits for before its figures hold numbers. */
-const READY = {
-  glove: (root) => root?.dataset.loaded === 'true',
-  nmt: (root) => root?.dataset.nmtReady === 'true' && Boolean(root.dataset.nmtOutput),
-  trained: (root) =>
-    root?.dataset.trainedReady === 'true' && Boolean(root.dataset.trainedOutput) && root.dataset.trainedRnn === 'true',
-};
 
 /** Computed figures known not to explain their cells yet (label prefix → why). */
 const LEFT = {
@@ -64,12 +56,7 @@ async function explainAll(page, id) {
 const counts = {};
 for (const { id } of CHAPTERS) {
   test(`${id}: every computed heatmap explains a cell by keyboard, with its sources outlined`, async () => {
-    const page = await openPage(env.browser, `${env.url}#chapter=${id}`);
-    const ready = READY[id] ?? ((root) => Boolean(root));
-    await page.waitForFunction(
-      ([sel, fn]) => new Function(`return (${fn})`)()(document.querySelector(sel)),
-      [`#chapter-${id}`, ready.toString()],
-    );
+    const page = await openChapter(env, id);
     const results = await explainAll(page, id);
     const left = LEFT[id] ?? {};
     const isLeft = (label) => Object.keys(left).some((prefix) => label.startsWith(prefix));

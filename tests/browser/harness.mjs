@@ -1,7 +1,7 @@
 // Shared set-up for the browser tests: the launcher (scripts/browser.mjs) and
 // what only tests need — one browser per test file, pixel and table readers.
 import { after, before } from 'node:test';
-import { HANG_GUARD_MS, startBrowser } from '../../scripts/browser.mjs';
+import { HANG_GUARD_MS, openPage, startBrowser } from '../../scripts/browser.mjs';
 
 export { DEFAULT_VIEWPORT, FILE_URL, HANG_GUARD_MS, openPage, SITE_DIR, startBrowser } from '../../scripts/browser.mjs';
 
@@ -16,6 +16,25 @@ export async function waitUntil(condition, describe = () => 'condition') {
     if (Date.now() - started > HANG_GUARD_MS) throw new Error(`gave up waiting for ${await describe()}`);
     await new Promise((ok) => setTimeout(ok, 16));
   }
+}
+
+/** What each chapter's root says once its figures hold numbers (default: it exists). */
+const CHAPTER_READY = {
+  glove: (root) => root?.dataset.loaded === 'true',
+  nmt: (root) => root?.dataset.nmtReady === 'true' && Boolean(root.dataset.nmtOutput),
+  trained: (root) =>
+    root?.dataset.trainedReady === 'true' && Boolean(root.dataset.trainedOutput) && root.dataset.trainedRnn === 'true',
+};
+
+/** Opens chapter `id` on the site of `env` (useBrowser) and waits until its figures hold numbers. */
+export async function openChapter(env, id, options = {}) {
+  const page = await openPage(env.browser, `${env.url}#chapter=${id}`, options);
+  const ready = CHAPTER_READY[id] ?? ((root) => Boolean(root));
+  await page.waitForFunction(
+    ([sel, fn]) => new Function(`return (${fn})`)()(document.querySelector(sel)),
+    [`#chapter-${id}`, ready.toString()],
+  );
+  return page;
 }
 
 /** Resolves when every worker in `workers` (playwright Workers) has closed. */

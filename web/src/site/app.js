@@ -5,6 +5,7 @@ import { CHAPTERS, loadChapter } from './chapters/index.js';
 import { loadDataScript } from './data-script.js';
 import { el } from './dom.js';
 import { setPaletteOverride } from './figures/heatmap.js';
+import { predictPreference, savePredictPreference, setPredicting } from './predict.js';
 import { installSkipLink } from './skip-link.js';
 import { readHash, setHashValue } from './url-state.js';
 
@@ -111,6 +112,7 @@ async function renderChapter(entry) {
   if (token !== rendering) return;
   status.hidden = true;
   const root = el('article', { className: 'chapter', id: `chapter-${chapter.id}`, dataset: { chapter: chapter.id } });
+  setPredicting(root, predictPreference());
   main.replaceChildren(stepToolbar(), root);
   chapter.render(root, { api, assets });
   current = { id: chapter.id, root, steps: [...root.querySelectorAll('section.step')] };
@@ -146,11 +148,28 @@ function stepToolbar() {
     'Next →',
   );
   toolbar.position = el('span', { className: 'position', attrs: { 'aria-live': 'polite' } });
+  const predictBox = el('input', {
+    type: 'checkbox',
+    checked: predictPreference(),
+    on: {
+      change: () => {
+        savePredictPreference(predictBox.checked);
+        if (current) setPredicting(current.root, predictBox.checked);
+      },
+    },
+  });
+  const predictToggle = el(
+    'label',
+    { className: 'predict-toggle', title: 'Ask one question per step before showing its results' },
+    predictBox,
+    ' Predict first',
+  );
   return el(
     'div',
     { className: 'step-toolbar', attrs: { role: 'toolbar', 'aria-label': 'reading mode' } },
     el('div', { className: 'mode-switch' }, toolbar.all, toolbar.through),
     el('div', { className: 'step-nav' }, toolbar.prev, toolbar.position, toolbar.next),
+    predictToggle,
   );
 }
 

@@ -5,21 +5,31 @@ import { formula as typeset } from './math.js';
 
 /**
  * @param {{title: string, intro?: (Node|string)[], formula?: string | string[], controls?: Node[],
- *          output?: Node, figures?: Node[], after?: (Node|string)[]}} parts
+ *          output?: Node, figures?: Node[], after?: (Node|string)[],
+ *          predict?: ReturnType<typeof import('./predict.js').prediction>}} parts
+ *   `predict`: the step's question (predict.js), shown above its results; while the
+ *   reader has not answered, the results (output, figures, after) are hidden.
  * @returns {HTMLElement} a <section class="step">
  */
-export function step({ title, intro = [], formula, controls = [], output, figures = [], after = [] }) {
-  return el(
+export function step({ title, intro = [], formula, controls = [], output, figures = [], after = [], predict }) {
+  const results = [
+    output ?? null,
+    figures.length ? el('div', { className: 'figures' }, ...figures) : null,
+    ...after.map((p) => (typeof p === 'string' ? el('p', {}, p) : p)),
+  ];
+  if (predict) for (const node of results) node?.classList?.add('predict-concealed');
+  const section = el(
     'section',
     { className: 'step' },
     el('h2', { className: 'step-title' }, title),
     ...intro.map((p) => (typeof p === 'string' ? el('p', {}, p) : p)),
     formula ? typeset(formula) : null,
     controls.length ? el('div', { className: 'controls' }, ...controls) : null,
-    output ?? null,
-    figures.length ? el('div', { className: 'figures' }, ...figures) : null,
-    ...after.map((p) => (typeof p === 'string' ? el('p', {}, p) : p)),
+    predict?.element ?? null,
+    ...results,
   );
+  predict?.attach(section);
+  return section;
 }
 
 /** Axis labels 0 … n − 1: vector components and dimensions are indexed from 0, as NumPy and seaborn's tick labels do. */

@@ -22,6 +22,8 @@ export interface AttentionLessonAttributes {
   'glove-worker-url'?: string;
   /** The folder holding KaTeX's woff2 fonts (default: fonts/ next to the module). */
   'fonts-url'?: string;
+  /** Present (and not "false"): each step asks the reader one question before its results show. */
+  predict?: boolean | '' | 'true' | 'false';
 }
 
 /** Attributes of <attention-heatmap>. Invalid values show a message inside the element. */

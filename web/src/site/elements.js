@@ -11,6 +11,7 @@ import { repaintAll } from './figures/live.js';
 import { PALETTES } from './figures/palettes.js';
 import { CHAPTERS, loadChapter } from './chapters/index.js';
 import { memoryStore } from './url-state.js';
+import { setPredicting } from './predict.js';
 import { applyTheme, Base, canDefine, message, shadowFrame, THEMES } from './elements/frame.js';
 import { AttentionHeatmapElement } from './elements/heatmap-element.js';
 import { declareFonts } from './elements/styles.js';
@@ -22,7 +23,7 @@ const CHAPTER_IDS = CHAPTERS.map((c) => c.id);
 
 export class AttentionLessonElement extends Base {
   static get observedAttributes() {
-    return ['chapter', 'palette', 'theme', 'vectors-url', 'glove-worker-url', 'fonts-url'];
+    return ['chapter', 'palette', 'theme', 'vectors-url', 'glove-worker-url', 'fonts-url', 'predict'];
   }
 
   constructor() {
@@ -49,6 +50,7 @@ export class AttentionLessonElement extends Base {
   attributeChangedCallback(name, before, after) {
     if (before === after || !this.isConnected) return;
     if (name === 'theme' || name === 'palette') this.applyLook();
+    else if (name === 'predict') this.applyPredict();
     else if (name !== 'fonts-url') this.render();
   }
 
@@ -58,6 +60,12 @@ export class AttentionLessonElement extends Base {
     if (palette && Object.hasOwn(PALETTES, palette)) this.frame.dataset.paletteOverride = palette;
     else delete this.frame.dataset.paletteOverride;
     repaintAll();
+  }
+
+  /** The `predict` attribute: ask one question per step before its results show. */
+  applyPredict() {
+    const root = this.frame.querySelector('article.chapter');
+    if (root) setPredicting(root, this.hasAttribute('predict') && this.getAttribute('predict') !== 'false');
   }
 
   async render() {
@@ -102,6 +110,7 @@ export class AttentionLessonElement extends Base {
     if (controller.signal.aborted) return; // removed, or a newer render started meanwhile
     const root = el('article', { className: 'chapter', dataset: { chapter: chapter.id } });
     this.frame.replaceChildren(root);
+    this.applyPredict();
     // Assets next to this module (elements/assets.js); the lesson's attributes
     // override them for hosts that move the files. The GloVe vectors are the
     // API's own default (loadDefaultEmbeddings, a URL literal in dist/lib).

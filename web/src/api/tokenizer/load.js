@@ -13,21 +13,21 @@ const FN = 'loadTokenizer';
 const utf8 = new TextDecoder();
 
 /** The file's text: a string, or bytes read as UTF-8. */
-function readText(value, file) {
+export function readText(value, file, fn = FN) {
   if (typeof value === 'string') return value;
   if (value instanceof ArrayBuffer) return utf8.decode(value);
   if (ArrayBuffer.isView(value)) return utf8.decode(value);
-  throw new TypeError(`${FN}: ${file} must be a string or bytes, got ${describe(value)}`);
+  throw new TypeError(`${fn}: ${file} must be a string or bytes, got ${describe(value)}`);
 }
 
 /** The parsed JSON of a file given as text, bytes or an already parsed object. */
-function readJson(value, file) {
+export function readJson(value, file, fn = FN) {
   if (isPlainObject(value)) return value;
-  const text = readText(value, file);
+  const text = readText(value, file, fn);
   try {
     return JSON.parse(text);
   } catch (error) {
-    throw new TypeError(`${FN}: ${file} is not JSON (${error.message})`);
+    throw new TypeError(`${fn}: ${file} is not JSON (${error.message})`);
   }
 }
 

@@ -31,6 +31,7 @@ import {
   temperedWeights,
   traceBasics,
 } from './basics-model.js';
+import { basicsQuestions } from './basics-predict.js';
 import formulas from '../formulas/basics.js';
 
 addPrerendered(formulas); // this chapter's formulas, typeset at build time
@@ -93,6 +94,7 @@ export default {
    * @param {{api: import('attention-lab').Attention}} context
    */
   render(root, { api, store = urlStore }) {
+    const questions = basicsQuestions(); // predict, then reveal: one per computing step
     const state = store.readState(SCHEMA);
     const save = () => store.writeState(SCHEMA, state);
     /** The latest results, which the provenance readouts explain. */
@@ -339,6 +341,7 @@ export default {
       appliedOut.textContent = formatNumpy(r.applied.data, [3, n]);
       contextMap.update(column(r.context));
       contextOut.textContent = formatNumpy(r.context, [3]);
+      for (const question of Object.values(questions)) question.update(r);
       drawTemperature();
       diagram.update({
         states: annotations,
@@ -407,6 +410,7 @@ export default {
           'The simplest score is the dot product: multiply matching entries and add them up. Vectors pointing the same way score high.',
         ],
         formula: `\\operatorname{score}(${h}, ${hs}) = ${h}^\\top ${hs} = \\sum_{k=1}^{d} ${symbol('decoder', 'h_k')}\\, ${symbol('annotation', '\\bar h_{s,k}')}`,
+        predict: questions.singleScoreSign,
         output: singleOut,
         after: [singleSum],
       }),
@@ -436,6 +440,7 @@ export default {
           'One vector–matrix product gives every score in one go: entry s is the dot product of h with column s.',
         ],
         formula: `${e} = ${h}^\\top ${H} = \\big[\\, ${h}^\\top ${symbol('annotations', '\\bar h_1')},\\; \\dots,\\; ${h}^\\top ${symbol('annotations', '\\bar h_n')} \\,\\big]`,
+        predict: questions.highestScore,
         output: scoresOut,
         figures: [scoresMap.element],
         after: [
@@ -456,6 +461,7 @@ export default {
           'Softmax turns scores into positive weights that add up to one. Differences between scores matter, not their size: adding the same number to every score changes nothing.',
         ],
         formula: `${alpha} = \\frac{\\exp(${es})}{\\sum_{j} \\exp(${symbol('scores', 'e_j')})} = \\frac{\\exp(${es} - m)}{\\sum_{j} \\exp(${symbol('scores', 'e_j')} - m)}, \\quad m = \\max_j ${symbol('scores', 'e_j')}`,
+        predict: questions.winnerShare,
         output: weightsOut,
         figures: [weightsMap.element],
         after: [
@@ -523,6 +529,7 @@ export default {
           'Multiply each annotation by its weight. Columns with tiny weights fade to zero; the best-scoring step dominates.',
         ],
         formula: `${alpha}\\, ${symbol('annotations', '\\bar h_s')} \\quad \\text{for } s = 1, \\dots, n`,
+        predict: questions.largestWeighted,
         output: appliedOut,
         figures: [appliedMap.element],
       }),
@@ -532,6 +539,7 @@ export default {
           'Adding up the weighted columns gives the context vector: a blend of the encoder states, mostly the ones the decoder found relevant. The decoder combines it with its own state to predict the next word.',
         ],
         formula: `${symbol('context', 'c')} = \\sum_{s=1}^{n} ${alpha}\\, ${symbol('annotations', '\\bar h_s')} = ${H} ${symbol('weights', '\\alpha')}`,
+        predict: questions.nearestState,
         output: contextOut,
         figures: [contextMap.element],
         after: [

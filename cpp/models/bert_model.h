@@ -1,0 +1,107 @@
+// BERT (Devlin et al. 2018, "BERT: Pre-training of Deep Bidirectional
+// Transformers for Language Understanding"), forward pass only, in float32,
+// with the weights of a Hugging Face checkpoint. Built from the core's ops:
+// token + position embeddings (ops/token_position_embedding.h) plus the token
+// type row, layer norm, bidirectional attention per head (ops/attention.h
+// scaledDotProductAttention, float32 path, no mask: one unpadded sequence),
+// linear layers in PyTorch's layout (W stored out x in, y = x W^T + b: ops/linear.h,
+// W packed once), GELU (the exact erf form BERT uses), and the masked-language-
+// model head (transform, then the word embeddings as the output layer, tied).
+// Unlike GPT-2, each sub-layer's layer norm comes after its residual sum (post-LN).
+//
+// Shape legend (llm.c's):
+//   L = num_hidden_layers, H = num_attention_heads, D = hidden_size, d_k = D / H,
+//   F = intermediate_size, V = vocab_size, P = max_position_embeddings,
+//   Y = type_vocab_size, T = tokens of this run (1 <= T <= P).
+//
+// Parameters, in Hugging Face's names without the "bert." prefix:
+//   embeddings.word_embeddings.weight (V x D), .position_embeddings.weight (P x D),
+//   embeddings.token_type_embeddings.weight (Y x D), embeddings.LayerNorm.{weight,bias} (D)
+//   encoder.layer.<l>.attention.self.{query,key,value}.weight (D x D), .bias (D)
+//   encoder.layer.<l>.attention.output.dense.weight (D x D), .bias (D)
+//   encoder.layer.<l>.attention.output.LayerNorm.{weight,bias} (D)
+//   encoder.layer.<l>.intermediate.dense.weight (F x D), .bias (F)
+//   encoder.layer.<l>.output.dense.weight (D x F), .bias (D)
+//   encoder.layer.<l>.output.LayerNorm.{weight,bias} (D)
+// and, for a masked-LM checkpoint (BertForMaskedLM):
+//   cls.predictions.transform.dense.weight (D x D), .bias (D),
+//   cls.predictions.transform.LayerNorm.{weight,bias} (D), cls.predictions.bias (V)
+// The loader writes each parameter's row-major entries at parameterData(i), then
+// calls finishLoading(), which checks them and packs the linear weights once.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "ops/gelu.h"
+#include "ops/status.h"
+#include "ops/tensor.h"
+
+namespace attention {
+
+struct BertConfig {
+  int layers = 0;     // L
+  int heads = 0;      // H
+  int dModel = 0;     // D
+  int inner = 0;      // F
+  int positions = 0;  // P
+  int types = 0;      // Y
+  int vocab = 0;      // V
+  double epsilon = 1e-12;
+  GeluForm gelu = GeluForm::kErf;
+  bool maskedLm = false;  // the cls.predictions head is loaded
+};
+
+struct BertParameter {
+  std::string name;
+  int rows = 0, cols = 0;  // a vector is 1 x n
+};
+
+class BertModel {
+ public:
+  // Checks the sizes (every one >= 1, H divides D, the weights fit in 2 GiB)
+  // and lays the parameters out; allocates nothing.
+  Status configure(const BertConfig& config);
+  const BertConfig& config() const { return config_; }
+  const std::vector<BertParameter>& parameters() const { return parameters_; }
+  std::size_t weightCount() const { return weightCount_; }
+
+  // Allocates every parameter's buffer (zeros); throws std::bad_alloc if they do not fit.
+  Status allocate();
+  // Where parameter `index`'s row-major entries go; null before allocate() and after
+  // finishLoading().
+  float* parameterData(int index);
+  // Checks every weight is finite (naming the first tensor that is not), packs the linear weights.
+  Status finishLoading();
+
+  // ids, types: (T) each -> the results below. Fails (naming ids or types) for T
+  // outside [1, P], lengths that differ, an id outside [0, V) or a type outside [0, Y).
+  Status forward(const std::vector<int>& ids, const std::vector<int>& types);
+
+  int tokens() const { return tokens_; }
+  // (T x D) hidden states: l = 0 the embeddings (after their layer norm), l = 1..L after layer l.
+  const Matrix32& hidden(int l) const { return hidden_[l]; }
+  // (H T x T): head h's weights are rows h T .. (h + 1) T - 1, row = query (no mask).
+  const Matrix32& attention(int l) const { return attention_[l]; }
+  // (n x V) masked-LM logits of the given positions of the last forward pass
+  // (a masked-LM checkpoint only; each position in [0, T)).
+  Status predict(const std::vector<int>& positions, Matrix32& logits) const;
+
+ private:
+  const float* paramData(int index) const { return tensors_[index].data(); }
+  Eigen::Map<const Matrix32> param(int index) const;
+  void linear(const Matrix32& x, int index, Matrix32& y) const;  // bias = index + 1
+
+  BertConfig config_;
+  std::vector<BertParameter> parameters_;
+  std::size_t weightCount_ = 0;
+  std::vector<std::vector<float>> tensors_;
+  bool ready_ = false;
+
+  int tokens_ = 0;
+  std::vector<Matrix32> hidden_;     // L + 1 of (T x D)
+  std::vector<Matrix32> attention_;  // L of (H T x T)
+};
+
+}  // namespace attention

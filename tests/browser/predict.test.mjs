@@ -1,0 +1,135 @@
+// Predict, then reveal (predict.js, issue 24): a step with a question hides its
+// results until the reader answers; the verdict is checked against the numbers
+// the figure then shows (read from its values table, not from fixed text); an
+// edit after the answer restates the verdict for the new numbers; the toolbar's
+// "Predict first" turns the questions off and the choice is kept. And in every
+// chapter, every step that computes a figure asks one question, and answering it
+// gives a verdict and shows the step's results.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { CHAPTERS } from '../../web/src/site/chapters/index.js';
+import { openChapter, openPage, tableValues, useBrowser } from './harness.mjs';
+
+const env = useBrowser();
+
+const stepSection = (page, n) => page.locator(`#chapter-basics section.step[data-step="${n}"]`);
+const concealed = (section) =>
+  section.locator('.figures').evaluate((node) => getComputedStyle(node).visibility === 'hidden');
+const argmax = (values) => values.indexOf(Math.max(...values));
+
+test('basics: the scores step asks which step wins, hides its figure, and judges the guess by the live scores', async () => {
+  const page = await openPage(env.browser, `${env.url}#chapter=basics`, { predict: true });
+  const scores = stepSection(page, 5);
+  const box = scores.locator('.predict');
+  assert.equal(await box.isVisible(), true);
+  assert.equal(await concealed(scores), true, 'the scores figure is hidden before the answer');
+  const choices = await box.locator('.predict-choice').allTextContents();
+  assert.deepEqual(choices, ['h̄1', 'h̄2', 'h̄3', 'h̄4']);
+
+  // Guess h̄1 (927, the runner-up with the notebook's inputs): the verdict must say it is
+  // wrong and name the winner that the figure's values table shows.
+  const figure = scores.locator('figure.heatmap');
+  await box.locator('.predict-choice').nth(0).click();
+  assert.equal(await concealed(scores), false, 'answering shows the figure');
+  const values = (await tableValues(figure)).map(Number);
+  const winner = argmax(values);
+  assert.notEqual(winner, 0, 'the notebook inputs: h̄1 does not win (this test picks it as the wrong guess)');
+  const verdict = await box.locator('.predict-verdict').textContent();
+  assert.match(verdict, /^Not this time \(you said h̄1\)/);
+  assert.ok(verdict.includes(`largest score is h̄${winner + 1} with ${values[winner]}`), verdict);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('basics: a right guess says so; an edit after it restates the answer for the new numbers', async () => {
+  const page = await openPage(env.browser, `${env.url}#chapter=basics`, { predict: true });
+  const weights = stepSection(page, 5);
+  const box = weights.locator('.predict');
+  const figure = weights.locator('figure.heatmap');
+  // The right answer can only be known from the figure: reveal, read, ask again, answer.
+  await box.getByRole('button', { name: 'Just show me' }).click();
+  const before = (await tableValues(figure)).map(Number);
+  await box.getByRole('button', { name: 'Ask me again' }).click();
+  assert.equal(await concealed(weights), true);
+  await box.locator('.predict-choice').nth(argmax(before)).click();
+  assert.match(await box.locator('.predict-verdict').textContent(), /^Right: /);
+
+  // Flip the decoder state's sign (step 1): every score changes sign, so the lowest wins now.
+  const decoder = stepSection(page, 1).locator('input');
+  assert.equal(await decoder.count(), 3);
+  for (let i = 0; i < 3; i++) {
+    const value = Number(await decoder.nth(i).inputValue());
+    await decoder.nth(i).fill(String(-value));
+    await decoder.nth(i).press('Enter');
+  }
+  const after = (await tableValues(figure)).map(Number);
+  const winner = argmax(after);
+  assert.notEqual(winner, argmax(before), 'the edit changed which step wins');
+  const verdict = await box.locator('.predict-verdict').textContent();
+  assert.match(verdict, /^With the inputs as they are now: /);
+  assert.ok(verdict.includes(`largest score is h̄${winner + 1}`), verdict);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('the toolbar turns the questions off (results show) and the choice is kept on reload', async () => {
+  const page = await openPage(env.browser, `${env.url}#chapter=basics`, { predict: true });
+  const toggle = page.getByRole('checkbox', { name: 'Predict first' });
+  assert.equal(await toggle.isChecked(), true, 'a first visit asks');
+  await toggle.uncheck();
+  assert.equal(await page.locator('.predict').first().isVisible(), false);
+  assert.equal(await concealed(stepSection(page, 5)), false);
+  await page.reload();
+  await page.waitForSelector('html[data-ready="true"]');
+  assert.equal(await page.getByRole('checkbox', { name: 'Predict first' }).isChecked(), false);
+  assert.equal(await concealed(stepSection(page, 5)), false);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+/** Chapters whose steps do not all ask yet (id → why); the test fails when one starts asking. */
+const LEFT = {
+  bahdanau: 'questions not written yet',
+  qkv: 'questions not written yet',
+  transformer: 'questions not written yet',
+  glove: 'questions not written yet',
+  nmt: 'questions not written yet',
+  trained: 'questions not written yet',
+};
+
+for (const { id } of CHAPTERS) {
+  test(`${id}: every step with a computed figure asks first, and an answer reveals it`, async () => {
+    const page = await openChapter(env, id, { predict: true });
+    const steps = page.locator(`#chapter-${id} section.step`);
+    const missing = [];
+    let asked = 0;
+    for (let i = 0; i < (await steps.count()); i++) {
+      const section = steps.nth(i);
+      const title = await section.locator('h2').textContent();
+      const computes = await section.locator('figure.heatmap:not([data-role="input"])').count();
+      const box = section.locator(':scope > .predict');
+      if (!(await box.count())) {
+        if (computes) missing.push(title);
+        continue;
+      }
+      asked++;
+      if ((await box.getAttribute('data-state')) === 'asking') {
+        await box.scrollIntoViewIfNeeded();
+        await box.locator('.predict-choice').first().click();
+      }
+      const verdict = await box.locator('.predict-verdict').textContent();
+      assert.match(verdict, /^(Right: |Not this time |No single answer )/, `${id}, ${title}: "${verdict}"`);
+      const hidden = await section.evaluate((node) =>
+        [...node.querySelectorAll(':scope > .predict-concealed')].some(
+          (n) => getComputedStyle(n).visibility === 'hidden',
+        ),
+      );
+      assert.equal(hidden, false, `${id}, ${title}: results still hidden after the answer`);
+    }
+    console.log(`# ${id}: ${asked} questions; steps with a computed figure and no question: ${missing.length}`);
+    if (LEFT[id]) assert.ok(missing.length > 0, `${id} asks in every step now: take it off LEFT`);
+    else assert.deepEqual(missing, [], `${id}: steps without a question`);
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  });
+}

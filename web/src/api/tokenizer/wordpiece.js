@@ -1,0 +1,204 @@
+// BERT's WordPiece tokenizer from a Hugging Face folder: `tokenizer.json` (model
+// type "WordPiece", a BertNormalizer, a BertPreTokenizer) or `vocab.txt` (one
+// token per line, the line number its id; uncased unless told). Pure JS, no wasm.
+//
+// encode(text, pair?) gives [CLS] text [SEP] (pair [SEP]) as BERT reads it, with
+// the token type of each (0 for the first text, 1 for the pair). Special tokens
+// written in the text ("the [MASK] sat") are kept whole, as Hugging Face does.
+
+import { describe, isPlainObject } from '../errors.js';
+import { normalizeBert, splitBertWords } from './bert-text.js';
+import { readJson, readText } from './load.js';
+
+const FN = 'loadWordPieceTokenizer';
+const SPECIAL = ['[PAD]', '[UNK]', '[CLS]', '[SEP]', '[MASK]'];
+
+function vocabFromObject(object, file) {
+  if (!isPlainObject(object))
+    throw new TypeError(`${FN}: ${file} model.vocab must be an object of token: id, got ${describe(object)}`);
+  const vocab = new Map();
+  const seen = new Set();
+  for (const [token, id] of Object.entries(object)) {
+    if (typeof id !== 'number') throw new TypeError(`${FN}: ${file} id of ${JSON.stringify(token)} must be a number`);
+    if (!Number.isInteger(id) || id < 0 || id >= 2 ** 24 || seen.has(id))
+      throw new RangeError(
+        `${FN}: ${file} id of ${JSON.stringify(token)} must be a distinct integer in [0, 2^24), got ${id}`,
+      );
+    seen.add(id);
+    vocab.set(token, id);
+  }
+  return vocab;
+}
+
+function vocabFromLines(value) {
+  const vocab = new Map();
+  readText(value, 'vocab.txt', FN)
+    .split('\n')
+    .forEach((raw, id) => {
+      const token = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
+      if (token !== '' && !vocab.has(token)) vocab.set(token, id);
+    });
+  return vocab;
+}
+
+const flag = (value, fallback, file, name) => {
+  if (value === undefined || value === null) return fallback;
+  if (typeof value !== 'boolean')
+    throw new TypeError(`${FN}: ${file} ${name} must be true or false, got ${describe(value)}`);
+  return value;
+};
+
+function readTokenizerJson(value) {
+  const file = 'tokenizer.json';
+  const json = readJson(value, file, FN);
+  if (!isPlainObject(json) || !isPlainObject(json.model))
+    throw new TypeError(`${FN}: ${file} must hold an object with a model object`);
+  if (json.model.type !== 'WordPiece')
+    throw new RangeError(`${FN}: ${file} model.type is ${JSON.stringify(json.model.type)}; BERT needs 'WordPiece'`);
+  const n = json.normalizer;
+  if (n !== null && n !== undefined && n.type !== 'BertNormalizer')
+    throw new RangeError(`${FN}: ${file} normalizer is ${JSON.stringify(n.type)}; only BertNormalizer is supported`);
+  const lowercase = flag(n?.lowercase, false, file, 'normalizer.lowercase');
+  const added = Array.isArray(json.added_tokens)
+    ? json.added_tokens
+        .filter((t) => isPlainObject(t) && typeof t.content === 'string' && t.content)
+        .map((t) => t.content)
+    : [];
+  return {
+    vocab: vocabFromObject(json.model.vocab, file),
+    unk: typeof json.model.unk_token === 'string' ? json.model.unk_token : '[UNK]',
+    prefix: typeof json.model.continuing_subword_prefix === 'string' ? json.model.continuing_subword_prefix : '##',
+    maxChars: Number.isInteger(json.model.max_input_chars_per_word) ? json.model.max_input_chars_per_word : 100,
+    normalize: n
+      ? {
+          clean: flag(n.clean_text, true, file, 'normalizer.clean_text'),
+          cjk: flag(n.handle_chinese_chars, true, file, 'normalizer.handle_chinese_chars'),
+          stripAccents: flag(n.strip_accents, lowercase, file, 'normalizer.strip_accents'),
+          lowercase,
+        }
+      : null,
+    special: added,
+  };
+}
+
+/**
+ * A WordPiece tokenizer from `{ 'tokenizer.json': … }` or `{ 'vocab.txt': … }`
+ * (text, bytes or parsed JSON). `options.lowercase` applies to vocab.txt alone
+ * (default true: bert-base-uncased); tokenizer.json says it itself.
+ */
+export function loadWordPieceTokenizer(files, { lowercase = true } = {}) {
+  if (!isPlainObject(files)) throw new TypeError(`${FN}: files must be an object, got ${describe(files)}`);
+  let description;
+  if (files['tokenizer.json'] !== undefined) description = readTokenizerJson(files['tokenizer.json']);
+  else if (files['vocab.txt'] !== undefined)
+    description = {
+      vocab: vocabFromLines(files['vocab.txt']),
+      unk: '[UNK]',
+      prefix: '##',
+      maxChars: 100,
+      normalize: { clean: true, cjk: true, stripAccents: lowercase, lowercase },
+      special: SPECIAL,
+    };
+  else throw new TypeError(`${FN}: files needs 'tokenizer.json' or 'vocab.txt'`);
+  return new WordPieceTokenizer(description);
+}
+
+export class WordPieceTokenizer {
+  #vocab;
+  #pieces = [];
+  #unk;
+  #prefix;
+  #maxChars;
+  #normalize;
+  #special;
+  #specialPattern;
+
+  constructor({ vocab, unk, prefix, maxChars, normalize, special }) {
+    this.#vocab = vocab;
+    for (const [piece, id] of vocab) this.#pieces[id] = piece;
+    for (const name of [unk, '[CLS]', '[SEP]'])
+      if (!vocab.has(name)) throw new RangeError(`${FN}: the vocabulary has no ${JSON.stringify(name)} token`);
+    this.vocabSize = this.#pieces.length;
+    this.#unk = unk;
+    this.#prefix = prefix;
+    this.#maxChars = maxChars;
+    this.#normalize = normalize;
+    this.#special = new Set(special.filter((s) => vocab.has(s)));
+    const escaped = [...this.#special]
+      .sort((a, b) => b.length - a.length)
+      .map((s) => s.replace(/[\\^$.*+?()[\]{}|/]/g, '\\$&'));
+    this.#specialPattern = escaped.length ? new RegExp(`(${escaped.join('|')})`, 'u') : null;
+  }
+
+  /** The id of a token text (e.g. '[MASK]'), or undefined. */
+  idOf(token) {
+    return this.#vocab.get(token);
+  }
+
+  /** The pieces of one word: greedy longest match first, continuations prefixed; [UNK] if any part has none. */
+  #word(word) {
+    const chars = [...word];
+    if (chars.length > this.#maxChars) return [this.#unk];
+    const pieces = [];
+    for (let start = 0; start < chars.length;) {
+      let end = chars.length;
+      let found = null;
+      for (; end > start; end--) {
+        const piece = (start > 0 ? this.#prefix : '') + chars.slice(start, end).join('');
+        if (this.#vocab.has(piece)) {
+          found = piece;
+          break;
+        }
+      }
+      if (found === null) return [this.#unk];
+      pieces.push(found);
+      start = end;
+    }
+    return pieces;
+  }
+
+  /** The WordPiece tokens of text, without [CLS]/[SEP]. */
+  tokenize(text) {
+    if (typeof text !== 'string')
+      throw new TypeError(`WordPieceTokenizer.tokenize: text must be a string, got ${describe(text)}`);
+    const parts = this.#specialPattern ? text.split(this.#specialPattern) : [text];
+    const tokens = [];
+    parts.forEach((part, i) => {
+      if (i % 2 === 1)
+        tokens.push(part); // a special token written in the text
+      else {
+        const normalized = this.#normalize ? normalizeBert(part, this.#normalize) : part;
+        for (const word of splitBertWords(normalized)) tokens.push(...this.#word(word));
+      }
+    });
+    return tokens;
+  }
+
+  /**
+   * [CLS] text [SEP] (pair [SEP]): `{ tokens, ids, typeIds }`.
+   * @param {string} text
+   * @param {string} [pair]
+   */
+  encode(text, pair) {
+    const first = ['[CLS]', ...this.tokenize(text), '[SEP]'];
+    const second = pair === undefined ? [] : [...this.tokenize(pair), '[SEP]'];
+    const tokens = [...first, ...second];
+    return {
+      tokens,
+      ids: tokens.map((t) => this.#vocab.get(t)),
+      typeIds: tokens.map((_, i) => (i < first.length ? 0 : 1)),
+    };
+  }
+
+  /** Text back from ids: continuation pieces joined to the word before them. */
+  decode(ids) {
+    let out = '';
+    for (const id of ids) {
+      const piece = this.#pieces[id];
+      if (piece === undefined) throw new RangeError(`WordPieceTokenizer.decode: id ${id} is not in the vocabulary`);
+      if (piece.startsWith(this.#prefix)) out += piece.slice(this.#prefix.length);
+      else out += (out ? ' ' : '') + piece;
+    }
+    return out;
+  }
+}
