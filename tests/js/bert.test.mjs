@@ -112,11 +112,11 @@ test('an encoder-only checkpoint (no cls.predictions) opens: maps, no prediction
   );
   const odd = { ...config, num_attention_heads: 3 };
   await assert.rejects(
-    a.openModel(files({ 'config.json': JSON.stringify(odd) })),
+    a.openModel(files({ 'config.json': new TextEncoder().encode(JSON.stringify(odd)) })),
     /num_attention_heads = 3 does not divide hidden_size = 8/,
   );
   await assert.rejects(
-    a.openModel(files({ 'config.json': JSON.stringify({ ...config, model_type: 't5' }) })),
+    a.openModel(files({ 'config.json': new TextEncoder().encode(JSON.stringify({ ...config, model_type: 't5' })) })),
     /model_type is "t5"; 'gpt2' and 'bert' models open here/,
   );
   const missing = Object.fromEntries(

@@ -3,7 +3,11 @@ import { loadAttention, type BertModel, type BertResult } from '../../dist/lib/i
 
 export async function bertUsage(vocab: Blob, weights: Blob): Promise<number> {
   const a = await loadAttention();
-  const opened = await a.openModel({ 'config.json': 'bert/config.json', 'model.safetensors': weights, 'vocab.txt': vocab });
+  const opened = await a.openModel({
+    'config.json': 'bert/config.json',
+    'model.safetensors': weights,
+    'vocab.txt': vocab,
+  });
   if (opened.family !== 'bert') throw new Error('not a BERT');
   const m: BertModel = opened;
   const r: BertResult = m.run('The capital of France is [MASK].', { k: 5, pair: 'It is Paris.' });
