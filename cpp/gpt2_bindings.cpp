@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "binding_convention.h"
+#include "models/bert_model.h"
 #include "models/gpt2_model.h"
 #include "ops/layer_norm.h"
 #include "ops/linear.h"
@@ -79,7 +80,6 @@ void rawGpt2CopyLast(const Gpt2Model& model, int which, const Tensor& out) {
   copyOutFloats(which == 0 ? model.probabilities() : model.logits(), out);
 }
 
-
 // Explaining a head (web/src/api/model/gpt2.js explainHead): layer l's ln_1 of the
 // last forward()'s residual stream, times `weight` (D x n, float32, row-major: one
 // head's q | k | v columns of c_attn, which the reader reads again from its file on
@@ -107,6 +107,62 @@ StatusCode rawGpt2HeadInputs(const Gpt2Model& model, int l, const Tensor& gamma,
   });
 }
 
+// ---- BERT (web/src/api/model/bert.js) -------------------------------------------------------
+// The same loading protocol as GPT-2's; forward() takes ids and token types as
+// int32 at heap addresses, predict() the positions to give masked-LM logits for.
+
+StatusCode rawBertConfigure(BertModel& model, int layers, int heads, int dModel, int inner,
+                            int positions, int types, int vocab, double epsilon, bool erf,
+                            bool maskedLm) {
+  return guarded([&] {
+    BertConfig c;
+    c.layers = layers;
+    c.heads = heads;
+    c.dModel = dModel;
+    c.inner = inner;
+    c.positions = positions;
+    c.types = types;
+    c.vocab = vocab;
+    c.epsilon = epsilon;
+    c.gelu = erf ? GeluForm::kErf : GeluForm::kTanh;
+    c.maskedLm = maskedLm;
+    return model.configure(c);
+  });
+}
+StatusCode rawBertLoad(BertModel& model, int step) {
+  return guarded([&] { return step == 0 ? model.allocate() : model.finishLoading(); });
+}
+int rawBertParameterCount(const BertModel& model) {
+  return static_cast<int>(model.parameters().size());
+}
+std::string rawBertParameter(const BertModel& model, int i) {
+  if (i < 0 || i >= rawBertParameterCount(model)) return std::string();
+  const BertParameter& p = model.parameters()[i];
+  return p.name + " " + std::to_string(p.rows) + " " + std::to_string(p.cols);
+}
+double rawBertParameterData(BertModel& model, int i) {
+  return static_cast<double>(reinterpret_cast<std::uintptr_t>(model.parameterData(i)));
+}
+std::vector<int> intsAt(Ptr at, int count) {
+  const auto* first = reinterpret_cast<const std::int32_t*>(static_cast<std::uintptr_t>(at));
+  return std::vector<int>(first, first + std::max(count, 0));
+}
+StatusCode rawBertForward(BertModel& model, Ptr ids, Ptr types, int count) {
+  return guarded([&] { return model.forward(intsAt(ids, count), intsAt(types, count)); });
+}
+void rawBertCopyAttention(const BertModel& model, int l, const Tensor& out) {
+  if (l >= 0 && l < model.config().layers) copyOutFloats(model.attention(l), out);
+}
+// out: (count x V) float32 logits of the positions at `positions` (int32).
+StatusCode rawBertPredict(const BertModel& model, Ptr positions, int count, const Tensor& out) {
+  return guarded([&] {
+    Matrix32 logits;
+    RETURN_IF_ERROR(model.predict(intsAt(positions, count), logits));
+    copyOutFloats(logits, out);
+    return Status::ok();
+  });
+}
+
 }  // namespace
 }  // namespace attention
 
@@ -124,4 +180,14 @@ EMSCRIPTEN_BINDINGS(gpt2_core) {
       .function("copyAttention", &rawGpt2CopyAttention)
       .function("copyLast", &rawGpt2CopyLast)
       .function("headInputs", &rawGpt2HeadInputs);
+  emscripten::class_<BertModel>("_BertModel")
+      .constructor<>()
+      .function("configure", &rawBertConfigure)
+      .function("load", &rawBertLoad)
+      .function("parameterCount", &rawBertParameterCount)
+      .function("parameter", &rawBertParameter)
+      .function("parameterData", &rawBertParameterData)
+      .function("forward", &rawBertForward)
+      .function("copyAttention", &rawBertCopyAttention)
+      .function("predict", &rawBertPredict);
 }

@@ -162,7 +162,12 @@ const CASES = [
     RangeError,
     /activation_function is "relu"; known: gelu_new/,
   ],
-  ['not a GPT-2', () => withConfig({ model_type: 'bert' }), RangeError, /model_type is 'bert'/],
+  [
+    'not a model openModel knows',
+    () => withConfig({ model_type: 't5' }),
+    RangeError,
+    /model_type is "t5"; 'gpt2' and 'bert'/,
+  ],
   [
     'config not JSON',
     () => fixtureFiles('model.safetensors', { 'config.json': new TextEncoder().encode('{"n_layer": 2,') }),

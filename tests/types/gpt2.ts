@@ -3,10 +3,14 @@ import { loadAttention, type Gpt2Model, type Gpt2Result, type Matrix } from '../
 
 export async function gpt2Usage(file: Blob): Promise<number> {
   const a = await loadAttention();
-  const m: Gpt2Model = await a.openModel(
+  const opened = await a.openModel(
     { 'config.json': 'model/config.json', 'model.safetensors': file, 'tokenizer.json': new ArrayBuffer(0) },
     { onProgress: ({ loaded, total }) => console.log(loaded / total), signal: new AbortController().signal },
   );
+  // @ts-expect-error a BERT may come back: narrow by family first
+  opened.run('Hello').next;
+  if (opened.family !== 'gpt2') throw new Error('not a GPT-2');
+  const m: Gpt2Model = opened;
   const r: Gpt2Result = m.run('Hello', { k: 5 });
   const head: Matrix = r.attentions[0][0];
   const byIds = m.runIds(new Int32Array([1, 2]), { logits: true });

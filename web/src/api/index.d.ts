@@ -269,9 +269,11 @@ export interface Attention {
    */
   readonly TransformerTrainer: TransformerTrainerConstructor;
 
-  // ---- Open a real model (GPT-2) ----
+  // ---- Open a real model (GPT-2, BERT) ----
   /**
-   * A GPT-2 checkpoint from the files of a Hugging Face model folder. Each file is an
+   * A GPT-2 or BERT checkpoint from the files of a Hugging Face model folder
+   * (`config.json`'s `model_type`: `'gpt2'`, the default, or `'bert'`; narrow the
+   * result with `m.family`). Each file is an
    * `ArrayBuffer`, a typed array, a `Blob`/`File` or a URL string (fetched relative to
    * the page). `model.safetensors` may hold F32, F16 or BF16 tensors (converted to
    * float32), named with or without `transformer.`, with `lm_head.weight` stored or
@@ -279,19 +281,23 @@ export interface Attention {
    * whose float32 weights need more than 1.75 GiB is refused with a RangeError.
    * The weights stream into WebAssembly memory: call `delete()` when done.
    */
-  openModel(files: ModelFiles, options?: OpenModelOptions): Promise<Gpt2Model>;
+  openModel(files: ModelFiles, options?: OpenModelOptions): Promise<Gpt2Model | BertModel>;
 }
 
 /** A file of a model folder: its bytes, or a URL string fetched relative to the page. */
 export type ModelFile = ArrayBuffer | ArrayBufferView | Blob | string;
 
-/** The files of a Hugging Face GPT-2 folder: `tokenizer.json`, or `vocab.json` with `merges.txt`. */
+/**
+ * The files of a Hugging Face folder. GPT-2: `tokenizer.json`, or `vocab.json` with
+ * `merges.txt`. BERT: `tokenizer.json` (WordPiece) or `vocab.txt`.
+ */
 export interface ModelFiles {
   readonly 'config.json': ModelFile;
   readonly 'model.safetensors': ModelFile;
   readonly 'tokenizer.json'?: ModelFile;
   readonly 'vocab.json'?: ModelFile;
   readonly 'merges.txt'?: ModelFile;
+  readonly 'vocab.txt'?: ModelFile;
 }
 
 export interface OpenModelOptions {
@@ -303,6 +309,7 @@ export interface OpenModelOptions {
 
 /** The `config.json` fields a GPT-2 runs with (checked; GPT2Config's defaults filled in). */
 export interface Gpt2Config {
+  readonly model_type: 'gpt2';
   readonly n_layer: number;
   readonly n_head: number;
   readonly n_embd: number;
@@ -340,6 +347,7 @@ export interface Gpt2Result {
 }
 
 export interface Gpt2Model extends OwnedObject {
+  readonly family: 'gpt2';
   readonly config: Gpt2Config;
   readonly tokenizer: Gpt2Tokenizer;
   /** Tokenizes `text` and runs the model; more tokens than `n_positions` is a RangeError. */
@@ -368,6 +376,63 @@ export interface Gpt2HeadInputs {
   q: Matrix;
   k: Matrix;
   v: Matrix;
+}
+
+/** The `config.json` fields a BERT runs with (checked; BertConfig's defaults filled in). */
+export interface BertConfig {
+  readonly model_type: 'bert';
+  readonly num_hidden_layers: number;
+  readonly num_attention_heads: number;
+  readonly hidden_size: number;
+  readonly intermediate_size: number;
+  readonly max_position_embeddings: number;
+  readonly type_vocab_size: number;
+  readonly vocab_size: number;
+  readonly layer_norm_eps: number;
+  readonly hidden_act: 'gelu_new' | 'gelu_pytorch_tanh' | 'gelu_fast' | 'gelu';
+}
+
+export interface WordPieceTokenizer {
+  /** `[CLS] text [SEP]` (and `pair [SEP]`), with each token's type (0, then 1 for the pair). */
+  encode(text: string, pair?: string): { ids: number[]; tokens: string[]; typeIds: number[] };
+  /** The WordPiece tokens of `text`, without `[CLS]`/`[SEP]`. */
+  tokenize(text: string): string[];
+  decode(ids: readonly number[]): string;
+  tokenText(id: number): string;
+  idOf(token: string): number | undefined;
+  readonly vocabSize: number;
+}
+
+export interface BertRunOptions {
+  /** How many predictions per `[MASK]` (default 10). */
+  k?: number;
+  /** Also return each `[MASK]`'s logits. */
+  logits?: boolean;
+}
+
+export interface BertResult {
+  tokens: string[];
+  ids: number[];
+  typeIds: number[];
+  /** `attentions[layer][head]`: (T × T) float32 weights, row = query; every token sees every token. */
+  attentions: Matrix[][];
+  /** For a masked-LM checkpoint, each `[MASK]`'s most likely tokens, most likely first (empty otherwise). */
+  masked: { position: number; top: { id: number; token: string; p: number }[]; logits?: Float32Array }[];
+}
+
+export interface BertModel extends OwnedObject {
+  readonly family: 'bert';
+  readonly config: BertConfig;
+  readonly tokenizer: WordPieceTokenizer;
+  /** True when the checkpoint has the masked-LM head (`cls.predictions.*`). */
+  readonly maskedLm: boolean;
+  /** `[CLS] text [SEP]` (with `options.pair`: `… [SEP] pair [SEP]`, types 0 then 1); too long is a RangeError. */
+  run(text: string, options?: BertRunOptions & { pair?: string }): BertResult;
+  /** 1 to `max_position_embeddings` ids; `typeIds` default all 0. */
+  runIds(
+    ids: readonly number[] | Int32Array | Uint32Array,
+    options?: BertRunOptions & { typeIds?: readonly number[] | Int32Array | Uint32Array },
+  ): BertResult;
 }
 
 /**

@@ -7,20 +7,7 @@ import { OwnedHandle, rawOf } from '../handle.js';
 import { withHeap } from '../heap.js';
 import { Matrix } from '../matrix.js';
 import { readHeadWeights } from './head_weights.js';
-
-/** The k largest probabilities, most likely first (ties: lower id first). */
-function topK(probabilities, k) {
-  const best = [];
-  for (let id = 0; id < probabilities.length; id++) {
-    const p = probabilities[id];
-    if (best.length === k && p <= best[k - 1].p) continue;
-    let at = best.length;
-    while (at > 0 && best[at - 1].p < p) at--;
-    best.splice(at, 0, { id, p });
-    if (best.length > k) best.pop();
-  }
-  return best;
-}
+import { topK } from './top-k.js';
 
 /** Runs the model on `ids` (copied into `heap` as int32); its results stay in the core. */
 function forwardIn(core, raw, heap, ids, fn) {
@@ -38,6 +25,8 @@ export class Gpt2 extends OwnedHandle {
     super(raw, 'Gpt2Model');
     this.#core = core;
     this.#weights = weights;
+    /** Which kind of model this is (openModel opens GPT-2 and BERT). */
+    this.family = 'gpt2';
     /** The checked config.json fields (n_layer, n_head, n_embd, n_positions, vocab_size, ...). */
     this.config = config;
     /** The tokenizer loaded from tokenizer.json (or vocab.json + merges.txt). */

@@ -1,4 +1,5 @@
-// openModel: a GPT-2 from the files of a Hugging Face model folder.
+// openModel: a GPT-2 or a BERT from the files of a Hugging Face model folder
+// (config.json's model_type: 'gpt2', the default, or 'bert').
 //
 //   const m = await a.openModel({ 'config.json': …, 'model.safetensors': …, 'tokenizer.json': … });
 //
@@ -15,7 +16,9 @@
 // stays out of every lesson's first load.
 import { describe, isPlainObject, readOptions, throwForStatus } from '../errors.js';
 import { loadTokenizer } from '../tokenizer/index.js';
-import { readGpt2Config, ACTIVATIONS } from './config.js';
+import { loadWordPieceTokenizer } from '../tokenizer/wordpiece.js';
+import { Bert } from './bert.js';
+import { readBertConfig, readGpt2Config, ACTIVATIONS } from './config.js';
 import { Gpt2 } from './gpt2.js';
 import { FLOAT_DTYPES, parseHeader, readHeaderLength } from './safetensors.js';
 import { ByteReader, checkAborted, readJson, readText } from './source.js';
@@ -26,8 +29,7 @@ import createGpt2Core from './gpt2_core.mjs';
 export const MAX_MODEL_BYTES = 1.75 * 2 ** 30;
 
 const FN = 'openModel';
-const FILES = ['config.json', 'model.safetensors', 'tokenizer.json', 'vocab.json', 'merges.txt'];
-const PREFIX = 'transformer.';
+const FILES = ['config.json', 'model.safetensors', 'tokenizer.json', 'vocab.json', 'merges.txt', 'vocab.txt'];
 
 /** @type {Promise<any> | undefined} */
 let loading;
@@ -41,7 +43,7 @@ export const memoryBytes = () => (instance ? instance.HEAPF64.buffer.byteLength 
 const mib = (bytes) => `${(bytes / 2 ** 20).toFixed(1)} MiB`;
 const nextTask = () => new Promise((resolve) => setTimeout(resolve, 0));
 
-async function openTokenizer(files, signal) {
+async function openGpt2Tokenizer(files, signal) {
   if (files['tokenizer.json'] !== undefined)
     return loadTokenizer({ 'tokenizer.json': await readJson(files['tokenizer.json'], FN, 'tokenizer.json', signal) });
   if (files['vocab.json'] !== undefined && files['merges.txt'] !== undefined)
@@ -65,11 +67,80 @@ function sameShape(shape, { rows, cols }) {
   return shape.length === 2 && shape[0] === rows && shape[1] === cols;
 }
 
-/** Each parameter's tensor in the header (names with or without "transformer."), checked. */
-function matchTensors(tensors, parameters) {
+async function openBertTokenizer(files, signal) {
+  if (files['tokenizer.json'] !== undefined)
+    return loadWordPieceTokenizer({
+      'tokenizer.json': await readJson(files['tokenizer.json'], FN, 'tokenizer.json', signal),
+    });
+  if (files['vocab.txt'] !== undefined)
+    return loadWordPieceTokenizer({ 'vocab.txt': await readText(files['vocab.txt'], FN, 'vocab.txt', signal) });
+  throw new TypeError(`${FN}: a BERT model needs 'tokenizer.json' or 'vocab.txt'`);
+}
+
+// What differs between the families: config, tokenizer, the name prefix of the
+// checkpoint's tensors, the core's class and its configure() arguments, the wrapper.
+const FAMILIES = {
+  gpt2: {
+    readConfig: readGpt2Config,
+    openTokenizer: openGpt2Tokenizer,
+    prefix: 'transformer.',
+    Raw: (core) => core._Gpt2Model,
+    // lm_head.weight stored: a separate output layer, else tied to wte.
+    configure: (raw, c, names) =>
+      raw.configure(
+        c.n_layer,
+        c.n_head,
+        c.n_embd,
+        c.n_positions,
+        c.vocab_size,
+        c.n_inner,
+        c.layer_norm_epsilon,
+        ACTIVATIONS[c.activation_function] === 'erf',
+        names.has('lm_head.weight'),
+      ),
+    Model: Gpt2,
+  },
+  bert: {
+    readConfig: readBertConfig,
+    openTokenizer: openBertTokenizer,
+    prefix: 'bert.',
+    Raw: (core) => core._BertModel,
+    // The masked-LM head (cls.predictions.*) stored: BertForMaskedLM, else the encoder alone.
+    configure: (raw, c, names) =>
+      raw.configure(
+        c.num_hidden_layers,
+        c.num_attention_heads,
+        c.hidden_size,
+        c.intermediate_size,
+        c.max_position_embeddings,
+        c.type_vocab_size,
+        c.vocab_size,
+        c.layer_norm_eps,
+        ACTIVATIONS[c.hidden_act] === 'erf',
+        names.has('cls.predictions.transform.dense.weight'),
+      ),
+    Model: Bert,
+  },
+};
+
+/** The family config.json names (model_type; GPT-2 when absent, as older GPT-2 folders have none). */
+function familyOf(json) {
+  const type = isPlainObject(json) && json.model_type !== undefined ? json.model_type : 'gpt2';
+  if (!Object.hasOwn(FAMILIES, type))
+    throw new RangeError(
+      `${FN}: config.json's model_type is ${JSON.stringify(type)}; 'gpt2' and 'bert' models open here`,
+    );
+  return FAMILIES[type];
+}
+
+/** Tensor names without the family's prefix ("transformer.", "bert."). */
+const unprefixed = (name, prefix) => (name.startsWith(prefix) ? name.slice(prefix.length) : name);
+
+/** Each parameter's tensor in the header (names with or without the prefix), checked. */
+function matchTensors(tensors, parameters, prefix) {
   const byName = new Map();
   for (const t of tensors) {
-    const name = t.name.startsWith(PREFIX) ? t.name.slice(PREFIX.length) : t.name;
+    const name = unprefixed(t.name, prefix);
     if (byName.has(name))
       throw new RangeError(`${FN}: model.safetensors holds ${name} twice (${byName.get(name).name} and ${t.name})`);
     byName.set(name, t);
@@ -107,8 +178,10 @@ export async function openModel(files, options) {
     if (files[name] === undefined) throw new TypeError(`${FN}: files needs '${name}'`);
 
   const core = await gpt2Core();
-  const config = readGpt2Config(await readJson(files['config.json'], FN, 'config.json', signal), FN);
-  const tokenizer = await openTokenizer(files, signal);
+  const json = await readJson(files['config.json'], FN, 'config.json', signal);
+  const family = familyOf(json);
+  const config = family.readConfig(json, FN);
+  const tokenizer = await family.openTokenizer(files, signal);
   checkAborted(signal);
 
   const reader = await ByteReader.open(files['model.safetensors'], FN, 'model.safetensors', signal);
@@ -117,31 +190,16 @@ export async function openModel(files, options) {
     const headerLength = readHeaderLength(await reader.read(8), reader.size, FN);
     const dataStart = 8 + headerLength;
     const { tensors } = parseHeader(await reader.read(headerLength), reader.size - dataStart, FN);
-    const separateHead = tensors.some((t) => t.name === 'lm_head.weight' || t.name === PREFIX + 'lm_head.weight');
-
-    raw = new core._Gpt2Model();
-    throwForStatus(
-      core,
-      raw.configure(
-        config.n_layer,
-        config.n_head,
-        config.n_embd,
-        config.n_positions,
-        config.vocab_size,
-        config.n_inner,
-        config.layer_norm_epsilon,
-        ACTIVATIONS[config.activation_function] === 'erf',
-        separateHead,
-      ),
-      FN,
-    );
+    const names = new Set(tensors.map((t) => unprefixed(t.name, family.prefix)));
+    raw = new (family.Raw(core))();
+    throwForStatus(core, family.configure(raw, config, names), FN);
     const parameters = parametersOf(raw);
     const bytes = parameters.reduce((sum, p) => sum + p.rows * p.cols * 4, 0);
     if (bytes > MAX_MODEL_BYTES)
       throw new RangeError(
         `${FN}: the model needs ${mib(bytes)} for its float32 weights, more than the ${mib(MAX_MODEL_BYTES)} it may use of the wasm memory (2 GiB)`,
       );
-    const matched = matchTensors(tensors, parameters);
+    const matched = matchTensors(tensors, parameters, family.prefix);
     throwForStatus(core, raw.load(0), FN); // allocate the weights
 
     // Stream the data section in file order into each tensor's heap buffer.
@@ -173,7 +231,7 @@ export async function openModel(files, options) {
       dataStart,
       tensors: new Map(matched.map((m) => [m.parameter.name, m.tensor])),
     };
-    return new Gpt2(core, raw, config, tokenizer, weights);
+    return new family.Model(core, raw, config, tokenizer, weights);
   } catch (error) {
     raw?.delete();
     await reader.close().catch(() => {});

@@ -130,6 +130,11 @@ export class WordPieceTokenizer {
     this.#specialPattern = escaped.length ? new RegExp(`(${escaped.join('|')})`, 'u') : null;
   }
 
+  /** The text of token `id` as the vocabulary spells it ('##able'), or `<id N>` for an id past it. */
+  tokenText(id) {
+    return this.#pieces[id] ?? `<id ${id}>`;
+  }
+
   /** The id of a token text (e.g. '[MASK]'), or undefined. */
   idOf(token) {
     return this.#vocab.get(token);
