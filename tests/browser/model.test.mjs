@@ -276,3 +276,30 @@ test('<attention-lesson chapter="model" model-src> opens the host’s folder; an
     rmSync(hostDir, { recursive: true, force: true });
   }
 });
+
+test('a BERT folder (openModel reads it) is refused by this GPT-2 chapter with a message; the demo stays open', async () => {
+  const page = await open();
+  await page.waitForFunction((s) => document.querySelector(s)?.dataset.modelSource === 'demo', chapter);
+  const BERT = join(FIXTURE, '..', 'bert');
+  const vocab = readFileSync(join(BERT, 'vocab.txt'), 'utf8').trim().split('\n');
+  const tokenizer = {
+    model: { type: 'WordPiece', unk_token: '[UNK]', vocab: Object.fromEntries(vocab.map((t, i) => [t, i])) },
+    normalizer: { type: 'BertNormalizer', lowercase: true },
+  };
+  await page
+    .getByLabel('Or its files')
+    .setInputFiles([
+      fixtureFile('config.json', readFileSync(join(BERT, 'config.json'))),
+      fixtureFile('model.safetensors', readFileSync(join(BERT, 'model.safetensors'))),
+      fixtureFile('tokenizer.json', Buffer.from(JSON.stringify(tokenizer))),
+    ]);
+  await page.waitForFunction((s) => document.querySelector(s)?.dataset.modelFailed === '1', chapter);
+  assert.match(
+    await page.textContent(`${chapter} .model-open-error`),
+    /this folder holds a BERT model; this chapter opens GPT-2 models/,
+  );
+  assert.match(await page.textContent(`${chapter} .model-status`), /the model before stays open/);
+  assert.equal(await page.evaluate((s) => document.querySelector(s).dataset.modelSource, chapter), 'demo');
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});

@@ -25,6 +25,15 @@ export function modelLoader({ api, open, signal, assets, hasModel, onModel, onFa
       (m) => {
         if (loading !== controller || signal?.aborted) return m.delete();
         loading = null;
+        if (m.family !== 'gpt2') {
+          // openModel reads BERT folders too; this chapter's views are GPT-2's (causal maps, next token).
+          m.delete();
+          open.showError(
+            `this folder holds a ${m.family.toUpperCase()} model; this chapter opens GPT-2 models (a BERT opens with the API: openModel)`,
+          );
+          open.done(hasModel() ? 'the model before stays open' : 'no model open');
+          return onFailed();
+        }
         const c = m.config;
         open.done(
           `open: ${label} (${c.n_layer} layers × ${c.n_head} heads, n_embd ${c.n_embd}, ${c.vocab_size} tokens, at most ${c.n_positions} per text)`,
