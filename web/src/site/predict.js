@@ -159,7 +159,7 @@ export function prediction({ question, choices, answer, explain }) {
     if (right === null) {
       // No single right answer with these numbers (a tie): nothing to ask, show the results.
       setState('open');
-      verdict.textContent = `No single answer with these inputs: ${explain(data)}`;
+      verdict.textContent = `Nothing to guess with these inputs: ${explain(data)}`;
       return;
     }
     if (!guess) {

@@ -96,7 +96,7 @@ const sharpestHead = () =>
   prediction({
     question: 'Which head will give the first query’s top key the most weight?',
     choices: (perHead) => headNames(perHead),
-    answer: (perHead) => clearArgmax(headTops(perHead)),
+    answer: (perHead) => (perHead.length < 2 ? null : clearArgmax(headTops(perHead))), // one head: nothing to compare
     explain: (perHead) => `the largest first-row weight is ${leader(headNames(perHead), headTops(perHead))}.`,
   });
 
