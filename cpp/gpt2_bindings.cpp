@@ -43,21 +43,26 @@ StatusCode rawGpt2Configure(Gpt2Model& model, int layers, int heads, int dModel,
     return model.configure(c);
   });
 }
+// The loading protocol both models share (models/checkpoint_weights.h):
 // step 0: allocate() the weights (zeros); step 1: finishLoading() once they are written.
-StatusCode rawGpt2Load(Gpt2Model& model, int step) {
+template <typename Model>
+StatusCode rawLoad(Model& model, int step) {
   return guarded([&] { return step == 0 ? model.allocate() : model.finishLoading(); });
 }
-int rawGpt2ParameterCount(const Gpt2Model& model) {
+template <typename Model>
+int rawParameterCount(const Model& model) {
   return static_cast<int>(model.parameters().size());
 }
 // "name rows cols" of parameter i ("" outside the list).
-std::string rawGpt2Parameter(const Gpt2Model& model, int i) {
-  if (i < 0 || i >= rawGpt2ParameterCount(model)) return std::string();
-  const Gpt2Parameter& p = model.parameters()[i];
+template <typename Model>
+std::string rawParameter(const Model& model, int i) {
+  if (i < 0 || i >= rawParameterCount(model)) return std::string();
+  const CheckpointParameter& p = model.parameters()[i];
   return p.name + " " + std::to_string(p.rows) + " " + std::to_string(p.cols);
 }
 // Byte address of parameter i's entries (0 before allocate() and after finishLoading()).
-double rawGpt2ParameterData(Gpt2Model& model, int i) {
+template <typename Model>
+double rawParameterData(Model& model, int i) {
   return static_cast<double>(reinterpret_cast<std::uintptr_t>(model.parameterData(i)));
 }
 // ids: `count` int32 at a heap address.
@@ -129,20 +134,6 @@ StatusCode rawBertConfigure(BertModel& model, int layers, int heads, int dModel,
     return model.configure(c);
   });
 }
-StatusCode rawBertLoad(BertModel& model, int step) {
-  return guarded([&] { return step == 0 ? model.allocate() : model.finishLoading(); });
-}
-int rawBertParameterCount(const BertModel& model) {
-  return static_cast<int>(model.parameters().size());
-}
-std::string rawBertParameter(const BertModel& model, int i) {
-  if (i < 0 || i >= rawBertParameterCount(model)) return std::string();
-  const BertParameter& p = model.parameters()[i];
-  return p.name + " " + std::to_string(p.rows) + " " + std::to_string(p.cols);
-}
-double rawBertParameterData(BertModel& model, int i) {
-  return static_cast<double>(reinterpret_cast<std::uintptr_t>(model.parameterData(i)));
-}
 std::vector<int> intsAt(Ptr at, int count) {
   const auto* first = reinterpret_cast<const std::int32_t*>(static_cast<std::uintptr_t>(at));
   return std::vector<int>(first, first + std::max(count, 0));
@@ -172,10 +163,10 @@ EMSCRIPTEN_BINDINGS(gpt2_core) {
   emscripten::class_<Gpt2Model>("_Gpt2Model")
       .constructor<>()
       .function("configure", &rawGpt2Configure)
-      .function("load", &rawGpt2Load)
-      .function("parameterCount", &rawGpt2ParameterCount)
-      .function("parameter", &rawGpt2Parameter)
-      .function("parameterData", &rawGpt2ParameterData)
+      .function("load", &rawLoad<Gpt2Model>)
+      .function("parameterCount", &rawParameterCount<Gpt2Model>)
+      .function("parameter", &rawParameter<Gpt2Model>)
+      .function("parameterData", &rawParameterData<Gpt2Model>)
       .function("forward", &rawGpt2Forward)
       .function("copyAttention", &rawGpt2CopyAttention)
       .function("copyLast", &rawGpt2CopyLast)
@@ -183,10 +174,10 @@ EMSCRIPTEN_BINDINGS(gpt2_core) {
   emscripten::class_<BertModel>("_BertModel")
       .constructor<>()
       .function("configure", &rawBertConfigure)
-      .function("load", &rawBertLoad)
-      .function("parameterCount", &rawBertParameterCount)
-      .function("parameter", &rawBertParameter)
-      .function("parameterData", &rawBertParameterData)
+      .function("load", &rawLoad<BertModel>)
+      .function("parameterCount", &rawParameterCount<BertModel>)
+      .function("parameter", &rawParameter<BertModel>)
+      .function("parameterData", &rawParameterData<BertModel>)
       .function("forward", &rawBertForward)
       .function("copyAttention", &rawBertCopyAttention)
       .function("predict", &rawBertPredict);

@@ -79,10 +79,8 @@ Status BertModel::configure(const BertConfig& c) {
   }
   const long long D = c.dModel, F = c.inner;
   std::vector<BertParameter> params;
-  double floats = 0;  // in double: a hostile config cannot wrap it
   const auto add = [&](std::string name, long long rows, long long cols) {
     params.push_back({std::move(name), static_cast<int>(rows), static_cast<int>(cols)});
-    floats += static_cast<double>(rows) * static_cast<double>(cols);
   };
   add("embeddings.word_embeddings.weight", c.vocab, D);
   add("embeddings.position_embeddings.weight", c.positions, D);
@@ -103,73 +101,29 @@ Status BertModel::configure(const BertConfig& c) {
     add("cls.predictions.transform.LayerNorm.bias", 1, D);
     add("cls.predictions.bias", 1, c.vocab);
   }
-  constexpr double kMaxBytes = 2147483648.0;  // the wasm memory's maximum (2 GiB)
-  if (floats * 4 > kMaxBytes) {
-    return Status::outOfMemory(
-        "the model needs " + std::to_string(static_cast<long long>(floats * 4 / 1048576.0)) +
-        " MiB for its float32 weights, more than the 2048 MiB of the wasm memory");
-  }
+  RETURN_IF_ERROR(weights_.lay(std::move(params)));
   config_ = c;
-  parameters_ = std::move(params);
-  weightCount_ = static_cast<std::size_t>(floats);
-  tensors_.clear();
-  tensors_.shrink_to_fit();
-  ready_ = false;
   return Status::ok();
 }
 
-Status BertModel::allocate() {
-  ready_ = false;
-  std::vector<std::vector<float>> tensors(parameters_.size());
-  for (std::size_t i = 0; i < parameters_.size(); ++i) {
-    tensors[i].assign(static_cast<std::size_t>(parameters_[i].rows) * parameters_[i].cols, 0.0f);
-  }
-  tensors_.swap(tensors);
-  return Status::ok();
-}
+Status BertModel::allocate() { return weights_.allocate(); }
 
-float* BertModel::parameterData(int index) {
-  if (index < 0 || index >= static_cast<int>(tensors_.size()) || ready_) return nullptr;
-  return tensors_[index].data();
-}
-
-Eigen::Map<const Matrix32> BertModel::param(int index) const {
-  const BertParameter& p = parameters_[index];
-  return Eigen::Map<const Matrix32>(paramData(index), p.rows, p.cols);
-}
+float* BertModel::parameterData(int index) { return weights_.writable(index); }
 
 Status BertModel::finishLoading() {
-  if (tensors_.size() != parameters_.size()) {
-    return Status::invalidArgument("the weights are not loaded");
-  }
-  if (ready_) return Status::ok();
-  for (std::size_t i = 0; i < parameters_.size(); ++i) {
-    const BertParameter& p = parameters_[i];
-    if (!allFinite(tensors_[i].data(), Eigen::Index{p.rows} * p.cols)) {
-      return Status::invalidValue("tensor " + p.name + " holds NaN or ±Infinity");
-    }
-  }
-  // PyTorch's W is (out x in); the gemm wants op(B) = W^T (in x out), packed once.
   std::vector<int> linears;
   for (int l = 0; l < config_.layers; ++l)
     for (LayerParam w : kLinears) linears.push_back(layerParam(l, w));
   if (config_.maskedLm) linears.push_back(layerParam(config_.layers, LayerParam(0)) + kTransform);
-  for (int i : linears) {
-    const BertParameter& p = parameters_[i];
-    std::vector<float> packed;
-    packB(Trans::kYes, tensors_[i].data(), p.cols, p.cols, p.rows, packed);
-    tensors_[i].swap(packed);
-  }
-  ready_ = true;
-  return Status::ok();
+  return weights_.finish(linears, WeightLayout::kOutIn);  // PyTorch's Linear: W stored out x in
 }
 
 void BertModel::linear(const Matrix32& x, int index, Matrix32& y) const {
-  linearPackedInto(x, paramData(index), parameters_[index].rows, paramData(index + 1), y);
+  linearPackedInto(x, paramData(index), weights_.parameters()[index].rows, paramData(index + 1), y);
 }
 
 Status BertModel::forward(const std::vector<int>& ids, const std::vector<int>& types) {
-  if (!ready_) return Status::invalidArgument("the weights are not loaded");
+  if (!weights_.ready()) return Status::invalidArgument("the weights are not loaded");
   const BertConfig& c = config_;
   if (types.size() != ids.size()) {
     return Status::shapeMismatch("types has " + std::to_string(types.size()) +

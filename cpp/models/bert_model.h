@@ -34,6 +34,7 @@
 #include <string>
 #include <vector>
 
+#include "models/checkpoint_weights.h"
 #include "ops/gelu.h"
 #include "ops/status.h"
 #include "ops/tensor.h"
@@ -53,10 +54,7 @@ struct BertConfig {
   bool maskedLm = false;  // the cls.predictions head is loaded
 };
 
-struct BertParameter {
-  std::string name;
-  int rows = 0, cols = 0;  // a vector is 1 x n
-};
+using BertParameter = CheckpointParameter;
 
 class BertModel {
  public:
@@ -64,8 +62,8 @@ class BertModel {
   // and lays the parameters out; allocates nothing.
   Status configure(const BertConfig& config);
   const BertConfig& config() const { return config_; }
-  const std::vector<BertParameter>& parameters() const { return parameters_; }
-  std::size_t weightCount() const { return weightCount_; }
+  const std::vector<BertParameter>& parameters() const { return weights_.parameters(); }
+  std::size_t weightCount() const { return weights_.count(); }
 
   // Allocates every parameter's buffer (zeros); throws std::bad_alloc if they do not fit.
   Status allocate();
@@ -89,15 +87,12 @@ class BertModel {
   Status predict(const std::vector<int>& positions, Matrix32& logits) const;
 
  private:
-  const float* paramData(int index) const { return tensors_[index].data(); }
-  Eigen::Map<const Matrix32> param(int index) const;
+  const float* paramData(int index) const { return weights_.data(index); }
+  Eigen::Map<const Matrix32> param(int index) const { return weights_.param(index); }
   void linear(const Matrix32& x, int index, Matrix32& y) const;  // bias = index + 1
 
   BertConfig config_;
-  std::vector<BertParameter> parameters_;
-  std::size_t weightCount_ = 0;
-  std::vector<std::vector<float>> tensors_;
-  bool ready_ = false;
+  CheckpointWeights weights_;
 
   int tokens_ = 0;
   std::vector<Matrix32> hidden_;     // L + 1 of (T x D)

@@ -71,10 +71,8 @@ Status Gpt2Model::configure(const Gpt2Config& c) {
   std::vector<Gpt2Parameter> params(4 + static_cast<std::size_t>(kPerLayer) * config.layers +
                                     (config.separateHead ? 1 : 0));
   std::size_t next = 0;
-  double floats = 0;  // in double: a hostile config cannot wrap it
   const auto add = [&](std::string name, long long rows, long long cols) {
     params[next++] = {std::move(name), static_cast<int>(rows), static_cast<int>(cols)};
-    floats += static_cast<double>(rows) * static_cast<double>(cols);
   };
   // Each dimension below 2^31 (checked for D, V, P above as ints; 3D and F here).
   if (3.0 * D > std::numeric_limits<int>::max()) {
@@ -92,78 +90,31 @@ Status Gpt2Model::configure(const Gpt2Config& c) {
   add("ln_f.weight", 1, D);
   add("ln_f.bias", 1, D);
   if (config.separateHead) add("lm_head.weight", config.vocab, D);
-  constexpr double kMaxBytes = 2147483648.0;  // the wasm memory's maximum (2 GiB)
-  if (floats * 4 > kMaxBytes) {
-    return Status::outOfMemory(
-        "the model needs " + std::to_string(static_cast<long long>(floats * 4 / 1048576.0)) +
-        " MiB for its float32 weights, more than the 2048 MiB of the wasm memory");
-  }
-  std::size_t count = 0;
-  for (const Gpt2Parameter& p : params) {
-    count += static_cast<std::size_t>(p.rows) * static_cast<std::size_t>(p.cols);
-  }
+  RETURN_IF_ERROR(weights_.lay(std::move(params)));
   config_ = config;
-  parameters_ = std::move(params);
-  weightCount_ = count;
-  tensors_.clear();
-  tensors_.shrink_to_fit();
-  ready_ = false;
   return Status::ok();
 }
 
-Status Gpt2Model::allocate() {
-  ready_ = false;
-  // A failed allocation throws std::bad_alloc to the caller (the bindings turn
-  // it into kOutOfMemory); the buffers allocated so far are freed first.
-  std::vector<std::vector<float>> tensors(parameters_.size());
-  for (std::size_t i = 0; i < parameters_.size(); ++i) {
-    tensors[i].assign(static_cast<std::size_t>(parameters_[i].rows) * parameters_[i].cols, 0.0f);
-  }
-  tensors_.swap(tensors);
-  return Status::ok();
-}
+Status Gpt2Model::allocate() { return weights_.allocate(); }
 
-float* Gpt2Model::parameterData(int index) {
-  if (index < 0 || index >= static_cast<int>(tensors_.size()) || ready_) return nullptr;
-  return tensors_[index].data();
-}
-
-Eigen::Map<const Matrix32> Gpt2Model::param(int index) const {
-  const Gpt2Parameter& p = parameters_[index];
-  return Eigen::Map<const Matrix32>(paramData(index), p.rows, p.cols);
-}
+float* Gpt2Model::parameterData(int index) { return weights_.writable(index); }
 
 Status Gpt2Model::finishLoading() {
-  if (tensors_.size() != parameters_.size()) {
-    return Status::invalidArgument("the weights are not loaded");
-  }
-  if (ready_) return Status::ok();
-  for (std::size_t i = 0; i < parameters_.size(); ++i) {
-    const Gpt2Parameter& p = parameters_[i];
-    if (!allFinite(tensors_[i].data(), Eigen::Index{p.rows} * p.cols)) {
-      return Status::invalidValue("tensor " + p.name + " holds NaN or ±Infinity");
-    }
-  }
-  // Pack one matrix at a time: the extra memory is one packed matrix.
+  std::vector<int> linears;
   for (int l = 0; l < config_.layers; ++l) {
     for (LayerParam w : {kAttnWeight, kAttnProjWeight, kFcWeight, kMlpProjWeight}) {
-      const int i = layerParam(l, w);
-      const Gpt2Parameter& p = parameters_[i];
-      std::vector<float> packed;
-      packB(Trans::kNo, tensors_[i].data(), p.cols, p.rows, p.cols, packed);
-      tensors_[i].swap(packed);
+      linears.push_back(layerParam(l, w));
     }
   }
-  ready_ = true;
-  return Status::ok();
+  return weights_.finish(linears, WeightLayout::kInOut);  // Conv1D: W stored in x out
 }
 
 void Gpt2Model::linear(const MatrixView32& x, int index, int bias, MatrixOut32 y) const {
-  linearPackedInto(x, paramData(index), parameters_[index].cols, paramData(bias), y);
+  linearPackedInto(x, paramData(index), weights_.parameters()[index].cols, paramData(bias), y);
 }
 
 Status Gpt2Model::forward(const std::vector<int>& ids) {
-  if (!ready_) return Status::invalidArgument("the weights are not loaded");
+  if (!weights_.ready()) return Status::invalidArgument("the weights are not loaded");
   const Gpt2Config& c = config_;
   const Eigen::Index T = static_cast<Eigen::Index>(ids.size()), D = c.dModel, H = c.heads,
                      F = c.inner;

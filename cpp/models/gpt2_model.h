@@ -32,6 +32,7 @@
 #include <string>
 #include <vector>
 
+#include "models/checkpoint_weights.h"
 #include "ops/gelu.h"
 #include "ops/gemm.h"  // MatrixOut32
 #include "ops/status.h"
@@ -51,10 +52,7 @@ struct Gpt2Config {
   bool separateHead = false;  // lm_head.weight stored (else tied to wte)
 };
 
-struct Gpt2Parameter {
-  std::string name;
-  int rows = 0, cols = 0;  // a vector is 1 x n
-};
+using Gpt2Parameter = CheckpointParameter;
 
 class Gpt2Model {
  public:
@@ -62,9 +60,9 @@ class Gpt2Model {
   // 2^31 bytes) and lays the parameters out; allocates nothing.
   Status configure(const Gpt2Config& config);
   const Gpt2Config& config() const { return config_; }
-  const std::vector<Gpt2Parameter>& parameters() const { return parameters_; }
+  const std::vector<Gpt2Parameter>& parameters() const { return weights_.parameters(); }
   // Floats of all parameters together.
-  std::size_t weightCount() const { return weightCount_; }
+  std::size_t weightCount() const { return weights_.count(); }
 
   // Allocates every parameter's buffer (zeros); throws std::bad_alloc if they
   // do not fit (nothing stays allocated then).
@@ -95,16 +93,13 @@ class Gpt2Model {
   const Matrix32& probabilities() const { return probabilities_; }
 
  private:
-  Eigen::Map<const Matrix32> param(int index) const;
-  const float* paramData(int index) const { return tensors_[index].data(); }
+  Eigen::Map<const Matrix32> param(int index) const { return weights_.param(index); }
+  const float* paramData(int index) const { return weights_.data(index); }
   // x (T x in) times the packed linear weight `index` (in x out) plus `bias` -> y (T x out)
   void linear(const MatrixView32& x, int index, int bias, MatrixOut32 y) const;
 
   Gpt2Config config_;
-  std::vector<Gpt2Parameter> parameters_;
-  std::size_t weightCount_ = 0;
-  std::vector<std::vector<float>> tensors_;  // one per parameter
-  bool ready_ = false;                       // finishLoading() succeeded
+  CheckpointWeights weights_;
 
   int tokens_ = 0;
   std::vector<Matrix32> residual_;   // L + 1 of (T x D)

@@ -1,0 +1,75 @@
+#include "checkpoint_weights.h"
+
+#include "ops/gemm.h"
+#include "ops/validate.h"
+
+namespace attention {
+
+Status CheckpointWeights::lay(std::vector<CheckpointParameter> parameters) {
+  double floats = 0;  // in double: a hostile config cannot wrap it
+  for (const CheckpointParameter& p : parameters) {
+    floats += static_cast<double>(p.rows) * static_cast<double>(p.cols);
+  }
+  constexpr double kMaxBytes = 2147483648.0;  // the wasm memory's maximum (2 GiB)
+  if (floats * 4 > kMaxBytes) {
+    return Status::outOfMemory(
+        "the model needs " + std::to_string(static_cast<long long>(floats * 4 / 1048576.0)) +
+        " MiB for its float32 weights, more than the 2048 MiB of the wasm memory");
+  }
+  const auto count = static_cast<std::size_t>(floats);
+  parameters_ = std::move(parameters);
+  count_ = count;
+  tensors_.clear();
+  tensors_.shrink_to_fit();
+  ready_ = false;
+  return Status::ok();
+}
+
+Status CheckpointWeights::allocate() {
+  ready_ = false;
+  std::vector<std::vector<float>> tensors(parameters_.size());
+  for (std::size_t i = 0; i < parameters_.size(); ++i) {
+    tensors[i].assign(static_cast<std::size_t>(parameters_[i].rows) * parameters_[i].cols, 0.0f);
+  }
+  tensors_.swap(tensors);
+  return Status::ok();
+}
+
+float* CheckpointWeights::writable(int index) {
+  if (index < 0 || index >= static_cast<int>(tensors_.size()) || ready_) return nullptr;
+  return tensors_[index].data();
+}
+
+Eigen::Map<const Matrix32> CheckpointWeights::param(int index) const {
+  const CheckpointParameter& p = parameters_[index];
+  return Eigen::Map<const Matrix32>(data(index), p.rows, p.cols);
+}
+
+Status CheckpointWeights::finish(const std::vector<int>& linears, WeightLayout layout) {
+  if (tensors_.size() != parameters_.size()) {
+    return Status::invalidArgument("the weights are not loaded");
+  }
+  if (ready_) return Status::ok();
+  for (std::size_t i = 0; i < parameters_.size(); ++i) {
+    const CheckpointParameter& p = parameters_[i];
+    if (!allFinite(tensors_[i].data(), Eigen::Index{p.rows} * p.cols)) {
+      return Status::invalidValue("tensor " + p.name + " holds NaN or ±Infinity");
+    }
+  }
+  // One matrix at a time: the extra memory is one packed matrix. op(B) is the
+  // weight as (in x out): as stored (in x out), or transposed (PyTorch's out x in).
+  for (int i : linears) {
+    const CheckpointParameter& p = parameters_[i];
+    std::vector<float> packed;
+    if (layout == WeightLayout::kInOut) {
+      packB(Trans::kNo, tensors_[i].data(), p.cols, p.rows, p.cols, packed);
+    } else {
+      packB(Trans::kYes, tensors_[i].data(), p.cols, p.cols, p.rows, packed);
+    }
+    tensors_[i].swap(packed);
+  }
+  ready_ = true;
+  return Status::ok();
+}
+
+}  // namespace attention
