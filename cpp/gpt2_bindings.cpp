@@ -65,19 +65,21 @@ template <typename Model>
 double rawParameterData(Model& model, int i) {
   return static_cast<double>(reinterpret_cast<std::uintptr_t>(model.parameterData(i)));
 }
-// ids: `count` int32 at a heap address.
+// `count` int32 at a heap address (ids, token types, positions).
+std::vector<int> intsAt(Ptr at, int count) {
+  const auto* first = reinterpret_cast<const std::int32_t*>(static_cast<std::uintptr_t>(at));
+  return std::vector<int>(first, first + std::max(count, 0));
+}
 StatusCode rawGpt2Forward(Gpt2Model& model, Ptr ids, int count) {
-  return guarded([&] {
-    const auto* first = reinterpret_cast<const std::int32_t*>(static_cast<std::uintptr_t>(ids));
-    return model.forward(std::vector<int>(first, first + std::max(count, 0)));
-  });
+  return guarded([&] { return model.forward(intsAt(ids, count)); });
 }
 template <typename Dense>
 void copyOutFloats(const Dense& result, const Tensor& out) {
   std::copy(result.data(), result.data() + result.size(), out.elements<float>());
 }
 // out: (H T x T) float32, layer l's attention weights (head h: rows h T .. (h + 1) T - 1).
-void rawGpt2CopyAttention(const Gpt2Model& model, int l, const Tensor& out) {
+template <typename Model>
+void rawCopyAttention(const Model& model, int l, const Tensor& out) {
   if (l >= 0 && l < model.config().layers) copyOutFloats(model.attention(l), out);
 }
 // out: (1 x V) float32, the last position's probabilities (which = 0) or logits (1).
@@ -134,15 +136,8 @@ StatusCode rawBertConfigure(BertModel& model, int layers, int heads, int dModel,
     return model.configure(c);
   });
 }
-std::vector<int> intsAt(Ptr at, int count) {
-  const auto* first = reinterpret_cast<const std::int32_t*>(static_cast<std::uintptr_t>(at));
-  return std::vector<int>(first, first + std::max(count, 0));
-}
 StatusCode rawBertForward(BertModel& model, Ptr ids, Ptr types, int count) {
   return guarded([&] { return model.forward(intsAt(ids, count), intsAt(types, count)); });
-}
-void rawBertCopyAttention(const BertModel& model, int l, const Tensor& out) {
-  if (l >= 0 && l < model.config().layers) copyOutFloats(model.attention(l), out);
 }
 // out: (count x V) float32 logits of the positions at `positions` (int32).
 StatusCode rawBertPredict(const BertModel& model, Ptr positions, int count, const Tensor& out) {
@@ -168,7 +163,7 @@ EMSCRIPTEN_BINDINGS(gpt2_core) {
       .function("parameter", &rawParameter<Gpt2Model>)
       .function("parameterData", &rawParameterData<Gpt2Model>)
       .function("forward", &rawGpt2Forward)
-      .function("copyAttention", &rawGpt2CopyAttention)
+      .function("copyAttention", &rawCopyAttention<Gpt2Model>)
       .function("copyLast", &rawGpt2CopyLast)
       .function("headInputs", &rawGpt2HeadInputs);
   emscripten::class_<BertModel>("_BertModel")
@@ -179,6 +174,6 @@ EMSCRIPTEN_BINDINGS(gpt2_core) {
       .function("parameter", &rawParameter<BertModel>)
       .function("parameterData", &rawParameterData<BertModel>)
       .function("forward", &rawBertForward)
-      .function("copyAttention", &rawBertCopyAttention)
+      .function("copyAttention", &rawCopyAttention<BertModel>)
       .function("predict", &rawBertPredict);
 }
