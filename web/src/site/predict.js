@@ -114,6 +114,8 @@ export function prediction({ question, choices, answer, explain }) {
   const show = el('button', { type: 'button', className: 'small predict-skip', on: { click: () => reveal(null) } });
   show.textContent = 'Just show me';
   const verdict = el('p', { className: 'predict-verdict', attrs: { 'aria-live': 'polite' } });
+  // The hidden results keep their place below: say why that space is empty.
+  const hint = el('p', { className: 'predict-hint' }, 'This step’s results show below once you answer.');
   const again = el('button', { type: 'button', className: 'small predict-again', on: { click: () => ask() } });
   again.textContent = 'Ask me again';
   const element = el(
@@ -121,6 +123,7 @@ export function prediction({ question, choices, answer, explain }) {
     { className: 'predict', attrs: { role: 'group', 'aria-label': 'Predict first' } },
     el('p', { className: 'predict-question' }, el('strong', {}, 'Predict: '), questionText),
     choiceRow,
+    hint,
     verdict,
     again,
   );
@@ -135,7 +138,7 @@ export function prediction({ question, choices, answer, explain }) {
   function setState(state) {
     if (section) section.dataset.predictState = state;
     element.dataset.state = state;
-    choiceRow.hidden = state !== 'asking';
+    choiceRow.hidden = hint.hidden = state !== 'asking';
     again.hidden = state !== 'revealed';
   }
 
