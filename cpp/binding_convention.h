@@ -1,5 +1,5 @@
 // The binding convention every wasm module of the core shares (cpp/bindings.cpp,
-// the main module; cpp/gpt2_bindings.cpp, the GPT-2 module loaded on the first
+// the main module; cpp/model_bindings.cpp, the model module loaded on the first
 // openModel call): arrays cross as a Tensor { data, rows, cols } (a byte address
 // in the module's heap), each call returns a StatusCode, the message of the last
 // failure is _lastError() and the JS Error class for a code _errorClass(code).

@@ -1,5 +1,6 @@
 // The main wasm module's bindings (with binding_convention.h and
-// gpt2_bindings.cpp, the GPT-2 module's, the only files that know about Emscripten).
+// the model module's model_bindings.{h,cpp} and families' binding.cpp files, the only
+// files that know about Emscripten).
 //
 // Convention (the JS layer in web/src/api/ owns allocation, copying and Error
 // construction; users never see these functions):

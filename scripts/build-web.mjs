@@ -36,8 +36,10 @@ const bundle = (options) =>
   });
 
 const wasmModule = at('build/wasm/attention_core.mjs');
-const gpt2Module = at('build/wasm/gpt2_core.mjs');
-for (const module of [wasmModule, gpt2Module])
+// The model families' module (CMake's model_wasm), shipped beside the reader as dist/lib/model/<this name>.
+const MODEL_MODULE = 'model_core.mjs';
+const modelModule = at('build/wasm', MODEL_MODULE);
+for (const module of [wasmModule, modelModule])
   if (!existsSync(module)) throw new Error(`missing ${module}: run the wasm build first (scripts/build.sh)`);
 
 // dist/lib: the package. Plain ES modules plus the single-file wasm module (pack-wasm.mjs).
@@ -65,8 +67,21 @@ for (const file of readdirSync(at('web/src/api'), { recursive: true })) {
   }
 }
 packWasmModule(wasmModule, at('dist/lib/attention_core.mjs')); // the binary gzip-compressed inside
-// The GPT-2 module, next to its reader (model/open.js imports it on the first openModel call).
-packWasmModule(gpt2Module, at('dist/lib/model/gpt2_core.mjs'));
+// The model module, next to its reader (model/open.js imports it on the first openModel call).
+packWasmModule(modelModule, at('dist/lib/model', MODEL_MODULE));
+// The model families' registry (model/open.js imports it): one static import per
+// folder web/src/api/model/families/<family>/ (its index.js is the family's row),
+// so a new family adds a folder and edits no shared list.
+const families = readdirSync(at('web/src/api/model/families'), { withFileTypes: true })
+  .filter((d) => d.isDirectory() && existsSync(at('web/src/api/model/families', d.name, 'index.js')))
+  .map((d) => d.name)
+  .sort();
+writeFileSync(
+  at('dist/lib/model/families/index.js'),
+  '// attention-lab: the model families, one per folder of web/src/api/model/families/ (written by the build).\n' +
+    families.map((f, i) => `import f${i} from './${f}/index.js';\n`).join('') +
+    `export const FAMILIES = [${families.map((_, i) => `f${i}`).join(', ')}];\n`,
+);
 
 // dist/classic: the API as one classic script for pages that cannot load
 // modules: <script src="attention-lab.js"> defines window.AttentionLab. The
@@ -86,7 +101,7 @@ const commonJsFooter = (name, keys) => ({
     ` module.exports = ${name}; 0 && (module.exports = { ${keys.join(', ')} }); }`,
 });
 const exportNames = async (file) => Object.keys(await import(pathToFileURL(file).href));
-// The GPT-2 reader and its wasm module (model/open.js, model/gpt2_core.mjs) are a
+// The model reader and its wasm module (model/open.js, model/model_core.mjs) are a
 // dynamic import in dist/lib, loaded on the first openModel call, so no lesson's
 // first load carries them (issue 13's 300 KiB). The classic script keeps them out
 // too, and loads them the way a classic script can from file:// as well: as the

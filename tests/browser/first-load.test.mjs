@@ -14,7 +14,7 @@
 // GPT-2 core joined the wasm (+~8 KiB: layer norm, GELU, embeddings, gemv, the model and its
 // bindings), the memory-safety checks at the boundary (+~2 KiB), the explanation modules
 // every chapter's figures now use (+~5 KiB) and the CSP-safe formula classes (+3.2 KiB).
-// With the GPT-2 core in a wasm module of its own (gpt2_core.mjs, loaded on the first
+// With the GPT-2 core in a wasm module of its own (now model_core.mjs, loaded on the first
 // openModel call with its reader): 300.8 KiB (site) and 306.6 KiB (element page), so still
 // above the target. With the rest of that session (predict-then-reveal on every step, the
 // chapters split by step with staged computation and live experiments, the trainers' option

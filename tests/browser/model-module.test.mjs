@@ -1,9 +1,9 @@
-// The GPT-2 reader and its wasm module (dist/lib/model/, cpp/gpt2_bindings.cpp)
+// The model reader and its wasm module (dist/lib/model/, cpp/model_bindings.cpp)
 // load on the first openModel call, not with the page. In the site (classic
 // scripts), the API injects the data script attention-lab-model.js from beside
 // itself: a classic script loads from file:// too, where import() of a module
 // is refused. The tiny fixture GPT-2 opened there gives the NumPy logits
-// (tests/fixtures/make_gpt2.py, 2e-5 as in tests/js/gpt2.test.mjs).
+// (tests/fixtures/gpt2/make.py, 2e-5 as in tests/js/gpt2.test.mjs).
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
@@ -11,7 +11,7 @@ import { loadFixture, maxDifference } from '../js/fixtures.js';
 import { FILE_URL, openPage, useBrowser } from './harness.mjs';
 
 const env = useBrowser();
-const ref = loadFixture('gpt2.txt');
+const ref = loadFixture('gpt2/expected.txt');
 const fixture = (name) => Array.from(readFileSync(new URL(`../fixtures/gpt2/${name}`, import.meta.url)));
 const FILES = Object.fromEntries(['config.json', 'model.safetensors', 'tokenizer.json'].map((n) => [n, fixture(n)]));
 

@@ -1,5 +1,5 @@
-// BERT's forward pass (cpp/models/bert_model.h) against a float64 NumPy forward
-// pass of a tiny random BertForMaskedLM (tests/fixtures/bert.txt, make_bert.py):
+// BERT's forward pass (cpp/models/families/bert/) against a float64 NumPy forward
+// pass of a tiny random BertForMaskedLM (tests/fixtures/bert/expected.txt, bert/make.py):
 // every layer x head attention map, the last hidden state and the masked-LM
 // logits of every position, for one sentence and one pair (token types 0, 1).
 // Tolerances, |got - want| / max(1, |want|): maps 1e-5, hidden states and
@@ -9,14 +9,14 @@
 #include <vector>
 
 #include "fixtures.h"
-#include "models/bert_model.h"
+#include "models/families/bert/bert_model.h"
 
 using namespace attention;
 
 namespace {
 
 const fixtures::File& ref() {
-  static const fixtures::File file("bert.txt");
+  static const fixtures::File file("bert/expected.txt");
   return file;
 }
 

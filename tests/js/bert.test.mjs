@@ -1,6 +1,6 @@
 // openModel with a BERT folder (config.json model_type "bert", model.safetensors
 // with BertForMaskedLM's names, vocab.txt) against a float64 NumPy forward pass of
-// a tiny random BERT (tests/fixtures/make_bert.py: bert/ holds its files, bert.txt
+// a tiny random BERT (tests/fixtures/bert/make.py: bert/ holds its files, expected.txt
 // the references, logits of every position).
 //
 // Tolerances, |got - want| / max(1, |want|), float32 against float64 (measured in
@@ -25,7 +25,7 @@ const files = (overrides = {}) => ({
 });
 
 const a = await loadAttention();
-const ref = loadFixture('bert.txt');
+const ref = loadFixture('bert/expected.txt');
 const config = JSON.parse(readFileSync(join(DIR, 'config.json'), 'utf8'));
 const { num_hidden_layers: L, num_attention_heads: H, vocab_size: V } = config;
 const ints = (key) => Array.from(ref.get(key).data);

@@ -1,6 +1,6 @@
 // Gpt2Model.explainHead: one head's queries, keys and values, read again from
 // the model file on demand, against the float64 NumPy forward pass of
-// tests/fixtures/make_gpt2.py (gpt2.txt: seq1.L1H1.q/k/v, layer 1, head 1 of
+// tests/fixtures/gpt2/make.py (expected.txt: seq1.L1H1.q/k/v, layer 1, head 1 of
 // the 5-token sequence " thecat ab"). The text is the sequence decoded, so the tokenizer
 // gives the fixture's ids back (checked).
 //
@@ -14,7 +14,7 @@ import { fixtureFiles } from './gpt2-files.js';
 import { assertClose, loadFixture } from './fixtures.js';
 
 const a = await loadAttention();
-const ref = loadFixture('gpt2.txt');
+const ref = loadFixture('gpt2/expected.txt');
 const ids = Array.from(ref.get('seq1.ids').data);
 
 /** softmax(q kᵀ / √d_k) with the causal mask, in float64. */

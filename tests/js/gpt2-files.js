@@ -1,5 +1,5 @@
 // Files for the GPT-2 tests and bench: the fixture folder (tests/fixtures/gpt2,
-// written by make_gpt2.py), a safetensors writer for hostile and synthetic
+// written by gpt2/make.py), a safetensors writer for hostile and synthetic
 // files, and GPT-2's tensor list for a config.
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';

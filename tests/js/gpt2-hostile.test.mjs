@@ -10,7 +10,7 @@ import { fixtureBytes, fixtureFiles, joinSafetensors, splitSafetensors } from '.
 import { loadFixture, assertClose } from './fixtures.js';
 
 const a = await loadAttention();
-const ref = loadFixture('gpt2.txt');
+const ref = loadFixture('gpt2/expected.txt');
 const good = fixtureBytes('model.safetensors');
 const config = JSON.parse(new TextDecoder().decode(fixtureBytes('config.json')));
 const json = (value) => new TextEncoder().encode(JSON.stringify(value));

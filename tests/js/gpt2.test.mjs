@@ -1,6 +1,6 @@
 // openModel / Gpt2Model against a float64 NumPy forward pass of a tiny random
-// GPT-2 (tests/fixtures/make_gpt2.py: gpt2/ holds its Hugging Face files,
-// gpt2.txt the references). Everything numeric is checked at the ids level
+// GPT-2 (tests/fixtures/gpt2/make.py: gpt2/ holds its Hugging Face files,
+// expected.txt the references). Everything numeric is checked at the ids level
 // (runIds), so it does not depend on the tokenizer.
 //
 // Tolerances, |got - want| / max(1, |want|), for a float32 forward pass against
@@ -14,7 +14,7 @@ import { fixtureBytes, fixtureFiles } from './gpt2-files.js';
 import { assertClose, loadFixture } from './fixtures.js';
 
 const a = await loadAttention();
-const ref = loadFixture('gpt2.txt');
+const ref = loadFixture('gpt2/expected.txt');
 const config = JSON.parse(new TextDecoder().decode(fixtureBytes('config.json')));
 const { n_layer: L, n_head: H } = config;
 const sequences = [0, 1, 2].map((s) => Array.from(ref.get(`seq${s}.ids`).data));

@@ -86,7 +86,7 @@ test('the tarball: the GloVe vectors once, the site without its duplicates, size
     'dist/classic/attention-lab-model.js',
     'dist/classic/attention-lab.js',
     'dist/lib/attention_core.mjs',
-    'dist/lib/model/gpt2_core.mjs',
+    'dist/lib/model/model_core.mjs',
   ]);
   // The vectors in their 12-bit form (encoding code 2 at byte 8: 1.5 bytes a value, not int16's 2).
   assert.equal(readFileSync(join(ROOT, 'dist/lib/embeddings/glove.6B.100d.14k.bin')).readUInt32LE(8), 2);

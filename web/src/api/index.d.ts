@@ -1,6 +1,9 @@
 // Hand-written types for attention-lab (Emscripten 3.1.6 cannot emit them).
 // Checked by `tsc --strict` in tests/types/.
 
+import type { Gpt2Model } from './model/families/gpt2/types.js';
+import type { BertModel } from './model/families/bert/types.js';
+
 /** A vector: plain numbers or a typed array. Always copied on input. */
 export type VectorInput = readonly number[] | Float64Array | Float32Array;
 
@@ -307,133 +310,24 @@ export interface OpenModelOptions {
   signal?: AbortSignal;
 }
 
-/** The `config.json` fields a GPT-2 runs with (checked; GPT2Config's defaults filled in). */
-export interface Gpt2Config {
-  readonly model_type: 'gpt2';
-  readonly n_layer: number;
-  readonly n_head: number;
-  readonly n_embd: number;
-  readonly n_positions: number;
-  readonly vocab_size: number;
-  readonly n_inner: number;
-  readonly layer_norm_epsilon: number;
-  readonly activation_function: 'gelu_new' | 'gelu_pytorch_tanh' | 'gelu_fast' | 'gelu';
-}
-
-export interface Gpt2Tokenizer {
-  encode(text: string): { ids: number[]; tokens: string[]; pieces: string[] };
-  decode(ids: readonly number[]): string;
-  tokenText(id: number): string;
-  readonly vocabSize: number;
-}
-
-export interface Gpt2RunOptions {
-  /** How many next tokens to list (default 10). */
-  k?: number;
-  /** Also return the last position's logits. */
-  logits?: boolean;
-}
-
-export interface Gpt2Result {
-  /** Each token's text. */
-  tokens: string[];
-  ids: number[];
-  /** `attentions[layer][head]`: (T × T) float32 weights, row = query, zero above the diagonal (causal). */
-  attentions: Matrix[][];
-  /** The most likely next tokens, most likely first. */
-  next: { id: number; token: string; p: number }[];
-  /** The last position's logits (vocab_size), with `{ logits: true }`. */
-  logits?: Float32Array;
-}
-
-export interface Gpt2Model extends OwnedObject {
-  readonly family: 'gpt2';
-  readonly config: Gpt2Config;
-  readonly tokenizer: Gpt2Tokenizer;
-  /** Tokenizes `text` and runs the model; more tokens than `n_positions` is a RangeError. */
-  run(text: string, options?: Gpt2RunOptions): Gpt2Result;
-  /** Runs the model on 1 to `n_positions` token ids in [0, vocab_size). */
-  runIds(ids: readonly number[] | Int32Array | Uint32Array, options?: Gpt2RunOptions): Gpt2Result;
-  /**
-   * One head's queries, keys and values on `text` ((T × d_k) float32), to explain its weights down to q·k.
-   * Reads that layer's ln_1 and c_attn weights again from `model.safetensors` (nothing is kept for it).
-   */
-  explainHead(text: string, options: Gpt2ExplainOptions): Promise<Gpt2HeadInputs>;
-}
-
-export interface Gpt2ExplainOptions {
-  /** Layer, integer in [0, n_layer). */
-  layer: number;
-  /** Head, integer in [0, n_head). */
-  head: number;
-  signal?: AbortSignal;
-}
-
-export interface Gpt2HeadInputs {
-  tokens: string[];
-  ids: number[];
-  /** (T × d_k): the head's queries, keys and values; its weights are softmax(q kᵀ/√d_k), causal. */
-  q: Matrix;
-  k: Matrix;
-  v: Matrix;
-}
-
-/** The `config.json` fields a BERT runs with (checked; BertConfig's defaults filled in). */
-export interface BertConfig {
-  readonly model_type: 'bert';
-  readonly num_hidden_layers: number;
-  readonly num_attention_heads: number;
-  readonly hidden_size: number;
-  readonly intermediate_size: number;
-  readonly max_position_embeddings: number;
-  readonly type_vocab_size: number;
-  readonly vocab_size: number;
-  readonly layer_norm_eps: number;
-  readonly hidden_act: 'gelu_new' | 'gelu_pytorch_tanh' | 'gelu_fast' | 'gelu';
-}
-
-export interface WordPieceTokenizer {
-  /** `[CLS] text [SEP]` (and `pair [SEP]`), with each token's type (0, then 1 for the pair). */
-  encode(text: string, pair?: string): { ids: number[]; tokens: string[]; typeIds: number[] };
-  /** The WordPiece tokens of `text`, without `[CLS]`/`[SEP]`. */
-  tokenize(text: string): string[];
-  decode(ids: readonly number[]): string;
-  tokenText(id: number): string;
-  idOf(token: string): number | undefined;
-  readonly vocabSize: number;
-}
-
-export interface BertRunOptions {
-  /** How many predictions per `[MASK]` (default 10). */
-  k?: number;
-  /** Also return each `[MASK]`'s logits. */
-  logits?: boolean;
-}
-
-export interface BertResult {
-  tokens: string[];
-  ids: number[];
-  typeIds: number[];
-  /** `attentions[layer][head]`: (T × T) float32 weights, row = query; every token sees every token. */
-  attentions: Matrix[][];
-  /** For a masked-LM checkpoint, each `[MASK]`'s most likely tokens, most likely first (empty otherwise). */
-  masked: { position: number; top: { id: number; token: string; p: number }[]; logits?: Float32Array }[];
-}
-
-export interface BertModel extends OwnedObject {
-  readonly family: 'bert';
-  readonly config: BertConfig;
-  readonly tokenizer: WordPieceTokenizer;
-  /** True when the checkpoint has the masked-LM head (`cls.predictions.*`). */
-  readonly maskedLm: boolean;
-  /** `[CLS] text [SEP]` (with `options.pair`: `… [SEP] pair [SEP]`, types 0 then 1); too long is a RangeError. */
-  run(text: string, options?: BertRunOptions & { pair?: string }): BertResult;
-  /** 1 to `max_position_embeddings` ids; `typeIds` default all 0. */
-  runIds(
-    ids: readonly number[] | Int32Array | Uint32Array,
-    options?: BertRunOptions & { typeIds?: readonly number[] | Int32Array | Uint32Array },
-  ): BertResult;
-}
+// Each model family's types live with it (model/families/<family>/types.d.ts);
+// openModel's result is their union.
+export type {
+  Gpt2Config,
+  Gpt2Tokenizer,
+  Gpt2RunOptions,
+  Gpt2Result,
+  Gpt2Model,
+  Gpt2ExplainOptions,
+  Gpt2HeadInputs,
+} from './model/families/gpt2/types.js';
+export type {
+  BertConfig,
+  WordPieceTokenizer,
+  BertRunOptions,
+  BertResult,
+  BertModel,
+} from './model/families/bert/types.js';
 
 /**
  * The translation tasks: `'dates'` (human-written dates → ISO `yyyy-mm-dd`), `'reverse'` (3–12 digits reversed) or

@@ -1,4 +1,4 @@
-#include "gpt2_model.h"
+#include "models/families/gpt2/gpt2_model.h"
 
 #include <cmath>
 #include <limits>
@@ -55,7 +55,7 @@ constexpr LayerShape kLayerShapes[kPerLayer] = {
 Status Gpt2Model::configure(const Gpt2Config& c) {
   if (c.layers < 1 || c.heads < 1 || c.dModel < 1 || c.positions < 1 || c.vocab < 1 ||
       c.inner < 0 || c.layers > kMaxLayers) {
-    // (web/src/api/model/config.js names the field first; this guards the core.)
+    // (families/gpt2/config.js in web/src/api/model/ names the field first; this guards the core.)
     return Status::invalidValue("a size in config.json is out of range");
   }
   if (c.dModel % c.heads != 0) {
@@ -68,8 +68,8 @@ Status Gpt2Model::configure(const Gpt2Config& c) {
   Gpt2Config config = c;
   if (config.inner == 0) config.inner = 4 * config.dModel;  // GPT2Config's n_inner = None
   const long long D = config.dModel, F = config.inner;
-  std::vector<Gpt2Parameter> params(4 + static_cast<std::size_t>(kPerLayer) * config.layers +
-                                    (config.separateHead ? 1 : 0));
+  std::vector<CheckpointParameter> params(4 + static_cast<std::size_t>(kPerLayer) * config.layers +
+                                          (config.separateHead ? 1 : 0));
   std::size_t next = 0;
   const auto add = [&](std::string name, long long rows, long long cols) {
     params[next++] = {std::move(name), static_cast<int>(rows), static_cast<int>(cols)};
@@ -90,41 +90,29 @@ Status Gpt2Model::configure(const Gpt2Config& c) {
   add("ln_f.weight", 1, D);
   add("ln_f.bias", 1, D);
   if (config.separateHead) add("lm_head.weight", config.vocab, D);
-  RETURN_IF_ERROR(weights_.lay(std::move(params)));
-  config_ = config;
-  return Status::ok();
-}
-
-Status Gpt2Model::allocate() { return weights_.allocate(); }
-
-float* Gpt2Model::parameterData(int index) { return weights_.writable(index); }
-
-Status Gpt2Model::finishLoading() {
   std::vector<int> linears;
-  for (int l = 0; l < config_.layers; ++l) {
+  for (int l = 0; l < config.layers; ++l) {
     for (LayerParam w : {kAttnWeight, kAttnProjWeight, kFcWeight, kMlpProjWeight}) {
       linears.push_back(layerParam(l, w));
     }
   }
-  return weights_.finish(linears, WeightLayout::kInOut);  // Conv1D: W stored in x out
-}
-
-void Gpt2Model::linear(const MatrixView32& x, int index, int bias, MatrixOut32 y) const {
-  linearPackedInto(x, paramData(index), weights_.parameters()[index].cols, paramData(bias), y);
+  // Conv1D: W stored in x out
+  RETURN_IF_ERROR(lay(std::move(params), std::move(linears), WeightLayout::kInOut, config.layers));
+  config_ = config;
+  return Status::ok();
 }
 
 Status Gpt2Model::forward(const std::vector<int>& ids) {
-  if (!weights_.ready()) return Status::invalidArgument("the weights are not loaded");
+  if (!loaded()) return Status::invalidArgument("the weights are not loaded");
   const Gpt2Config& c = config_;
   const Eigen::Index T = static_cast<Eigen::Index>(ids.size()), D = c.dModel, H = c.heads,
                      F = c.inner;
   residual_.resize(c.layers + 1);
-  attention_.resize(c.layers);
   // x = wte[ids] + wpe[0..T)                                     (T x D)
   // (The embedding checks 1 <= T <= P and every id.)
   residual_[0].resize(T, D);
   RETURN_IF_ERROR(tokenPositionEmbedding(param(kWte), param(kWpe), ids, residual_[0]));
-  tokens_ = static_cast<int>(T);
+  beginForward(static_cast<int>(T), c.heads);
 
   const Eigen::Index dk = D / H;
   Matrix32 normed(T, D), qkv(T, 3 * D), heads(T, D), attnOut(T, D), hidden(T, F), mlpOut(T, D);
@@ -142,12 +130,11 @@ Status Gpt2Model::forward(const std::vector<int>& ids) {
     // Per head, the existing attention op (float32 path, causal):
     //   weights = softmax(q_h k_h^T / sqrt(d_k))                 (T x T)
     //   heads[:, h d_k .. (h+1) d_k) = weights v_h               (T x d_k)
-    attention_[l].resize(H * T, T);
     for (Eigen::Index h = 0; h < H; ++h) {
       RETURN_IF_ERROR(scaledDotProductAttention(
           qkv.middleCols(h * dk, dk), qkv.middleCols(D + h * dk, dk),
           qkv.middleCols(2 * D + h * dk, dk), causal, heads.middleCols(h * dk, dk),
-          attention_[l].middleRows(h * T, T)));
+          attentionOut(l).middleRows(h * T, T)));
     }
     // The last block's output counts only at the last position (the logits are
     // the next token's), so from its attention output on it runs on that row
@@ -176,11 +163,30 @@ Status Gpt2Model::forward(const std::vector<int>& ids) {
   logits_.resize(1, c.vocab);
   gemv(c.vocab, D, paramData(c.separateHead ? lnF + 2 : kWte), D, final_.data(), logits_.data());
   // Finite weights can still overflow float32 here (|logit| > 3.4e38): then a
-  // probability is NaN, which the JS side reports (web/src/api/model/gpt2.js).
+  // probability is NaN, which the JS side reports (web/src/api/model/base_model.js).
   // p = softmax(logits)                                          (V)
   probabilities_ = logits_;
   softmaxRow(probabilities_.data(), c.vocab, c.vocab, c.vocab, 1.0f,
              static_cast<const float*>(nullptr));
+  return Status::ok();
+}
+
+Status Gpt2Model::headInputs(int l, const MatrixView32& gamma, const MatrixView32& beta,
+                             const MatrixView32& weight, const MatrixView32& bias,
+                             MatrixOut32 out) const {
+  const Gpt2Config& c = config_;
+  if (tokens() < 1 || l < 0 || l >= c.layers) {
+    return Status::invalidArgument("no forward pass, or layer " + std::to_string(l) +
+                                   " out of range");
+  }
+  const Matrix32& x = residual_[l];
+  if (gamma.size() != c.dModel || beta.size() != c.dModel || weight.rows() != c.dModel ||
+      bias.size() != weight.cols() || out.rows() != x.rows() || out.cols() != weight.cols()) {
+    return Status::shapeMismatch("headInputs: the weights do not fit n_embd");
+  }
+  Matrix32 normed(x.rows(), x.cols());
+  layerNormInto(x, gamma.data(), beta.data(), static_cast<float>(c.epsilon), normed);
+  linearInto(normed, weight, bias.data(), WeightLayout::kInOut, out);
   return Status::ok();
 }
 

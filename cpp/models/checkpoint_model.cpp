@@ -1,11 +1,11 @@
-#include "checkpoint_weights.h"
+#include "checkpoint_model.h"
 
-#include "ops/gemm.h"
 #include "ops/validate.h"
 
 namespace attention {
 
-Status CheckpointWeights::lay(std::vector<CheckpointParameter> parameters) {
+Status CheckpointModel::lay(std::vector<CheckpointParameter> parameters, std::vector<int> linears,
+                            WeightLayout layout, int layers) {
   double floats = 0;  // in double: a hostile config cannot wrap it
   for (const CheckpointParameter& p : parameters) {
     floats += static_cast<double>(p.rows) * static_cast<double>(p.cols);
@@ -16,16 +16,20 @@ Status CheckpointWeights::lay(std::vector<CheckpointParameter> parameters) {
         "the model needs " + std::to_string(static_cast<long long>(floats * 4 / 1048576.0)) +
         " MiB for its float32 weights, more than the 2048 MiB of the wasm memory");
   }
-  const auto count = static_cast<std::size_t>(floats);
   parameters_ = std::move(parameters);
-  count_ = count;
+  linears_ = std::move(linears);
+  layout_ = layout;
+  layers_ = layers;
+  count_ = static_cast<std::size_t>(floats);
   tensors_.clear();
   tensors_.shrink_to_fit();
   ready_ = false;
+  tokens_ = 0;
+  attention_.clear();
   return Status::ok();
 }
 
-Status CheckpointWeights::allocate() {
+Status CheckpointModel::allocate() {
   ready_ = false;
   std::vector<std::vector<float>> tensors(parameters_.size());
   for (std::size_t i = 0; i < parameters_.size(); ++i) {
@@ -35,17 +39,17 @@ Status CheckpointWeights::allocate() {
   return Status::ok();
 }
 
-float* CheckpointWeights::writable(int index) {
+float* CheckpointModel::parameterData(int index) {
   if (index < 0 || index >= static_cast<int>(tensors_.size()) || ready_) return nullptr;
   return tensors_[index].data();
 }
 
-Eigen::Map<const Matrix32> CheckpointWeights::param(int index) const {
+Eigen::Map<const Matrix32> CheckpointModel::param(int index) const {
   const CheckpointParameter& p = parameters_[index];
-  return Eigen::Map<const Matrix32>(data(index), p.rows, p.cols);
+  return Eigen::Map<const Matrix32>(paramData(index), p.rows, p.cols);
 }
 
-Status CheckpointWeights::finish(const std::vector<int>& linears, WeightLayout layout) {
+Status CheckpointModel::finishLoading() {
   if (tensors_.size() != parameters_.size()) {
     return Status::invalidArgument("the weights are not loaded");
   }
@@ -58,10 +62,10 @@ Status CheckpointWeights::finish(const std::vector<int>& linears, WeightLayout l
   }
   // One matrix at a time: the extra memory is one packed matrix. op(B) is the
   // weight as (in x out): as stored (in x out), or transposed (PyTorch's out x in).
-  for (int i : linears) {
+  for (int i : linears_) {
     const CheckpointParameter& p = parameters_[i];
     std::vector<float> packed;
-    if (layout == WeightLayout::kInOut) {
+    if (layout_ == WeightLayout::kInOut) {
       packB(Trans::kNo, tensors_[i].data(), p.cols, p.rows, p.cols, packed);
     } else {
       packB(Trans::kYes, tensors_[i].data(), p.cols, p.cols, p.rows, packed);
@@ -70,6 +74,18 @@ Status CheckpointWeights::finish(const std::vector<int>& linears, WeightLayout l
   }
   ready_ = true;
   return Status::ok();
+}
+
+void CheckpointModel::linear(const MatrixView32& x, int weight, int bias, MatrixOut32 y) const {
+  const CheckpointParameter& w = parameters_[weight];
+  linearPackedInto(x, paramData(weight), layout_ == WeightLayout::kInOut ? w.cols : w.rows,
+                   paramData(bias), y);
+}
+
+void CheckpointModel::beginForward(int tokens, int heads) {
+  tokens_ = tokens;
+  attention_.resize(layers_);
+  for (Matrix32& a : attention_) a.resize(Eigen::Index{heads} * tokens, tokens);
 }
 
 }  // namespace attention

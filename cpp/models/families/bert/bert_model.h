@@ -26,15 +26,15 @@
 // and, for a masked-LM checkpoint (BertForMaskedLM):
 //   cls.predictions.transform.dense.weight (D x D), .bias (D),
 //   cls.predictions.transform.LayerNorm.{weight,bias} (D), cls.predictions.bias (V)
-// The loader writes each parameter's row-major entries at parameterData(i), then
-// calls finishLoading(), which checks them and packs the linear weights once.
+// The base (models/checkpoint_model.h) owns them: the loader writes each one's
+// row-major entries, the base checks them and packs the linear weights once.
 #pragma once
 
 #include <cstddef>
 #include <string>
 #include <vector>
 
-#include "models/checkpoint_weights.h"
+#include "models/checkpoint_model.h"
 #include "ops/gelu.h"
 #include "ops/status.h"
 #include "ops/tensor.h"
@@ -54,49 +54,32 @@ struct BertConfig {
   bool maskedLm = false;  // the cls.predictions head is loaded
 };
 
-using BertParameter = CheckpointParameter;
-
-class BertModel {
+class BertModel : public CheckpointModel {
  public:
   // Checks the sizes (every one >= 1, H divides D, the weights fit in 2 GiB)
   // and lays the parameters out; allocates nothing.
   Status configure(const BertConfig& config);
   const BertConfig& config() const { return config_; }
-  const std::vector<BertParameter>& parameters() const { return weights_.parameters(); }
-  std::size_t weightCount() const { return weights_.count(); }
-
-  // Allocates every parameter's buffer (zeros); throws std::bad_alloc if they do not fit.
-  Status allocate();
-  // Where parameter `index`'s row-major entries go; null before allocate() and after
-  // finishLoading().
-  float* parameterData(int index);
-  // Checks every weight is finite (naming the first tensor that is not), packs the linear weights.
-  Status finishLoading();
 
   // ids, types: (T) each -> the results below. Fails (naming ids or types) for T
   // outside [1, P], lengths that differ, an id outside [0, V) or a type outside [0, Y).
   Status forward(const std::vector<int>& ids, const std::vector<int>& types);
 
-  int tokens() const { return tokens_; }
   // (T x D) hidden states: l = 0 the embeddings (after their layer norm), l = 1..L after layer l.
   const Matrix32& hidden(int l) const { return hidden_[l]; }
-  // (H T x T): head h's weights are rows h T .. (h + 1) T - 1, row = query (no mask).
-  const Matrix32& attention(int l) const { return attention_[l]; }
+  // attention(l) (the base's): no mask, every token sees every token.
   // (n x V) masked-LM logits of the given positions of the last forward pass
   // (a masked-LM checkpoint only; each position in [0, T)).
   Status predict(const std::vector<int>& positions, Matrix32& logits) const;
 
  private:
-  const float* paramData(int index) const { return weights_.data(index); }
-  Eigen::Map<const Matrix32> param(int index) const { return weights_.param(index); }
-  void linear(const Matrix32& x, int index, Matrix32& y) const;  // bias = index + 1
+  // y = x W^T + b, the bias stored right after its weight.
+  void linear(const Matrix32& x, int index, Matrix32& y) const {
+    CheckpointModel::linear(x, index, index + 1, y);
+  }
 
   BertConfig config_;
-  CheckpointWeights weights_;
-
-  int tokens_ = 0;
-  std::vector<Matrix32> hidden_;     // L + 1 of (T x D)
-  std::vector<Matrix32> attention_;  // L of (H T x T)
+  std::vector<Matrix32> hidden_;  // L + 1 of (T x D)
 };
 
 }  // namespace attention

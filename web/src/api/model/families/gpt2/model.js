@@ -1,36 +1,32 @@
 // A GPT-2 opened from Hugging Face files (open.js): its weights live in the
-// wasm core (cpp/models/gpt2_model.h) inside a `_Gpt2Model` that this class
-// owns (OwnedHandle: delete(), or reclaimed when dropped). Every result is a
-// JS copy.
-import { describe, readOptions, requireInteger, throwForStatus } from '../errors.js';
-import { OwnedHandle, rawOf } from '../handle.js';
-import { withHeap } from '../heap.js';
-import { Matrix } from '../matrix.js';
+// wasm core (cpp/models/families/gpt2/) inside a `_Gpt2Model` that the base
+// (base_model.js) owns. Every result is a JS copy. config: the checked
+// config.json fields (n_layer, n_head, n_embd, n_positions, vocab_size, ...);
+// tokenizer: from tokenizer.json (or vocab.json + merges.txt).
+import { describe, readOptions, requireInteger, throwForStatus } from '../../../errors.js';
+import { rawOf } from '../../../handle.js';
+import { withHeap } from '../../../heap.js';
+import { Matrix } from '../../../matrix.js';
+import {
+  attentionsOf,
+  checkIds,
+  CheckpointModel,
+  coreOf,
+  inForwardScope,
+  int32At,
+  topTokens,
+} from '../../base_model.js';
 import { readHeadWeights } from './head_weights.js';
-import { topK } from './top-k.js';
 
 /** Runs the model on `ids` (copied into `heap` as int32); its results stay in the core. */
-function forwardIn(core, raw, heap, ids, fn) {
-  const at = heap.allocBytes(4 * ids.length, `ids (${ids.length})`);
-  new Int32Array(core.HEAPF64.buffer, at, ids.length).set(ids);
-  throwForStatus(core, raw.forward(at, ids.length), fn);
+function forwardIn(raw, heap, ids, fn) {
+  throwForStatus(heap.core, raw.forward(int32At(heap, ids, 'ids'), ids.length), fn);
 }
 
-export class Gpt2 extends OwnedHandle {
-  #core;
-  #weights; // where explainHead reads a layer's weights again: { source, dataStart, tensors }
-
+export class Gpt2 extends CheckpointModel {
   /** @internal */
   constructor(core, raw, config, tokenizer, weights) {
-    super(raw, 'Gpt2Model');
-    this.#core = core;
-    this.#weights = weights;
-    /** Which kind of model this is (openModel opens GPT-2 and BERT). */
-    this.family = 'gpt2';
-    /** The checked config.json fields (n_layer, n_head, n_embd, n_positions, vocab_size, ...). */
-    this.config = config;
-    /** The tokenizer loaded from tokenizer.json (or vocab.json + merges.txt). */
-    this.tokenizer = tokenizer;
+    super(core, raw, 'Gpt2Model', 'gpt2', config, tokenizer, weights);
   }
   /**
    * A token's text. Models often pad their vocabulary past the tokenizer's (vocab_size 50304
@@ -80,16 +76,16 @@ export class Gpt2 extends OwnedHandle {
     const { n_layer, n_head, n_embd } = this.config;
     requireInteger(layer, fn, 'options.layer', 0, n_layer - 1);
     requireInteger(head, fn, 'options.head', 0, n_head - 1);
-    const w = await readHeadWeights(this.#weights, this.config, layer, head, fn, signal);
+    const w = await readHeadWeights(this, this.config, layer, head, fn, signal);
     const raw = rawOf(this, 'explainHead'); // deleted while the weights were read?
-    const core = this.#core;
+    const core = coreOf(this);
     const dk = n_embd / n_head;
     const T = ids.length;
     return withHeap(
       core,
       fn,
       (heap) => {
-        forwardIn(core, raw, heap, ids, fn);
+        forwardIn(raw, heap, ids, fn);
         const vector = (v, name) => heap.matrix({ rows: 1, cols: v.length, data: v }, name);
         const out = heap.output(T, 3 * dk, 'q | k | v');
         throwForStatus(
@@ -126,51 +122,29 @@ export class Gpt2 extends OwnedHandle {
   runIds(ids, options) {
     const fn = 'Gpt2Model.runIds';
     rawOf(this, 'runIds');
-    if (!Array.isArray(ids) && !(ArrayBuffer.isView(ids) && !(ids instanceof DataView)))
-      throw new TypeError(`${fn}: ids must be an array of integers, got ${describe(ids)}`);
     const { n_positions, vocab_size } = this.config;
-    if (ids.length < 1 || ids.length > n_positions)
-      throw new RangeError(`${fn}: ids has ${ids.length} tokens but must have 1 to n_positions = ${n_positions}`);
-    const list = Array.from(ids, (id, i) => requireInteger(id, fn, `ids[${i}]`, 0, vocab_size - 1));
-    return this.#forward(fn, list, options);
+    return this.#forward(fn, checkIds(ids, fn, n_positions, 'n_positions', vocab_size), options);
   }
 
   #forward(fn, ids, options) {
-    const raw = rawOf(this, fn.slice(fn.indexOf('.') + 1));
-    const core = this.#core;
+    rawOf(this, fn.slice(fn.indexOf('.') + 1));
     const { n_layer, n_head, vocab_size } = this.config;
     const { k = Math.min(10, vocab_size), logits = false } = readOptions(options, ['k', 'logits'], fn);
     requireInteger(k, fn, 'options.k', 1, vocab_size);
     const T = ids.length;
-    return withHeap(
-      core,
-      fn,
-      (heap) => {
-        const maps = heap.output(n_head * T, T, 'attention');
-        const last = heap.output(1, vocab_size, 'probabilities');
-        forwardIn(core, raw, heap, ids, fn);
-        const attentions = [];
-        for (let l = 0; l < n_layer; l++) {
-          raw.copyAttention(l, maps);
-          const all = heap.read(maps);
-          attentions.push(
-            Array.from({ length: n_head }, (_, h) => new Matrix(T, T, all.slice(h * T * T, (h + 1) * T * T))),
-          );
-        }
-        raw.copyLast(0, last);
-        const p = heap.read(last);
-        if (p.some(Number.isNaN))
-          throw new RangeError(`${fn}: the logits overflow float32 (|x| > 3.4e38); the weights are too large`);
-        const next = topK(p, k).map(({ id, p }) => ({ id, token: this.#text(id), p }));
-        const tokens = ids.map((id) => this.#text(id));
-        const result = { tokens, ids, attentions, next };
-        if (logits) {
-          raw.copyLast(1, last);
-          result.logits = heap.read(last);
-        }
-        return result;
-      },
-      'float32',
-    );
+    return inForwardScope(this, fn, n_head, T, (raw, heap, maps) => {
+      const last = heap.output(1, vocab_size, 'probabilities');
+      forwardIn(raw, heap, ids, fn);
+      const attentions = attentionsOf(raw, heap, maps, n_layer, n_head, T);
+      raw.copyLast(0, last);
+      const next = topTokens(heap.read(last), k, (id) => this.#text(id), fn);
+      const tokens = ids.map((id) => this.#text(id));
+      const result = { tokens, ids, attentions, next };
+      if (logits) {
+        raw.copyLast(1, last);
+        result.logits = heap.read(last);
+      }
+      return result;
+    });
   }
 }

@@ -1,4 +1,4 @@
-#include "bert_model.h"
+#include "models/families/bert/bert_model.h"
 
 #include <cmath>
 
@@ -78,7 +78,7 @@ Status BertModel::configure(const BertConfig& c) {
     return Status::invalidValue("layer_norm_eps must be a finite number > 0");
   }
   const long long D = c.dModel, F = c.inner;
-  std::vector<BertParameter> params;
+  std::vector<CheckpointParameter> params;
   const auto add = [&](std::string name, long long rows, long long cols) {
     params.push_back({std::move(name), static_cast<int>(rows), static_cast<int>(cols)});
   };
@@ -101,29 +101,18 @@ Status BertModel::configure(const BertConfig& c) {
     add("cls.predictions.transform.LayerNorm.bias", 1, D);
     add("cls.predictions.bias", 1, c.vocab);
   }
-  RETURN_IF_ERROR(weights_.lay(std::move(params)));
+  std::vector<int> linears;
+  for (int l = 0; l < c.layers; ++l)
+    for (LayerParam w : kLinears) linears.push_back(layerParam(l, w));
+  if (c.maskedLm) linears.push_back(layerParam(c.layers, LayerParam(0)) + kTransform);
+  // PyTorch's Linear: W stored out x in
+  RETURN_IF_ERROR(lay(std::move(params), std::move(linears), WeightLayout::kOutIn, c.layers));
   config_ = c;
   return Status::ok();
 }
 
-Status BertModel::allocate() { return weights_.allocate(); }
-
-float* BertModel::parameterData(int index) { return weights_.writable(index); }
-
-Status BertModel::finishLoading() {
-  std::vector<int> linears;
-  for (int l = 0; l < config_.layers; ++l)
-    for (LayerParam w : kLinears) linears.push_back(layerParam(l, w));
-  if (config_.maskedLm) linears.push_back(layerParam(config_.layers, LayerParam(0)) + kTransform);
-  return weights_.finish(linears, WeightLayout::kOutIn);  // PyTorch's Linear: W stored out x in
-}
-
-void BertModel::linear(const Matrix32& x, int index, Matrix32& y) const {
-  linearPackedInto(x, paramData(index), weights_.parameters()[index].rows, paramData(index + 1), y);
-}
-
 Status BertModel::forward(const std::vector<int>& ids, const std::vector<int>& types) {
-  if (!weights_.ready()) return Status::invalidArgument("the weights are not loaded");
+  if (!loaded()) return Status::invalidArgument("the weights are not loaded");
   const BertConfig& c = config_;
   if (types.size() != ids.size()) {
     return Status::shapeMismatch("types has " + std::to_string(types.size()) +
@@ -138,13 +127,12 @@ Status BertModel::forward(const std::vector<int>& ids, const std::vector<int>& t
   const Eigen::Index T = static_cast<Eigen::Index>(ids.size()), D = c.dModel, H = c.heads,
                      F = c.inner, dk = D / H;
   hidden_.resize(c.layers + 1);
-  attention_.resize(c.layers);
   // e = word[ids] + position[0..T) + type[types]; x = LayerNorm(e)   (T x D)
   // (The embedding checks 1 <= T <= P and every id.)
   Matrix32 sum(T, D);
   RETURN_IF_ERROR(tokenPositionEmbedding(param(kWord), param(kPosition), ids, sum));
   for (Eigen::Index t = 0; t < T; ++t) sum.row(t) += param(kType).row(types[t]);
-  tokens_ = static_cast<int>(T);
+  beginForward(static_cast<int>(T), c.heads);
   const float eps = static_cast<float>(c.epsilon);
   hidden_[0].resize(T, D);
   layerNormInto(sum, paramData(kEmbLnWeight), paramData(kEmbLnBias), eps, hidden_[0]);
@@ -159,11 +147,10 @@ Status BertModel::forward(const std::vector<int>& ids, const std::vector<int>& t
     linear(x, P(kKey), k);
     linear(x, P(kValue), v);
     // Per head: weights = softmax(q_h k_h^T / sqrt(d_k)) (T x T); heads_h = weights v_h (T x d_k)
-    attention_[l].resize(H * T, T);
     for (Eigen::Index h = 0; h < H; ++h) {
       RETURN_IF_ERROR(scaledDotProductAttention(
           q.middleCols(h * dk, dk), k.middleCols(h * dk, dk), v.middleCols(h * dk, dk), none,
-          heads.middleCols(h * dk, dk), attention_[l].middleRows(h * T, T)));
+          heads.middleCols(h * dk, dk), attentionOut(l).middleRows(h * T, T)));
     }
     // a = LayerNorm(x + heads W_o^T + b_o)                       (T x D)   (post-LN)
     linear(heads, P(kAttnOut), projected);
@@ -185,15 +172,15 @@ Status BertModel::predict(const std::vector<int>& positions, Matrix32& logits) c
   if (!config_.maskedLm) {
     return Status::invalidArgument("the checkpoint has no masked-LM head (cls.predictions.*)");
   }
-  if (tokens_ == 0) return Status::invalidArgument("no forward pass to predict from");
+  if (tokens() == 0) return Status::invalidArgument("no forward pass to predict from");
   const Eigen::Index n = static_cast<Eigen::Index>(positions.size()), D = config_.dModel,
                      V = config_.vocab;
   Matrix32 rows(n, D);
   for (Eigen::Index i = 0; i < n; ++i) {
     const int p = positions[i];
-    if (p < 0 || p >= tokens_) {
+    if (p < 0 || p >= tokens()) {
       return Status::invalidValue("positions[" + std::to_string(i) + "] = " + std::to_string(p) +
-                                  " is outside [0, " + std::to_string(tokens_) + ")");
+                                  " is outside [0, " + std::to_string(tokens()) + ")");
     }
     rows.row(i) = hidden_[config_.layers].row(p);
   }

@@ -21,20 +21,18 @@
 //   h.<l>.mlp.c_proj.weight (F x D), h.<l>.mlp.c_proj.bias (D)
 //   ln_f.weight, ln_f.bias (D)
 //   lm_head.weight (V x D), only for a model whose output layer is not tied to wte.
-// The model owns each of them in a float32 buffer; the loader writes each
-// parameter's entries (row-major) at parameterData(i), then calls
-// finishLoading(), which checks them and packs the four linear weights of every
-// block for the gemm once (ops/gemm.h packB: the layout its kernel reads), so a
-// forward pass never repacks 85 M weights (GPT-2 small: about 20% of its time).
+// The base (models/checkpoint_model.h) owns each of them in a float32 buffer the
+// loader writes, checks them and packs the four linear weights of every block
+// once, so a forward pass never repacks 85 M weights (GPT-2 small: about 20% of
+// its time).
 #pragma once
 
 #include <cstddef>
 #include <string>
 #include <vector>
 
-#include "models/checkpoint_weights.h"
+#include "models/checkpoint_model.h"
 #include "ops/gelu.h"
-#include "ops/gemm.h"  // MatrixOut32
 #include "ops/status.h"
 #include "ops/tensor.h"
 
@@ -52,58 +50,39 @@ struct Gpt2Config {
   bool separateHead = false;  // lm_head.weight stored (else tied to wte)
 };
 
-using Gpt2Parameter = CheckpointParameter;
-
-class Gpt2Model {
+class Gpt2Model : public CheckpointModel {
  public:
   // Checks the sizes (every one >= 1, H divides D, the buffer's floats fit in
   // 2^31 bytes) and lays the parameters out; allocates nothing.
   Status configure(const Gpt2Config& config);
   const Gpt2Config& config() const { return config_; }
-  const std::vector<Gpt2Parameter>& parameters() const { return weights_.parameters(); }
-  // Floats of all parameters together.
-  std::size_t weightCount() const { return weights_.count(); }
-
-  // Allocates every parameter's buffer (zeros); throws std::bad_alloc if they
-  // do not fit (nothing stays allocated then).
-  Status allocate();
-  // Where parameter `index`'s row-major entries go; null before allocate() and
-  // after finishLoading().
-  float* parameterData(int index);
-  // After loading: checks that every weight is finite (the message names the
-  // first tensor that is not), then packs the linear weights. forward() needs it.
-  Status finishLoading();
 
   // ids: (T) -> the results below. Fails (naming ids) for T outside [1, P] or
   // an id outside [0, V).
   Status forward(const std::vector<int>& ids);
 
-  int tokens() const { return tokens_; }
   // (T x D) residual stream: l = 0 the embeddings, l = 1..L - 1 after block l;
   // l = L (1 x D): after the last block, at the last position only (the only
   // row the logits use; the last block computes no other after its attention).
   const Matrix32& residual(int l) const { return residual_[l]; }
   // (1 x D) ln_f of the last position (the last row of Hugging Face's last hidden state).
   const Matrix32& finalHidden() const { return final_; }
-  // (H T x T): head h's attention weights are rows h T .. (h + 1) T - 1,
-  // row = query, zero above the diagonal (causal).
-  const Matrix32& attention(int l) const { return attention_[l]; }
+  // attention(l) (the base's): zero above the diagonal (causal).
   // (1 x V) logits of the last position, and their softmax.
   const Matrix32& logits() const { return logits_; }
   const Matrix32& probabilities() const { return probabilities_; }
 
+  // Explaining one head: layer l's ln_1 of the last forward pass's residual
+  // stream, times `weight` (D x n: the head's q | k | v columns of c_attn, which
+  // the caller reads again from its file) plus `bias` (n) -> out (T x n).
+  // gamma, beta: ln_1's D values. Fails before a forward pass, for l out of
+  // range, or when the shapes do not fit n_embd.
+  Status headInputs(int l, const MatrixView32& gamma, const MatrixView32& beta,
+                    const MatrixView32& weight, const MatrixView32& bias, MatrixOut32 out) const;
+
  private:
-  Eigen::Map<const Matrix32> param(int index) const { return weights_.param(index); }
-  const float* paramData(int index) const { return weights_.data(index); }
-  // x (T x in) times the packed linear weight `index` (in x out) plus `bias` -> y (T x out)
-  void linear(const MatrixView32& x, int index, int bias, MatrixOut32 y) const;
-
   Gpt2Config config_;
-  CheckpointWeights weights_;
-
-  int tokens_ = 0;
-  std::vector<Matrix32> residual_;   // L + 1 of (T x D)
-  std::vector<Matrix32> attention_;  // L of (H T x T)
+  std::vector<Matrix32> residual_;  // L + 1 of (T x D)
   Matrix32 final_, logits_, probabilities_;
 };
 

@@ -1,0 +1,88 @@
+// What every family's binding (cpp/models/families/<family>/binding.cpp) shares
+// in the model module (build/wasm/model_core.mjs, instantiated by
+// web/src/api/model/open.js on the first openModel call): the loading protocol
+// and the attention copy-out of the checkpoint-model base, registered on the
+// family's class by checkpointModelClass<Model>(name), and the int32 / float32
+// heap helpers. The family adds its configure(config) (a value_object named with
+// config.json's fields) and its forward pass. Binding files only.
+#pragma once
+
+#include <emscripten/bind.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "binding_convention.h"
+#include "models/checkpoint_model.h"
+
+namespace attention {
+namespace model_bindings {
+
+// The loading protocol (models/checkpoint_model.h): step 0: allocate() the
+// weights (zeros); step 1: finishLoading() once they are written.
+template <typename Model>
+StatusCode load(Model& model, int step) {
+  return guarded([&] { return step == 0 ? model.allocate() : model.finishLoading(); });
+}
+template <typename Model>
+int parameterCount(const Model& model) {
+  return static_cast<int>(model.parameters().size());
+}
+// "name rows cols" of parameter i ("" outside the list).
+template <typename Model>
+std::string parameter(const Model& model, int i) {
+  if (i < 0 || i >= parameterCount(model)) return std::string();
+  const CheckpointParameter& p = model.parameters()[i];
+  return p.name + " " + std::to_string(p.rows) + " " + std::to_string(p.cols);
+}
+// Byte address of parameter i's entries (0 before allocate() and after finishLoading()).
+template <typename Model>
+double parameterData(Model& model, int i) {
+  return static_cast<double>(reinterpret_cast<std::uintptr_t>(model.parameterData(i)));
+}
+
+template <typename Dense>
+void copyOutFloats(const Dense& result, const Tensor& out) {
+  std::copy(result.data(), result.data() + result.size(), out.elements<float>());
+}
+// out: (H T x T) float32, layer l's attention weights (head h: rows h T .. (h + 1) T - 1).
+template <typename Model>
+void copyAttention(const Model& model, int l, const Tensor& out) {
+  if (l >= 0 && l < model.attentionLayers()) copyOutFloats(model.attention(l), out);
+}
+
+// `count` int32 at a heap address (ids, token types, positions).
+inline std::vector<int> intsAt(Ptr at, int count) {
+  const auto* first = reinterpret_cast<const std::int32_t*>(static_cast<std::uintptr_t>(at));
+  return std::vector<int>(first, first + std::max(count, 0));
+}
+// A float32 Tensor as a matrix view (rows x cols, row-major).
+inline Eigen::Map<const Matrix32> floatsOf(const Tensor& t) { return t.matrixOf<float>(); }
+
+// configure(config): `Config` crosses as a value_object the family registers.
+template <typename Model, typename Config>
+StatusCode configure(Model& model, const Config& config) {
+  return guarded([&] { return model.configure(config); });
+}
+
+}  // namespace model_bindings
+
+// The family's class `name` with the base's functions: constructor, configure,
+// load, parameterCount, parameter, parameterData, copyAttention.
+template <typename Model, typename Config>
+emscripten::class_<Model> checkpointModelClass(const char* name) {
+  using namespace model_bindings;
+  emscripten::class_<Model> c(name);
+  c.template constructor<>()
+      .function("configure", &configure<Model, Config>)
+      .function("load", &load<Model>)
+      .function("parameterCount", &parameterCount<Model>)
+      .function("parameter", &parameter<Model>)
+      .function("parameterData", &parameterData<Model>)
+      .function("copyAttention", &copyAttention<Model>);
+  return c;
+}
+
+}  // namespace attention
