@@ -21,7 +21,7 @@ import { transformerTrainerApi } from './transformer_trainer.js';
 export { Matrix };
 
 /**
- * The GPT-2 reader and its wasm module (./model/), imported when openModel is
+ * The model reader and its wasm module (./model/), imported when openModel is
  * first called. A variable, not a literal, so that bundlers leave it alone: a
  * chunk of its own breaks apps that bundle their workers as one script (Vite's
  * worker.format 'iife'). Unbundled (dist/lib as published) it loads next to
@@ -30,7 +30,7 @@ export { Matrix };
 let reader = './model/open.js';
 /** Imports the reader (the classic script loads its classic copy instead: build-web.mjs). */
 const loadReader = () => import(reader);
-/** @type {any} the reader once loaded (it owns the GPT-2 wasm module) */
+/** @type {any} the reader once loaded (it owns the model wasm module) */
 let model;
 
 /** @type {Promise<any> | undefined} */
@@ -45,7 +45,7 @@ export function loadAttention() {
     const { RandomState, withRandomState } = randomStateApi(core);
     return Object.freeze({
       Matrix,
-      /** Current size of the wasm memories in bytes (the core's, plus the GPT-2 module's once loaded). */
+      /** Current size of the wasm memories in bytes (the core's, plus the model module's once loaded). */
       memoryBytes: () => core.HEAPF64.buffer.byteLength + (model?.memoryBytes() ?? 0),
       ...softmaxApi(core),
       ...gemmApi(core),
@@ -55,7 +55,7 @@ export function loadAttention() {
       ...embeddingsApi(core),
       ...seq2seqApi(core),
       ...transformerTrainerApi(core),
-      /** A GPT-2 from Hugging Face files; its reader (./model/) loads on first use (the classic bundles hold it). */
+      /** A model (GPT-2, BERT, ...) from Hugging Face files; its reader (./model/) loads on first use (the classic bundles hold it). */
       openModel: (files, options) =>
         loadReader().then((r) => {
           model = r;
