@@ -29,7 +29,6 @@ import createModelCore from './model_core.mjs';
 export const MAX_MODEL_BYTES = 1.75 * 2 ** 30;
 
 const FN = 'openModel';
-const FILES = ['config.json', 'model.safetensors', 'tokenizer.json', 'vocab.json', 'merges.txt', 'vocab.txt'];
 
 /** @type {Promise<any> | undefined} */
 let loading;
@@ -60,6 +59,8 @@ function sameShape(shape, { rows, cols }) {
 // (it is the default), then the folders' order.
 const REGISTRY = [...FAMILIES.filter((f) => f.untyped), ...FAMILIES.filter((f) => !f.untyped)];
 const TYPES = REGISTRY.flatMap((f) => f.modelTypes);
+/** The file names openModel reads: the model's, then each family's tokenizer files. */
+const FILES = [...new Set(['config.json', 'model.safetensors', ...REGISTRY.flatMap((f) => f.tokenizerFiles)])];
 const listed = (names) =>
   names.length < 2 ? names.join('') : `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`;
 

@@ -16,6 +16,8 @@ export default Object.freeze({
   /** Tensor name prefixes a checkpoint may carry (BertModel's, BertForMaskedLM's). */
   prefixes: ['bert.'],
   readConfig: readBertConfig,
+  /** The files openTokenizer reads (openModel accepts them). */
+  tokenizerFiles: ['tokenizer.json', 'vocab.txt'],
   /** WordPiece: tokenizer.json or vocab.txt. */
   async openTokenizer(files, fn, signal) {
     if (files['tokenizer.json'] !== undefined)

@@ -18,6 +18,8 @@ export default Object.freeze({
   /** Tensor name prefixes a checkpoint may carry (GPT2LMHeadModel's). */
   prefixes: ['transformer.'],
   readConfig: readGpt2Config,
+  /** The files openTokenizer reads (openModel accepts them). */
+  tokenizerFiles: ['tokenizer.json', 'vocab.json', 'merges.txt'],
   /** BPE: tokenizer.json, or vocab.json + merges.txt. */
   async openTokenizer(files, fn, signal) {
     if (files['tokenizer.json'] !== undefined)
