@@ -2,8 +2,9 @@
 // in the model module (build/wasm/model_core.mjs, instantiated by
 // web/src/api/model/open.js on the first openModel call): the loading protocol
 // and the attention copy-out of the checkpoint-model base, registered on the
-// family's class by checkpointModelClass<Model>(name), and the int32 / float32
-// heap helpers. The family adds its configure(config) (a value_object named with
+// family's class by checkpointModelClass<Model, Config>(name) (and a decoder's
+// forward and last-position copy-out by causalModelClass), and the int32 /
+// float32 heap helpers. The family adds its configure(config) (a value_object named with
 // config.json's fields) and its forward pass. Binding files only.
 #pragma once
 
@@ -16,6 +17,7 @@
 
 #include "binding_convention.h"
 #include "models/checkpoint_model.h"
+#include "ops/gelu.h"
 
 namespace attention {
 namespace model_bindings {
@@ -61,10 +63,31 @@ inline std::vector<int> intsAt(Ptr at, int count) {
 // A float32 Tensor as a matrix view (rows x cols, row-major).
 inline Eigen::Map<const Matrix32> floatsOf(const Tensor& t) { return t.matrixOf<float>(); }
 
+// A config's GELU form as the value_object field gelu_erf (true: erf, false: tanh).
+template <typename Config>
+bool geluErf(const Config& c) {
+  return c.gelu == GeluForm::kErf;
+}
+template <typename Config>
+void setGeluErf(Config& c, bool erf) {
+  c.gelu = erf ? GeluForm::kErf : GeluForm::kTanh;
+}
+
 // configure(config): `Config` crosses as a value_object the family registers.
 template <typename Model, typename Config>
 StatusCode configure(Model& model, const Config& config) {
   return guarded([&] { return model.configure(config); });
+}
+
+// A decoder's forward pass over `count` int32 ids at a heap address.
+template <typename Model>
+StatusCode forwardIds(Model& model, Ptr ids, int count) {
+  return guarded([&] { return model.forward(intsAt(ids, count)); });
+}
+// out: (1 x V) float32, the last position's probabilities (which = 0) or logits (1).
+template <typename Model>
+void copyLast(const Model& model, int which, const Tensor& out) {
+  copyOutFloats(which == 0 ? model.probabilities() : model.logits(), out);
 }
 
 }  // namespace model_bindings
@@ -82,6 +105,17 @@ emscripten::class_<Model> checkpointModelClass(const char* name) {
       .function("parameter", &parameter<Model>)
       .function("parameterData", &parameterData<Model>)
       .function("copyAttention", &copyAttention<Model>);
+  return c;
+}
+
+// A decoder-only family's class (web/src/api/model/causal_model.js runs it): the
+// base's functions plus forward(ids, count) and copyLast(which, out), for a model
+// with forward(ids), probabilities() and logits() (1 x V, the last position).
+template <typename Model, typename Config>
+emscripten::class_<Model> causalModelClass(const char* name) {
+  using namespace model_bindings;
+  emscripten::class_<Model> c = checkpointModelClass<Model, Config>(name);
+  c.function("forward", &forwardIds<Model>).function("copyLast", &copyLast<Model>);
   return c;
 }
 

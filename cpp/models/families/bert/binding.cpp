@@ -15,9 +15,6 @@ namespace {
 using model_bindings::copyOutFloats;
 using model_bindings::intsAt;
 
-bool geluErf(const BertConfig& c) { return c.gelu == GeluForm::kErf; }
-void setGeluErf(BertConfig& c, bool erf) { c.gelu = erf ? GeluForm::kErf : GeluForm::kTanh; }
-
 StatusCode forward(BertModel& model, Ptr ids, Ptr types, int count) {
   return guarded([&] { return model.forward(intsAt(ids, count), intsAt(types, count)); });
 }
@@ -45,7 +42,8 @@ EMSCRIPTEN_BINDINGS(bert_family) {
       .field("type_vocab_size", &BertConfig::types)
       .field("vocab_size", &BertConfig::vocab)
       .field("layer_norm_eps", &BertConfig::epsilon)
-      .field("gelu_erf", &geluErf, &setGeluErf)
+      .field("gelu_erf", &model_bindings::geluErf<BertConfig>,
+             &model_bindings::setGeluErf<BertConfig>)
       .field("masked_lm", &BertConfig::maskedLm);
   checkpointModelClass<BertModel, BertConfig>("_BertModel")
       .function("forward", &forward)
