@@ -131,11 +131,7 @@ export async function buildSite(outDir) {
   const counts = new Map();
   for (const graph of graphs.values()) for (const path of graph) counts.set(path, (counts.get(path) ?? 0) + 1);
   // Shared: the shell's modules and any module two chapters import (one copy, one state).
-  // Not a chapter's meta.js: a constant both the shell and its chapter bundle. Through the
-  // registry its default import would read the whole module object (esbuild's Node-mode
-  // interop for a CommonJS stub in a "type": "module" package), not the meta.
-  const isMeta = (p) => /[\\/]chapters[\\/][\w-]+[\\/]meta\.js$/.test(p);
-  const shared = new Set([...shell, ...[...counts].filter(([, n]) => n > 1).map(([p]) => p)].filter((p) => !isMeta(p)));
+  const shared = new Set([...shell, ...[...counts].filter(([, n]) => n > 1).map(([p]) => p)]);
   const isJs = (p) => /\.(m?js)$/.test(p);
   // The shell carries the shared modules it or the first chapter (where readers land) needs;
   // the others (the NMT engine, token lines, …) go to chapters/shared.js, injected before the
