@@ -47,7 +47,7 @@ export default [
   },
   {
     // Web Workers of the site.
-    files: ['web/src/site/**/*-worker.js'],
+    files: ['web/src/site/**/*-worker.js', 'web/src/site/chapters/*/worker.js'],
     languageOptions: { globals: { ...globals.worker } },
   },
   {
@@ -78,6 +78,7 @@ export default [
       'scripts/**/*.mjs',
       'tests/**/*.js',
       'tests/**/*.mjs',
+      'web/src/site/chapters/*/test/**/*.mjs',
       'bench/**/*.js',
       'bench/**/*.mjs',
     ],
@@ -88,6 +89,7 @@ export default [
     // Playwright tests: callbacks of page.evaluate / $eval / waitForFunction run in the page.
     files: [
       'tests/browser/**/*.mjs',
+      'web/src/site/chapters/*/test/**/*.mjs',
       'tests/package/**/*.mjs',
       'scripts/screenshot.mjs',
       'bench/frame.mjs',

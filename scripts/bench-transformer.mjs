@@ -8,7 +8,7 @@
 //   node scripts/bench-transformer.mjs [--seconds 240] [--every 100] [--target 0.99]
 //                                      [--only transformer|seq2seq] [--tasks dates,sort] [--write]
 //
-// --write stores the results in web/src/site/chapters/training-speed.js, which the
+// --write stores the results in web/src/site/lesson-kit/training-speed.js, which the
 // chapter "A Transformer trained in your browser" prints (with the date and
 // the machine's CPU), so the page quotes a measurement, not a claim.
 //
@@ -56,7 +56,7 @@ for (const r of results) {
 }
 console.log(`transformer bench summary ${JSON.stringify(results)}`);
 if (process.argv.includes('--write')) {
-  const file = new URL('../web/src/site/chapters/training-speed.js', import.meta.url);
+  const file = new URL('../web/src/site/lesson-kit/training-speed.js', import.meta.url);
   const measured = {
     date: new Date().toISOString().slice(0, 10),
     cpu: cpus()[0]?.model ?? 'unknown',

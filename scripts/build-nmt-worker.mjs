@@ -1,4 +1,4 @@
-// Builds the NMT chapter's Web Worker (web/src/site/chapters/nmt-worker.js) and
+// Builds the NMT chapter's Web Worker (web/src/site/chapters/nmt/worker.js) and
 // its data scripts, which the chapter loads only when it opens (see
 // web/src/site/data-script.js):
 //   site:     nmt-worker-source.js   the worker bundled with the wasm core, as text
@@ -16,7 +16,7 @@ import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const entry = join(root, 'web/src/site/chapters/nmt-worker.js');
+const entry = join(root, 'web/src/site/chapters/nmt/worker.js');
 const common = {
   entryPoints: [entry],
   bundle: true,

@@ -8,7 +8,9 @@
 // site, a local build). Called by scripts/build-web.mjs.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { CHAPTERS } from '../web/src/site/chapters/index.js';
+import { chapterMetas } from './chapters.mjs';
+
+const CHAPTERS = await chapterMetas(); // chapters/*/meta.js, in order
 
 /** The iframe's size in the oEmbed answer (it then follows its content: see README, "Embed in an iframe"). */
 export const EMBED_WIDTH = 800;

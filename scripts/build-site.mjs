@@ -13,17 +13,16 @@
 //                        loaded by site-api.js (the package leaves the copy out)
 //   katex.js             KaTeX's code (a copy of dist/classic/katex.js), injected only for
 //                        a formula that was not typeset at build time (katex-loader.js)
-// In chapters/index.js, each `load: () => import('./x.js')` becomes a request for
-// chapters/x.js. Called by scripts/build-web.mjs after dist/lib is assembled.
-import { readFileSync } from 'node:fs';
+// In the chapter list (scripts/chapters.mjs, from chapters/*/meta.js), each
+// `load: () => import('./<id>/chapter.js')` becomes a request for chapters/<id>.js.
+// Called by scripts/build-web.mjs after dist/lib is assembled.
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { CHAPTER_IMPORT, chapterListPlugin, chapterMetas } from './chapters.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const site = join(root, 'web/src/site');
-const chaptersIndex = join(site, 'chapters/index.js');
-const IMPORT_LINE = /import\('\.\/([\w-]+)\.js'\)/g;
 const SHARED_KEY = 'chapters:shared'; // chapters/shared.js's data-script key
 
 const common = {
@@ -37,33 +36,27 @@ const common = {
   logOverride: { 'empty-import-meta': 'silent' },
 };
 
-/** The chapter ids in chapters/index.js, in order (one `import('./<id>.js')` each). */
-export function siteChapterIds() {
-  return [...readFileSync(chaptersIndex, 'utf8').matchAll(IMPORT_LINE)].map((m) => m[1]);
+/** The chapter ids, in order (every chapters/<id>/meta.js). */
+export async function siteChapterIds() {
+  return (await chapterMetas()).map(({ id }) => id);
 }
 
 /**
- * Plugin: chapters/index.js with each import('./x.js') replaced by the injected
- * chapters/x.js, preceded by chapters/shared.js for the chapters in `needShared`.
+ * Plugin: the chapter list with each import('./<id>/chapter.js') replaced by the
+ * injected chapters/<id>.js, preceded by chapters/shared.js for the chapters in `needShared`.
  */
-const lazyChapters = (needShared) => ({
-  name: 'site-lazy-chapters',
-  setup(b) {
-    b.onLoad({ filter: /chapters[\\/]index\.js$/ }, ({ path }) => ({
-      contents:
-        `import { loadDataScript as __chapterScript } from '../data-script.js';\n` +
-        readFileSync(path, 'utf8').replace(IMPORT_LINE, (_, id) => {
-          const chapter = `__chapterScript('chapter:${id}', ['chapters/${id}.js'])`;
-          const script = needShared.has(id)
-            ? `__chapterScript('${SHARED_KEY}', ['chapters/shared.js']).then(() => ${chapter})`
-            : chapter;
-          return `${script}.then((c) => ({ default: c }))`;
-        }),
-      loader: 'js',
-      resolveDir: dirname(path),
-    }));
-  },
-});
+const lazyChapters = (needShared) =>
+  chapterListPlugin(
+    (source) =>
+      `import { loadDataScript as __chapterScript } from '../data-script.js';\n` +
+      source.replace(CHAPTER_IMPORT, (_, id) => {
+        const chapter = `__chapterScript('chapter:${id}', ['chapters/${id}.js'])`;
+        const script = needShared.has(id)
+          ? `__chapterScript('${SHARED_KEY}', ['chapters/shared.js']).then(() => ${chapter})`
+          : chapter;
+        return `${script}.then((c) => ({ default: c }))`;
+      }),
+  );
 
 /**
  * Plugin: katex-loader.js loading KaTeX from a data script (dist/classic/katex.js,
@@ -131,10 +124,10 @@ const fromRegistry = (registered) => ({
 
 /** Writes dist/site/app.js (+ .map), dist/site/chapters/shared.js and dist/site/chapters/<id>.js. */
 export async function buildSite(outDir) {
-  const ids = siteChapterIds();
+  const ids = await siteChapterIds();
   const shell = new Set(await moduleGraph(join(site, 'app.js'), [lazyChapters(new Set()), lazyKatex]));
   const graphs = new Map();
-  for (const id of ids) graphs.set(id, await moduleGraph(join(site, 'chapters', `${id}.js`), [lazyKatex]));
+  for (const id of ids) graphs.set(id, await moduleGraph(join(site, 'chapters', id, 'chapter.js'), [lazyKatex]));
   const counts = new Map();
   for (const graph of graphs.values()) for (const path of graph) counts.set(path, (counts.get(path) ?? 0) + 1);
   // Shared: the shell's modules and any module two chapters import (one copy, one state).
@@ -198,7 +191,7 @@ export async function buildSite(outDir) {
       ...common,
       stdin: {
         contents:
-          `import chapter from './chapters/${id}.js';\n` +
+          `import chapter from './chapters/${id}/chapter.js';\n` +
           `(globalThis.attentionLabData = globalThis.attentionLabData || {})[${JSON.stringify(`chapter:${id}`)}] = chapter;\n`,
         resolveDir: site,
         sourcefile: `chapter-${id}.js`,

@@ -7,6 +7,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build, transformSync } from 'esbuild';
 import { writeOembed } from './build-oembed.mjs';
 import { buildSite, katexFromDataScript } from './build-site.mjs';
+import { chapterListPlugin, chapterMetas, chapterUnion } from './chapters.mjs';
 import { packWasmModule } from './pack-wasm.mjs';
 import { writeKatexFonts } from './build-katex-fonts.mjs';
 import {
@@ -219,7 +220,7 @@ await bundle({
   format: 'esm',
   loader: { '.css': 'text' },
   define: { ATTENTION_LAB_CLASSIC: 'false' },
-  plugins: [sharedApi, besideElements],
+  plugins: [sharedApi, besideElements, chapterListPlugin()],
 });
 for (const file of katexFonts) cpSync(at('node_modules/katex/dist/fonts', file), at('dist/elements/fonts', file));
 // The lessons' worker (a module importing ../lib/index.js) and the checkpoints, loaded when a lesson opens.
@@ -233,7 +234,14 @@ writeFileSync(
     '   reserves their block box before the script upgrades them (no layout shift). */\n' +
     'attention-lesson,attention-heatmap{display:block}\nattention-lesson:not(:defined){min-height:12rem}\n',
 );
-cpSync(at('web/src/site/elements.d.ts'), at('dist/elements/attention-lab-elements.d.ts'));
+// The AttentionChapter union is written from the chapters' metas (chapters/*/meta.js).
+const CHAPTER_TYPE = /^export type AttentionChapter = .*;$/m;
+const elementTypes = readFileSync(at('web/src/site/elements.d.ts'), 'utf8');
+if (!CHAPTER_TYPE.test(elementTypes)) throw new Error('build-web: elements.d.ts declares no AttentionChapter type');
+writeFileSync(
+  at('dist/elements/attention-lab-elements.d.ts'),
+  elementTypes.replace(CHAPTER_TYPE, `export type AttentionChapter = ${chapterUnion(await chapterMetas())};`),
+);
 cpSync(at('web/src/site/elements-css.d.ts'), at('dist/elements/attention-lab-css.d.ts'));
 cpSync(at('web/src/site/anywidget.d.ts'), at('dist/elements/anywidget.d.ts'));
 // The classic scripts' types: CommonJS (dist/classic/package.json), module.exports = the API / the elements.
@@ -265,7 +273,11 @@ await bundle({
   loader: { '.css': 'text' },
   alias: { 'attention-lab': at('web/src/site/elements/api-import.js') },
   define: { 'import.meta.url': '__attentionLabModuleUrl', ATTENTION_LAB_CLASSIC: 'true' },
-  plugins: [besideElements, katexFromDataScript("[new URL('../classic/katex.js', import.meta.url)]")],
+  plugins: [
+    besideElements,
+    katexFromDataScript("[new URL('../classic/katex.js', import.meta.url)]"),
+    chapterListPlugin(),
+  ],
   banner: { js: classicModuleUrl('__attentionLabModuleUrl', '../elements/attention-lab-elements.js') },
   footer: commonJsFooter('AttentionLabElements', await exportNames(at('dist/elements/attention-lab-elements.js'))),
 });

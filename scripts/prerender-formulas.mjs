@@ -5,7 +5,7 @@
 // every formula it is asked for into globalThis.attentionLabTexLog (both forms
 // of a formula given as parts: side by side and one per line). Each chapter's
 // formulas are written, rendered with katex.renderToString and math.js's options
-// (formula-forms.js), to web/src/site/formulas/<id>.js, which the chapter imports,
+// (formula-forms.js), to web/src/site/chapters/<id>/formulas.js, which the chapter imports,
 // with KaTeX's inline styles as classes (formula-style-classes.mjs), whose
 // stylesheet is web/src/site/formulas/katex-classes.css.
 //
@@ -20,7 +20,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import katex from 'katex';
 import { startBrowser } from './browser.mjs';
-import { CHAPTERS } from '../web/src/site/chapters/index.js';
+import { chapterMetas } from './chapters.mjs';
 import { KATEX_OPTIONS } from '../web/src/site/formula-forms.js';
 import { classifyStyles, styleSheet } from './formula-style-classes.mjs';
 
@@ -61,7 +61,7 @@ async function collectChapter(browser, url, id) {
   }
 }
 
-/** The source of formulas/<id>.js for the TeX in `found`; its inline styles are added to `styles` (class → style). */
+/** The source of chapters/<id>/formulas.js for the TeX in `found`; its inline styles are added to `styles` (class → style). */
 export function formulasModule(id, found, styles) {
   const html = (tex, displayMode) =>
     classifyStyles(katex.renderToString(tex, { ...KATEX_OPTIONS, displayMode }), styles);
@@ -87,8 +87,11 @@ export async function prerenderedFiles() {
   try {
     const files = new Map();
     const styles = new Map();
-    for (const { id } of CHAPTERS)
-      files.set(`${formulasDir}/${id}.js`, formulasModule(id, await collectChapter(env.browser, env.url, id), styles));
+    for (const { id } of await chapterMetas())
+      files.set(
+        `web/src/site/chapters/${id}/formulas.js`,
+        formulasModule(id, await collectChapter(env.browser, env.url, id), styles),
+      );
     files.set(CLASSES_FILE, styleSheet(styles));
     return files;
   } finally {

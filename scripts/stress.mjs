@@ -20,7 +20,7 @@ const option = (name) => {
 const runs = Number(option('--runs') ?? 3);
 const fixedHeight = option('--height');
 const busyLoops = Number(option('--busy') ?? 2);
-const files = args.length ? args : ['tests/browser/'];
+const files = args.length ? args : ['tests/browser/', 'web/src/site/chapters/']; // + chapters/<id>/test/
 if (!(Number.isInteger(runs) && runs > 0)) throw new RangeError(`stress: --runs must be a positive integer`);
 
 // The busy loops: plain processes spinning, so they compete with the browser for the cores.

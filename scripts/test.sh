@@ -14,4 +14,4 @@ npx --no-install tsc -p tests/types/tsconfig.json
 echo "== Package (npm pack -> offline install -> Node, tsc --strict, esbuild, module and classic scripts)"
 node --test --test-concurrency=1 tests/package/
 echo "== Browser end-to-end (node:test + playwright-core + chromium)"
-node --test --test-concurrency=1 tests/browser/
+node --test --test-concurrency=1 tests/browser/ web/src/site/chapters/  # chapters/<id>/test/*.test.mjs

@@ -5,8 +5,10 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { test } from 'node:test';
-import { CHAPTERS } from '../../web/src/site/chapters/index.js';
+import { chapterMetas } from '../../scripts/chapters.mjs';
 import { DEFAULT_VIEWPORT, openPage, useBrowser } from './harness.mjs';
+
+const CHAPTERS = await chapterMetas(); // chapters/*/meta.js, in order
 
 const env = useBrowser();
 const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');

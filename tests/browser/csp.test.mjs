@@ -15,8 +15,10 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { HANG_GUARD_MS, SITE_DIR, startBrowser } from './harness.mjs';
 import { serve } from '../../scripts/serve.mjs';
-import { CHAPTERS } from '../../web/src/site/chapters/index.js';
-import basics from '../../web/src/site/formulas/basics.js';
+import { chapterMetas } from '../../scripts/chapters.mjs';
+import basics from '../../web/src/site/chapters/basics/formulas.js';
+
+const CHAPTERS = await chapterMetas(); // chapters/*/meta.js, in order
 
 /** README.md's policy: style-src, img-src, font-src and connect-src are 'self' (the first written out). */
 const CSP_POLICY =

@@ -165,7 +165,7 @@ test('two lessons on one page keep their own state; host CSS and lesson CSS stay
 });
 
 test("a lesson with an unknown chapter lists the site's chapters, in the site's order", async () => {
-  const { CHAPTERS } = await import('../../web/src/site/chapters/index.js');
+  const CHAPTERS = await (await import('../../scripts/chapters.mjs')).chapterMetas();
   const page = await hostPage('unknown', '<attention-lesson chapter="nope" theme="sepia"></attention-lesson>');
   const messages = page.locator('attention-lesson p.error');
   await messages.first().waitFor();

@@ -9,8 +9,10 @@
 // when one of them starts explaining (update the list) or another stops.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { CHAPTERS } from '../../web/src/site/chapters/index.js';
+import { chapterMetas } from '../../scripts/chapters.mjs';
 import { openChapter, useBrowser } from './harness.mjs';
+
+const CHAPTERS = await chapterMetas(); // chapters/*/meta.js, in order
 
 const env = useBrowser();
 

@@ -24,7 +24,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { measureFirstLoad } from '../../scripts/first-load.mjs';
-import { CHAPTERS } from '../../web/src/site/chapters/index.js';
+import { chapterMetas } from '../../scripts/chapters.mjs';
+
+const CHAPTERS = await chapterMetas(); // chapters/*/meta.js, in order
 
 const OTHER_CHAPTERS = CHAPTERS.map((c) => c.id).filter((id) => id !== 'basics');
 
@@ -39,7 +41,7 @@ test('the Basics lesson loads at most 320 KiB gzip (site over http and file://, 
     // Chapters load when opened: only the Basics chapter's script (site) or chunk (elements).
     const chapters = m.files.filter((f) => new RegExp(`(^|/)(${OTHER_CHAPTERS.join('|')})[.-]`).test(f.path));
     assert.deepEqual(chapters, [], `${name}: loads another chapter`);
-    // Formulas come typeset (formulas/<id>.js): KaTeX's code (the site's katex.js, the elements' chunk) stays away.
+    // Formulas come typeset (chapters/<id>/formulas.js): KaTeX's code (the site's katex.js, the elements' chunk) stays away.
     const katexCode = m.files.filter((f) => /(^|\/)katex(\.js|-[\w-]+\.js)$/.test(f.path));
     assert.deepEqual(katexCode, [], `${name}: loads KaTeX's code`);
   }

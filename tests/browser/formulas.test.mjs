@@ -1,5 +1,5 @@
 // Formulas typeset at build time (scripts/prerender-formulas.mjs, math.js): the
-// committed formulas/<id>.js files match what the chapters typeset; the HTML
+// committed chapters/<id>/formulas.js files match what the chapters typeset; the HTML
 // put on the page is exactly KaTeX's own rendering of the same TeX; no KaTeX
 // code loads with a chapter; and a formula missing from a chapter's map is
 // still typeset, by KaTeX loaded then (the site's injected katex.js, the
@@ -14,7 +14,7 @@ import { HANG_GUARD_MS, openPage, SITE_DIR, useBrowser } from './harness.mjs';
 import { serve } from '../../scripts/serve.mjs';
 import { CLASSES_FILE, prerenderedFiles, staleFiles } from '../../scripts/prerender-formulas.mjs';
 import { parseStyleSheet } from '../../scripts/formula-style-classes.mjs';
-import basics from '../../web/src/site/formulas/basics.js';
+import basics from '../../web/src/site/chapters/basics/formulas.js';
 
 const env = useBrowser();
 
@@ -100,7 +100,7 @@ async function recordingPage() {
   return { context, page, errors, requests };
 }
 
-test('formulas/<id>.js and katex-classes.css are up to date: each holds exactly the TeX its chapter typesets, rendered by KaTeX', async () => {
+test('chapters/<id>/formulas.js and katex-classes.css are up to date: each holds exactly the TeX its chapter typesets, rendered by KaTeX', async () => {
   const stale = staleFiles(await prerenderedFiles());
   assert.deepEqual(stale, [], 'run node scripts/prerender-formulas.mjs, then node scripts/build-web.mjs');
 });

@@ -5,8 +5,10 @@
 // the oEmbed discovery link follows the open chapter.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { CHAPTERS } from '../../web/src/site/chapters/index.js';
+import { chapterMetas } from '../../scripts/chapters.mjs';
 import { canvasHash, FILE_URL, openPage, useBrowser } from './harness.mjs';
+
+const CHAPTERS = await chapterMetas(); // chapters/*/meta.js, in order
 
 const env = useBrowser();
 

@@ -4,9 +4,11 @@
 // their numbers do not fit. Also the contrast of SVG labels, which axe-core does not measure.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { CHAPTERS } from '../../web/src/site/chapters/index.js';
+import { chapterMetas } from '../../scripts/chapters.mjs';
 import { openPage, useBrowser } from './harness.mjs';
 import { svgTextContrasts } from './svg-contrast.mjs';
+
+const CHAPTERS = await chapterMetas(); // chapters/*/meta.js, in order
 
 const env = useBrowser();
 const PHONE = { width: 390, height: 844 };

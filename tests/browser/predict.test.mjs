@@ -7,8 +7,10 @@
 // gives a verdict and shows the step's results.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { CHAPTERS } from '../../web/src/site/chapters/index.js';
+import { chapterMetas } from '../../scripts/chapters.mjs';
 import { openChapter, openPage, tableValues, useBrowser } from './harness.mjs';
+
+const CHAPTERS = await chapterMetas(); // chapters/*/meta.js, in order
 
 const env = useBrowser();
 

@@ -5,8 +5,11 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
+import { chapterMetas } from '../../scripts/chapters.mjs';
 import { serve } from '../../scripts/serve.mjs';
 import { canvasHash, openPage, SITE_DIR, tableValues, useBrowser, waitUntil } from './harness.mjs';
+
+const CHAPTERS = await chapterMetas(); // chapters/*/meta.js, in order
 
 const env = useBrowser();
 
@@ -211,7 +214,7 @@ test('phone width (390 px): every heatmap fits the column (colour bar below, nar
 
 test('phone width (390 px): display formulas fit the column (scaled down, or one part per line)', async () => {
   // NMT's table of four score functions is wider than 390 px at 70%: it scrolls, with shadows.
-  for (const chapter of ['basics', 'bahdanau', 'qkv', 'transformer', 'glove', 'trained', 'model']) {
+  for (const chapter of CHAPTERS.map((c) => c.id).filter((id) => id !== 'nmt')) {
     const page = await openPage(env.browser, `${env.url}#chapter=${chapter}`, {
       viewport: { width: 390, height: 844 },
     });

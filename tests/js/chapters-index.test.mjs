@@ -1,11 +1,30 @@
-// chapters/index.js: one line per chapter, whose id, title and summary (used by
-// the contents bar, permalinks and the oEmbed files without loading the chapter)
-// are the chapter module's own, and whose load() gives that module.
+// The chapter list (generated from chapters/*/meta.js, scripts/chapters.mjs): one
+// entry per chapter folder, whose id, title and summary (used by the contents bar,
+// permalinks and the oEmbed files without loading the chapter) are the chapter
+// module's own, and whose load() gives that module.
 import assert from 'node:assert/strict';
+import { join } from 'node:path';
 import { test } from 'node:test';
-import { CHAPTERS, loadChapter } from '../../web/src/site/chapters/index.js';
+import { pathToFileURL } from 'node:url';
+import { CHAPTER_IMPORT, CHAPTERS_DIR, chapterListSource, chapterMetas } from '../../scripts/chapters.mjs';
+import { loadChapter } from '../../web/src/site/chapters/load.js';
 
-test('every chapters/index.js entry loads its chapter, with the same id, title and summary', async () => {
+const metas = await chapterMetas();
+// The entries as the generated list has them, with load() importing from the source tree.
+const CHAPTERS = metas.map((meta) => ({
+  ...meta,
+  load: () => import(pathToFileURL(join(CHAPTERS_DIR, meta.id, 'chapter.js')).href),
+}));
+
+test('the generated list imports every chapter folder, in order', () => {
+  const ids = [...chapterListSource(metas).matchAll(CHAPTER_IMPORT)].map((m) => m[1]);
+  assert.deepEqual(
+    ids,
+    metas.map((m) => m.id),
+  );
+});
+
+test('every chapter list entry loads its chapter, with the same id, title and summary', async () => {
   assert.ok(CHAPTERS.length > 0);
   assert.equal(new Set(CHAPTERS.map((c) => c.id)).size, CHAPTERS.length, 'ids are unique');
   for (const entry of CHAPTERS) {

@@ -206,7 +206,7 @@ test('weighted sum: the attention output is weights · V, row by column', () => 
 });
 
 test('split and concat: a head block is a copy of its columns; the concatenation reads each head', async () => {
-  const M = await import('../../web/src/site/chapters/transformer-model.js');
+  const M = await import('../../web/src/site/chapters/transformer/model.js');
   const [Q] = draw(11, [[3, 6]]);
   const heads = [0, 1, 2].map((h) => M.columns(a, Q, 2 * h, 2));
   const whole = M.concatColumns(a, heads);

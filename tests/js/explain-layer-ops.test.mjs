@@ -123,7 +123,7 @@ test('layer norm: (x − μ)/√(σ² + ε)·γ + β over each row, with the row
 });
 
 test('embedding: X = E[ids] from the chapter’s RandomState draw names the vocabulary row', async () => {
-  const M = await import('../../web/src/site/chapters/transformer-model.js');
+  const M = await import('../../web/src/site/chapters/transformer/model.js');
   const tokens = ['the', 'cat', 'sat', 'on', 'the', 'mat'];
   const inputs = M.drawInputs(a, tokens, 4, 3);
   const args = {

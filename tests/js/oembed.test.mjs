@@ -1,5 +1,5 @@
 // oEmbed files (scripts/build-oembed.mjs, run by the build) for a site given a
-// public URL: oembed/<id>.json for every chapter of chapters/index.js, each a
+// public URL: oembed/<id>.json for every chapter (chapters/*/meta.js), each a
 // valid oEmbed 1.0 "rich" answer whose iframe embeds that chapter, and the
 // discovery link in index.html; without a public URL, neither (no build-machine
 // address ships). Written into a copy of web/index.html; the built dist/site is
@@ -11,7 +11,9 @@ import { dirname, join } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { oembedFor, publicUrl, writeOembed } from '../../scripts/build-oembed.mjs';
-import { CHAPTERS } from '../../web/src/site/chapters/index.js';
+import { chapterMetas } from '../../scripts/chapters.mjs';
+
+const CHAPTERS = await chapterMetas(); // chapters/*/meta.js, in order
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const SITE = join(ROOT, 'dist', 'site');

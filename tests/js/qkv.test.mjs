@@ -1,9 +1,9 @@
-// The Q/K/V chapter's computation (web/src/site/chapters/qkv-model.js) on the
+// The Q/K/V chapter's computation (web/src/site/chapters/qkv/model.js) on the
 // built package, against NumPy longdouble references (tests/fixtures/qkv.txt).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { loadAttention } from '../../dist/lib/index.js';
-import { ARTICLE_WORDS, drawWeights, qkvAttention } from '../../web/src/site/chapters/qkv-model.js';
+import { ARTICLE_WORDS, drawWeights, qkvAttention } from '../../web/src/site/chapters/qkv/model.js';
 import { assertClose, loadFixture, STRICT_RELATIVE } from './fixtures.js';
 
 const a = await loadAttention();

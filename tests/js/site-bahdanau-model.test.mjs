@@ -1,10 +1,10 @@
-// The Bahdanau chapter's model (web/src/site/chapters/bahdanau-model.js)
+// The Bahdanau chapter's model (web/src/site/chapters/bahdanau/model.js)
 // against NumPy (tests/fixtures/additive.txt) and the article's printed numbers.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { formatCell } from '../../web/src/site/numpy-format.js';
 import { loadAttention } from '../../dist/lib/index.js';
-import { SCHEMA, bahdanauAttention, setupLines, traceBahdanau } from '../../web/src/site/chapters/bahdanau-model.js';
+import { SCHEMA, bahdanauAttention, setupLines, traceBahdanau } from '../../web/src/site/chapters/bahdanau/model.js';
 import { storyForFigures, Trace } from '../../web/src/site/explain/trace.js';
 import { readState } from '../../web/src/site/url-state.js';
 import { assertClose, loadFixture } from './fixtures.js';

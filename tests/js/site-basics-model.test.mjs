@@ -1,4 +1,4 @@
-// The Attention Basics chapter's model (web/src/site/chapters/basics-model.js)
+// The Attention Basics chapter's model (web/src/site/chapters/basics/model.js)
 // against the notebook's NumPy numbers (tests/fixtures/basics.txt).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -9,7 +9,7 @@ import {
   SCHEMA,
   softmaxSentence,
   traceBasics,
-} from '../../web/src/site/chapters/basics-model.js';
+} from '../../web/src/site/chapters/basics/model.js';
 import { Trace } from '../../web/src/site/explain/trace.js';
 import { readState } from '../../web/src/site/url-state.js';
 import { assertClose, loadFixture, STRICT_RELATIVE } from './fixtures.js';

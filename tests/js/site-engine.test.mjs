@@ -1,10 +1,10 @@
 // The training engine shared by the NMT and trained-Transformer chapters
-// (web/src/site/chapters/nmt-engine.js), driven as the worker drives it: its
+// (web/src/site/lesson-kit/nmt-engine.js), driven as the worker drives it: its
 // messages for both models (ready, translation, progress, pause, errors).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { loadAttention } from '../../dist/lib/index.js';
-import { createEngine } from '../../web/src/site/chapters/nmt-engine.js';
+import { createEngine } from '../../web/src/site/lesson-kit/nmt-engine.js';
 
 /** An engine whose posted messages are collected; `next(type)` waits for the next one of a type. */
 function harness() {

@@ -1,5 +1,5 @@
 // The GloVe chapter's masking, cosine toggle and provenance readouts
-// (web/src/site/chapters/glove-model.js), against tests/fixtures/glove_cosine.txt
+// (web/src/site/chapters/glove/model.js), against tests/fixtures/glove_cosine.txt
 // (NumPy in long double, from tests/fixtures/make_glove_cosine.py).
 // Two tables: one built from the fixture's own float32 vectors (the same inputs
 // as NumPy: tolerance 1e-9, float64 rounding only) and the shipped int12 one
@@ -17,7 +17,7 @@ import {
   traceAdditive,
   traceSentences,
   traceTrainable,
-} from '../../web/src/site/chapters/glove-model.js';
+} from '../../web/src/site/chapters/glove/model.js';
 import { storyForFigures, Trace } from '../../web/src/site/explain/trace.js';
 import { assertArithmetic } from './story-arithmetic.js';
 import { assertClose, loadFixture } from './fixtures.js';

@@ -1,4 +1,4 @@
-// The GloVe chapter's model (web/src/site/chapters/glove-model.js) with the
+// The GloVe chapter's model (web/src/site/chapters/glove/model.js) with the
 // shipped vectors: the notebook's sentences within 1e-3 of the float32 NumPy
 // result (tests/fixtures/embeddings.txt), Python-style printing, the schema.
 import assert from 'node:assert/strict';
@@ -13,7 +13,7 @@ import {
   sentencesAttention,
   strongest,
   traceSentences,
-} from '../../web/src/site/chapters/glove-model.js';
+} from '../../web/src/site/chapters/glove/model.js';
 import { storyForFigures, Trace } from '../../web/src/site/explain/trace.js';
 import { assertArithmetic } from './story-arithmetic.js';
 import { readState } from '../../web/src/site/url-state.js';

@@ -1,4 +1,4 @@
-// The chapter "Open a real model" (web/src/site/chapters/model-model.js and
+// The chapter "Open a real model" (web/src/site/chapters/model/model.js and
 // model-trace.js) and its demo model (web/assets/gpt2-demo/, trained by
 // tests/fixtures/make_gpt2_demo.py): the demo through openModel against the
 // script's float64 NumPy forward pass of the same F16 weights (gpt2_demo.txt),
@@ -24,8 +24,8 @@ import {
   runSentence,
   SCHEMA,
   tokenLabel,
-} from '../../web/src/site/chapters/model-model.js';
-import { TENSORS, traceModelHead } from '../../web/src/site/chapters/model-trace.js';
+} from '../../web/src/site/chapters/model/model.js';
+import { TENSORS, traceModelHead } from '../../web/src/site/chapters/model/trace.js';
 import { storyForFigures, Trace } from '../../web/src/site/explain/trace.js';
 import { readState } from '../../web/src/site/url-state.js';
 import { assertClose, loadFixture } from './fixtures.js';

@@ -1,4 +1,4 @@
-// The NMT chapter's pure parts (web/src/site/chapters/nmt-model.js): schema,
+// The NMT chapter's pure parts (web/src/site/chapters/nmt/model.js): schema,
 // labels and checkpoint decoding (the shipped checkpoint loads in the trainer);
 // the readouts built from a translation (attention cell, confidence, notes,
 // input problems, playback), the listed date formats against the trainer's own
@@ -28,7 +28,7 @@ import {
   trainingStatus,
   translationCheck,
   units,
-} from '../../web/src/site/chapters/nmt-model.js';
+} from '../../web/src/site/chapters/nmt/model.js';
 import { readState } from '../../web/src/site/url-state.js';
 import { formatCell } from '../../web/src/site/numpy-format.js';
 

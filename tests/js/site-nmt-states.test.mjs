@@ -8,8 +8,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { loadAttention } from '../../dist/lib/index.js';
-import { checkpointParameters } from '../../web/src/site/chapters/nmt-engine.js';
-import { recurrentWeights, stateStories } from '../../web/src/site/chapters/nmt/states.js';
+import { checkpointParameters } from '../../web/src/site/lesson-kit/nmt-engine.js';
+import { recurrentWeights, stateStories } from '../../web/src/site/chapters/nmt/steps/states.js';
 import { assertArithmetic, lastStep, evaluate, valueOf } from './story-arithmetic.js';
 
 const a = await loadAttention();

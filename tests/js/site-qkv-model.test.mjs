@@ -1,4 +1,4 @@
-// The Q/K/V chapter's model (web/src/site/chapters/qkv-model.js): permalink
+// The Q/K/V chapter's model (web/src/site/chapters/qkv/model.js): permalink
 // state, and scores/weights through the API's attention (tests/fixtures/qkv.txt).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -10,7 +10,7 @@ import {
   resolveWeights,
   SCHEMA,
   traceQkv,
-} from '../../web/src/site/chapters/qkv-model.js';
+} from '../../web/src/site/chapters/qkv/model.js';
 import { Trace } from '../../web/src/site/explain/trace.js';
 import { readState, stateEntries } from '../../web/src/site/url-state.js';
 import { assertClose, loadFixture, STRICT_RELATIVE } from './fixtures.js';

@@ -1,5 +1,5 @@
 // The chapter "A Transformer trained in your browser" names a head only when
-// its measure clears two baselines by MARGIN (web/src/site/chapters/trained-claims.js):
+// its measure clears two baselines by MARGIN (web/src/site/chapters/trained/claims.js):
 // uniform attention (worked out by hand here) and the same model at
 // initialisation. The shipped checkpoint names heads on four date formats; an
 // untrained model names none, whether it is the baseline's own seed (the page
@@ -9,15 +9,15 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { loadAttention } from '../../dist/lib/index.js';
-import { atShape, MARGIN, measuredClaims, suggestion, uniformMap } from '../../web/src/site/chapters/trained-claims.js';
+import { atShape, MARGIN, measuredClaims, suggestion, uniformMap } from '../../web/src/site/chapters/trained/claims.js';
 import {
   fieldAlignment,
   encoderPatterns,
   decoderPatterns,
   speedSentence,
-} from '../../web/src/site/chapters/trained-model.js';
-import { Snapshots } from '../../web/src/site/chapters/trained-snapshots.js';
-import speed from '../../web/src/site/chapters/training-speed.js';
+} from '../../web/src/site/chapters/trained/model.js';
+import { Snapshots } from '../../web/src/site/chapters/trained/snapshots.js';
+import speed from '../../web/src/site/lesson-kit/training-speed.js';
 
 const close = (a, b, tol = 1e-12) => assert.ok(Math.abs(a - b) <= tol, `${a} vs ${b} (tolerance ${tol})`);
 const plain = (m) => ({ rows: m.rows, cols: m.cols, data: m.data });

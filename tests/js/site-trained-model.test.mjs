@@ -1,5 +1,5 @@
 // The pure parts of the chapter "A Transformer trained in your browser"
-// (web/src/site/chapters/trained-model.js): the labels of the three uses' maps
+// (web/src/site/chapters/trained/model.js): the labels of the three uses' maps
 // and the measures behind its sentences about the heads, on hand-made maps
 // whose answers are worked out here (the claims on the shipped checkpoint,
 // against their baselines: site-trained-claims.test.mjs).
@@ -15,7 +15,7 @@ import {
   labelsFor,
   START,
   unreadable,
-} from '../../web/src/site/chapters/trained-model.js';
+} from '../../web/src/site/chapters/trained/model.js';
 
 /** A {rows, cols, data} matrix from an array of rows. */
 const matrix = (rows) => ({ rows: rows.length, cols: rows[0].length, data: Float64Array.from(rows.flat()) });

@@ -1,10 +1,10 @@
-// The Transformer chapter's model (web/src/site/chapters/transformer-model.js):
+// The Transformer chapter's model (web/src/site/chapters/transformer/model.js):
 // its inputs equal NumPy's RandomState draws bit for bit
 // (tests/fixtures/make_transformer_chapter.py), and its steps agree with the API.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { loadAttention } from '../../dist/lib/index.js';
-import * as M from '../../web/src/site/chapters/transformer-model.js';
+import * as M from '../../web/src/site/chapters/transformer/model.js';
 import { readState } from '../../web/src/site/url-state.js';
 import { assertClose, loadFixture } from './fixtures.js';
 
@@ -144,7 +144,7 @@ test('schema: malformed and oversized permalink values fall back or are clamped'
 
 test('provenance from the trace: raw and scaled scores, masked weights and outputs explain themselves', async () => {
   const { Trace } = await import('../../web/src/site/explain/trace.js');
-  const { traceMasked, traceProjections } = await import('../../web/src/site/chapters/transformer-trace.js');
+  const { traceMasked, traceProjections } = await import('../../web/src/site/chapters/transformer/trace.js');
   const tokens = ['the', 'cat', 'sat'];
   const inputs = M.drawInputs(a, tokens, 8, 1);
   const proj = M.projections(a, inputs);

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { openPage } from '../../browser/harness.mjs';
 
 export const BASICS_SCORES = /array\(\[927\., 397\., 148\., 929\.\]\)/;
-// "Saturday 21/11/26", the NMT lesson's default input (tests/browser/nmt.test.mjs).
+// "Saturday 21/11/26", the NMT lesson's default input (web/src/site/chapters/nmt/test/browser.test.mjs).
 export const NMT_OUTPUT = '2026-11-21';
 
 /**

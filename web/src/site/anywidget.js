@@ -7,7 +7,7 @@
 //   kind         'heatmap' (default) or 'lesson'
 //   matrix       list of lists of numbers            (heatmap)
 //   row_labels, col_labels, label, palette, vmin, vmax, annotate, pixel_above, theme
-//   chapter      'basics', 'bahdanau', 'qkv', 'transformer', 'glove', 'nmt' or 'trained' (lesson)
+//   chapter      a chapter's id, as <attention-lesson chapter> (chapters/*/meta.js) (lesson)
 //   elements_url where attention-lab-elements.js is served (lesson)
 // Written back: selected = [row, col] of the last clicked cell (heatmap), then save_changes().
 import { canDefine, message } from './elements/frame.js';

@@ -4,8 +4,8 @@
 import type { Matrix } from 'attention-lab';
 export { loadAttention } from 'attention-lab';
 
-/** The chapters <attention-lesson chapter="…"> knows. */
-export type AttentionChapter = 'basics' | 'bahdanau' | 'qkv' | 'transformer' | 'glove' | 'nmt' | 'trained' | 'model';
+/** The chapters <attention-lesson chapter="…"> knows: the build writes their ids here (every chapters/<id>/meta.js). */
+export type AttentionChapter = string;
 /** Heatmap palettes (figures/palettes.js). */
 export type AttentionPalette = 'orange' | 'purple' | 'blue' | 'green' | 'bone' | 'viridis' | (string & {});
 

@@ -13,7 +13,7 @@ import { loadKatex } from './katex-loader.js';
 const prerendered = { display: new Map(), inline: new Map() };
 
 /**
- * Adds a chapter's prerendered formulas (its generated formulas/<id>.js).
+ * Adds a chapter's prerendered formulas (its generated chapters/<id>/formulas.js).
  * @param {{display?: Record<string, string>, inline?: Record<string, string>}} formulas
  */
 export function addPrerendered({ display = {}, inline = {} }) {

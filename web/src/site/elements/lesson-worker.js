@@ -5,7 +5,7 @@
 // entries sharing the API make Parcel 2 split out a chunk that its classic-worker
 // output then cannot find ("Cannot find module").
 import { loadAttention } from 'attention-lab';
-import { createEngine } from '../chapters/nmt-engine.js';
+import { createEngine } from '../lesson-kit/nmt-engine.js';
 import { loadGloveFile } from '../glove-file-load.js';
 
 const engine = createEngine(loadAttention, (message) => postMessage(message));

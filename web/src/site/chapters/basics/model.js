@@ -1,0 +1,145 @@
+// The computations of the "Attention Basics" chapter, kept apart from the page
+// (no DOM) so node tests can check them against the notebook's numbers
+// (tests/js/site-basics-model.test.mjs). Every number comes from the API.
+import { shown } from '../../explain/format.js';
+import { staged } from '../../stages.js';
+
+export const DEFAULTS = {
+  decoder: [5, 1, 20],
+  annotation: [3, 12, 45],
+  annotations: [
+    [3, 12, 45],
+    [59, 2, 5],
+    [1, 43, 5],
+    [4, 3, 45.3],
+  ], // one row per encoder step
+};
+export const MAX_STEPS = 10;
+
+/** The permalink state of the chapter (url-state.js). */
+export const SCHEMA = [
+  { key: 'h', name: 'decoder', type: 'vector', length: 3, default: DEFAULTS.decoder },
+  { key: 'a', name: 'annotation', type: 'vector', length: 3, default: DEFAULTS.annotation },
+  {
+    key: 'H',
+    name: 'annotations',
+    type: 'rows',
+    cols: 3,
+    minLength: 1,
+    maxLength: MAX_STEPS,
+    default: DEFAULTS.annotations,
+  },
+];
+
+/** rows (n x d) -> the notebook's layout (d x n): one column per encoder step. */
+export function asColumns(rows) {
+  const n = rows.length;
+  const d = rows[0].length;
+  const data = new Float64Array(n * d);
+  rows.forEach((r, j) => r.forEach((x, i) => (data[i * n + j] = x)));
+  return { rows: d, cols: n, data };
+}
+
+/**
+ * Every step of the notebook: the single score, the scores of all steps, their
+ * softmax (plus the naive formula and log-softmax), the weighted annotations
+ * (d x n, one column per step) and the context vector. Throws the first API error.
+ * @param {import('attention-lab').Attention} api
+ * @param {{decoder: number[], annotation: number[], annotations: number[][]}} inputs
+ */
+export function basicsAttention(api, inputs) {
+  const run = basicsStages(api, inputs);
+  if (run.firstFailure()) throw run.firstFailure();
+  return run.r;
+}
+
+/**
+ * The same computation stage by stage, so that one failing stage (a score that
+ * overflows float64) stops only what depends on it: `r` holds every result that
+ * could be computed, `failures` the Error of each stage that could not
+ * (single, scores; weights and the rest need the scores). See ../stages.js.
+ */
+export function basicsStages(api, { decoder, annotation, annotations }) {
+  const run = staged({ H: asColumns(annotations) });
+  const { r, stage } = run;
+  stage('single', () => ({ single: api.dot(decoder, annotation) }));
+  stage('scores', () => ({ scores: api.dotScores(decoder, annotations) }));
+  if (r.scores) {
+    const { scores } = r;
+    stage('weights', () => ({
+      weights: api.softmax(scores),
+      naive: api.naiveSoftmax(scores),
+      logWeights: api.logSoftmax(scores),
+    }));
+  }
+  if (r.weights) {
+    stage('applied', () => ({ applied: api.scaleRows(r.weights, annotations).transpose() }));
+    stage('context', () => ({ context: api.weightedSum(r.weights, annotations) }));
+  }
+  return run;
+}
+
+// ---- provenance: the computation as a trace of named tensors (../explain/trace.js)
+
+const rowVector = (v) => ({ rows: 1, cols: v.length, data: v });
+const columnVector = (v) => ({ rows: v.length, cols: 1, data: Float64Array.from(v) });
+
+/**
+ * Records the chapter's computation (r = basicsAttention(…)) into `trace`,
+ * named like the figures: decoder (d x 1), annotations H (d x n), scores
+ * (1 x n), weights (1 x n), applied (d x n), context (d x 1).
+ */
+export function traceBasics(trace, { decoder }, r) {
+  trace.add({ name: 'decoder', value: () => columnVector(decoder), symbol: 'h', vector: true });
+  trace.add({ name: 'annotations', value: r.H, symbol: 'H', col: 'h̄' });
+  const scores = { value: () => rowVector(r.scores), symbol: 'e', vector: true, params: { transposeA: true } };
+  trace.add({ name: 'scores', op: 'matmul', inputs: ['decoder', 'annotations'], ...scores });
+  trace.add({
+    name: 'weights',
+    op: 'softmax',
+    inputs: ['scores'],
+    value: () => rowVector(r.weights),
+    symbol: 'α',
+    vector: true,
+  });
+  const applied = { value: r.applied, symbol: 'αh̄', params: { along: 'cols' } };
+  trace.add({ name: 'applied', op: 'scaleBy', inputs: ['weights', 'annotations'], ...applied });
+  const context = { value: () => columnVector(r.context), symbol: 'c', vector: true, params: { transposeB: true } };
+  trace.add({ name: 'context', op: 'matmul', inputs: ['annotations', 'weights'], ...context });
+}
+
+/**
+ * The sentence under the softmax step, built from the current scores and
+ * weights so it never quotes numbers the figures no longer show.
+ */
+export function softmaxSentence(r) {
+  const n = r.scores.length;
+  if (n === 1) return 'With a single encoder step, softmax gives it all the weight: α1 = 1.';
+  const order = Array.from(r.scores.keys()).sort((i, j) => r.scores[j] - r.scores[i] || i - j);
+  const [a, b] = order;
+  const gap = r.scores[a] - r.scores[b];
+  const rest = order.slice(2).reduce((sum, j) => sum + r.weights[j], 0);
+  const others =
+    n === 2
+      ? ''
+      : rest < 1e-3
+        ? ` The other ${n - 2 === 1 ? 'step is' : `${n - 2} steps are`} all but erased (together ${shown(rest)}).`
+        : ` The other ${n - 2 === 1 ? 'step keeps' : `${n - 2} steps keep`} ${shown(rest)} between them.`;
+  if (gap === 0) {
+    return `The two largest scores tie at ${shown(r.scores[a])}, so softmax gives steps ${a + 1} and ${b + 1} the same weight, ${shown(r.weights[a])} each.${others}`;
+  }
+  return (
+    `The two largest scores, ${shown(r.scores[b])} (step ${b + 1}) and ${shown(r.scores[a])} (step ${a + 1}), differ by ${shown(gap)}; ` +
+    `softmax gives them ${shown(r.weights[b])} and ${shown(r.weights[a])}: ` +
+    (gap < 700 ? `e^${shown(gap)} ≈ ${shown(Math.exp(gap))} times` : `more than 10^300 times`) +
+    ` more weight for the larger one.${others}`
+  );
+}
+
+/** softmax(e / T): T = 1 gives the chapter's weights, T → 0 the argmax, T → ∞ the uniform 1/n. */
+export function temperedWeights(api, scores, temperature) {
+  return api.softmax(Array.from(scores, (e) => e / temperature));
+}
+
+/** Slider position (log10 of T, −2 … 2) to the temperature, rounded so it prints cleanly. */
+export const temperatureAt = (position) => Number((10 ** position).toPrecision(3));

@@ -1,0 +1,231 @@
+// The pure parts of the chapter "A Transformer trained in your browser" (no
+// DOM): its permalink schema, the labels of the three uses' maps, and the
+// measures that say what a trained head does on the reader's input
+// (claims.js compares them with uniform attention and the model at
+// initialisation before a sentence names a head), and the measured speeds in
+// words. The model itself trains in lesson-kit/nmt-engine.js through the API's
+// TransformerTrainer.
+import { chars, pauseAtEntry } from '../../lesson-kit/seq2seq-model.js';
+
+export const DEFAULT_INPUT = { dates: '21 November 2026', reverse: '12345678', sort: '31415926' };
+export const MAX_INPUT = 40;
+export const TASKS = [
+  ['dates', 'Dates → ISO yyyy-mm-dd'],
+  ['reverse', 'Reverse a string of digits'],
+  ['sort', 'Sort digits ascending'],
+];
+export const START = '▶'; // the decoder's start token, as a label
+export const END = '■'; // the end token the last decoder step produces
+
+/** The three uses of attention in the Transformer, in the order of the paper's figure. */
+export const USES = [
+  {
+    id: 'encoderSelf',
+    name: 'encoder self-attention',
+    short: 'encoder self',
+    rows: 'input characters (queries)',
+    cols: 'input characters (keys)',
+  },
+  {
+    id: 'decoderSelf',
+    name: 'masked decoder self-attention',
+    short: 'decoder self (masked)',
+    rows: 'decoder steps (queries): the step that writes each output character',
+    cols: 'characters the decoder has read (keys): the start token, then what it wrote',
+  },
+  {
+    id: 'cross',
+    name: 'encoder–decoder attention',
+    short: 'encoder–decoder',
+    rows: 'decoder steps (queries): the step that writes each output character',
+    cols: 'input characters (keys), through the encoder’s outputs',
+  },
+];
+export const USE_IDS = USES.map((u) => u.id);
+
+/** The permalink state (url-state.js). An absent input means the task's default. */
+export const SCHEMA = [
+  { key: 'xq', name: 'input', type: 'string', maxLength: MAX_INPUT, default: null },
+  { key: 'xu', name: 'use', type: 'enum', values: USE_IDS, default: 'cross' },
+  { key: 'xl', name: 'layer', type: 'int', min: 0, max: 5, default: 1 },
+  { key: 'xh', name: 'head', type: 'int', min: 0, max: 7, default: 0 },
+  pauseAtEntry('xs'),
+];
+
+/**
+ * Row and column labels of one use's maps. With n input characters and m
+ * output characters: encoder self-attention is n × n; the decoder's maps have
+ * m + 1 rows (row t is the step that writes output character t; the last row
+ * writes the end token); its self-attention keys are the start token and the
+ * m characters written.
+ */
+export function labelsFor(use, input, output) {
+  const source = chars(input);
+  const steps = [...chars(output), END];
+  if (use === 'encoderSelf') return { rowLabels: source, colLabels: source };
+  if (use === 'decoderSelf') return { rowLabels: steps, colLabels: [START, ...chars(output)] };
+  return { rowLabels: steps, colLabels: source };
+}
+
+const get = (m, i, j) => m.data[i * m.cols + j];
+const mean = (xs) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : NaN);
+const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
+
+/** Maximal runs of letters or digits in `text`: [{text, start, end}] (end exclusive). */
+function runs(text) {
+  return [...text.matchAll(/[a-zA-Z]+|[0-9]+/g)].map((m) => ({
+    text: m[0],
+    start: m.index,
+    end: m.index + m[0].length,
+  }));
+}
+
+/**
+ * Where the date fields of an ISO `output` (yyyy-mm-dd) are in `input`:
+ * { year: [start, end], month: [...], day: [...] } as character spans, or null
+ * when the input does not show each field once (e.g. "11/11/11", or a wrong
+ * translation). Used only to measure the maps, never to translate.
+ */
+export function dateFields(input, output) {
+  const iso = /^(\d{4})-(\d{2})-(\d{2})$/.exec(output);
+  if (!iso) return null;
+  const [, year, month, day] = iso;
+  const parts = runs(input);
+  const numbers = parts.filter((p) => /^[0-9]/.test(p.text));
+  const words = parts.filter((p) => /^[a-zA-Z]/.test(p.text));
+  const unique = (list) => (list.length === 1 ? list[0] : null);
+  const y = unique(numbers.filter((p) => p.text === year || (p.text.length === 2 && p.text === year.slice(2))));
+  const d = unique(numbers.filter((p) => p !== y && Number(p.text) === Number(day)));
+  const monthName = MONTHS[Number(month) - 1];
+  const m =
+    unique(words.filter((p) => p.text.toLowerCase().startsWith(monthName))) ??
+    unique(numbers.filter((p) => p !== y && p !== d && Number(p.text) === Number(month)));
+  if (!y || !m || !d) return null;
+  if (new Set([y, m, d]).size !== 3) return null;
+  return { year: [y.start, y.end], month: [m.start, m.end], day: [d.start, d.end] };
+}
+
+const ISO_FIELD = ['year', 'year', 'year', 'year', null, 'month', 'month', null, 'day', 'day'];
+
+/**
+ * Cross-attention on a date: for each output digit, the share of the step's
+ * weight that lands on the input characters of the same field (the year's
+ * digits on the input's year, and so on), averaged over the 8 digits. NaN when
+ * dateFields cannot place the fields.
+ */
+export function fieldAlignment(cross, input, output) {
+  const fields = dateFields(input, output);
+  if (!fields) return NaN;
+  const shares = [];
+  for (let t = 0; t < ISO_FIELD.length; t++) {
+    const field = ISO_FIELD[t];
+    if (!field) continue;
+    const [start, end] = fields[field];
+    let share = 0;
+    for (let j = start; j < end; j++) share += get(cross, t, j);
+    shares.push(share);
+  }
+  return mean(shares);
+}
+
+/**
+ * Cross-attention on a copy task (reverse, sort): for each output character
+ * that occurs in the input, the share of the step's weight on input
+ * characters equal to it, averaged over those steps.
+ */
+export function copyAlignment(cross, input, output) {
+  const source = Array.from(input);
+  const written = Array.from(output);
+  const shares = [];
+  written.forEach((c, t) => {
+    if (t >= cross.rows - 1 || !source.includes(c)) return;
+    let share = 0;
+    source.forEach((s, j) => {
+      if (s === c) share += get(cross, t, j);
+    });
+    shares.push(share);
+  });
+  return mean(shares);
+}
+
+/**
+ * Decoder self-attention: the average share of each step's weight on the
+ * start token, on the token it has just read (the diagonal: the character
+ * written last), and on the last '-' written (where a date's field begins).
+ * Row 0 is left out: it can only see the start token.
+ */
+export function decoderPatterns(self, output) {
+  const written = [START, ...Array.from(output)];
+  const start = [];
+  const current = [];
+  const separator = [];
+  for (let t = 1; t < self.rows; t++) {
+    start.push(get(self, t, 0));
+    current.push(get(self, t, t));
+    const last = written.slice(0, t + 1).lastIndexOf('-');
+    if (last > 0) separator.push(get(self, t, last));
+  }
+  return { start: mean(start), current: mean(current), separator: mean(separator) };
+}
+
+/**
+ * Encoder self-attention: the average share of each input character's weight
+ * on its own run (the letters or digits of the same word or number), and on
+ * itself.
+ */
+export function encoderPatterns(self, input) {
+  const parts = runs(input);
+  const runOf = Array.from(input, (_, i) => parts.find((p) => p.start <= i && i < p.end) ?? null);
+  const own = [];
+  const itself = [];
+  for (let i = 0; i < self.rows; i++) {
+    itself.push(get(self, i, i));
+    const r = runOf[i];
+    if (!r) continue;
+    let share = 0;
+    for (let j = r.start; j < r.end; j++) share += get(self, i, j);
+    own.push(share);
+  }
+  return { ownRun: mean(own), itself: mean(itself) };
+}
+
+/** "layer 2, head 3" (1-based, as the figures' labels). */
+export const headName = ({ layer, head }) => `layer ${layer + 1}, head ${head + 1}`;
+/** 0.8731 → "87%". */
+export const percent = (x) => `${Math.round(100 * x)}%`;
+
+/** Checks the input against the trainer's alphabet: the first character it cannot read, or null. */
+export function unreadable(input, alphabet) {
+  for (const c of input) if (!alphabet.includes(c)) return c;
+  return null;
+}
+
+// ---- the measured speeds (training-speed.js), in words
+/** "Transformer" or "RNN with attention", from a speed result's model. */
+export const speedModelName = (r) => (r.model.startsWith('transformer') ? 'Transformer' : 'RNN with attention');
+const times = (a, b) => `${(Math.max(a, b) / Math.min(a, b)).toFixed(1)}×`;
+
+/** One sentence per task from the measured speeds: which model needs fewer steps, and which step is faster. */
+export function speedSentence(speed) {
+  const tasks = [...new Set(speed.results.map((r) => r.task ?? 'dates'))];
+  return tasks
+    .map((task) => {
+      const rows = speed.results.filter((r) => (r.task ?? 'dates') === task);
+      const t = rows.find((r) => speedModelName(r) === 'Transformer');
+      const r = rows.find((x) => speedModelName(x) !== 'Transformer');
+      if (!t || !r || !t.reached || !r.reached) return null;
+      const fewer = t.stepsToTarget <= r.stepsToTarget ? [t, r] : [r, t];
+      const faster = t.stepsPerSecondCpu >= r.stepsPerSecondCpu ? [t, r] : [r, t];
+      const [sooner, later] = t.secondsToTargetCpu <= r.secondsToTargetCpu ? [t, r] : [r, t];
+      const name = speedModelName;
+      const count = (x) => x.stepsToTarget.toLocaleString('en');
+      return (
+        `On ${task}, the ${name(fewer[0])} reaches 99% in ${count(fewer[0])} steps against the ${name(fewer[1])}’s ${count(fewer[1])} ` +
+        `(${times(fewer[0].stepsToTarget, fewer[1].stepsToTarget)} fewer), while the ${name(faster[0])} takes ${times(faster[0].stepsPerSecondCpu, faster[1].stepsPerSecondCpu)} ` +
+        `more steps per second (${faster[0].stepsPerSecondCpu.toFixed(1)} against ${faster[1].stepsPerSecondCpu.toFixed(1)}); so the ${name(sooner)} gets there first ` +
+        `(${sooner.secondsToTargetCpu.toFixed(1)} s against ${later.secondsToTargetCpu.toFixed(1)} s of CPU time).`
+      );
+    })
+    .filter(Boolean)
+    .join(' ');
+}

@@ -1,0 +1,174 @@
+// Decoding playback: the decoder writes one character per step. Play, Pause
+// and Step walk through the translation; for the step shown, the chosen layer
+// and head's three uses are drawn as they are at that moment: the encoder's
+// self-attention (computed once, before the first character), the masked
+// decoder self-attention and the encoder–decoder attention up to that step's
+// row (later rows not yet computed are hatched). Every cell explains itself
+// through the trace, as the maps of step 3 do.
+import { step } from '../../../chapter-kit.js';
+import { storyForFigures } from '../../../explain/trace.js';
+import { el } from '../../../dom.js';
+import { captioned } from '../../../figures/heatmap.js';
+import { prediction } from '../../../predict.js';
+import { shown } from '../../../explain/format.js';
+import { chars } from '../../../lesson-kit/seq2seq-model.js';
+import { END, headName, labelsFor, USES } from '../model.js';
+import { headTensor, projectionTensor } from '../trace.js';
+import { projectionMap, weightsMap } from './maps.js';
+import { staleNote } from './stale.js';
+
+const THIRDS = ['the first third of the input', 'the middle third', 'the last third'];
+const rowOf = (m, r) => Array.from(m.data.slice(r * m.cols, (r + 1) * m.cols));
+const argmax = (xs) => xs.indexOf(Math.max(...xs));
+const thirdOf = (j, n) => Math.min(2, Math.floor((3 * j) / n));
+
+// Where the first output character is read from, by the chosen head's cross-attention row 0.
+const firstLook = () =>
+  prediction({
+    question: 'While writing the first output character, where will the chosen encoder–decoder head look most?',
+    choices: THIRDS,
+    answer: ({ cross }) => (cross ? thirdOf(argmax(rowOf(cross, 0)), cross.cols) : null),
+    explain: ({ cross, input }) => {
+      if (!cross) return 'there is no translation to play.';
+      const row = rowOf(cross, 0);
+      const j = argmax(row);
+      return `its row 1 gives the most, ${shown(row[j])}, to input character ${j + 1} “${chars(input)[j]}” of ${cross.cols}.`;
+    },
+  });
+
+/** What playback step t shows, in words (the caption and the test read it). */
+export function playbackCaption(translation, input, { layer, head }, t) {
+  const written = [...chars(translation.output), END];
+  const cross = rowOf(translation.cross[layer][head], t);
+  const self = rowOf(translation.decoderSelf[layer][head], t);
+  const j = argmax(cross);
+  const k = argmax(self.slice(0, t + 1));
+  const keys = labelsFor('decoderSelf', input, translation.output).colLabels;
+  return `Step ${t + 1} of ${written.length} writes “${written[t]}”. In ${headName({ layer, head })}, encoder–decoder attention looks most at input character ${j + 1} “${chars(input)[j]}” (${shown(cross[j])}); masked decoder self-attention most at “${keys[k]}” (${shown(self[k])}), the ${t + 1} key${t ? 's' : ''} it can see.`;
+}
+
+export function playbackStep({ trace, onStep }) {
+  // Its own figures of each use's queries and keys (chosen layer): a cell's readout outlines its sources here.
+  const figures = {};
+  const story = storyForFigures(trace, figures);
+  const projection = (what) => projectionMap(what, { colorbar: false, cellWidth: 4, cellHeight: 6 });
+  const projections = USES.map((u) => ({
+    Q: projection(`playback: queries Q of ${u.name}`),
+    K: projection(`playback: keys K of ${u.name}`),
+  }));
+  const maps = USES.map((u) =>
+    weightsMap({
+      label: `playback: ${u.name} of the chosen layer and head`,
+      cellWidth: 16,
+      cellHeight: 16,
+      colorbar: false,
+      explain: (r, c) => story(headTensor(u.id, view.selected.layer, view.selected.head))(r, c),
+    }),
+  );
+  const columns = maps.map((m, i) =>
+    el(
+      'div',
+      { className: 'trained-playback-use' },
+      captioned(m, USES[i].name),
+      projections[i].Q.element,
+      projections[i].K.element,
+    ),
+  );
+  const caption = el('p', { className: 'nmt-playback trained-playback', attrs: { 'aria-live': 'polite' } });
+  const playButton = el('button', { type: 'button', disabled: true }, 'Play');
+  const stepButton = el('button', { type: 'button', disabled: true }, 'Step');
+  const stale = staleNote(...columns);
+  const predict = firstLook();
+  const view = { translation: null, input: '', selected: { layer: 0, head: 0 }, t: -1 };
+  let timer = null;
+
+  function draw() {
+    const { translation, input, selected, t } = view;
+    if (!translation) return;
+    const rows = translation.cross[0][0].rows;
+    for (const name of Object.keys(figures)) delete figures[name]; // the chosen layer's only
+    USES.forEach((u, i) => {
+      const { rowLabels, colLabels } = labelsFor(u.id, input, translation.output);
+      const encoder = u.id === 'encoderSelf';
+      const future = (r, c) => (t >= 0 && r > t) || (u.id === 'decoderSelf' && c > r);
+      const hidden = encoder ? undefined : future; // the encoder ran in full before the first step
+      maps[i].update(translation[u.id][selected.layer][selected.head], { rowLabels, colLabels, isMasked: hidden });
+      const { Q, K } = projections[i];
+      for (const [which, figure, labels] of [
+        ['Q', Q, rowLabels],
+        ['K', K, colLabels],
+      ]) {
+        figures[projectionTensor(u.id, selected.layer, which)] = figure;
+        figure.update(translation[which === 'Q' ? 'queries' : 'keys'][u.id][selected.layer], { rowLabels: labels });
+      }
+    });
+    caption.textContent =
+      t < 0
+        ? `All ${rows} steps at once. Press Play or Step to write the translation one character at a time.`
+        : playbackCaption(translation, input, selected, t);
+    onStep(t, t < 0 ? null : [...chars(translation.output), END][t]);
+  }
+
+  function stop() {
+    clearInterval(timer);
+    timer = null;
+    playButton.textContent = 'Play';
+  }
+  function advance() {
+    if (!view.translation) return stop();
+    const rows = view.translation.cross[0][0].rows;
+    if (view.t + 1 >= rows) {
+      stop(); // played to the end: stay on the last step
+      return;
+    }
+    view.t += 1;
+    draw();
+  }
+  playButton.addEventListener('click', () => {
+    if (timer) return stop();
+    if (view.translation && view.t + 1 >= view.translation.cross[0][0].rows) view.t = -1;
+    playButton.textContent = 'Pause';
+    advance();
+    timer = setInterval(advance, 900);
+  });
+  stepButton.addEventListener('click', () => {
+    stop();
+    if (view.translation && view.t + 1 >= view.translation.cross[0][0].rows) view.t = -1;
+    advance();
+  });
+
+  const element = step({
+    title: '5. Decoding, one character at a time',
+    intro: [
+      'The decoder writes one character per step, reading what it wrote so far. Step through a translation: the encoder’s self-attention is computed once, before the first step; at each step the masked decoder self-attention and the encoder–decoder attention add one row (the last one not hatched), for every layer and head. Hover or focus a cell for its q·k, its scaling and its softmax.',
+    ],
+    controls: [playButton, stepButton],
+    output: el('div', {}, caption, stale.element),
+    figures: columns,
+    predict,
+  });
+  return {
+    element,
+    stop,
+    /** No translation to play: grey the maps and say why. */
+    clear(reason) {
+      stop();
+      view.translation = null;
+      playButton.disabled = true;
+      stepButton.disabled = true;
+      caption.textContent = '';
+      stale.set(reason);
+      onStep(-1, null);
+    },
+    show({ translation, input, selected }) {
+      const same = view.translation?.output === translation.output && view.input === input;
+      Object.assign(view, { translation, input, selected, t: same ? view.t : -1 });
+      if (!same) stop();
+      playButton.disabled = false;
+      stepButton.disabled = false;
+      stale.set(null);
+      draw();
+      predict.update({ cross: translation.cross[selected.layer][selected.head], input });
+    },
+  };
+}

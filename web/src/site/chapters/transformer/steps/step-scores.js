@@ -1,0 +1,48 @@
+// The hands-on Transformer chapter, step 2: raw and scaled scores Q Kᵀ.
+import { el } from '../../../dom.js';
+import { outputBlock, step } from '../../../chapter-kit.js';
+import { symbol, tex } from '../../../math.js';
+import { numpyOrSize, sym, tokenFigure } from './parts.js';
+
+export function scoresStep(ctx) {
+  const scoresFig = tokenFigure({
+    palette: 'orange',
+    label: 'raw scores Q Kᵀ (rows: queries, columns: keys)',
+    explain: ctx.explain('raw'),
+  });
+  const scaledFig = tokenFigure({
+    palette: 'orange',
+    label: 'scaled scores Q Kᵀ / √d_k',
+    explain: ctx.explain('scaled'),
+  });
+  Object.assign(ctx.figures, { raw: scoresFig, scaled: scaledFig });
+  const scoresOut = outputBlock('raw scores as NumPy prints them');
+  return {
+    element: step({
+      title: '2. Raw scores',
+      intro: [
+        el(
+          'p',
+          {},
+          'Every query is compared with every key by a dot product. One matrix product does all of them: row ',
+          tex('i'),
+          ' of ',
+          tex('QK^\\top'),
+          ' holds query ',
+          tex('i'),
+          '’s scores against every key.',
+        ),
+      ],
+      formula: `${symbol('raw', '\\operatorname{scores}')} = ${sym.Q} ${sym.K}^\\top \\in \\mathbb{R}^{n_q \\times n_k}`,
+      output: scoresOut,
+      figures: [scoresFig.element, scaledFig.element],
+      predict: ctx.questions.scores,
+    }),
+    show(proj, view) {
+      scoresFig.update(proj.raw, view.labels);
+      scaledFig.update(proj.scaled, view.labels);
+      scoresOut.textContent = numpyOrSize(proj.raw, 'scores');
+      ctx.questions.scores.update({ raw: proj.raw, tokens: view.tokens });
+    },
+  };
+}
