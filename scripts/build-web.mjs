@@ -83,6 +83,13 @@ writeFileSync(
     families.map((f, i) => `import f${i} from './${f}/index.js';\n`).join('') +
     `export const FAMILIES = [${families.map((_, i) => `f${i}`).join(', ')}];\n`,
 );
+// Its types: every family's types.d.ts, whose declarations add the family to
+// ModelFamilies (openModel's result) and its tokenizer files to ModelFiles.
+writeFileSync(
+  at('dist/lib/model/families/index.d.ts'),
+  "// attention-lab: the model families' types, one per folder of web/src/api/model/families/ (written by the build).\n" +
+    families.map((f) => `export * from './${f}/types.js';\n`).join(''),
+);
 
 // dist/classic: the API as one classic script for pages that cannot load
 // modules: <script src="attention-lab.js"> defines window.AttentionLab. The

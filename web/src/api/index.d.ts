@@ -1,9 +1,6 @@
 // Hand-written types for attention-lab (Emscripten 3.1.6 cannot emit them).
 // Checked by `tsc --strict` in tests/types/.
 
-import type { Gpt2Model } from './model/families/gpt2/types.js';
-import type { BertModel } from './model/families/bert/types.js';
-
 /** A vector: plain numbers or a typed array. Always copied on input. */
 export type VectorInput = readonly number[] | Float64Array | Float32Array;
 
@@ -284,24 +281,30 @@ export interface Attention {
    * whose float32 weights need more than 1.75 GiB is refused with a RangeError.
    * The weights stream into WebAssembly memory: call `delete()` when done.
    */
-  openModel(files: ModelFiles, options?: OpenModelOptions): Promise<Gpt2Model | BertModel>;
+  openModel(files: ModelFiles, options?: OpenModelOptions): Promise<OpenedModel>;
 }
 
 /** A file of a model folder: its bytes, or a URL string fetched relative to the page. */
 export type ModelFile = ArrayBuffer | ArrayBufferView | Blob | string;
 
 /**
- * The files of a Hugging Face folder. GPT-2: `tokenizer.json`, or `vocab.json` with
- * `merges.txt`. BERT: `tokenizer.json` (WordPiece) or `vocab.txt`.
+ * The files of a Hugging Face folder. Each family adds the tokenizer files it reads
+ * (its `types.d.ts` augments this interface): GPT-2 `tokenizer.json`, or `vocab.json`
+ * with `merges.txt`; BERT `tokenizer.json` (WordPiece) or `vocab.txt`.
  */
 export interface ModelFiles {
   readonly 'config.json': ModelFile;
   readonly 'model.safetensors': ModelFile;
-  readonly 'tokenizer.json'?: ModelFile;
-  readonly 'vocab.json'?: ModelFile;
-  readonly 'merges.txt'?: ModelFile;
-  readonly 'vocab.txt'?: ModelFile;
 }
+
+/**
+ * The model type of each family, by `m.family`: every `model/families/<family>/types.d.ts`
+ * adds its own entry (module augmentation), so a new family edits nothing here.
+ */
+export interface ModelFamilies {}
+
+/** What `openModel` returns: one of the families' models, narrowed by `m.family`. */
+export type OpenedModel = ModelFamilies[keyof ModelFamilies];
 
 export interface OpenModelOptions {
   /** Called as the weights load: bytes of `model.safetensors` read, of `total`. */
@@ -310,24 +313,9 @@ export interface OpenModelOptions {
   signal?: AbortSignal;
 }
 
-// Each model family's types live with it (model/families/<family>/types.d.ts);
-// openModel's result is their union.
-export type {
-  Gpt2Config,
-  Gpt2Tokenizer,
-  Gpt2RunOptions,
-  Gpt2Result,
-  Gpt2Model,
-  Gpt2ExplainOptions,
-  Gpt2HeadInputs,
-} from './model/families/gpt2/types.js';
-export type {
-  BertConfig,
-  WordPieceTokenizer,
-  BertRunOptions,
-  BertResult,
-  BertModel,
-} from './model/families/bert/types.js';
+// Each model family's types live with it (model/families/<family>/types.d.ts); the build
+// writes model/families/index.d.ts, which re-exports every family's.
+export * from './model/families/index.js';
 
 /**
  * The translation tasks: `'dates'` (human-written dates → ISO `yyyy-mm-dd`), `'reverse'` (3–12 digits reversed) or

@@ -1,6 +1,6 @@
 // The BERT family's types (web/src/api/model/families/bert/): what openModel
 // returns for a BERT folder. Re-exported by index.d.ts.
-import type { Matrix, OwnedObject } from '../../../index.js';
+import type { Matrix, OwnedObject, ModelFile } from '../../../index.js';
 
 /** The `config.json` fields a BERT runs with (checked; BertConfig's defaults filled in). */
 export interface BertConfig {
@@ -57,4 +57,15 @@ export interface BertModel extends OwnedObject {
     ids: readonly number[] | Int32Array | Uint32Array,
     options?: BertRunOptions & { typeIds?: readonly number[] | Int32Array | Uint32Array },
   ): BertResult;
+}
+
+// This family's entries in the shared types: openModel's result and the files it reads.
+declare module '../../../index.js' {
+  interface ModelFamilies {
+    bert: BertModel;
+  }
+  interface ModelFiles {
+    readonly 'tokenizer.json'?: ModelFile;
+    readonly 'vocab.txt'?: ModelFile;
+  }
 }

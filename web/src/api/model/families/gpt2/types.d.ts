@@ -1,6 +1,6 @@
 // The GPT-2 family's types (web/src/api/model/families/gpt2/): what openModel
 // returns for a GPT-2 folder. Re-exported by index.d.ts.
-import type { Matrix, OwnedObject } from '../../../index.js';
+import type { Matrix, OwnedObject, ModelFile } from '../../../index.js';
 
 /** The `config.json` fields a GPT-2 runs with (checked; GPT2Config's defaults filled in). */
 export interface Gpt2Config {
@@ -71,4 +71,16 @@ export interface Gpt2HeadInputs {
   q: Matrix;
   k: Matrix;
   v: Matrix;
+}
+
+// This family's entries in the shared types: openModel's result and the files it reads.
+declare module '../../../index.js' {
+  interface ModelFamilies {
+    gpt2: Gpt2Model;
+  }
+  interface ModelFiles {
+    readonly 'tokenizer.json'?: ModelFile;
+    readonly 'vocab.json'?: ModelFile;
+    readonly 'merges.txt'?: ModelFile;
+  }
 }
