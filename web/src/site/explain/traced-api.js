@@ -1,0 +1,236 @@
+// The API seen through a trace (trace.js): each function computes exactly what
+// the API computes and records the entries of what it computed, so a chapter's
+// trace is its computation, not a second description written beside it.
+// RECORDERS below says once, per API function, which entries it produces.
+// Tensors are known by value identity: a chapter names each input once
+// (t.input) and each output where it calls the API (t.name(…).fn(…)); every
+// later call finds its arguments' names from the objects themselves.
+import { columnsOf } from './heads.js';
+import { matrixOfRows } from './names.js';
+
+/** A vector (typed array or number[]) as the trace holds it: one row, or one column. */
+const asRow = (v) => ({ rows: 1, cols: v.length, data: v });
+const asColumn = (v) => ({ rows: v.length, cols: 1, data: Float64Array.from(v) });
+const isMatrix = (x) => typeof x === 'object' && x !== null && 'rows' in x && 'cols' in x && 'data' in x;
+/** Columns of a matrix-like argument (a Matrix, {rows, cols, data} or rows of numbers). */
+const colsOf = (m) => (isMatrix(m) ? m.cols : m[0].length);
+
+/** Per trace: names by value, the inputs held one column per row, and computations by their op and inputs. */
+const STATE = new WeakMap();
+function stateOf(trace) {
+  if (!STATE.has(trace)) STATE.set(trace, { names: new WeakMap(), columns: new Set(), made: new Map() });
+  return STATE.get(trace);
+}
+const keyOf = (op, inputs, params) => `${op}|${inputs.join(',')}|${JSON.stringify(params ?? {})}`;
+
+/**
+ * What each API function records, as (rec, args, result): rec.in(value, arg)
+ * is the name of an argument, rec.out(part, entry, result) records output
+ * `part` ('out' for a single result) and returns its name, rec.find(op,
+ * inputs, params) the name of the same computation recorded before (so
+ * attention reuses the scores a chapter already computed), rec.columns(name)
+ * whether an input is held one column per row (the notebook's layout of the
+ * Basics chapter), rec.api the plain API (for tensors computed on demand).
+ */
+export const RECORDERS = {
+  matmul(rec, [a, b], out) {
+    rec.out('out', { op: 'matmul', inputs: [rec.in(a, 'a'), rec.in(b, 'b')], value: out });
+  },
+  attentionScores(rec, [Q, K, options], out) {
+    const [q, k] = [rec.in(Q, 'Q'), rec.in(K, 'K')];
+    const scores = { op: 'matmul', inputs: [q, k], params: { transposeB: true } };
+    if (!options?.scaled) return rec.out('out', { ...scores, value: out });
+    const raw = rec.find(scores) ?? rec.out('scores', { ...scores, value: () => rec.api.attentionScores(Q, K) });
+    return rec.out('out', { op: 'scale', inputs: [raw], value: out, params: { dk: colsOf(K) } });
+  },
+  softmax(rec, [x], out) {
+    rec.out('out', { op: 'softmax', inputs: [rec.in(x, 'x')], value: isMatrix(out) ? out : () => asRow(out) }, out);
+  },
+  /** q · k for each key: keys as rows (k·q, transposeB), or held one column per key (qᵀ H, transposeA). */
+  dotScores(rec, [query, keys], out) {
+    const [q, k] = [rec.in(query, 'query'), rec.in(keys, 'keys')];
+    const params = rec.columns(k) ? { transposeA: true } : { transposeB: true };
+    rec.out('out', { op: 'matmul', inputs: [q, k], value: () => asRow(out), params }, out);
+  },
+  /** w_i · row i of the values; values held one column per row give the product transposed, as they are. */
+  scaleRows(rec, [weights, values], out) {
+    const [w, x] = [rec.in(weights, 'weights'), rec.in(values, 'values')];
+    const columns = rec.columns(x);
+    const value = columns ? () => out.transpose() : out;
+    rec.out('out', { op: 'scaleBy', inputs: [w, x], value, params: { along: columns ? 'cols' : 'rows' } }, out);
+  },
+  /** Σ_i w_i · row i: over values held one column per row, the column H wᵀ. */
+  weightedSum(rec, [weights, values], out) {
+    const [w, x] = [rec.in(weights, 'weights'), rec.in(values, 'values')];
+    if (rec.columns(x)) {
+      rec.out('out', { op: 'matmul', inputs: [x, w], value: () => asColumn(out), params: { transposeB: true } }, out);
+    } else rec.out('out', { op: 'weightedSum', inputs: [w, x], value: () => asRow(out) }, out);
+  },
+  /** Bahdanau: X = [h_i; s], z = X W1, A = tanh(z), e = A w2, α = softmax(e), α_i h_i and c = Σ α_i h_i. */
+  concatAttention(rec, [encoder, decoder, W1, w2], out) {
+    const [H, s] = [rec.in(encoder, 'encoderStates'), rec.in(decoder, 'decoderState')];
+    const X = rec.out('inputs', { op: 'concat', inputs: [H, s], value: out.inputs });
+    const pre = () => rec.api.matmul(out.inputs, W1);
+    const z = rec.out('pre', { op: 'matmul', inputs: [X, rec.in(W1, 'W1')], value: pre });
+    const A = rec.out('activations', { op: 'tanh', inputs: [z], value: out.activations });
+    const e = rec.out('scores', { op: 'matmul', inputs: [A, rec.in(w2, 'w2')], value: () => asColumn(out.scores) });
+    const α = rec.out('weights', { op: 'softmax', inputs: [e], value: () => asRow(out.weights) }, out.weights);
+    rec.out('weighted', { op: 'scaleBy', inputs: [α, H], value: out.weighted, params: { along: 'rows' } });
+    rec.out('context', { op: 'weightedSum', inputs: [α, H], value: () => asRow(out.context) }, out.context);
+  },
+  /** Not the API's: one-row parts one under another, as a chapter puts them for a figure. */
+  stack(rec, parts, out) {
+    rec.out('out', { op: 'stack', inputs: parts.map((part, p) => rec.in(part, `part${p + 1}`)), value: out });
+  },
+  /**
+   * weights = softmax(Q Kᵀ / √d_k) (masked), output = weights V: over the scaled
+   * scores if recorded, else over the scores (recorded, or computed on demand) with d_k.
+   */
+  scaledDotProductAttention(rec, [Q, K, V, options], out) {
+    const [q, k, v] = [rec.in(Q, 'Q'), rec.in(K, 'K'), rec.in(V, 'V')];
+    const mask = options?.mask ? rec.in(options.mask, 'options.mask') : null;
+    const dk = colsOf(K);
+    const scores = { op: 'matmul', inputs: [q, k], params: { transposeB: true } };
+    const raw = rec.find(scores);
+    const scaled = raw && rec.find({ op: 'scale', inputs: [raw], params: { dk } });
+    const weights = scaled
+      ? rec.out('weights', { op: 'softmax', inputs: [scaled, mask], value: out.weights })
+      : rec.out('weights', {
+          op: 'softmax',
+          inputs: [raw ?? rec.out('scores', { ...scores, value: () => rec.api.attentionScores(Q, K) }), mask],
+          value: out.weights,
+          params: { dk },
+        });
+    if (out.output) rec.out('output', { op: 'weightedSum', inputs: [weights, v], value: out.output });
+  },
+  /**
+   * Multi-head attention down to each head's q·k: the projections Q Wq and K Wk
+   * (on demand), then per head h its column blocks, scores and weights,
+   * recorded as parts `head${h}.Q`, `.K`, `.scores`, `.weights`.
+   */
+  multiHeadAttention(rec, [Q, K, _V, options], out) {
+    const { Wq, Wk } = options;
+    const dk = colsOf(Wq) / out.weights.length;
+    const project = (part, X, W, arg) =>
+      rec.out(part, {
+        op: 'matmul',
+        inputs: [rec.in(X, arg), rec.in(W, `options.W${part[0].toLowerCase()}`)],
+        value: () => rec.api.matmul(X, W),
+      });
+    const q = project('Q', Q, Wq, 'Q');
+    const k = project('K', K, Wk, 'K');
+    const mask = options.mask ? rec.in(options.mask, 'options.mask') : null;
+    out.weights.forEach((weights, h) => recordHead(rec, { prefix: `head${h}.`, q, k, mask, weights, h, dk }));
+  },
+};
+
+/**
+ * Head h of a multi-head attention: its blocks of the projected queries and
+ * keys, q·k and softmax(q·k/√d_k), named Q1, K1, score1, weight1 for head 1
+ * and labelled like the queries (rows) and keys (columns).
+ */
+function recordHead(rec, { prefix, q, k, mask, weights, h, dk }) {
+  const [rowLabels, colLabels] = [rec.entry(q).rowLabels, rec.entry(k).rowLabels];
+  const block = (of) => () => columnsOf(rec.value(of), h * dk, dk);
+  const split = { op: 'split', params: { c0: h * dk, width: dk } };
+  const Qh = rec.out(`${prefix}Q`, {
+    ...split,
+    inputs: [q],
+    value: block(q),
+    symbol: `Q${h + 1}`,
+    row: 'q',
+    rowLabels,
+  });
+  const keys = { symbol: `K${h + 1}`, row: 'k', rowLabels: colLabels };
+  const Kh = rec.out(`${prefix}K`, { ...split, inputs: [k], value: block(k), ...keys });
+  const scores = () => rec.api.attentionScores(rec.value(Qh), rec.value(Kh));
+  const pairs = { rowLabels, colLabels };
+  const S = { op: 'matmul', inputs: [Qh, Kh], value: scores, params: { transposeB: true }, symbol: `score${h + 1}` };
+  const s = rec.out(`${prefix}scores`, { ...S, ...pairs });
+  const W = { op: 'softmax', inputs: [s, mask], value: weights, params: { dk }, symbol: `weight${h + 1}`, ...pairs };
+  return rec.out(`${prefix}weights`, W, weights);
+}
+
+/** A part's naming: 'Q', or { name, symbol, row, … }; without a name, `${prefix}${part}`. */
+function partNaming(naming, part) {
+  const given = naming?.[part];
+  if (typeof given === 'string') return { name: given };
+  const { prefix = `${naming?.out?.name ?? Object.values(naming ?? {}).find((n) => n?.name)?.name}.` } = naming ?? {};
+  return { name: `${prefix}${part}`, ...(typeof given === 'object' ? given : {}) };
+}
+
+/**
+ * The API through `trace`: t.matmul(a, b) is api.matmul(a, b), recorded.
+ * t.input(name, value, names) records data under a name (rows of numbers are
+ * held as a matrix; names.value overrides what the trace holds, names.columns
+ * says it is held one column per row); t.name('Q', { symbol: 'Q', row: 'q' })
+ * (or t.name({ name: 'Q', symbol: 'Q' })) names the next call's result, t.name({ weights: {…}, output: {…}, prefix })
+ * the parts of a call with several; t.same(other, value) makes a second object
+ * stand for a named one; t.record(fn, args, result) records a result computed
+ * elsewhere (a worker, the wasm model) as fn would have.
+ */
+export function tracedApi(api, trace) {
+  const state = stateOf(trace);
+  const view = (naming) => {
+    const rec = {
+      api,
+      value: (name) => trace.value(name),
+      entry: (name) => trace.entry(name),
+      columns: (name) => state.columns.has(name),
+      in(value, arg) {
+        if (value === undefined || value === null) return null;
+        const name = typeof value === 'object' ? state.names.get(value) : undefined;
+        if (name === undefined)
+          throw new RangeError(`tracedApi: argument ${arg} is not a named tensor (t.input it first)`);
+        return name;
+      },
+      find({ op, inputs, params }) {
+        const name = state.made.get(keyOf(op, inputs, params));
+        return name !== undefined && trace.has(name) ? name : null;
+      },
+      out(part, entry, result = entry.value) {
+        const { name, params, ...names } = partNaming(naming, part);
+        const recorded = { ...entry, ...names, name, params: params ? { ...entry.params, ...params } : entry.params };
+        trace.add(recorded);
+        state.made.set(keyOf(entry.op, entry.inputs, entry.params), name);
+        if (typeof result === 'object' && result !== null) state.names.set(result, name);
+        return name;
+      },
+    };
+    const record = (fn, args, result) => {
+      if (!RECORDERS[fn]) throw new RangeError(`tracedApi.record: no recorder for '${fn}'`);
+      RECORDERS[fn](rec, args, result);
+      return result;
+    };
+    // Without names a call is the plain API's: nothing to record it under.
+    const call = naming
+      ? (fn) =>
+          (...args) =>
+            record(fn, args, api[fn](...args))
+      : (fn) => api[fn].bind(api);
+    const calls = Object.fromEntries(Object.keys(RECORDERS).flatMap((fn) => (api[fn] ? [[fn, call(fn)]] : [])));
+    return { ...calls, record };
+  };
+  const t = {
+    ...view(undefined),
+    api,
+    trace,
+    input(name, value, { value: held, columns = false, ...names } = {}) {
+      const stored = held ?? (Array.isArray(value) && Array.isArray(value[0]) ? () => matrixOfRows(value) : value);
+      trace.add({ name, value: stored, ...names });
+      if (columns) state.columns.add(name);
+      else state.columns.delete(name);
+      if (typeof value === 'object' && value !== null) state.names.set(value, name);
+      return value;
+    },
+    same(other, value) {
+      state.names.set(other, state.names.get(value));
+      return other;
+    },
+    name(name, names) {
+      if (typeof name === 'string') return view({ out: { name, ...names } });
+      return view(typeof name.name === 'string' ? { out: name } : name); // { name, symbol, … } or parts
+    },
+  };
+  return t;
+}
