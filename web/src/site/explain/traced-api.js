@@ -5,7 +5,7 @@
 // Tensors are known by value identity: a chapter names each input once
 // (t.input) and each output where it calls the API (t.name(…).fn(…)); every
 // later call finds its arguments' names from the objects themselves.
-import { columnsOf } from './heads.js';
+import { columnsOf, maskOf } from './heads.js';
 import { matrixOfRows } from './names.js';
 
 /** A vector (typed array or number[]) as the trace holds it: one row, or one column. */
@@ -78,9 +78,22 @@ export const RECORDERS = {
     rec.out('weighted', { op: 'scaleBy', inputs: [α, H], value: out.weighted, params: { along: 'rows' } });
     rec.out('context', { op: 'weightedSum', inputs: [α, H], value: () => asRow(out.context) }, out.context);
   },
-  /** Not the API's: one-row parts one under another, as a chapter puts them for a figure. */
+  // Not the API's: what chapters compute in JS to lay out a figure (t.record(fn, args, result)).
+  /** One-row parts one under another. */
   stack(rec, parts, out) {
     rec.out('out', { op: 'stack', inputs: parts.map((part, p) => rec.in(part, `part${p + 1}`)), value: out });
+  },
+  /** Matrices side by side. */
+  concat(rec, parts, out) {
+    rec.out('out', { op: 'concat', inputs: parts.map((part, p) => rec.in(part, `part${p + 1}`)), value: out });
+  },
+  /** Columns c0 … c0 + width − 1 of m (a head's block). */
+  columns(rec, [m, c0, width], out) {
+    rec.out('out', { op: 'split', inputs: [rec.in(m, 'm')], value: out, params: { c0, width } });
+  },
+  /** Rows `ids` of an embedding table E. */
+  embedding(rec, [E, ids], out) {
+    rec.out('out', { op: 'embedding', inputs: [rec.in(E, 'E')], value: out, params: { ids } });
   },
   /**
    * weights = softmax(Q Kᵀ / √d_k) (masked), output = weights V: over the scaled
@@ -91,7 +104,8 @@ export const RECORDERS = {
     const mask = options?.mask ? rec.in(options.mask, 'options.mask') : null;
     const dk = colsOf(K);
     const scores = { op: 'matmul', inputs: [q, k], params: { transposeB: true } };
-    const raw = rec.find(scores);
+    // Scores the caller names are this call's own; unnamed, the chapter's recorded ones are reused.
+    const raw = rec.named('scores') ? null : rec.find(scores);
     const scaled = raw && rec.find({ op: 'scale', inputs: [raw], params: { dk } });
     const weights = scaled
       ? rec.out('weights', { op: 'softmax', inputs: [scaled, mask], value: out.weights })
@@ -111,15 +125,19 @@ export const RECORDERS = {
   multiHeadAttention(rec, [Q, K, _V, options], out) {
     const { Wq, Wk } = options;
     const dk = colsOf(Wq) / out.weights.length;
-    const project = (part, X, W, arg) =>
-      rec.out(part, {
-        op: 'matmul',
-        inputs: [rec.in(X, arg), rec.in(W, `options.W${part[0].toLowerCase()}`)],
-        value: () => rec.api.matmul(X, W),
-      });
+    const project = (part, X, W, arg) => {
+      const inputs = [rec.in(X, arg), rec.in(W, `options.W${part.toLowerCase()}`)];
+      const names = { symbol: part, row: part.toLowerCase(), rowLabels: rec.entry(inputs[0]).rowLabels };
+      return rec.out(part, { op: 'matmul', inputs, value: () => rec.api.matmul(X, W), ...names });
+    };
     const q = project('Q', Q, Wq, 'Q');
     const k = project('K', K, Wk, 'K');
-    const mask = options.mask ? rec.in(options.mask, 'options.mask') : null;
+    const causal = () => maskOf(rec.value(q).rows, rec.value(k).rows, (i, j) => j > i);
+    const mask = options.mask
+      ? rec.in(options.mask, 'options.mask')
+      : options.causal
+        ? rec.out('mask', { value: causal, symbol: 'M' })
+        : null;
     out.weights.forEach((weights, h) => recordHead(rec, { prefix: `head${h}.`, q, k, mask, weights, h, dk }));
   },
 };
@@ -167,16 +185,18 @@ function partNaming(naming, part) {
  * (or t.name({ name: 'Q', symbol: 'Q' })) names the next call's result, t.name({ weights: {…}, output: {…}, prefix })
  * the parts of a call with several; t.same(other, value) makes a second object
  * stand for a named one; t.record(fn, args, result) records a result computed
- * elsewhere (a worker, the wasm model) as fn would have.
+ * elsewhere (a worker, the wasm model) as fn would have. Without a trace,
+ * nothing is recorded: the plain API.
  */
 export function tracedApi(api, trace) {
-  const state = stateOf(trace);
+  const state = trace ? stateOf(trace) : null;
   const view = (naming) => {
     const rec = {
       api,
       value: (name) => trace.value(name),
       entry: (name) => trace.entry(name),
       columns: (name) => state.columns.has(name),
+      named: (part) => typeof naming?.[part] === 'string' || typeof naming?.[part]?.name === 'string',
       in(value, arg) {
         if (value === undefined || value === null) return null;
         const name = typeof value === 'object' ? state.names.get(value) : undefined;
@@ -192,22 +212,23 @@ export function tracedApi(api, trace) {
         const { name, params, ...names } = partNaming(naming, part);
         const recorded = { ...entry, ...names, name, params: params ? { ...entry.params, ...params } : entry.params };
         trace.add(recorded);
-        state.made.set(keyOf(entry.op, entry.inputs, entry.params), name);
+        if (entry.op) state.made.set(keyOf(entry.op, entry.inputs, entry.params), name);
         if (typeof result === 'object' && result !== null) state.names.set(result, name);
         return name;
       },
     };
     const record = (fn, args, result) => {
       if (!RECORDERS[fn]) throw new RangeError(`tracedApi.record: no recorder for '${fn}'`);
-      RECORDERS[fn](rec, args, result);
+      if (trace) RECORDERS[fn](rec, args, result);
       return result;
     };
-    // Without names a call is the plain API's: nothing to record it under.
-    const call = naming
-      ? (fn) =>
-          (...args) =>
-            record(fn, args, api[fn](...args))
-      : (fn) => api[fn].bind(api);
+    // Without names (or without a trace) a call is the plain API's: nothing to record it under.
+    const call =
+      naming && trace
+        ? (fn) =>
+            (...args) =>
+              record(fn, args, api[fn](...args))
+        : (fn) => api[fn].bind(api);
     const calls = Object.fromEntries(Object.keys(RECORDERS).flatMap((fn) => (api[fn] ? [[fn, call(fn)]] : [])));
     return { ...calls, record };
   };
@@ -216,6 +237,7 @@ export function tracedApi(api, trace) {
     api,
     trace,
     input(name, value, { value: held, columns = false, ...names } = {}) {
+      if (!trace) return value;
       const stored = held ?? (Array.isArray(value) && Array.isArray(value[0]) ? () => matrixOfRows(value) : value);
       trace.add({ name, value: stored, ...names });
       if (columns) state.columns.add(name);
@@ -224,6 +246,7 @@ export function tracedApi(api, trace) {
       return value;
     },
     same(other, value) {
+      if (!trace) return other;
       state.names.set(other, state.names.get(value));
       return other;
     },
