@@ -40,7 +40,9 @@ export const RECORDERS = {
     const [q, k] = [rec.in(Q, 'Q'), rec.in(K, 'K')];
     const scores = { op: 'matmul', inputs: [q, k], params: { transposeB: true } };
     if (!options?.scaled) return rec.out('out', { ...scores, value: out });
-    const raw = rec.find(scores) ?? rec.out('scores', { ...scores, value: () => rec.api.attentionScores(Q, K) });
+    const raw =
+      (!rec.named('scores') && rec.find(scores)) ||
+      rec.out('scores', { ...scores, value: () => rec.api.attentionScores(Q, K) });
     return rec.out('out', { op: 'scale', inputs: [raw], value: out, params: { dk: colsOf(K) } });
   },
   softmax(rec, [x], out) {
@@ -91,6 +93,31 @@ export const RECORDERS = {
   columns(rec, [m, c0, width], out) {
     rec.out('out', { op: 'split', inputs: [rec.in(m, 'm')], value: out, params: { c0, width } });
   },
+  /** m's rows as columns (the GloVe chapter draws its embeddings one column per token). */
+  transpose(rec, [m], out) {
+    rec.out('out', { op: 'transpose', inputs: [rec.in(m, 'm')], value: out });
+  },
+  /** x Wᵀ + b (a layer's projection; W out × in, as PyTorch holds it). */
+  linear(rec, [x, W, b], out) {
+    rec.out('out', { op: 'linear', inputs: [rec.in(x, 'x'), rec.in(W, 'W'), rec.in(b, 'b')], value: out });
+  },
+  /** Each row's softmax over the keys the mask leaves open. */
+  maskedSoftmax(rec, [scores, mask], out) {
+    rec.out('out', { op: 'softmax', inputs: [rec.in(scores, 'scores'), rec.in(mask, 'mask')], value: out });
+  },
+  /** Cosines of Q's and K's rows: q·k over the norms (the scores recorded, or computed on demand). */
+  cosine(rec, [Q, K, rowNorms, colNorms], out) {
+    const scores = { op: 'matmul', inputs: [rec.in(Q, 'Q'), rec.in(K, 'K')], params: { transposeB: true } };
+    const raw =
+      (!rec.named('scores') && rec.find(scores)) ||
+      rec.out('scores', { ...scores, value: () => rec.api.attentionScores(Q, K) });
+    rec.out('out', { op: 'cosine', inputs: [raw], value: out, params: { rowNorms, colNorms } });
+  },
+  /** w_s · tanh(q′_i + k′_j) + b_s for every pair. */
+  additiveScore(rec, [q, k, ws, bs], out) {
+    const inputs = [rec.in(q, 'queries'), rec.in(k, 'keys'), rec.in(ws, 'ws'), rec.in(bs, 'bs')];
+    rec.out('out', { op: 'additiveScore', inputs, value: out });
+  },
   /** Rows `ids` of an embedding table E. */
   embedding(rec, [E, ids], out) {
     rec.out('out', { op: 'embedding', inputs: [rec.in(E, 'E')], value: out, params: { ids } });
@@ -100,7 +127,7 @@ export const RECORDERS = {
    * scores if recorded, else over the scores (recorded, or computed on demand) with d_k.
    */
   scaledDotProductAttention(rec, [Q, K, V, options], out) {
-    const [q, k, v] = [rec.in(Q, 'Q'), rec.in(K, 'K'), rec.in(V, 'V')];
+    const [q, k] = [rec.in(Q, 'Q'), rec.in(K, 'K')];
     const mask = options?.mask ? rec.in(options.mask, 'options.mask') : null;
     const dk = colsOf(K);
     const scores = { op: 'matmul', inputs: [q, k], params: { transposeB: true } };
@@ -115,7 +142,9 @@ export const RECORDERS = {
           value: out.weights,
           params: { dk },
         });
-    if (out.output) rec.out('output', { op: 'weightedSum', inputs: [weights, v], value: out.output });
+    if (out.output && rec.wanted('output')) {
+      rec.out('output', { op: 'weightedSum', inputs: [weights, rec.in(V, 'V')], value: out.output });
+    }
   },
   /**
    * Multi-head attention down to each head's q·k: the projections Q Wq and K Wk
@@ -190,12 +219,14 @@ function partNaming(naming, part) {
  */
 export function tracedApi(api, trace) {
   const state = trace ? stateOf(trace) : null;
+  const recorded = new Set(); // names recorded through this view
   const view = (naming) => {
     const rec = {
       api,
       value: (name) => trace.value(name),
       entry: (name) => trace.entry(name),
       columns: (name) => state.columns.has(name),
+      wanted: (part) => rec.named(part) || typeof naming?.prefix === 'string',
       named: (part) => typeof naming?.[part] === 'string' || typeof naming?.[part]?.name === 'string',
       in(value, arg) {
         if (value === undefined || value === null) return null;
@@ -206,12 +237,15 @@ export function tracedApi(api, trace) {
       },
       find({ op, inputs, params }) {
         const name = state.made.get(keyOf(op, inputs, params));
-        return name !== undefined && trace.has(name) ? name : null;
+        if (name === undefined || !trace.has(name)) return null;
+        // A lazy tensor of an earlier recording may close over its arguments: only this one's, or held values.
+        return recorded.has(name) || typeof trace.entry(name).value !== 'function' ? name : null;
       },
       out(part, entry, result = entry.value) {
         const { name, params, ...names } = partNaming(naming, part);
-        const recorded = { ...entry, ...names, name, params: params ? { ...entry.params, ...params } : entry.params };
-        trace.add(recorded);
+        const merged = params ? { ...entry.params, ...params } : entry.params;
+        trace.add({ ...entry, ...names, name, params: merged });
+        recorded.add(name);
         if (entry.op) state.made.set(keyOf(entry.op, entry.inputs, entry.params), name);
         if (typeof result === 'object' && result !== null) state.names.set(result, name);
         return name;
