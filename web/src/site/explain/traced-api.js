@@ -5,7 +5,7 @@
 // Tensors are known by value identity: a chapter names each input once
 // (t.input) and each output where it calls the API (t.name(…).fn(…)); every
 // later call finds its arguments' names from the objects themselves.
-import { columnsOf, maskOf } from './heads.js';
+import { columnsOf, maskOf as zeroWhere } from './heads.js';
 import { matrixOfRows } from './names.js';
 
 /** A vector (typed array or number[]) as the trace holds it: one row, or one column. */
@@ -21,6 +21,8 @@ function stateOf(trace) {
   if (!STATE.has(trace)) STATE.set(trace, { names: new WeakMap(), columns: new Set(), made: new Map() });
   return STATE.get(trace);
 }
+/** The precision a call asked for, for the scores its recorder computes on demand. */
+const precisionOf = (options) => (options?.precision ? { precision: options.precision } : undefined);
 const keyOf = (op, inputs, params) => `${op}|${inputs.join(',')}|${JSON.stringify(params ?? {})}`;
 
 /**
@@ -42,7 +44,7 @@ export const RECORDERS = {
     if (!options?.scaled) return rec.out('out', { ...scores, value: out });
     const raw =
       (!rec.named('scores') && rec.find(scores)) ||
-      rec.out('scores', { ...scores, value: () => rec.api.attentionScores(Q, K) });
+      rec.out('scores', { ...scores, value: () => rec.api.attentionScores(Q, K, precisionOf(options)) });
     return rec.out('out', { op: 'scale', inputs: [raw], value: out, params: { dk: colsOf(K) } });
   },
   softmax(rec, [x], out) {
@@ -128,7 +130,7 @@ export const RECORDERS = {
    */
   scaledDotProductAttention(rec, [Q, K, V, options], out) {
     const [q, k] = [rec.in(Q, 'Q'), rec.in(K, 'K')];
-    const mask = options?.mask ? rec.in(options.mask, 'options.mask') : null;
+    const mask = maskOf(rec, q, k, options);
     const dk = colsOf(K);
     const scores = { op: 'matmul', inputs: [q, k], params: { transposeB: true } };
     // Scores the caller names are this call's own; unnamed, the chapter's recorded ones are reused.
@@ -138,7 +140,10 @@ export const RECORDERS = {
       ? rec.out('weights', { op: 'softmax', inputs: [scaled, mask], value: out.weights })
       : rec.out('weights', {
           op: 'softmax',
-          inputs: [raw ?? rec.out('scores', { ...scores, value: () => rec.api.attentionScores(Q, K) }), mask],
+          inputs: [
+            raw ?? rec.out('scores', { ...scores, value: () => rec.api.attentionScores(Q, K, precisionOf(options)) }),
+            mask,
+          ],
           value: out.weights,
           params: { dk },
         });
@@ -161,15 +166,18 @@ export const RECORDERS = {
     };
     const q = project('Q', Q, Wq, 'Q');
     const k = project('K', K, Wk, 'K');
-    const causal = () => maskOf(rec.value(q).rows, rec.value(k).rows, (i, j) => j > i);
-    const mask = options.mask
-      ? rec.in(options.mask, 'options.mask')
-      : options.causal
-        ? rec.out('mask', { value: causal, symbol: 'M' })
-        : null;
+    const mask = maskOf(rec, q, k, options);
     out.weights.forEach((weights, h) => recordHead(rec, { prefix: `head${h}.`, q, k, mask, weights, h, dk }));
   },
 };
+
+/** The name of options.mask, or of a part 'mask' (keys after the query masked) when options.causal. */
+function maskOf(rec, q, k, options) {
+  if (options?.mask) return rec.in(options.mask, 'options.mask');
+  if (!options?.causal) return null;
+  const causal = () => zeroWhere(rec.value(q).rows, rec.value(k).rows, (i, j) => j > i);
+  return rec.out('mask', { value: causal, symbol: 'M' });
+}
 
 /**
  * Head h of a multi-head attention: its blocks of the projected queries and
