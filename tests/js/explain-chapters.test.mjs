@@ -1,4 +1,4 @@
-// The chapters' recordings (transformer/model.js through the traced API, trained-trace.js):
+// The chapters' recordings (transformer/model.js through the traced API, trained/model.js):
 // every computed tensor a figure draws explains its cells, and the arithmetic
 // of each story evaluates, from its printed numbers, to the tensor's own value
 // (story-arithmetic.js); a trained head's weight opens down to q·k of the
@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { loadAttention } from '../../dist/lib/index.js';
 import * as M from '../../web/src/site/chapters/transformer/model.js';
-import { headTensor, projectionTensor, traceTranslation } from '../../web/src/site/chapters/trained/trace.js';
+import { headTensor, projectionTensor, traceTranslation } from '../../web/src/site/chapters/trained/model.js';
 import { storyForFigures, Trace } from '../../web/src/site/explain/trace.js';
 import { assertArithmetic } from './story-arithmetic.js';
 

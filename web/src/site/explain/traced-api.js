@@ -23,7 +23,7 @@ function stateOf(trace) {
 }
 /** The precision a call asked for, for the scores its recorder computes on demand. */
 const precisionOf = (options) => (options?.precision ? { precision: options.precision } : undefined);
-const keyOf = (op, inputs, params) => `${op}|${inputs.join(',')}|${JSON.stringify(params ?? {})}`;
+const keyOf = (op, inputs = [], params) => `${op}|${inputs.join(',')}|${JSON.stringify(params ?? {})}`;
 
 /**
  * What each API function records, as (rec, args, result): rec.in(value, arg)
@@ -120,6 +120,10 @@ export const RECORDERS = {
     const inputs = [rec.in(q, 'queries'), rec.in(k, 'keys'), rec.in(ws, 'ws'), rec.in(bs, 'bs')];
     rec.out('out', { op: 'additiveScore', inputs, value: out });
   },
+  /** The sinusoidal positional encoding of width dModel. */
+  positional(rec, [dModel], out) {
+    rec.out('out', { op: 'positional', value: out, params: { dModel } });
+  },
   /** Rows `ids` of an embedding table E. */
   embedding(rec, [E, ids], out) {
     rec.out('out', { op: 'embedding', inputs: [rec.in(E, 'E')], value: out, params: { ids } });
@@ -158,7 +162,6 @@ export const RECORDERS = {
    */
   multiHeadAttention(rec, [Q, K, _V, options], out) {
     const { Wq, Wk } = options;
-    const dk = colsOf(Wq) / out.weights.length;
     const project = (part, X, W, arg) => {
       const inputs = [rec.in(X, arg), rec.in(W, `options.W${part.toLowerCase()}`)];
       const names = { symbol: part, row: part.toLowerCase(), rowLabels: rec.entry(inputs[0]).rowLabels };
@@ -166,10 +169,23 @@ export const RECORDERS = {
     };
     const q = project('Q', Q, Wq, 'Q');
     const k = project('K', K, Wk, 'K');
-    const mask = maskOf(rec, q, k, options);
-    out.weights.forEach((weights, h) => recordHead(rec, { prefix: `head${h}.`, q, k, mask, weights, h, dk }));
+    recordHeads(rec, q, k, options, out.weights, colsOf(Wq) / out.weights.length);
+  },
+  /**
+   * Not the API's: the heads of multiHeadAttention from its projected queries
+   * and keys (all heads' columns), as an engine that ran it sends them; parts
+   * `${heads(h)}Q`, `.K`, `.scores`, `.weights` (heads(h) = `head${h}.` unless named).
+   */
+  attentionHeads(rec, [Q, K, options], out) {
+    recordHeads(rec, rec.in(Q, 'Q'), rec.in(K, 'K'), options, out.weights, colsOf(Q) / out.weights.length);
   },
 };
+
+/** Every head over the projected queries q and keys k (names), with their mask. */
+function recordHeads(rec, q, k, options, heads, dk) {
+  const mask = maskOf(rec, q, k, options);
+  heads.forEach((weights, h) => recordHead(rec, { prefix: rec.headPrefix(h), q, k, mask, weights, h, dk }));
+}
 
 /** The name of options.mask, or of a part 'mask' (keys after the query masked) when options.causal. */
 function maskOf(rec, q, k, options) {
@@ -220,7 +236,8 @@ function partNaming(naming, part) {
  * held as a matrix; names.value overrides what the trace holds, names.columns
  * says it is held one column per row); t.name('Q', { symbol: 'Q', row: 'q' })
  * (or t.name({ name: 'Q', symbol: 'Q' })) names the next call's result, t.name({ weights: {…}, output: {…}, prefix })
- * the parts of a call with several; t.same(other, value) makes a second object
+ * the parts of a call with several (heads: (h) => `H${h}.` names a multi-head
+ * call's heads); t.same(other, value) makes a second object
  * stand for a named one; t.record(fn, args, result) records a result computed
  * elsewhere (a worker, the wasm model) as fn would have. Without a trace,
  * nothing is recorded: the plain API.
@@ -234,6 +251,7 @@ export function tracedApi(api, trace) {
       value: (name) => trace.value(name),
       entry: (name) => trace.entry(name),
       columns: (name) => state.columns.has(name),
+      headPrefix: (h) => (naming?.heads ? naming.heads(h) : `head${h}.`),
       wanted: (part) => rec.named(part) || typeof naming?.prefix === 'string',
       named: (part) => typeof naming?.[part] === 'string' || typeof naming?.[part]?.name === 'string',
       in(value, arg) {
@@ -271,7 +289,7 @@ export function tracedApi(api, trace) {
             (...args) =>
               record(fn, args, api[fn](...args))
         : (fn) => api[fn].bind(api);
-    const calls = Object.fromEntries(Object.keys(RECORDERS).flatMap((fn) => (api[fn] ? [[fn, call(fn)]] : [])));
+    const calls = Object.fromEntries(Object.keys(RECORDERS).flatMap((fn) => (api?.[fn] ? [[fn, call(fn)]] : [])));
     return { ...calls, record };
   };
   const t = {
