@@ -222,25 +222,31 @@ function recordHead(rec, { prefix, q, k, mask, weights, h, dk }) {
   return rec.out(`${prefix}weights`, W, weights);
 }
 
-/** A part's naming: 'Q', or { name, symbol, row, … }; without a name, `${prefix}${part}`. */
+/**
+ * A part's naming: 'Q', or { name, symbol, row, … }; a part given no name is
+ * `${prefix}${part}`, prefix defaulting to the first named part's name and a dot.
+ */
 function partNaming(naming, part) {
   const given = naming?.[part];
   if (typeof given === 'string') return { name: given };
-  const { prefix = `${naming?.out?.name ?? Object.values(naming ?? {}).find((n) => n?.name)?.name}.` } = naming ?? {};
+  const first = Object.values(naming ?? {}).find((n) => typeof n === 'object' && typeof n?.name === 'string')?.name;
+  const prefix = naming?.prefix ?? (first === undefined ? '' : `${first}.`);
   return { name: `${prefix}${part}`, ...(typeof given === 'object' ? given : {}) };
 }
 
 /**
- * The API through `trace`: t.matmul(a, b) is api.matmul(a, b), recorded.
- * t.input(name, value, names) records data under a name (rows of numbers are
- * held as a matrix; names.value overrides what the trace holds, names.columns
- * says it is held one column per row); t.name('Q', { symbol: 'Q', row: 'q' })
- * (or t.name({ name: 'Q', symbol: 'Q' })) names the next call's result, t.name({ weights: {…}, output: {…}, prefix })
- * the parts of a call with several (heads: (h) => `H${h}.` names a multi-head
- * call's heads); t.same(other, value) makes a second object
- * stand for a named one; t.record(fn, args, result) records a result computed
- * elsewhere (a worker, the wasm model) as fn would have. Without a trace,
- * nothing is recorded: the plain API.
+ * The API through `trace`:
+ * - t.input(name, value, names) records data (rows of numbers are held as a
+ *   matrix; names.value overrides what the trace holds, names.columns says it
+ *   is held one column per row) and returns it;
+ * - t.name('Q', { symbol: 'Q', row: 'q' }).matmul(X, WQ) is api.matmul(X, WQ),
+ *   recorded under that name (also t.name({ name: 'Q', symbol: 'Q' }));
+ *   t.name({ weights: {…}, output: {…}, prefix }) names the parts of a call
+ *   with several (heads: (h) => `H${h}.` names a multi-head call's heads);
+ * - t.name(…).record(fn, args, result) records a result computed elsewhere (a
+ *   worker, the wasm model, a JS layout step) as fn's recorder says;
+ * - t.same(other, value): a second object standing for a named one.
+ * Unnamed calls (t.matmul) and every call without a trace are the plain API's.
  */
 export function tracedApi(api, trace) {
   const state = trace ? stateOf(trace) : null;
@@ -257,8 +263,9 @@ export function tracedApi(api, trace) {
       in(value, arg) {
         if (value === undefined || value === null) return null;
         const name = typeof value === 'object' ? state.names.get(value) : undefined;
-        if (name === undefined)
-          throw new RangeError(`tracedApi: argument ${arg} is not a named tensor (t.input it first)`);
+        if (name === undefined) {
+          throw new RangeError(`tracedApi.${rec.fn}: ${arg} is not a named tensor (name it with input or name first)`);
+        }
         return name;
       },
       find({ op, inputs, params }) {
@@ -278,7 +285,8 @@ export function tracedApi(api, trace) {
       },
     };
     const record = (fn, args, result) => {
-      if (!RECORDERS[fn]) throw new RangeError(`tracedApi.record: no recorder for '${fn}'`);
+      if (!RECORDERS[fn]) throw new RangeError(`tracedApi.record: fn '${fn}' has no recorder`);
+      rec.fn = fn;
       if (trace) RECORDERS[fn](rec, args, result);
       return result;
     };
@@ -312,6 +320,9 @@ export function tracedApi(api, trace) {
     },
     name(name, names) {
       if (typeof name === 'string') return view({ out: { name, ...names } });
+      if (typeof name !== 'object' || name === null) {
+        throw new TypeError(`tracedApi.name: name must be a string or an object, got ${typeof name}`);
+      }
       return view(typeof name.name === 'string' ? { out: name } : name); // { name, symbol, … } or parts
     },
   };

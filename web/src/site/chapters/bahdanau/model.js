@@ -1,6 +1,5 @@
 // The inputs of the "Bahdanau additive attention" chapter, drawn exactly as the
 // article draws them, kept apart from the page so node tests can check them.
-import { Trace } from '../../explain/trace.js';
 import { tracedApi } from '../../explain/traced-api.js';
 
 /**
@@ -30,7 +29,7 @@ export function articleDraws(api, { seed, inputLength, hiddenSize, attentionSize
  * context (1 x h), compare (2 x n: the additive weights over the softmax of
  * the dot scores s · h_i).
  */
-export function bahdanauAttention(api, sizes, trace = new Trace()) {
+export function bahdanauAttention(api, sizes, trace) {
   const t = tracedApi(api, trace);
   const draws = articleDraws(api, sizes);
   t.input('encoder', draws.encoderStates, { symbol: 'H', row: 'h' });

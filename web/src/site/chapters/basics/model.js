@@ -2,7 +2,6 @@
 // (no DOM) so node tests can check them against the notebook's numbers
 // (tests/js/site-basics-model.test.mjs). Every number comes from the API.
 import { shown } from '../../explain/format.js';
-import { Trace } from '../../explain/trace.js';
 import { tracedApi } from '../../explain/traced-api.js';
 import { staged } from '../../stages.js';
 
@@ -64,7 +63,7 @@ export function basicsAttention(api, inputs, trace) {
  * decoder (d x 1), annotations H (d x n, one column per step, as the notebook
  * holds them), scores (1 x n), weights (1 x n), applied (d x n), context (d x 1).
  */
-export function basicsStages(api, { decoder, annotation, annotations }, trace = new Trace()) {
+export function basicsStages(api, { decoder, annotation, annotations }, trace) {
   const t = tracedApi(api, trace);
   const run = staged({ H: asColumns(annotations) });
   const { r, stage } = run;

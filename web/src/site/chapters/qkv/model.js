@@ -1,7 +1,6 @@
 // The computations of the "Q/K/V attention from scratch" chapter, kept apart
 // from the page so node tests can check them against NumPy (tests/js/qkv.test.mjs).
 // Every number comes from the attention-lab API; this file only chains calls.
-import { Trace } from '../../explain/trace.js';
 import { tracedApi } from '../../explain/traced-api.js';
 import { staged } from '../../stages.js';
 
@@ -52,7 +51,7 @@ export function qkvAttention(api, words, WQ, WK, WV, trace) {
  * like the figures: words (n x 3), WQ/WK/WV (3 x 3), Q/K/V (n x 3), scores
  * (n x n), weights (n x n), output (n x 3).
  */
-export function qkvStages(api, words, WQ, WK, WV, trace = new Trace()) {
+export function qkvStages(api, words, WQ, WK, WV, trace) {
   const t = tracedApi(api, trace);
   t.input('words', words, { symbol: 'X', row: 'x' });
   Object.entries({ WQ, WK, WV }).forEach(([key, W]) => t.input(key, W, { symbol: `W_${key[1]}` }));
