@@ -136,18 +136,18 @@ export const RECORDERS = {
     const [q, k] = [rec.in(Q, 'Q'), rec.in(K, 'K')];
     const mask = maskOf(rec, q, k, options);
     const dk = colsOf(K);
+    const withMask = (x) => (mask ? [x, mask] : [x]);
     const scores = { op: 'matmul', inputs: [q, k], params: { transposeB: true } };
     // Scores the caller names are this call's own; unnamed, the chapter's recorded ones are reused.
     const raw = rec.named('scores') ? null : rec.find(scores);
     const scaled = raw && rec.find({ op: 'scale', inputs: [raw], params: { dk } });
     const weights = scaled
-      ? rec.out('weights', { op: 'softmax', inputs: [scaled, mask], value: out.weights })
+      ? rec.out('weights', { op: 'softmax', inputs: withMask(scaled), value: out.weights })
       : rec.out('weights', {
           op: 'softmax',
-          inputs: [
+          inputs: withMask(
             raw ?? rec.out('scores', { ...scores, value: () => rec.api.attentionScores(Q, K, precisionOf(options)) }),
-            mask,
-          ],
+          ),
           value: out.weights,
           params: { dk },
         });
