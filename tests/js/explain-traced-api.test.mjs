@@ -56,6 +56,25 @@ test('attention: scores the caller did not compute stay functions; the weights r
   assert.equal(t2.trace.has('w.output'), false); // an unnamed output is not recorded
 });
 
+test('a recomputation never reuses a tensor computed on demand from the previous one’s arguments', () => {
+  const trace = new Trace();
+  const run = (rows) => {
+    const t = tracedApi(a, trace);
+    const Q = t.input('Q', rows);
+    const K = t.input(
+      'K',
+      rows.map((r) => r.slice()),
+    );
+    return t.name({ weights: 'w' }).scaledDotProductAttention(Q, K, K);
+  };
+  run(X);
+  const Y = X.map((r) => r.map((x) => 2 * x));
+  const r = run(Y);
+  // The scores of the second run are Y Yᵀ, and the story of its weights is told from them.
+  assert.deepEqual(Array.from(trace.value('w.scores').data), Array.from(a.attentionScores(Y, Y).data));
+  assert.equal(trace.value('w'), r.weights);
+});
+
 test('without names or a trace the calls are the plain API’s; an unnamed argument is a RangeError', () => {
   const plain = tracedApi(a, undefined);
   assert.deepEqual(Array.from(plain.name('Q').matmul(X, W).data), Array.from(a.matmul(X, W).data));

@@ -229,7 +229,11 @@ function recordHead(rec, { prefix, q, k, mask, weights, h, dk }) {
 function partNaming(naming, part) {
   const given = naming?.[part];
   if (typeof given === 'string') return { name: given };
-  const first = Object.values(naming ?? {}).find((n) => typeof n === 'object' && typeof n?.name === 'string')?.name;
+  const nameOf = ([key, n]) =>
+    key === 'prefix' ? undefined : typeof n === 'string' ? n : typeof n === 'object' ? n?.name : undefined;
+  const first = Object.entries(naming ?? {})
+    .map(nameOf)
+    .find((n) => typeof n === 'string');
   const prefix = naming?.prefix ?? (first === undefined ? '' : `${first}.`);
   return { name: `${prefix}${part}`, ...(typeof given === 'object' ? given : {}) };
 }
@@ -269,10 +273,13 @@ export function tracedApi(api, trace) {
         return name;
       },
       find({ op, inputs, params }) {
-        const name = state.made.get(keyOf(op, inputs, params));
+        const key = keyOf(op, inputs, params);
+        const name = state.made.get(key);
         if (name === undefined || !trace.has(name)) return null;
+        const entry = trace.entry(name);
+        if (keyOf(entry.op, entry.inputs, entry.params) !== key) return null; // the name now holds another op
         // A lazy tensor of an earlier recording may close over its arguments: only this one's, or held values.
-        return recorded.has(name) || typeof trace.entry(name).value !== 'function' ? name : null;
+        return recorded.has(name) || typeof entry.value !== 'function' ? name : null;
       },
       out(part, entry, result = entry.value) {
         const { name, params, ...names } = partNaming(naming, part);
