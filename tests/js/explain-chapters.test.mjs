@@ -1,4 +1,4 @@
-// The chapters' recordings (chapters/transformer/trace.js, trained-trace.js):
+// The chapters' recordings (transformer/model.js through the traced API, trained/model.js):
 // every computed tensor a figure draws explains its cells, and the arithmetic
 // of each story evaluates, from its printed numbers, to the tensor's own value
 // (story-arithmetic.js); a trained head's weight opens down to q·k of the
@@ -7,14 +7,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { loadAttention } from '../../dist/lib/index.js';
 import * as M from '../../web/src/site/chapters/transformer/model.js';
-import {
-  traceDemo,
-  traceHeads,
-  traceMasked,
-  traceProjections,
-  traceUses,
-} from '../../web/src/site/chapters/transformer/trace.js';
-import { headTensor, projectionTensor, traceTranslation } from '../../web/src/site/chapters/trained/trace.js';
+import { headTensor, projectionTensor, traceTranslation } from '../../web/src/site/chapters/trained/model.js';
 import { storyForFigures, Trace } from '../../web/src/site/explain/trace.js';
 import { assertArithmetic } from './story-arithmetic.js';
 
@@ -27,18 +20,15 @@ test('hands-on Transformer: every computed figure’s tensor explains its cells 
   const tokens = ['the', 'cat', 'sat', 'on', 'the'];
   const trace = new Trace();
   const inputs = M.drawInputs(a, tokens, 4, 3);
-  const proj = M.projections(a, inputs);
+  const traced = { trace, labels: tokens }; // each step computes through the trace
+  const proj = M.projections(a, inputs, undefined, traced);
   const mask = M.buildMask(5, { padding: 1, causal: true, flips: new Set() });
-  const masked = M.maskedAttention(a, proj, mask);
-  const heads = M.multiHeadByHand(a, inputs, proj, 2, mask);
+  M.maskedAttention(a, proj, mask, undefined, traced);
+  M.multiHeadByHand(a, inputs, proj, 2, mask, undefined, traced);
   const demo = M.scalingDemo(a, 1).find((d) => d.dk === 8); // 8 products: short enough to print whole
   const demoWeights = { rows: 2, cols: 8, data: Float64Array.from([...demo.wRaw, ...demo.wScaled]) };
-  const uses = M.threeUses(a, { source: 'le chat noir <pad>', target: '<s> the cat', usesSeed: 1 });
-  traceProjections(trace, inputs, proj, tokens);
-  traceMasked(trace, mask, masked, tokens);
-  traceHeads(a, trace, heads, tokens);
-  traceDemo(trace, demo, demoWeights);
-  traceUses(a, trace, uses);
+  M.recordDemo(a, trace, demo, demoWeights);
+  M.threeUses(a, { source: 'le chat noir <pad>', target: '<s> the cat', usesSeed: 1 }, trace);
   const copies = new Set(['concat']);
   const computed = ['Q', 'K', 'V', 'raw', 'scaled', 'weights', 'output', 'masked', 'maskedOut', 'head0.weights'];
   computed.push('head1.weights', 'concat', 'mha', 'demo.weights', 'demo.raw', 'demo.scaled');

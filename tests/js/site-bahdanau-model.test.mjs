@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { formatCell } from '../../web/src/site/numpy-format.js';
 import { loadAttention } from '../../dist/lib/index.js';
-import { SCHEMA, bahdanauAttention, setupLines, traceBahdanau } from '../../web/src/site/chapters/bahdanau/model.js';
+import { SCHEMA, bahdanauAttention, setupLines } from '../../web/src/site/chapters/bahdanau/model.js';
 import { storyForFigures, Trace } from '../../web/src/site/explain/trace.js';
 import { readState } from '../../web/src/site/url-state.js';
 import { assertClose, loadFixture } from './fixtures.js';
@@ -53,7 +53,7 @@ test('provenance: every computed cell explains itself with the numbers it came f
       assert.ok(Math.abs(Math.tanh(sum) - r.activations.get(i, k)) < 1e-12);
     }
   const trace = new Trace();
-  traceBahdanau(trace, r);
+  bahdanauAttention(a, sizes, trace); // the computation of `r`, through the trace
   const explain = (name, i, j) => {
     const story = trace.explain(name, i, j);
     return { text: story.text, sources: Object.fromEntries(story.sources.map((x) => [x.tensor, x.cells])) };

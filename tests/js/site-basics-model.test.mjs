@@ -3,13 +3,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { loadAttention } from '../../dist/lib/index.js';
-import {
-  basicsAttention,
-  DEFAULTS,
-  SCHEMA,
-  softmaxSentence,
-  traceBasics,
-} from '../../web/src/site/chapters/basics/model.js';
+import { basicsAttention, DEFAULTS, SCHEMA, softmaxSentence } from '../../web/src/site/chapters/basics/model.js';
 import { Trace } from '../../web/src/site/explain/trace.js';
 import { readState } from '../../web/src/site/url-state.js';
 import { assertClose, loadFixture, STRICT_RELATIVE } from './fixtures.js';
@@ -41,9 +35,9 @@ test('schema: malformed or oversized permalinks fall back to the notebook inputs
 
 test('provenance: each computed cell explains itself with the live numbers and names its sources', () => {
   const r = basicsAttention(a, DEFAULTS);
-  const explainer = (inputs, result) => {
+  const explainer = (inputs, _result) => {
     const trace = new Trace();
-    traceBasics(trace, inputs, result);
+    basicsAttention(a, inputs, trace); // the same computation as `result`, through the trace
     return (name, i, j) => {
       const story = trace.explain(name, i, j);
       return { text: story.text, sources: Object.fromEntries(story.sources.map((s) => [s.tensor, s.cells])) };

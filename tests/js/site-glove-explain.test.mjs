@@ -14,9 +14,6 @@ import {
   sentencesAttention,
   strongestPairs,
   trainableAttention,
-  traceAdditive,
-  traceSentences,
-  traceTrainable,
 } from '../../web/src/site/chapters/glove/model.js';
 import { storyForFigures, Trace } from '../../web/src/site/explain/trace.js';
 import { assertArithmetic } from './story-arithmetic.js';
@@ -160,8 +157,8 @@ test('readouts: a trainable weight shows its softmax, scaled score and q′·k�
   const j = r.kTokens.indexOf('student');
   const story = readout(
     (trace) => {
-      traceSentences(a, trace, r);
-      traceTrainable(a, trace, r, trainable, t);
+      // The computation of `r` and `t`, through the trace.
+      trainableAttention(a, trainable, sentencesAttention(a, exact, q, k, { trace }), trace);
     },
     'train.weights',
     i,
@@ -205,8 +202,8 @@ test('readouts: an additive weight shows its softmax and w_s · tanh(q′ + k′
   const ad = additiveAttention(a, additive, r);
   const story = readout(
     (trace) => {
-      traceSentences(a, trace, r);
-      traceAdditive(trace, r, ad);
+      // The computation of `r` and `ad`, through the trace.
+      additiveAttention(a, additive, sentencesAttention(a, exact, q, k, { trace }), trace);
     },
     'add.weights',
     0,
@@ -229,7 +226,7 @@ test('readouts: a masked weight says why it is 0; a cosine weight shows q·k / (
   const [q, k] = CASES.notebook;
   const r = sentencesAttention(a, exact, q, k);
   const i = r.qTokens.indexOf('a');
-  const masked = readout((trace) => traceSentences(a, trace, r), 'dot.weights', i, 2);
+  const masked = readout((trace) => sentencesAttention(a, exact, q, k, { trace }), 'dot.weights', i, 2); // `r`, traced
   assert.equal(
     masked.text,
     "weight[4][3] (a → asked) = 0: 'a' has no vector in these embeddings, so it is masked (no row or column weight).",
@@ -237,7 +234,7 @@ test('readouts: a masked weight says why it is 0; a cosine weight shows q·k / (
   const cos = sentencesAttention(a, exact, q, k, { cosine: true });
   const si = cos.qTokens.indexOf('she');
   const hj = cos.kTokens.indexOf('her');
-  const story = readout((trace) => traceSentences(a, trace, cos), 'dot.weights', si, hj);
+  const story = readout((trace) => sentencesAttention(a, exact, q, k, { cosine: true, trace }), 'dot.weights', si, hj);
   const cosine = story.parts.find((p) => p.startsWith('cos['));
   assert.match(
     cosine,

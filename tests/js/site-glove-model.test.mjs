@@ -12,7 +12,6 @@ import {
   SCHEMA,
   sentencesAttention,
   strongest,
-  traceSentences,
 } from '../../web/src/site/chapters/glove/model.js';
 import { storyForFigures, Trace } from '../../web/src/site/explain/trace.js';
 import { assertArithmetic } from './story-arithmetic.js';
@@ -56,7 +55,7 @@ test('provenance: a dot-product weight is the softmax of its query row of q·k/�
   const i = r.qTokens.indexOf('teacher');
   const j = r.kTokens.indexOf('teacher');
   const trace = new Trace();
-  traceSentences(a, trace, r);
+  sentencesAttention(a, E, DEFAULTS.query, DEFAULTS.key, { trace }); // the computation of `r`, through the trace
   const story = storyForFigures(trace, { queryEmbed: 'queryEmbed', keyEmbed: 'keyEmbed' })('dot.weights')(i, j);
   const [softmax, masked, scaled] = story.text.split('; ');
   assert.match(softmax, /^weight\[\d+\]\[\d+\] \(teacher → teacher\) = (1|e\^\(.*\)) \/ \(.*\) = 0\.\d+$/);

@@ -1,5 +1,5 @@
 // The chapter "Open a real model" (web/src/site/chapters/model/model.js and
-// model-trace.js) and its demo model (web/assets/gpt2-demo/, trained by
+// its head trace, headMix) and its demo model (web/assets/gpt2-demo/, trained by
 // tests/fixtures/make_gpt2_demo.py): the demo through openModel against the
 // script's float64 NumPy forward pass of the same F16 weights (gpt2_demo.txt),
 // its loss against the uniform baseline, and the pure helpers on hand-made input.
@@ -18,14 +18,15 @@ import {
   FACTOR,
   findings,
   folderUrls,
+  headMix,
   HOLDS_AT,
   meanWeightOn,
   modelFiles,
   runSentence,
   SCHEMA,
+  TENSORS,
   tokenLabel,
 } from '../../web/src/site/chapters/model/model.js';
-import { TENSORS, traceModelHead } from '../../web/src/site/chapters/model/trace.js';
 import { storyForFigures, Trace } from '../../web/src/site/explain/trace.js';
 import { readState } from '../../web/src/site/url-state.js';
 import { assertClose, loadFixture } from './fixtures.js';
@@ -126,7 +127,7 @@ test('the trace explains a weight of the demo head: q·k products sum to the sco
   const weights = r.attentions[1][2];
   const trace = new Trace();
   const tokens = r.tokens.map(tokenLabel);
-  const mix = traceModelHead(a, trace, inputs, weights, tokens);
+  const mix = headMix(a, trace, inputs, weights, tokens);
   // The value mix is weights · v (checked here in float64).
   for (let i = 0; i < mix.rows; i++)
     for (let c = 0; c < mix.cols; c++) {

@@ -3,14 +3,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { loadAttention } from '../../dist/lib/index.js';
-import {
-  ARTICLE_WORDS,
-  isWhole,
-  qkvAttention,
-  resolveWeights,
-  SCHEMA,
-  traceQkv,
-} from '../../web/src/site/chapters/qkv/model.js';
+import { ARTICLE_WORDS, isWhole, qkvAttention, resolveWeights, SCHEMA } from '../../web/src/site/chapters/qkv/model.js';
 import { Trace } from '../../web/src/site/explain/trace.js';
 import { readState, stateEntries } from '../../web/src/site/url-state.js';
 import { assertClose, loadFixture, STRICT_RELATIVE } from './fixtures.js';
@@ -66,7 +59,7 @@ test('provenance: projections, scores, weights and outputs written out with thei
   const r = qkvAttention(a, ARTICLE_WORDS, W.WQ, W.WK, W.WV);
   // Every number in these strings is checked against a plain JS recomputation.
   const trace = new Trace();
-  traceQkv(trace, ARTICLE_WORDS, W, r);
+  qkvAttention(a, ARTICLE_WORDS, W.WQ, W.WK, W.WV, trace); // the computation of `r`, through the trace
   const explain = (name, i, j) => {
     const story = trace.explain(name, i, j);
     return { text: story.text, sources: Object.fromEntries(story.sources.map((s) => [s.tensor, s.cells])) };

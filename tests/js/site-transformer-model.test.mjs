@@ -144,12 +144,10 @@ test('schema: malformed and oversized permalink values fall back or are clamped'
 
 test('provenance from the trace: raw and scaled scores, masked weights and outputs explain themselves', async () => {
   const { Trace } = await import('../../web/src/site/explain/trace.js');
-  const { traceMasked, traceProjections } = await import('../../web/src/site/chapters/transformer/trace.js');
   const tokens = ['the', 'cat', 'sat'];
   const inputs = M.drawInputs(a, tokens, 8, 1);
-  const proj = M.projections(a, inputs);
   const trace = new Trace();
-  traceProjections(trace, inputs, proj, tokens);
+  const proj = M.projections(a, inputs, undefined, { trace, labels: tokens }); // computed through the trace
   const raw = trace.explain('raw', 0, 1);
   assert.match(raw.text, /^score\[1\]\[2\] \(the → cat\) = q1 \(the\) · k2 \(cat\) = .* = −?[\d.]+$/);
   assert.deepEqual(
@@ -162,8 +160,7 @@ test('provenance from the trace: raw and scaled scores, masked weights and outpu
   assert.equal(trace.explain('scaled', 0, 1).text.split(' = ').length, 4);
 
   const mask = M.buildMask(3, { padding: 1, causal: false, flips: new Set() }); // key 3 is padding
-  const masked = M.maskedAttention(a, proj, mask);
-  traceMasked(trace, mask, masked, tokens);
+  const masked = M.maskedAttention(a, proj, mask, undefined, { trace, labels: tokens });
   assert.match(trace.explain('masked', 0, 2).text, /= 0: the mask cell M\[1\]\[3\] is 0 \(masked\)$/);
   const open = trace.explain('masked', 0, 0);
   assert.match(

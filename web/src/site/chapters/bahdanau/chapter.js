@@ -9,7 +9,7 @@ import { tracedFigures } from '../../explain/trace.js';
 import { addPrerendered } from '../../math.js';
 import { linkFormulas } from '../../formula-links.js';
 import { urlStore } from '../../url-state.js';
-import { bahdanauAttention, SCHEMA, traceBahdanau } from './model.js';
+import { bahdanauAttention, SCHEMA } from './model.js';
 import { bahdanauQuestions } from './predict.js';
 import { compareStep } from './steps/compare-step.js';
 import { contextStep } from './steps/context-step.js';
@@ -58,8 +58,7 @@ export default {
 
     function update() {
       guarded(error, () => {
-        const r = bahdanauAttention(api, state);
-        traceBahdanau(trace, r);
+        const r = bahdanauAttention(api, state, trace);
         for (const s of steps) s.show(r);
         store.writeState(SCHEMA, state);
       });

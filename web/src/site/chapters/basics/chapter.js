@@ -8,7 +8,7 @@ import { tracedFigures } from '../../explain/trace.js';
 import { linkFormulas } from '../../formula-links.js';
 import { addPrerendered } from '../../math.js';
 import { urlStore } from '../../url-state.js';
-import { basicsStages, SCHEMA, traceBasics } from './model.js';
+import { basicsStages, SCHEMA } from './model.js';
 import { basicsQuestions } from './predict.js';
 import { annotationStep } from './steps/annotation-step.js';
 import { annotationsStep } from './steps/annotations-step.js';
@@ -72,8 +72,7 @@ export default {
 
     function update() {
       guarded(error, () => {
-        const { r, failures } = basicsStages(api, state);
-        if (!Object.keys(failures).length) traceBasics(trace, state, r);
+        const { r, failures } = basicsStages(api, state, trace);
         showSteps(steps, r, failures, { why });
         store.writeState(SCHEMA, state);
       });

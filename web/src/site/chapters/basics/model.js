@@ -2,6 +2,7 @@
 // (no DOM) so node tests can check them against the notebook's numbers
 // (tests/js/site-basics-model.test.mjs). Every number comes from the API.
 import { shown } from '../../explain/format.js';
+import { tracedApi } from '../../explain/traced-api.js';
 import { staged } from '../../stages.js';
 
 export const DEFAULTS = {
@@ -47,8 +48,8 @@ export function asColumns(rows) {
  * @param {import('attention-lab').Attention} api
  * @param {{decoder: number[], annotation: number[], annotations: number[][]}} inputs
  */
-export function basicsAttention(api, inputs) {
-  const run = basicsStages(api, inputs);
+export function basicsAttention(api, inputs, trace) {
+  const run = basicsStages(api, inputs, trace);
   if (run.firstFailure()) throw run.firstFailure();
   return run.r;
 }
@@ -58,55 +59,36 @@ export function basicsAttention(api, inputs) {
  * overflows float64) stops only what depends on it: `r` holds every result that
  * could be computed, `failures` the Error of each stage that could not
  * (single, scores; weights and the rest need the scores). See ../stages.js.
+ * Computed through `trace` (../explain/traced-api.js), named like the figures:
+ * decoder (d x 1), annotations H (d x n, one column per step, as the notebook
+ * holds them), scores (1 x n), weights (1 x n), applied (d x n), context (d x 1).
  */
-export function basicsStages(api, { decoder, annotation, annotations }) {
+export function basicsStages(api, { decoder, annotation, annotations }, trace) {
+  const t = tracedApi(api, trace);
   const run = staged({ H: asColumns(annotations) });
   const { r, stage } = run;
+  t.input('decoder', decoder, { symbol: 'h', vector: true, value: () => columnVector(decoder) });
+  t.input('annotations', annotations, { symbol: 'H', col: 'h̄', value: r.H, columns: true });
   stage('single', () => ({ single: api.dot(decoder, annotation) }));
-  stage('scores', () => ({ scores: api.dotScores(decoder, annotations) }));
+  stage('scores', () => ({ scores: t.name('scores', { symbol: 'e', vector: true }).dotScores(decoder, annotations) }));
   if (r.scores) {
     const { scores } = r;
     stage('weights', () => ({
-      weights: api.softmax(scores),
+      weights: t.name('weights', { symbol: 'α', vector: true }).softmax(scores),
       naive: api.naiveSoftmax(scores),
       logWeights: api.logSoftmax(scores),
     }));
   }
   if (r.weights) {
-    stage('applied', () => ({ applied: api.scaleRows(r.weights, annotations).transpose() }));
-    stage('context', () => ({ context: api.weightedSum(r.weights, annotations) }));
+    const applied = t.name('applied', { symbol: 'αh̄' });
+    stage('applied', () => ({ applied: applied.scaleRows(r.weights, annotations).transpose() }));
+    const context = t.name('context', { symbol: 'c', vector: true });
+    stage('context', () => ({ context: context.weightedSum(r.weights, annotations) }));
   }
   return run;
 }
 
-// ---- provenance: the computation as a trace of named tensors (../explain/trace.js)
-
-const rowVector = (v) => ({ rows: 1, cols: v.length, data: v });
 const columnVector = (v) => ({ rows: v.length, cols: 1, data: Float64Array.from(v) });
-
-/**
- * Records the chapter's computation (r = basicsAttention(…)) into `trace`,
- * named like the figures: decoder (d x 1), annotations H (d x n), scores
- * (1 x n), weights (1 x n), applied (d x n), context (d x 1).
- */
-export function traceBasics(trace, { decoder }, r) {
-  trace.add({ name: 'decoder', value: () => columnVector(decoder), symbol: 'h', vector: true });
-  trace.add({ name: 'annotations', value: r.H, symbol: 'H', col: 'h̄' });
-  const scores = { value: () => rowVector(r.scores), symbol: 'e', vector: true, params: { transposeA: true } };
-  trace.add({ name: 'scores', op: 'matmul', inputs: ['decoder', 'annotations'], ...scores });
-  trace.add({
-    name: 'weights',
-    op: 'softmax',
-    inputs: ['scores'],
-    value: () => rowVector(r.weights),
-    symbol: 'α',
-    vector: true,
-  });
-  const applied = { value: r.applied, symbol: 'αh̄', params: { along: 'cols' } };
-  trace.add({ name: 'applied', op: 'scaleBy', inputs: ['weights', 'annotations'], ...applied });
-  const context = { value: () => columnVector(r.context), symbol: 'c', vector: true, params: { transposeB: true } };
-  trace.add({ name: 'context', op: 'matmul', inputs: ['annotations', 'weights'], ...context });
-}
 
 /**
  * The sentence under the softmax step, built from the current scores and

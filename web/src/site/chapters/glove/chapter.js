@@ -11,15 +11,7 @@ import { addPrerendered } from '../../math.js';
 import { linkFormulas } from '../../formula-links.js';
 import { staged } from '../../stages.js';
 import { urlStore } from '../../url-state.js';
-import {
-  SCHEMA,
-  additiveAttention,
-  sentencesAttention,
-  trainableAttention,
-  traceAdditive,
-  traceSentences,
-  traceTrainable,
-} from './model.js';
+import { SCHEMA, additiveAttention, sentencesAttention, trainableAttention } from './model.js';
 import { gloveQuestions } from './predict.js';
 import { additiveStep } from './steps/additive-step.js';
 import { dotStep } from './steps/dot-step.js';
@@ -125,23 +117,20 @@ export default {
       if (!E) return run;
       stage('attention', () => {
         if (!r.qTokens.length || !r.kTokens.length) throw new Error('Type at least one word in each sentence.');
-        const a = sentencesAttention(api, E, state.query, state.key, { cosine: state.cosine });
-        traceSentences(api, trace, a);
+        const a = sentencesAttention(api, E, state.query, state.key, { cosine: state.cosine, trace });
         return { attention: a, dot: a.dot }; // the dot step needs `dot`: greyed, not failed, when this fails
       });
       if (!r.attention) return run;
       stage('trained', () => {
         const options = { inFeatures: E.dim, outFeatures: state.dim, seed: state.trainableSeed };
         const layer = trainable(`${E.dim} ${state.dim} ${state.trainableSeed}`, options);
-        const trained = trainableAttention(api, layer, r.attention);
-        traceTrainable(api, trace, r.attention, layer, trained);
+        const trained = trainableAttention(api, layer, r.attention, trace);
         return { trained };
       });
       stage('added', () => {
         const options = { inFeatures: E.dim, hiddenFeatures: state.dim, seed: state.additiveSeed };
         const layer = additive(`${E.dim} ${state.dim} ${state.additiveSeed}`, options);
-        const added = additiveAttention(api, layer, r.attention);
-        traceAdditive(trace, r.attention, added);
+        const added = additiveAttention(api, layer, r.attention, trace);
         return { added };
       });
       return run;

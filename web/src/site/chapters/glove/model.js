@@ -1,7 +1,9 @@
 // The pure parts of the "Attention between two sentences" chapter (no DOM):
 // its permalink schema, Python-style printing of tokens, the embedding
 // summary, and the attention of two tokenised sentences through the API.
-// Tested in tests/js/site-glove-model.test.mjs.
+// Tested in tests/js/site-glove-model.test.mjs. Given a trace, the attentions
+// compute through it (../explain/traced-api.js) under the figures' names.
+import { tracedApi } from '../../explain/traced-api.js';
 
 export const PROJECTION_SIZES = [8, 16, 32, 64, 128, 256];
 export const MAX_SENTENCE = 500; // characters, like the sentence inputs
@@ -109,7 +111,8 @@ export function maskedSoftmaxRows(api, scores, mask) {
  * @param {import('attention-lab').Attention} api
  * @param {{cosine?: boolean}} [options]
  */
-export function sentencesAttention(api, E, query, key, { cosine = false } = {}) {
+export function sentencesAttention(api, E, query, key, { cosine = false, trace } = {}) {
+  const t = tracedApi(api, trace);
   const qTokens = api.tokenize(query);
   const kTokens = api.tokenize(key);
   const q = E.lookup(qTokens);
@@ -128,21 +131,36 @@ export function sentencesAttention(api, E, query, key, { cosine = false } = {}) 
     kMissing,
     missing: [...new Set([...q.missing, ...k.missing])],
   };
+  // The figures draw the embeddings one column per token (E_q, E_k); q and k are their rows.
+  t.input('queryEmbed', q.matrix, { symbol: 'E_q', value: () => transposed(q.matrix) });
+  t.input('keyEmbed', k.matrix, { symbol: 'E_k', value: () => transposed(k.matrix) });
+  t.name('q', { symbol: 'q', row: 'q', rowLabels: qTokens }).record('transpose', [q.matrix], q.matrix);
+  t.name('k', { symbol: 'k', row: 'k', rowLabels: kTokens }).record('transpose', [k.matrix], k.matrix);
+  const note = (i, j) =>
+    `${pyRepr(qMissing[i] ? qTokens[i] : kTokens[j])} has no vector in these embeddings, so it is masked (no row or column weight).`;
+  t.input('mask', mask, { symbol: 'M', note });
+  const pairs = { rowLabels: qTokens, colLabels: kTokens };
+  const names = (symbol) => ({
+    out: { name: 'dot.scaled', symbol, ...pairs },
+    scores: { name: 'dot.raw', symbol: 'q·k', ...pairs },
+  });
+  const weights = { name: 'dot.weights', symbol: 'weight', ...pairs };
   if (!cosine) {
     // q·k / √d, for the readouts (the weights are its row softmax).
-    const scaled = api.attentionScores(q.matrix, k.matrix, { scaled: true });
-    const dot = api.scaledDotProductAttention(q.matrix, k.matrix, k.matrix, { mask });
+    const scaled = t.name(names('scaled')).attentionScores(q.matrix, k.matrix, { scaled: true });
+    const dot = t.name({ weights }).scaledDotProductAttention(q.matrix, k.matrix, k.matrix, { mask });
     return { ...common, scaled, dot };
   }
   const qUnit = unitRows(api, q.matrix);
   const kUnit = unitRows(api, k.matrix);
-  const scaled = api.attentionScores(qUnit.matrix, kUnit.matrix); // the cosines
-  const weights = maskedSoftmaxRows(api, scaled, mask);
-  const dot = { weights, output: api.matmul(weights, k.matrix) };
+  const cosines = api.attentionScores(qUnit.matrix, kUnit.matrix);
+  const scaled = t.name(names('cos')).record('cosine', [q.matrix, k.matrix, qUnit.norms, kUnit.norms], cosines);
+  const masked = maskedSoftmaxRows(api, scaled, mask);
+  const dotWeights = t.name(weights).record('maskedSoftmax', [scaled, mask], masked);
+  const dot = { weights: dotWeights, output: api.matmul(dotWeights, k.matrix) };
   return { ...common, scaled, dot, qNorms: qUnit.norms, kNorms: kUnit.norms };
 }
 
-/** For each query token, the key it attends to most: { t, to, w, flat }. */
 export function strongest(weights, qTokens, kTokens, qMissing) {
   return qTokens.map((t, i) => {
     const row = weights.row(i);
@@ -157,10 +175,16 @@ export function strongest(weights, qTokens, kTokens, qMissing) {
  * @param {import('attention-lab').Attention} api
  * @param {import('attention-lab').TrainableAttention} layer
  */
-export function trainableAttention(api, layer, r) {
+export function trainableAttention(api, layer, r, trace) {
+  const t = tracedApi(api, trace);
   const { queries, keys, values } = layer.forward(r.q.matrix, r.k.matrix, r.k.matrix);
-  const scaled = api.attentionScores(queries, keys, { scaled: true });
-  const { weights, output } = api.scaledDotProductAttention(queries, keys, values, { mask: r.mask });
+  projected(t, 'train', r, layer.params, queries, keys);
+  const pairs = { rowLabels: r.qTokens, colLabels: r.kTokens };
+  const names = { out: { name: 'train.scaled', symbol: 'scaled', ...pairs } };
+  names.scores = { name: 'train.raw', symbol: 'q′·k′', ...pairs };
+  const scaled = t.name(names).attentionScores(queries, keys, { scaled: true });
+  const attention = t.name({ weights: { name: 'train.weights', symbol: 'weight', ...pairs } });
+  const { weights, output } = attention.scaledDotProductAttention(queries, keys, values, { mask: r.mask });
   return { queries, keys, values, scaled, weights, output };
 }
 
@@ -170,13 +194,23 @@ export function trainableAttention(api, layer, r) {
  * @param {import('attention-lab').Attention} api
  * @param {import('attention-lab').AdditiveAttention} layer
  */
-export function additiveAttention(api, layer, r) {
+export function additiveAttention(api, layer, r, trace) {
+  const t = tracedApi(api, trace);
   const { queries, keys, scores } = layer.forward(r.q.matrix, r.k.matrix, r.k.matrix);
-  const weights = maskedSoftmaxRows(api, scores, r.mask);
-  return { queries, keys, scores, weights, output: api.matmul(weights, r.k.matrix), params: layer.params };
+  const { params } = layer;
+  projected(t, 'add', r, params, queries, keys);
+  const ws = t.input('add.ws', params.Ws.weight, { symbol: 'w_s', value: row(params.Ws.weight.data) });
+  const bs = t.input('add.bs', params.Ws.bias, { symbol: 'b_s', value: row(params.Ws.bias) });
+  const pairs = { rowLabels: r.qTokens, colLabels: r.kTokens };
+  t.name('add.scores', { symbol: 'score', ...pairs }).record('additiveScore', [queries, keys, ws, bs], scores);
+  const masked = maskedSoftmaxRows(api, scores, r.mask);
+  const weights = t
+    .name('add.weights', { symbol: 'weight', ...pairs })
+    .record('maskedSoftmax', [scores, r.mask], masked);
+  return { queries, keys, scores, weights, output: api.matmul(weights, r.k.matrix), params };
 }
 
-// ---- provenance: the computation as a trace of named tensors (../explain/trace.js)
+// ---- how the trace holds the figures' tensors (../explain/traced-api.js)
 
 const transposed = (m) => {
   const data = new Float64Array(m.rows * m.cols);
@@ -186,110 +220,20 @@ const transposed = (m) => {
 const row = (v) => ({ rows: 1, cols: v.length, data: v });
 
 /**
- * Records the sentences' dot-product attention (r = sentencesAttention(…)) into
- * `trace`: the embedding figures (queryEmbed, keyEmbed: one column per token),
- * their rows q and k, the mask (a word with no vector says so), the raw and
- * scaled scores (or the cosines) and 'dot.weights'.
+ * A layer's projected queries and keys (params Wq, Wk in PyTorch layout,
+ * out × in), recorded as `${prefix}.q` = q·W_qᵀ + b_q and `${prefix}.k`, with their weights.
  */
-export function traceSentences(api, trace, r) {
-  const labels = { q: r.qTokens, k: r.kTokens };
-  trace.add({ name: 'queryEmbed', value: () => transposed(r.q.matrix), symbol: 'E_q' });
-  trace.add({ name: 'keyEmbed', value: () => transposed(r.k.matrix), symbol: 'E_k' });
-  trace.add({
-    name: 'q',
-    op: 'transpose',
-    inputs: ['queryEmbed'],
-    value: r.q.matrix,
-    symbol: 'q',
-    row: 'q',
-    rowLabels: labels.q,
-  });
-  trace.add({
-    name: 'k',
-    op: 'transpose',
-    inputs: ['keyEmbed'],
-    value: r.k.matrix,
-    symbol: 'k',
-    row: 'k',
-    rowLabels: labels.k,
-  });
-  const note = (i, j) =>
-    `${pyRepr(r.qMissing[i] ? r.qTokens[i] : r.kTokens[j])} has no vector in these embeddings, so it is masked (no row or column weight).`;
-  trace.add({ name: 'mask', value: r.mask, symbol: 'M', note });
-  const pairs = { rowLabels: labels.q, colLabels: labels.k };
-  const raw = { value: () => api.attentionScores(r.q.matrix, r.k.matrix), symbol: 'q·k', params: { transposeB: true } };
-  trace.add({ name: 'dot.raw', op: 'matmul', inputs: ['q', 'k'], ...raw, ...pairs });
-  const scaled = r.cosine
-    ? { op: 'cosine', symbol: 'cos', params: { rowNorms: r.qNorms, colNorms: r.kNorms } }
-    : { op: 'scale', symbol: 'scaled', params: { dk: r.q.matrix.cols } };
-  trace.add({ name: 'dot.scaled', inputs: ['dot.raw'], value: r.scaled, ...scaled, ...pairs });
-  trace.add({
-    name: 'dot.weights',
-    op: 'softmax',
-    inputs: ['dot.scaled', 'mask'],
-    value: r.dot.weights,
-    symbol: 'weight',
-    ...pairs,
-  });
-}
-
-/**
- * The projected queries and keys of a layer (params Wq, Wk in PyTorch layout,
- * out × in) as `${prefix}.q` = q·W_qᵀ + b_q and `${prefix}.k`, with their weights.
- */
-function traceProjected(trace, prefix, r, params, queries, keys) {
+function projected(t, prefix, r, params, queries, keys) {
   for (const [x, W, value, rowLabels] of [
     ['q', 'Wq', queries, r.qTokens],
     ['k', 'Wk', keys, r.kTokens],
   ]) {
     const { weight, bias } = params[W];
-    trace.add({ name: `${prefix}.${W}.W`, value: () => transposed(weight), symbol: `W_${x}` });
-    trace.add({ name: `${prefix}.${W}.b`, value: row(bias), symbol: `b_${x}` });
+    t.input(`${prefix}.${W}.W`, weight, { symbol: `W_${x}`, value: () => transposed(weight) });
+    t.input(`${prefix}.${W}.b`, bias, { symbol: `b_${x}`, value: row(bias) });
     const names = { symbol: `${x}′`, row: `${x}′`, rowLabels };
-    trace.add({
-      name: `${prefix}.${x}`,
-      op: 'linear',
-      inputs: [x, `${prefix}.${W}.W`, `${prefix}.${W}.b`],
-      value,
-      ...names,
-    });
+    t.name(`${prefix}.${x}`, names).record('linear', [r[x].matrix, weight, bias], value);
   }
-}
-
-/** Trainable attention (t = trainableAttention(…) with `layer`): projections, scaled scores, 'train.weights'. */
-export function traceTrainable(api, trace, r, layer, t) {
-  const pairs = { rowLabels: r.qTokens, colLabels: r.kTokens };
-  traceProjected(trace, 'train', r, layer.params, t.queries, t.keys);
-  const raw = { value: () => api.attentionScores(t.queries, t.keys), symbol: 'q′·k′', params: { transposeB: true } };
-  trace.add({ name: 'train.raw', op: 'matmul', inputs: ['train.q', 'train.k'], ...raw, ...pairs });
-  const scaled = { value: t.scaled, symbol: 'scaled', params: { dk: t.queries.cols } };
-  trace.add({ name: 'train.scaled', op: 'scale', inputs: ['train.raw'], ...scaled, ...pairs });
-  trace.add({
-    name: 'train.weights',
-    op: 'softmax',
-    inputs: ['train.scaled', 'mask'],
-    value: t.weights,
-    symbol: 'weight',
-    ...pairs,
-  });
-}
-
-/** Additive attention (ad = additiveAttention(…)): projections, every pair's score, 'add.weights'. */
-export function traceAdditive(trace, r, ad) {
-  const pairs = { rowLabels: r.qTokens, colLabels: r.kTokens };
-  traceProjected(trace, 'add', r, ad.params, ad.queries, ad.keys);
-  trace.add({ name: 'add.ws', value: row(ad.params.Ws.weight.data), symbol: 'w_s' });
-  trace.add({ name: 'add.bs', value: row(ad.params.Ws.bias), symbol: 'b_s' });
-  const inputs = ['add.q', 'add.k', 'add.ws', 'add.bs'];
-  trace.add({ name: 'add.scores', op: 'additiveScore', inputs, value: ad.scores, symbol: 'score', ...pairs });
-  trace.add({
-    name: 'add.weights',
-    op: 'softmax',
-    inputs: ['add.scores', 'mask'],
-    value: ad.weights,
-    symbol: 'weight',
-    ...pairs,
-  });
 }
 
 /**

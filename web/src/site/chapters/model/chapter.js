@@ -7,17 +7,17 @@
 import { credit, errorLine } from '../../chapter-kit.js';
 import { el } from '../../dom.js';
 import { storyForFigures, Trace } from '../../explain/trace.js';
+import { tracedApi } from '../../explain/traced-api.js';
 import { addPrerendered } from '../../math.js';
 import { urlStore } from '../../url-state.js';
 import { headStep, headName, modelViewStep } from './steps/head-step.js';
-import { clampHead, findings, MAX_SENTENCE, runSentence, SCHEMA, tokenLabel } from './model.js';
+import { clampHead, findings, headMix, MAX_SENTENCE, runSentence, SCHEMA, TENSORS, tokenLabel } from './model.js';
 import { message, modelLoader } from './loader.js';
 import { linesStep } from './steps/lines-step.js';
 import { nextStep } from './steps/next-step.js';
 import { modelQuestions } from './predict.js';
 import { openStep } from './steps/open-step.js';
 import { sentenceStep } from './steps/sentence-step.js';
-import { TENSORS, traceModelHead } from './trace.js';
 import formulas from './formulas.js';
 import meta from './meta.js';
 
@@ -143,7 +143,7 @@ export default {
       view.show(result, selected);
       lines.show(result.attentions, tokens, selected.layer);
       // Until this head's q, k, v arrive its weights explain nothing (no stale story).
-      trace.add({ name: TENSORS.weights, value: weights });
+      tracedApi(api, trace).input(TENSORS.weights, weights);
       head.show(weights, tokens, selected, null);
       questions.oneHead.update({ weights, tokens });
       root.dataset.modelExplained = 'false';
@@ -153,7 +153,7 @@ export default {
       current.explainHead(sentence, { ...selected }).then(
         (inputs) => {
           if (ask !== asked || current !== model) return;
-          const mixed = traceModelHead(api, trace, inputs, weights, tokens);
+          const mixed = headMix(api, trace, inputs, weights, tokens);
           head.show(weights, tokens, selected, inputs, mixed);
           root.dataset.modelExplained = 'true';
         },

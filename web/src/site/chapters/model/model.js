@@ -3,6 +3,7 @@
 // course site's model-src folder lives, the demo model's files, running a
 // sentence, and the measures behind the chapter's sentences about heads
 // (each stated with its baseline, and shown only when it holds).
+import { tracedApi } from '../../explain/traced-api.js';
 
 export const DEMO_SENTENCE = 'a small dog saw the red bird in the tree.';
 export const MAX_SENTENCE = 2000; // characters in the permalink; the model's n_positions bounds the tokens
@@ -152,4 +153,31 @@ export function findings(attentions) {
     if (best && best.queries >= 2 && best.value >= HOLDS_AT && best.value >= FACTOR * best.baseline) out.push(best);
   }
   return out.sort((a, b) => b.value - a.value);
+}
+
+/** Tensor names of the chosen head (the figures map them to the heatmaps that draw them). */
+export const TENSORS = { q: 'head.q', k: 'head.k', v: 'head.v', weights: 'head.weights', mix: 'head.mix' };
+
+/**
+ * The chosen head's value mix weights · v (T x d_k, float64), recorded in
+ * `trace` with the head's queries, keys and values ({ q, k, v } of
+ * explainHead) and its weights (T x T, the model's own map from run()), as
+ * scaledDotProductAttention records them: the scores q·k and the causal mask
+ * computed only when a reader hovers a cell.
+ */
+export function headMix(api, trace, { q, k, v }, weights, tokens) {
+  const t = tracedApi(api, trace);
+  const rows = { rowLabels: tokens };
+  const pairs = { rowLabels: tokens, colLabels: tokens };
+  t.input(TENSORS.q, q, { symbol: 'Q', row: 'q', ...rows });
+  t.input(TENSORS.k, k, { symbol: 'K', row: 'k', ...rows });
+  t.input(TENSORS.v, v, { symbol: 'V', row: 'v', ...rows });
+  const mix = api.matmul(weights, v, { precision: 'float64' });
+  const names = { prefix: 'head.', scores: { symbol: 'score', ...pairs } };
+  names.weights = { name: TENSORS.weights, symbol: 'weight', ...pairs };
+  names.output = { name: TENSORS.mix, symbol: 'mix', ...rows };
+  // The model computed the weights in wasm: recorded as the API's attention records its own.
+  const attention = [q, k, v, { causal: true, precision: 'float64' }];
+  t.name(names).record('scaledDotProductAttention', attention, { weights, output: mix });
+  return mix;
 }

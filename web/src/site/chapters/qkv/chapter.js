@@ -8,7 +8,7 @@ import { tracedFigures } from '../../explain/trace.js';
 import { addPrerendered } from '../../math.js';
 import { linkFormulas } from '../../formula-links.js';
 import { urlStore } from '../../url-state.js';
-import { SCHEMA, WEIGHT_KEYS, drawWeights, qkvStages, resolveWeights, traceQkv } from './model.js';
+import { SCHEMA, WEIGHT_KEYS, drawWeights, qkvStages, resolveWeights } from './model.js';
 import { qkvQuestions } from './predict.js';
 import { outputStep } from './steps/output-step.js';
 import { projectedStep } from './steps/projected-step.js';
@@ -70,8 +70,7 @@ export default {
 
     function update() {
       guarded(error, () => {
-        const run = qkvStages(api, state.words, state.WQ, state.WK, state.WV);
-        if (!run.firstFailure()) traceQkv(trace, state.words, state, run.r);
+        const run = qkvStages(api, state.words, state.WQ, state.WK, state.WV, trace);
         showSteps(steps, run.r, run.failures);
         save();
       });

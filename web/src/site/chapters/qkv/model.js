@@ -1,7 +1,7 @@
 // The computations of the "Q/K/V attention from scratch" chapter, kept apart
 // from the page so node tests can check them against NumPy (tests/js/qkv.test.mjs).
 // Every number comes from the attention-lab API; this file only chains calls.
-import { matrixOfRows } from '../../explain/names.js';
+import { tracedApi } from '../../explain/traced-api.js';
 import { staged } from '../../stages.js';
 
 /** The article's four word vectors, one row per word. */
@@ -36,38 +36,42 @@ export function drawWeights(api, seed, size = 3) {
  * weights[i] = softmax(scores[i] / sqrt(d_k)): how much word i attends to each word.
  * @param {import('attention-lab').Attention} api
  */
-export function qkvAttention(api, words, WQ, WK, WV) {
-  const Q = api.matmul(words, WQ); // (n x d_k): what each word is looking for
-  const K = api.matmul(words, WK); // (n x d_k): what each word offers to be found by
-  const V = api.matmul(words, WV); // (n x d_v): what each word passes on
-  const scores = api.attentionScores(Q, K); // (n x n): query i . key j
-  const scaled = api.attentionScores(Q, K, { scaled: true }); // scores / sqrt(d_k)
-  // weights = softmax(scaled) row by row; output (n x d_v) = weights V.
-  const { weights, output } = api.scaledDotProductAttention(Q, K, V);
-  return { Q, K, V, scores, dk: K.cols, scaled, weights, output };
+export function qkvAttention(api, words, WQ, WK, WV, trace) {
+  const run = qkvStages(api, words, WQ, WK, WV, trace);
+  if (run.firstFailure()) throw run.firstFailure();
+  const r = { ...run.r };
+  delete r.unscaledFirst; // a question's, not the computation's
+  return r;
 }
 
 /**
  * qkvAttention stage by stage (../stages.js): a projection that overflows stops
  * only what needs it. Stages: Q, K, V, scores (Q, K), attention (weights and
- * output: Q, K, V).
+ * output: Q, K, V). Computed through `trace` (../explain/traced-api.js), named
+ * like the figures: words (n x 3), WQ/WK/WV (3 x 3), Q/K/V (n x 3), scores
+ * (n x n), weights (n x n), output (n x 3).
  */
-export function qkvStages(api, words, WQ, WK, WV) {
+export function qkvStages(api, words, WQ, WK, WV, trace) {
+  const t = tracedApi(api, trace);
+  t.input('words', words, { symbol: 'X', row: 'x' });
+  Object.entries({ WQ, WK, WV }).forEach(([key, W]) => t.input(key, W, { symbol: `W_${key[1]}` }));
   const run = staged();
   const { r, stage } = run;
-  stage('Q', () => ({ Q: api.matmul(words, WQ) }));
-  stage('K', () => ({ K: api.matmul(words, WK) }));
-  stage('V', () => ({ V: api.matmul(words, WV) }));
+  stage('Q', () => ({ Q: t.name('Q', { symbol: 'Q', row: 'q' }).matmul(words, WQ) })); // what each word looks for
+  stage('K', () => ({ K: t.name('K', { symbol: 'K', row: 'k' }).matmul(words, WK) })); // what it offers to be found by
+  stage('V', () => ({ V: t.name('V', { symbol: 'V', row: 'v' }).matmul(words, WV) })); // what it passes on
   if (r.Q && r.K) {
     stage('scores', () => ({
-      scores: api.attentionScores(r.Q, r.K),
-      scaled: api.attentionScores(r.Q, r.K, { scaled: true }),
+      scores: t.name('scores', { symbol: 'S' }).attentionScores(r.Q, r.K), // (n x n): query i . key j
+      scaled: api.attentionScores(r.Q, r.K, { scaled: true }), // scores / sqrt(d_k)
       dk: r.K.cols,
     }));
   }
   if (r.scores && r.V) {
     stage('attention', () => {
-      const { weights, output } = api.scaledDotProductAttention(r.Q, r.K, r.V);
+      // weights = softmax(scaled) row by row; output (n x d_v) = weights V.
+      const names = { weights: { name: 'weights', symbol: 'A' }, output: { name: 'output', symbol: 'out' } };
+      const { weights, output } = t.name(names).scaledDotProductAttention(r.Q, r.K, r.V);
       // word_1's weights without the 1/√d_k, for the question of step 5.
       return { weights, output, unscaledFirst: api.softmax(r.scores.row(0)) };
     });
@@ -97,42 +101,3 @@ export function resolveWeights(api, state) {
 
 /** NumPy's dtype rule: products of integer arrays stay integer arrays. */
 export const isWhole = (rows) => rows.every((row) => row.every(Number.isInteger));
-
-// ---- provenance: the computation as a trace of named tensors (../explain/trace.js)
-
-/**
- * Records the chapter's computation (r = qkvAttention(…)) into `trace`, named
- * like the figures: words (n x 3), WQ/WK/WV (3 x 3), Q/K/V (n x 3), scores
- * (n x n), weights (n x n), output (n x 3). Each op explains its own cells.
- */
-export function traceQkv(trace, words, W, r) {
-  trace.add({ name: 'words', value: () => matrixOfRows(words), symbol: 'X', row: 'x' });
-  for (const key of WEIGHT_KEYS) trace.add({ name: key, value: () => matrixOfRows(W[key]), symbol: `W_${key[1]}` });
-  for (const name of ['Q', 'K', 'V']) {
-    trace.add({
-      name,
-      op: 'matmul',
-      inputs: ['words', `W${name}`],
-      value: r[name],
-      symbol: name,
-      row: name.toLowerCase(),
-    });
-  }
-  trace.add({
-    name: 'scores',
-    op: 'matmul',
-    inputs: ['Q', 'K'],
-    value: r.scores,
-    symbol: 'S',
-    params: { transposeB: true },
-  });
-  trace.add({
-    name: 'weights',
-    op: 'softmax',
-    inputs: ['scores'],
-    value: r.weights,
-    symbol: 'A',
-    params: { dk: r.dk },
-  });
-  trace.add({ name: 'output', op: 'weightedSum', inputs: ['weights', 'V'], value: r.output, symbol: 'out' });
-}

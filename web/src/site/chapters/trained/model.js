@@ -5,6 +5,7 @@
 // initialisation before a sentence names a head), and the measured speeds in
 // words. The model itself trains in lesson-kit/nmt-engine.js through the API's
 // TransformerTrainer.
+import { tracedApi } from '../../explain/traced-api.js';
 import { chars, pauseAtEntry } from '../../lesson-kit/seq2seq-model.js';
 
 export const DEFAULT_INPUT = { dates: '21 November 2026', reverse: '12345678', sort: '31415926' };
@@ -228,4 +229,49 @@ export function speedSentence(speed) {
     })
     .filter(Boolean)
     .join(' ');
+}
+
+// ---- the engine's numbers recorded as the API records its own (../explain/traced-api.js)
+
+/** The tensor of one head's weights, and of one use and layer's queries ('Q') or keys ('K'). */
+export const headTensor = (use, layer, head) => `${use}.L${layer}.H${head}.weights`;
+export const projectionTensor = (use, layer, which) => `${use}.L${layer}.${which}`;
+
+/**
+ * Every head of every layer of the three uses of `translation` (the engine's
+ * message) for `input`: each map the engine sent is recorded as the softmax of
+ * q·k/√d_k over the queries and keys it also sent, so any cell of any head
+ * explains itself down to the dot product (a head's blocks and scores are
+ * computed only when a reader hovers one of its cells).
+ */
+export function traceTranslation(api, trace, translation, input) {
+  const t = tracedApi(api, trace);
+  for (const use of USE_IDS) {
+    const { rowLabels, colLabels } = labelsFor(use, input, translation.output);
+    translation[use].forEach((heads, layer) => {
+      const Q = t.input(projectionTensor(use, layer, 'Q'), translation.queries[use][layer], {
+        symbol: 'Q',
+        row: 'q',
+        rowLabels,
+      });
+      const K = t.input(projectionTensor(use, layer, 'K'), translation.keys[use][layer], {
+        symbol: 'K',
+        row: 'k',
+        rowLabels: colLabels,
+      });
+      const names = { prefix: `${use}.L${layer}.`, heads: (h) => `H${h}.` };
+      t.name(names).record('attentionHeads', [Q, K, { causal: use === 'decoderSelf' }], { weights: heads });
+    });
+  }
+}
+
+/** The positional encoding the model adds (the engine's 'ready' message). */
+export const tracePositions = (trace, pe) =>
+  tracedApi(null, trace).name('pe', { symbol: 'PE' }).record('positional', [pe.cols], pe);
+
+/** The RNN's attention: the softmax of its scores (rows: output characters, columns: input characters). */
+export function traceRnn(trace, r, rowLabels, colLabels) {
+  const t = tracedApi(null, trace); // the engine computed it: nothing to call
+  const scores = t.input('rnn.scores', r.scores, { symbol: 'e', rowLabels, colLabels });
+  t.name('rnn.weights', { symbol: 'α', rowLabels, colLabels }).record('softmax', [scores], r.attention);
 }

@@ -11,7 +11,6 @@ import { linkFormulas } from '../../formula-links.js';
 import { urlStore } from '../../url-state.js';
 import { workspace } from '../../workspace.js';
 import * as M from './model.js';
-import { traceDemo, traceHeads, traceMasked, traceProjections, traceUses } from './trace.js';
 import { attentionStep } from './steps/step-attention.js';
 import { headsStep } from './steps/step-heads.js';
 import { inputsStep } from './steps/step-inputs.js';
@@ -96,29 +95,29 @@ export default {
         const keyA = JSON.stringify([tokens, state.dModel, state.seed]);
         changed('A', keyA, () => {
           data.inputs = M.drawInputs(api, tokens, state.dModel, state.seed, slot);
-          data.proj = M.projections(api, data.inputs, slot);
           data.labels = n <= 24 ? tokens : null;
-          traceProjections(trace, data.inputs, data.proj, data.labels);
+          data.proj = M.projections(api, data.inputs, slot, { trace, labels: data.labels });
           s1.show(data.inputs, data.proj, view);
           s2.show(data.proj, view);
           s4.show(data.proj, view);
         });
         changed('demo', `${state.demoSeed}/${state.dk}`, () =>
-          traceDemo(trace, ...s3.show(M.scalingDemo(api, state.demoSeed))),
+          M.recordDemo(api, trace, ...s3.show(M.scalingDemo(api, state.demoSeed))),
         );
         const keyMask = `${n}|${state.padding}|${state.causal}|${[...state.flips].join(',')}`;
         changed('mask', keyMask, () => (data.mask = M.buildMask(n, state)));
         const keyB = `${keyA}|${keyMask}`;
         changed('B', keyB, () => {
-          const masked = M.maskedAttention(api, data.proj, data.mask, slot);
-          traceMasked(trace, data.mask, masked, data.labels);
+          const masked = M.maskedAttention(api, data.proj, data.mask, slot, { trace, labels: data.labels });
           s5.show(data.mask, masked, view, data.proj.attention.weights);
         });
         changed('C', `${keyB}|${state.heads}`, () => {
           cancelCheck();
           const [inputs, mask] = [data.inputs, data.mask];
-          const byHand = M.multiHeadByHand(api, inputs, data.proj, state.heads, mask, slot);
-          traceHeads(api, trace, byHand, data.labels);
+          const byHand = M.multiHeadByHand(api, inputs, data.proj, state.heads, mask, slot, {
+            trace,
+            labels: data.labels,
+          });
           s6.show(byHand, mask, view);
           // The one-call check draws nothing and repeats the whole of step 6
           // (projections, every head, Wo): it runs after this edit's frame is
@@ -134,8 +133,7 @@ export default {
           });
         });
         changed('D', JSON.stringify([state.usesSeed, state.source, state.target]), () => {
-          const uses = M.threeUses(api, state);
-          traceUses(api, trace, uses);
+          const uses = M.threeUses(api, state, trace);
           s7.show(uses);
         });
         saveSoon();

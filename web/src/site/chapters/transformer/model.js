@@ -9,6 +9,11 @@
 // the same name and shape on every call; results are written into it (the
 // API's options.out) instead of into new arrays. Without it, every result is a
 // new Matrix (the tests compare the two).
+//
+// Trace: given a trace (../explain/trace.js), the functions compute through
+// it (../explain/traced-api.js) under the figures' names, so every figure
+// explains its cells from the computation itself.
+import { tracedApi } from '../../explain/traced-api.js';
 
 export const LENGTHS = [0, 16, 32, 64, 128]; // 0 = one position per token
 export const D_MODELS = [2, 4, 8, 16, 32, 64];
@@ -116,22 +121,39 @@ export function drawInputs(api, tokens, dModel, seed, slot = noSlot) {
   }
 }
 
-/** Steps 1, 2 and 4: projections, raw and scaled scores, plain attention. */
-export function projections(api, { X, Wq, Wk, Wv }, slot = noSlot) {
+/**
+ * Steps 1, 2 and 4: projections, raw and scaled scores, plain attention,
+ * computed through `trace` (../explain/traced-api.js) under the figures'
+ * names (X, Q, K, V, raw, scaled, weights, output); `labels`: tokens, or null.
+ */
+export function projections(api, { E, X, ids, Wq, Wk, Wv, Wo }, slot = noSlot, { trace, labels } = {}) {
+  const t = tracedApi(api, trace);
+  const { rows, pairs } = labelled(labels);
+  t.input('E', E, { symbol: 'E' });
+  t.name('X', { symbol: 'X', row: 'x', ...rows }).record('embedding', [E, ids], X);
+  for (const [name, W] of Object.entries({ Wq, Wk, Wv, Wo })) t.input(name, W, { symbol: `W_${name[1]}` });
   const [n, d] = [X.rows, Wq.cols];
-  const Q = api.matmul(X, Wq, { out: slot('Q', n, d) });
-  const K = api.matmul(X, Wk, { out: slot('K', n, d) });
-  const V = api.matmul(X, Wv, { out: slot('V', n, d) });
-  const raw = api.attentionScores(Q, K, { out: slot('raw', n, n) });
-  return {
-    Q,
-    K,
-    V,
-    raw,
-    scaled: scaledScores(api, raw, Q.cols, slot('scaled', n, n)),
-    attention: api.scaledDotProductAttention(Q, K, V, { out: attentionSlots(slot, 'attention', n, n, d) }),
+  const project = (name) => t.name(name, { symbol: name, row: name.toLowerCase(), ...rows });
+  const Q = project('Q').matmul(X, Wq, { out: slot('Q', n, d) });
+  const K = project('K').matmul(X, Wk, { out: slot('K', n, d) });
+  const V = project('V').matmul(X, Wv, { out: slot('V', n, d) });
+  const raw = t.name('raw', { symbol: 'score', ...pairs }).attentionScores(Q, K, { out: slot('raw', n, n) });
+  // What attentionScores(Q, K, { scaled: true }) gives, without a second Q Kᵀ.
+  const scaled = scaledScores(api, raw, Q.cols, slot('scaled', n, n));
+  t.name('scaled', { symbol: 'scaled', ...pairs }).record('attentionScores', [Q, K, { scaled: true }], scaled);
+  const names = {
+    weights: { name: 'weights', symbol: 'weight', ...pairs },
+    output: { name: 'output', symbol: 'output', ...rows },
   };
+  const out = attentionSlots(slot, 'attention', n, n, d);
+  return { Q, K, V, raw, scaled, attention: t.name(names).scaledDotProductAttention(Q, K, V, { out }) };
 }
+
+/** A figure's labels: rows (tokens), pairs (query → key tokens), or none when there are too many. */
+const labelled = (labels) => ({
+  rows: { rowLabels: labels ?? undefined },
+  pairs: { rowLabels: labels ?? undefined, colLabels: labels ?? undefined },
+});
 
 /** Workspace matrices for an attention result { output (n_q x d_v), weights (n_q x n_k) }. */
 const attentionSlots = (slot, name, nq, nk, dv) => ({
@@ -238,26 +260,39 @@ export function concatColumns(api, parts, out) {
 
 /**
  * Step 6: multi-head attention by hand: each head on its block of Q, K, V
- * columns (blocks[i]), concatenated, times Wo.
+ * columns (blocks[i]), concatenated, times Wo; through `trace` (after
+ * projections and maskedAttention recorded Q, K, V, Wo and the mask) as
+ * head{i}.Q/K/V/scores/weights/output, concat and mha.
  */
-export function multiHeadByHand(api, inputs, proj, heads, mask, slot = noSlot) {
+export function multiHeadByHand(api, inputs, proj, heads, mask, slot = noSlot, { trace, labels } = {}) {
+  const t = tracedApi(api, trace);
+  const { rows, pairs } = labelled(labels);
   const [n, d] = [inputs.X.rows, inputs.X.cols];
   const dk = d / heads;
-  const block = (m, name, i) => columns(api, m, i * dk, dk, slot(`head${i}.${name}`, n, dk));
+  const block = (m, name, i) =>
+    t
+      .name(`head${i}.${name}`, { symbol: `${name}${i + 1}`, row: name.toLowerCase(), ...rows })
+      .record('columns', [m, i * dk, dk], columns(api, m, i * dk, dk, slot(`head${i}.${name}`, n, dk)));
   const blocks = Array.from({ length: heads }, (_, i) => ({
     Q: block(proj.Q, 'Q', i),
     K: block(proj.K, 'K', i),
     V: block(proj.V, 'V', i),
   }));
-  const perHead = blocks.map(({ Q, K, V }, i) =>
-    api.scaledDotProductAttention(Q, K, V, { mask, out: attentionSlots(slot, `head${i}`, n, n, dk) }),
-  );
-  const concat = concatColumns(
-    api,
-    perHead.map((r) => r.output),
-    slot('concat', n, d),
-  );
-  return { dk, blocks, perHead, concat, byHand: api.matmul(concat, inputs.Wo, { out: slot('byHand', n, d) }) };
+  const perHead = blocks.map(({ Q, K, V }, i) => {
+    const head = (what, symbol, labels) => ({ name: `head${i}.${what}`, symbol: `${symbol}${i + 1}`, ...labels });
+    const names = { scores: head('scores', 'score', pairs), weights: head('weights', 'weight', pairs) };
+    names.output = head('output', 'head', rows);
+    const out = attentionSlots(slot, `head${i}`, n, n, dk);
+    return t.name(names).scaledDotProductAttention(Q, K, V, { mask, out });
+  });
+  const outputs = perHead.map((r) => r.output);
+  const concat = t
+    .name('concat', { symbol: 'concat', row: 'c', ...rows })
+    .record('concat', outputs, concatColumns(api, outputs, slot('concat', n, d)));
+  const byHand = t
+    .name('mha', { symbol: 'multihead', ...rows })
+    .matmul(concat, inputs.Wo, { out: slot('byHand', n, d) });
+  return { dk, blocks, perHead, concat, byHand };
 }
 
 /**
@@ -297,15 +332,16 @@ export const USES = ['encoder self-attention', 'masked decoder self-attention', 
  *   rs = np.random.RandomState(seed); E = rs.randn(len(vocab), 8)   # vocab of source + target
  *   then per use: Wq, Wk, Wv, Wo = (rs.randn(8, 8) / np.sqrt(8) for _ in range(4))
  */
-export function threeUses(api, { source, target, usesSeed }) {
+export function threeUses(api, { source, target, usesSeed }, trace = undefined) {
+  const t = tracedApi(api, trace);
   const src = words(source, USES_MAX_TOKENS);
   const tgt = words(target, USES_MAX_TOKENS);
   const { vocab, ids } = vocabulary([...src, ...tgt]);
   const rs = new api.RandomState(usesSeed);
   try {
     const E = rs.randn(vocab.length, USES_D_MODEL);
-    const S = pickRows(api, E, ids.slice(0, src.length));
-    const T = pickRows(api, E, ids.slice(src.length));
+    const S = t.input('uses.S', pickRows(api, E, ids.slice(0, src.length)), { symbol: 'S', row: 's', rowLabels: src });
+    const T = t.input('uses.T', pickRows(api, E, ids.slice(src.length)), { symbol: 'T', row: 't', rowLabels: tgt });
     const runs = [
       { q: S, kv: S, opts: { mask: padMask(src.length, src) }, rows: src, cols: src },
       { q: T, kv: T, opts: { causal: true }, rows: tgt, cols: tgt },
@@ -316,8 +352,13 @@ export function threeUses(api, { source, target, usesSeed }) {
       T,
       runs: runs.map((run, u) => {
         const [Wq, Wk, Wv, Wo] = [0, 1, 2, 3].map(() => weightMatrix(api, rs, USES_D_MODEL));
-        const r = api.multiHeadAttention(run.q, run.kv, run.kv, { heads: 2, Wq, Wk, Wv, Wo, ...run.opts });
+        const name = (what) => `uses${u}.${what}`;
+        for (const [key, W] of Object.entries({ Wq, Wk })) t.input(name(key), W, { symbol: `W_${key[1]}` });
         const m = run.opts.mask;
+        if (m) t.input(name('mask'), m, { symbol: 'M' });
+        // Recorded down to each head's q·k (computed when a story needs it): the call gives only the weights.
+        const opts = { heads: 2, Wq, Wk, Wv, Wo, ...run.opts };
+        const r = t.name({ prefix: name('') }).multiHeadAttention(run.q, run.kv, run.kv, opts);
         const isMasked = m ? (i, j) => m.data[i * m.cols + j] === 0 : (i, j) => j > i;
         return {
           name: USES[u],
@@ -375,9 +416,36 @@ export const usesNumpyLines = (seed) =>
     `    Wq, Wk, Wv, Wo = (rs.randn(${USES_D_MODEL}, ${USES_D_MODEL}) / np.sqrt(${USES_D_MODEL}) for _ in range(4))`,
   ].join('\n');
 
-/** Step 5: attention with the mask. */
-export const maskedAttention = (api, { Q, K, V }, mask, slot = noSlot) =>
-  api.scaledDotProductAttention(Q, K, V, { mask, out: attentionSlots(slot, 'masked', Q.rows, K.rows, V.cols) });
+/** Step 5: attention with the mask, through `trace` (after projections) as mask, masked and maskedOut. */
+export function maskedAttention(api, { Q, K, V }, mask, slot = noSlot, { trace, labels } = {}) {
+  const t = tracedApi(api, trace);
+  const { rows, pairs } = labelled(labels);
+  t.input('mask', mask, { symbol: 'M' });
+  const names = { weights: { name: 'masked', symbol: 'weight', ...pairs } };
+  names.output = { name: 'maskedOut', symbol: 'output', ...rows };
+  const out = attentionSlots(slot, 'masked', Q.rows, K.rows, V.cols);
+  return t.name(names).scaledDotProductAttention(Q, K, V, { mask, out });
+}
+
+/**
+ * Step 3's softmax of 8 scores without and with 1/√d_k, recorded in `trace`
+ * as computed for `current` (scalingDemo's row of the chosen d_k): row 1 of
+ * `weights` is the softmax of q1 · k1 … q1 · k8, row 2 of the same scores
+ * divided by √d_k first; q1 and k1 … k8 are the first random query and keys.
+ */
+export function recordDemo(api, trace, current, weights) {
+  const t = tracedApi(api, trace);
+  const q = t.input('demo.q', current.q1, { symbol: 'q', row: 'q' });
+  const k = t.input('demo.k', current.k8, { symbol: 'K', row: 'k' });
+  const row = (data) => ({ rows: 1, cols: 8, data });
+  const raw = t.name('demo.raw', { symbol: 's', vector: true }).record('attentionScores', [q, k], row(current.scores8));
+  const scaled = t
+    .name('demo.scaled', { symbol: 'ŝ', vector: true })
+    .record('attentionScores', [q, k, { scaled: true }], row(current.scaled8));
+  const both = { rows: 2, cols: 8, data: Float64Array.from([...current.scores8, ...current.scaled8]) };
+  const scores = t.name('demo.scores', { symbol: 'scores' }).record('stack', [raw, scaled], both);
+  t.name('demo.weights', { symbol: 'w' }).record('softmax', [scores], weights);
+}
 
 const fixed = (x, digits) => x.toFixed(digits);
 

@@ -7,7 +7,7 @@ import { el } from '../../../dom.js';
 import { Heatmap, captioned } from '../../../figures/heatmap.js';
 import { HeadGrid } from '../../../figures/head-grid.js';
 import { FACTOR, HOLDS_AT } from '../model.js';
-import { TENSORS } from '../trace.js';
+import { TENSORS } from '../model.js';
 
 // A real model reads up to 1,024 tokens: past these many cells a map draws one pixel per cell.
 const BIG_MAP = 48 * 48;

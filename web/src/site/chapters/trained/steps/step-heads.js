@@ -9,8 +9,7 @@ import { HeadGrid } from '../../../figures/head-grid.js';
 import { TokenLines } from '../../../figures/token-lines.js';
 import { clearArgmax, prediction } from '../../../predict.js';
 import { shown } from '../../../explain/format.js';
-import { headName, labelsFor, MAX_INPUT, USES } from '../model.js';
-import { headTensor, projectionTensor } from '../trace.js';
+import { headName, headTensor, labelsFor, MAX_INPUT, projectionTensor, USES } from '../model.js';
 import { projectionMap, weightsMap } from './maps.js';
 import { staleNote } from './stale.js';
 

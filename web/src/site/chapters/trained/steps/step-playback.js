@@ -12,8 +12,7 @@ import { captioned } from '../../../figures/heatmap.js';
 import { prediction } from '../../../predict.js';
 import { shown } from '../../../explain/format.js';
 import { chars } from '../../../lesson-kit/seq2seq-model.js';
-import { END, headName, labelsFor, USES } from '../model.js';
-import { headTensor, projectionTensor } from '../trace.js';
+import { END, headName, headTensor, labelsFor, projectionTensor, USES } from '../model.js';
 import { projectionMap, weightsMap } from './maps.js';
 import { staleNote } from './stale.js';
 

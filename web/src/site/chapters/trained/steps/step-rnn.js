@@ -7,8 +7,7 @@ import { el } from '../../../dom.js';
 import { Heatmap, captioned } from '../../../figures/heatmap.js';
 import { prediction } from '../../../predict.js';
 import { chars } from '../../../lesson-kit/seq2seq-model.js';
-import { labelsFor, speedModelName, speedSentence } from '../model.js';
-import { headTensor, traceRnn } from '../trace.js';
+import { headTensor, labelsFor, speedModelName, speedSentence, traceRnn } from '../model.js';
 import { weightsMap } from './maps.js';
 import { staleNote } from './stale.js';
 
