@@ -37,7 +37,8 @@ const bundle = (options) =>
 
 const wasmModule = at('build/wasm/attention_core.mjs');
 const gpt2Module = at('build/wasm/gpt2_core.mjs');
-for (const module of [wasmModule, gpt2Module])
+const trainerModule = at('build/wasm/trainer_core.mjs');
+for (const module of [wasmModule, gpt2Module, trainerModule])
   if (!existsSync(module)) throw new Error(`missing ${module}: run the wasm build first (scripts/build.sh)`);
 
 // dist/lib: the package. Plain ES modules plus the single-file wasm module (pack-wasm.mjs).
@@ -67,6 +68,8 @@ for (const file of readdirSync(at('web/src/api'), { recursive: true })) {
 packWasmModule(wasmModule, at('dist/lib/attention_core.mjs')); // the binary gzip-compressed inside
 // The GPT-2 module, next to its reader (model/open.js imports it on the first openModel call).
 packWasmModule(gpt2Module, at('dist/lib/model/gpt2_core.mjs'));
+// The trainers' module, next to trainers.js (imported on the first loadTrainers call).
+packWasmModule(trainerModule, at('dist/lib/trainer_core.mjs'));
 
 // dist/classic: the API as one classic script for pages that cannot load
 // modules: <script src="attention-lab.js"> defines window.AttentionLab. The
@@ -100,10 +103,25 @@ const modelReaderAsDataScript = {
       const source = readFileSync(args.path, 'utf8');
       const lazy = /\bimport\(reader\)/;
       if (!lazy.test(source)) throw new Error(`build-web: ${args.path} no longer loads the reader with import(reader)`);
-      return { contents: source.replace(lazy, '__attentionLabLoadModel(reader)'), loader: 'js' };
+      return { contents: trainersAsDataScript(source.replace(lazy, '__attentionLabLoadModel(reader)')), loader: 'js' };
     });
   },
 };
+// The trainers likewise (web/src/api/trainers.js with trainer_core.mjs, imported by
+// loadTrainers): the data script attention-lab-trainers.js beside the classic API
+// (scripts/classic-trainers-loader.js); Node, which has no script elements, imports
+// the package's ES module (../lib/trainers.js from dist/classic/).
+const TRAINERS_DATA_KEY = 'attention-lab-trainers';
+function trainersAsDataScript(source) {
+  const lazy = /\bimport\(trainerModule\)/;
+  if (!lazy.test(source))
+    throw new Error('build-web: dist/lib/index.js no longer loads the trainers with import(trainerModule)');
+  return source.replace(lazy, "__attentionLabLoadTrainers('../lib/trainers.js')");
+}
+const classicTrainersLoader = readFileSync(at('scripts/classic-trainers-loader.js'), 'utf8').replace(
+  '__TRAINERS_DATA_KEY__',
+  TRAINERS_DATA_KEY,
+);
 const classicModelLoader = readFileSync(at('scripts/classic-model-loader.js'), 'utf8').replace(
   '__MODEL_DATA_KEY__',
   MODEL_DATA_KEY,
@@ -122,7 +140,8 @@ await bundle({
     js:
       `${classicModuleUrl('__attentionLabApiUrl', '../lib/index.js')}\n` +
       'var __attentionLabScript = typeof document !== "undefined" && document.currentScript ? document.currentScript.src : undefined;\n' +
-      classicModelLoader,
+      classicModelLoader +
+      classicTrainersLoader,
   },
   globalName: 'AttentionLab',
   define: { 'import.meta.url': '__attentionLabApiUrl' },
@@ -140,6 +159,35 @@ await bundle({
   globalName: '__attentionLabModel',
   footer: {
     js: `(globalThis.attentionLabData = globalThis.attentionLabData || {})[${JSON.stringify(MODEL_DATA_KEY)}] = __attentionLabModel;`,
+  },
+});
+// The trainers with their wasm module as one data script (TRAINERS_DATA_KEY), for the
+// classic API. Their matrices are the classic API's Matrix (one class per page).
+await bundle({
+  entryPoints: [at('dist/lib/trainers.js')],
+  outfile: at('dist/classic/attention-lab-trainers.js'),
+  format: 'iife',
+  globalName: '__attentionLabTrainers',
+  plugins: [
+    {
+      name: 'classic-api-matrix',
+      setup(b) {
+        const real = at('dist/lib/matrix.js');
+        b.onResolve({ filter: /[\\/]matrix\.js$/ }, ({ namespace }) =>
+          namespace === 'classic-api' ? { path: real } : { path: 'matrix', namespace: 'classic-api' },
+        );
+        b.onLoad({ filter: /.*/, namespace: 'classic-api' }, () => ({
+          contents:
+            `export * from ${JSON.stringify(real)};\n` +
+            `export const Matrix = globalThis.attentionLabData['attention-lab'].Matrix;\n`,
+          loader: 'js',
+          resolveDir: at('dist/lib'),
+        }));
+      },
+    },
+  ],
+  footer: {
+    js: `(globalThis.attentionLabData = globalThis.attentionLabData || {})[${JSON.stringify(TRAINERS_DATA_KEY)}] = __attentionLabTrainers;`,
   },
 });
 // KaTeX's code as a data script ('katex'), for the classic builds' formulas that
@@ -263,6 +311,7 @@ mkdirSync(at('dist/site/vendor/katex'), { recursive: true });
 await buildSite(at('dist/site')); // app.js + one classic script per chapter (chapters/<id>.js)
 cpSync(at('dist/classic/attention-lab.js'), at('dist/site/attention-lab.js')); // the API (site-api.js)
 cpSync(at('dist/classic/attention-lab-model.js'), at('dist/site/attention-lab-model.js')); // its GPT-2 reader, beside it
+cpSync(at('dist/classic/attention-lab-trainers.js'), at('dist/site/attention-lab-trainers.js')); // its trainers
 cpSync(at('dist/classic/katex.js'), at('dist/site/katex.js')); // formulas missing from a chapter's map (math.js)
 writeNmtCheckpoint(at('dist/site'));
 writeTransformerCheckpoint(at('dist/site'));

@@ -5,18 +5,19 @@
 //   a.softmax([927, 397, 148, 929]);
 //
 // One module per operation of the core (softmax, gemm, attention, random
-// state) and per model built from them (projections, embeddings, seq2seq, transformer trainer);
+// state) and per model built from them (projections, embeddings);
 // this file instantiates the wasm core once and assembles the public object.
+// The trainers (./trainers.js) and the GPT-2 reader (./model/) are wasm modules
+// of their own, loaded on first use.
 import createAttentionCore from './attention_core.mjs';
 import { attentionApi } from './attention.js';
 import { embeddingsApi } from './embeddings.js';
+import { readOptions, requireBoolean } from './errors.js';
 import { gemmApi } from './gemm.js';
 import { Matrix } from './matrix.js';
 import { projectionsApi } from './projections.js';
 import { randomStateApi } from './random_state.js';
-import { seq2seqApi } from './seq2seq.js';
 import { softmaxApi } from './softmax.js';
-import { transformerTrainerApi } from './transformer_trainer.js';
 
 export { Matrix };
 
@@ -33,35 +34,86 @@ const loadReader = () => import(reader);
 /** @type {any} the reader once loaded (it owns the GPT-2 wasm module) */
 let model;
 
+/**
+ * The trainers and their wasm module (./trainers.js), imported by loadTrainers(): a
+ * variable for the same reason as `reader` (the classic script loads its classic copy).
+ */
+let trainerModule = './trainers.js';
+const importTrainers = () => import(trainerModule);
+/** @type {any} { Seq2SeqTrainer, TransformerTrainer, memoryBytes } once loaded */
+let trainers;
+/** @type {Promise<any> | undefined} */
+let trainersLoading;
+
+/** A trainer class; before loadTrainers() a TypeError that says so. */
+function trainerClass(name) {
+  if (!trainers) {
+    throw new TypeError(
+      `${name}: the trainers are not loaded: await a.loadTrainers() first (loadAttention({ trainers: false }) leaves them out)`,
+    );
+  }
+  return trainers[name];
+}
+
 /** @type {Promise<any> | undefined} */
 let loading;
 
 /**
  * Instantiates the WebAssembly core (once; later calls share it) and returns
- * the API object.
+ * the API object; with the trainers (their own wasm module) unless
+ * options.trainers is false, which leaves them to a.loadTrainers().
+ * @param {{ trainers?: boolean }} [options]
  */
-export function loadAttention() {
-  loading ??= createAttentionCore().then((core) => {
-    const { RandomState, withRandomState } = randomStateApi(core);
-    return Object.freeze({
-      Matrix,
-      /** Current size of the wasm memories in bytes (the core's, plus the GPT-2 module's once loaded). */
-      memoryBytes: () => core.HEAPF64.buffer.byteLength + (model?.memoryBytes() ?? 0),
-      ...softmaxApi(core),
-      ...gemmApi(core),
-      ...attentionApi(core),
-      RandomState,
-      ...projectionsApi(core, withRandomState),
-      ...embeddingsApi(core),
-      ...seq2seqApi(core),
-      ...transformerTrainerApi(core),
-      /** A GPT-2 from Hugging Face files; its reader (./model/) loads on first use (the classic bundles hold it). */
-      openModel: (files, options) =>
-        loadReader().then((r) => {
-          model = r;
-          return r.openModel(files, options);
-        }),
-    });
+export function loadAttention(options) {
+  let withTrainers;
+  try {
+    const given = readOptions(options, ['trainers'], 'loadAttention');
+    withTrainers = given.trainers === undefined ? true : requireBoolean(given.trainers, 'loadAttention', 'trainers');
+  } catch (error) {
+    return Promise.reject(error);
+  }
+  loading ??= createAttentionCore().then(assemble);
+  return withTrainers ? loading.then((api) => api.loadTrainers()) : loading;
+}
+
+/** The public object over the instantiated core. */
+function assemble(core) {
+  const { RandomState, withRandomState } = randomStateApi(core);
+  const api = Object.freeze({
+    Matrix,
+    /** Current size of the wasm memories in bytes (the core's, plus the trainers' and GPT-2's once loaded). */
+    memoryBytes: () => core.HEAPF64.buffer.byteLength + (trainers?.memoryBytes() ?? 0) + (model?.memoryBytes() ?? 0),
+    ...softmaxApi(core),
+    ...gemmApi(core),
+    ...attentionApi(core),
+    RandomState,
+    ...projectionsApi(core, withRandomState),
+    ...embeddingsApi(core),
+    /** Loads the trainers' module (once); resolves to this object. */
+    loadTrainers: () => {
+      if (!trainersLoading) {
+        trainersLoading = importTrainers()
+          .then((m) => m.openTrainers())
+          .then((t) => {
+            trainers = t;
+            return api;
+          });
+        trainersLoading.catch(() => (trainersLoading = undefined)); // a later call tries again
+      }
+      return trainersLoading;
+    },
+    get Seq2SeqTrainer() {
+      return trainerClass('Seq2SeqTrainer');
+    },
+    get TransformerTrainer() {
+      return trainerClass('TransformerTrainer');
+    },
+    /** A GPT-2 from Hugging Face files; its reader (./model/) loads on first use (the classic bundles hold it). */
+    openModel: (files, options) =>
+      loadReader().then((r) => {
+        model = r;
+        return r.openModel(files, options);
+      }),
   });
-  return loading;
+  return api;
 }
