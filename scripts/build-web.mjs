@@ -2,12 +2,12 @@
 // the static site (dist/site) from web/ and the wasm module built by CMake (build/wasm).
 import { writeDemoModel } from './build-demo-model.mjs';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build, transformSync } from 'esbuild';
 import { writeOembed } from './build-oembed.mjs';
 import { buildSite, katexFromDataScript } from './build-site.mjs';
-import { packWasmModule } from './pack-wasm.mjs';
+import { packWasmModule, wasmDataKey } from './pack-wasm.mjs';
 import { writeKatexFonts } from './build-katex-fonts.mjs';
 import {
   writeNmtCheckpoint,
@@ -89,6 +89,54 @@ const commonJsFooter = (name, keys) => ({
     ` module.exports = ${name}; 0 && (module.exports = { ${keys.join(', ')} }); }`,
 });
 const exportNames = async (file) => Object.keys(await import(pathToFileURL(file).href));
+// The wasm binaries ship once, in dist/lib/<name>.wasm.js (pack-wasm.mjs), which the ES
+// modules import. In a classic script, each wasm module's factory (dist/lib/**/*_core.mjs)
+// first loads that data script (scripts/classic-wasm-loader.js) and the import is dropped.
+const classicWasmLoader = at('scripts/classic-wasm-loader.js');
+const classicWasm = {
+  name: 'classic-wasm-data',
+  setup(b) {
+    b.onResolve({ filter: /\.wasm\.js$/ }, ({ path, kind }) =>
+      // the loader's import() stays (a path from dist/classic/); the glue's static import goes
+      kind === 'dynamic-import' ? { path, external: true } : { path, namespace: 'classic-wasm-dropped' },
+    );
+    b.onLoad({ filter: /.*/, namespace: 'classic-wasm-dropped' }, () => ({ contents: '', loader: 'js' }));
+    b.onResolve({ filter: /_core\.mjs$/ }, ({ path, resolveDir, namespace }) => {
+      const file = resolve(resolveDir, path);
+      return namespace === 'classic-wasm' ? { path: file } : { path: file, namespace: 'classic-wasm' };
+    });
+    b.onLoad({ filter: /.*/, namespace: 'classic-wasm' }, ({ path }) => {
+      const name = relative(at('dist/lib'), path)
+        .split('\\')
+        .join('/')
+        .replace(/\.mjs$/, '');
+      return {
+        contents:
+          `import factory from ${JSON.stringify(path)};\n` +
+          `import { loadWasmData } from ${JSON.stringify(classicWasmLoader)};\n` +
+          `export default (options) => loadWasmData(${JSON.stringify(wasmDataKey(name.split('/').pop()))}, ` +
+          `${JSON.stringify(`${name}.wasm.js`)}, () => import(${JSON.stringify(`../lib/${name}.wasm.js`)}))` +
+          `.then(() => factory(options));\n`,
+        loader: 'js',
+        resolveDir: dirname(path),
+      };
+    });
+  },
+};
+/** Copies a classic script into the site, reading the wasm data scripts from the site's wasm/ folder. */
+function copyClassicToSite(file) {
+  const text = readFileSync(at('dist/classic', file), 'utf8');
+  const marker = '../lib/#wasm-dir';
+  if (text.includes('_core.wasm.js') && !text.includes(marker)) throw new Error(`build-web: ${file} lost ${marker}`);
+  writeFileSync(at('dist/site', file), text.replaceAll(marker, 'wasm/#wasm-dir'));
+}
+/** The wasm data scripts (dist/lib/**\/*.wasm.js) copied to dist/site/wasm/, for the site's classic scripts. */
+function copyWasmDataToSite() {
+  for (const file of readdirSync(at('dist/lib'), { recursive: true }).filter((f) => f.endsWith('.wasm.js'))) {
+    mkdirSync(dirname(at('dist/site/wasm', file)), { recursive: true });
+    cpSync(at('dist/lib', file), at('dist/site/wasm', file));
+  }
+}
 // The GPT-2 reader and its wasm module (model/open.js, model/gpt2_core.mjs) are a
 // dynamic import in dist/lib, loaded on the first openModel call, so no lesson's
 // first load carries them (issue 13's 300 KiB). The classic script keeps them out
@@ -135,7 +183,7 @@ await bundle({
   entryPoints: [at('dist/lib/index.js')],
   outfile: at('dist/classic/attention-lab.js'),
   format: 'iife',
-  plugins: [modelReaderAsDataScript],
+  plugins: [modelReaderAsDataScript, classicWasm],
   banner: {
     js:
       `${classicModuleUrl('__attentionLabApiUrl', '../lib/index.js')}\n` +
@@ -156,6 +204,7 @@ await bundle({
   entryPoints: [at('dist/lib/model/open.js')],
   outfile: at('dist/classic/attention-lab-model.js'),
   format: 'iife',
+  plugins: [classicWasm],
   globalName: '__attentionLabModel',
   footer: {
     js: `(globalThis.attentionLabData = globalThis.attentionLabData || {})[${JSON.stringify(MODEL_DATA_KEY)}] = __attentionLabModel;`,
@@ -169,6 +218,7 @@ await bundle({
   format: 'iife',
   globalName: '__attentionLabTrainers',
   plugins: [
+    classicWasm,
     {
       name: 'classic-api-matrix',
       setup(b) {
@@ -309,9 +359,10 @@ await bundle({
 rmSync(at('dist/site'), { recursive: true, force: true });
 mkdirSync(at('dist/site/vendor/katex'), { recursive: true });
 await buildSite(at('dist/site')); // app.js + one classic script per chapter (chapters/<id>.js)
-cpSync(at('dist/classic/attention-lab.js'), at('dist/site/attention-lab.js')); // the API (site-api.js)
-cpSync(at('dist/classic/attention-lab-model.js'), at('dist/site/attention-lab-model.js')); // its GPT-2 reader, beside it
-cpSync(at('dist/classic/attention-lab-trainers.js'), at('dist/site/attention-lab-trainers.js')); // its trainers
+copyClassicToSite('attention-lab.js'); // the API (site-api.js)
+copyClassicToSite('attention-lab-model.js'); // its GPT-2 reader, beside it
+copyClassicToSite('attention-lab-trainers.js'); // its trainers
+copyWasmDataToSite(); // their wasm binaries (the package's site reads ../lib/ instead)
 cpSync(at('dist/classic/katex.js'), at('dist/site/katex.js')); // formulas missing from a chapter's map (math.js)
 writeNmtCheckpoint(at('dist/site'));
 writeTransformerCheckpoint(at('dist/site'));

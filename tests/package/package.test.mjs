@@ -78,15 +78,13 @@ test('the tarball: the GloVe vectors once, the site without its duplicates, size
   assert.ok(paths.includes('dist/site/index.html') && paths.includes('THIRD-PARTY-NOTICES.md'));
   // The elements bundle holds no wasm (it imports dist/lib); neither does the classic elements script.
   assert.ok(!wasmCopies.some((p) => p.includes('elements')), wasmCopies.join(', '));
-  // The wasm twice: the API module and the classic API (which the package's site loads from
-  // ../classic/; its NMT worker is then the elements' module worker, importing ../lib). The GPT-2
-  // module twice the same way: beside its reader in dist/lib/model/, and in the classic API's
-  // data script for it (the site's copy left out).
+  // Each wasm module once: its binary in a data script beside its ES module glue (pack-wasm.mjs),
+  // which the glue imports and the classic scripts (dist/classic/attention-lab.js, its -trainers.js
+  // and -model.js, which the package's site loads from ../classic/) load from ../lib/.
   assert.deepEqual(wasmCopies.sort(), [
-    'dist/classic/attention-lab-model.js',
-    'dist/classic/attention-lab.js',
-    'dist/lib/attention_core.mjs',
-    'dist/lib/model/gpt2_core.mjs',
+    'dist/lib/attention_core.wasm.js',
+    'dist/lib/model/gpt2_core.wasm.js',
+    'dist/lib/trainer_core.wasm.js',
   ]);
   // The vectors in their 12-bit form (encoding code 2 at byte 8: 1.5 bytes a value, not int16's 2).
   assert.equal(readFileSync(join(ROOT, 'dist/lib/embeddings/glove.6B.100d.14k.bin')).readUInt32LE(8), 2);
