@@ -6,7 +6,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build, transformSync } from 'esbuild';
 import { writeOembed } from './build-oembed.mjs';
-import { buildSite, katexFromDataScript } from './build-site.mjs';
+import { buildSite, katexFromDataScript, lazyChapters, registryCode } from './build-site.mjs';
 import { packWasmModule, wasmDataKey } from './pack-wasm.mjs';
 import { writeKatexFonts } from './build-katex-fonts.mjs';
 import {
@@ -339,26 +339,66 @@ writeFileSync(at('dist/elements/react.js'), '// Types only: see react.d.ts.\nexp
 // module (dist/lib/index.js) with import() (elements/api-import.js), and finds
 // its assets (fonts, workers, the vectors, KaTeX's code for a formula not typeset
 // at build time: ../classic/katex.js) from its own address, as if it were
-// dist/elements/attention-lab-elements.js.
-await bundle({
-  entryPoints: [at('web/src/site/elements.js')],
-  outfile: at('dist/classic/attention-lab-elements.js'),
-  format: 'iife',
-  globalName: 'AttentionLabElements',
-  loader: { '.css': 'text' },
-  alias: { 'attention-lab': at('web/src/site/elements/api-import.js') },
-  define: { 'import.meta.url': '__attentionLabModuleUrl', ATTENTION_LAB_CLASSIC: 'true' },
-  plugins: [besideElements, katexFromDataScript("[new URL('../classic/katex.js', import.meta.url)]")],
-  banner: { js: classicModuleUrl('__attentionLabModuleUrl', '../elements/attention-lab-elements.js') },
-  footer: commonJsFooter('AttentionLabElements', await exportNames(at('dist/elements/attention-lab-elements.js'))),
-});
+// dist/elements/attention-lab-elements.js. Its chapters are the site's classic
+// chapter scripts (../site/chapters/<id>.js, one copy in the package for both),
+// injected when a lesson shows one; they read the modules they share with the
+// shell from globalThis.attentionLabModules, which this script fills with its own
+// (`site`: what buildSite returned). Built after the site.
+async function buildClassicElements(site) {
+  const siteApi = at('web/src/site/site-api.js');
+  const apiImport = at('web/src/site/elements/api-import.js');
+  await bundle({
+    stdin: {
+      contents:
+        `import './classic-elements-registry';\n` +
+        `export * from ${JSON.stringify(at('web/src/site/elements.js'))};\n`,
+      resolveDir: at('web/src/site'),
+      sourcefile: 'classic-elements.js',
+    },
+    outfile: at('dist/classic/attention-lab-elements.js'),
+    format: 'iife',
+    globalName: 'AttentionLabElements',
+    loader: { '.css': 'text' },
+    alias: { 'attention-lab': apiImport },
+    define: { 'import.meta.url': '__attentionLabModuleUrl', ATTENTION_LAB_CLASSIC: 'true' },
+    plugins: [
+      besideElements,
+      katexFromDataScript("[new URL('../classic/katex.js', import.meta.url)]"),
+      // (no address when inlined, as in a notebook: then the page inlined the chapter too)
+      lazyChapters(
+        site.needShared,
+        (file) => `(import.meta.url ? new URL(${JSON.stringify(`../site/${file}`)}, import.meta.url).href : '')`,
+      ),
+      {
+        name: 'classic-elements-registry',
+        setup(b) {
+          b.onResolve({ filter: /^\.\/classic-elements-registry$/ }, () => ({
+            path: 'registry',
+            namespace: 'ce-registry',
+          }));
+          b.onLoad({ filter: /.*/, namespace: 'ce-registry' }, () => ({
+            contents: registryCode(site.chaptersRead),
+            resolveDir: at('web/src/site'),
+          }));
+          // The site's API module is, here, the elements' (the page's classic API or ../lib/).
+          b.onResolve({ filter: /site-api\.js$/ }, ({ path, resolveDir }) =>
+            resolve(resolveDir, path) === siteApi ? { path: apiImport } : undefined,
+          );
+        },
+      },
+    ],
+    banner: { js: classicModuleUrl('__attentionLabModuleUrl', '../elements/attention-lab-elements.js') },
+    footer: commonJsFooter('AttentionLabElements', await exportNames(at('dist/elements/attention-lab-elements.js'))),
+  });
+}
 
 // dist/site: classic scripts (module scripts do not load from file://): the
 // shell app.js and one script per chapter, loaded when it opens (build-site.mjs);
 // the page, its styles and KaTeX's stylesheet and fonts. Nothing from a CDN.
 rmSync(at('dist/site'), { recursive: true, force: true });
 mkdirSync(at('dist/site/vendor/katex'), { recursive: true });
-await buildSite(at('dist/site')); // app.js + one classic script per chapter (chapters/<id>.js)
+const site = await buildSite(at('dist/site')); // app.js + one classic script per chapter (chapters/<id>.js)
+await buildClassicElements(site); // which loads those chapter scripts
 copyClassicToSite('attention-lab.js'); // the API (site-api.js)
 copyClassicToSite('attention-lab-model.js'); // its GPT-2 reader, beside it
 copyClassicToSite('attention-lab-trainers.js'); // its trainers
