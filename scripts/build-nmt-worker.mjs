@@ -80,22 +80,6 @@ export function writeTransformerCheckpoint(dir) {
   );
 }
 
-/**
- * Plugin: dist/lib/index.js's import of the trainers (a variable, which a Blob
- * URL's worker could not resolve) as a literal, so the worker carries them.
- */
-const trainersInline = {
-  name: 'trainers-inline',
-  setup(b) {
-    b.onLoad({ filter: /dist[\\/]lib[\\/]index\.js$/ }, ({ path }) => {
-      const source = readFileSync(path, 'utf8');
-      const lazy = /\bimport\(trainerModule\)/;
-      if (!lazy.test(source)) throw new Error(`build-nmt-worker: ${path} no longer imports import(trainerModule)`);
-      return { contents: source.replace(lazy, "import('./trainers.js')"), loader: 'js' };
-    });
-  },
-};
-
 /** The site's worker: one classic script with the wasm core inlined, stored as text in a data script. */
 export async function writeNmtWorkerSource(dir) {
   const result = await build({
@@ -103,7 +87,6 @@ export async function writeNmtWorkerSource(dir) {
     format: 'iife',
     write: false,
     alias: { 'attention-lab': join(root, 'dist/lib/index.js') },
-    plugins: [trainersInline],
   });
   writeFileSync(
     join(dir, 'nmt-worker-source.js'),

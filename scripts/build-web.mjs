@@ -161,10 +161,10 @@ const modelReaderAsDataScript = {
 // the package's ES module (../lib/trainers.js from dist/classic/).
 const TRAINERS_DATA_KEY = 'attention-lab-trainers';
 function trainersAsDataScript(source) {
-  const lazy = /\bimport\(trainerModule\)/;
+  const lazy = /\bimport\((["'])\.\/trainers\.js\1\)/;
   if (!lazy.test(source))
-    throw new Error('build-web: dist/lib/index.js no longer loads the trainers with import(trainerModule)');
-  return source.replace(lazy, "__attentionLabLoadTrainers('../lib/trainers.js')");
+    throw new Error("build-web: dist/lib/index.js no longer loads the trainers with import('./trainers.js')");
+  return source.replace(lazy, '__attentionLabLoadTrainers()');
 }
 const classicTrainersLoader = readFileSync(at('scripts/classic-trainers-loader.js'), 'utf8').replace(
   '__TRAINERS_DATA_KEY__',

@@ -2,15 +2,17 @@
 // build-web.mjs): how its loadTrainers loads the trainers and their wasm module.
 // Like the GPT-2 reader (classic-model-loader.js), a page's classic script injects
 // the data script attention-lab-trainers.js from beside its own address, which
-// works from file:// too. Elsewhere (Node, a worker) it imports the module.
+// works from file:// too. Elsewhere (Node, a worker), or when nothing loads there (a
+// bundler's bundle), it imports the package's module: a literal path from dist/classic/,
+// which Node and bundlers resolve.
 /* global __attentionLabScript, document */
 /* exported __attentionLabLoadTrainers */
 var __attentionLabTrainersLoading;
-function __attentionLabLoadTrainers(modulePath) {
+function __attentionLabLoadTrainers() {
   var key = '__TRAINERS_DATA_KEY__';
   var data = globalThis.attentionLabData;
   if (data && data[key]) return Promise.resolve(data[key]);
-  if (!__attentionLabScript) return import(modulePath);
+  if (!__attentionLabScript) return import('../lib/trainers.js');
   __attentionLabTrainersLoading =
     __attentionLabTrainersLoading ||
     new Promise(function (resolve, reject) {
@@ -26,7 +28,9 @@ function __attentionLabLoadTrainers(modulePath) {
       script.onerror = function () {
         script.remove();
         __attentionLabTrainersLoading = undefined; // a later call tries again
-        reject(new Error('attention-lab: cannot load ' + url));
+        import('../lib/trainers.js').then(resolve, function () {
+          reject(new Error('attention-lab: cannot load ' + url));
+        });
       };
       document.head.append(script);
     });

@@ -55,7 +55,9 @@ export function loadWasmData(key, file, importer) {
   if (!pending.has(key)) {
     const path = WASM_DIR + file;
     let loading;
-    if (script) loading = inject(new URL(path, script).href, key);
+    // A bundler's bundle has an address too, with no dist/lib/ beside it: then the import.
+    if (script)
+      loading = inject(new URL(path, script).href, key).catch((error) => importer().catch(() => Promise.reject(error)));
     else if (typeof importScripts === 'function') {
       loading = new Promise((resolve) => {
         const url = new URL(path, self.location.href).href;

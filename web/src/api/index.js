@@ -35,11 +35,12 @@ const loadReader = () => import(reader);
 let model;
 
 /**
- * The trainers and their wasm module (./trainers.js), imported by loadTrainers(): a
- * variable for the same reason as `reader` (the classic script loads its classic copy).
+ * The trainers and their wasm module (./trainers.js), imported by loadTrainers() (the
+ * classic script loads its classic copy instead: build-web.mjs). A literal, unlike `reader`:
+ * loadAttention() loads them by default, so bundlers must follow it (a chunk of its own, or
+ * inlined where they bundle one script, as Vite's iife workers).
  */
-let trainerModule = './trainers.js';
-const importTrainers = () => import(trainerModule);
+const importTrainers = () => import('./trainers.js');
 /** @type {any} { Seq2SeqTrainer, TransformerTrainer, memoryBytes } once loaded */
 let trainers;
 /** @type {Promise<any> | undefined} */
