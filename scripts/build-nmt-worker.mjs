@@ -4,8 +4,9 @@
 //   site:     nmt-worker-source.js   the worker bundled with the wasm core, as text
 //                                   (started from a Blob URL: pages opened from
 //                                   file:// cannot start a worker from a file)
-//   elements: lesson-worker.js       an ES module worker importing ../lib/index.js,
-//                                   so the wasm is the page's own file (one download);
+//   elements: lesson-worker.js       an ES module worker importing ../lib/with-trainers.js
+//                                   (the API with the trainers imported statically), so
+//                                   the wasm is the page's own file (one download);
 //                                   it also loads the GloVe lesson's own files
 //   both:     nmt-checkpoint.js      the shipped checkpoint (base64)
 //             transformer-checkpoint.js  the trained Transformer chapter's (the same worker trains both)

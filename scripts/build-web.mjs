@@ -306,7 +306,7 @@ await bundle({
 });
 for (const file of katexFonts) cpSync(at('node_modules/katex/dist/fonts', file), at('dist/elements/fonts', file));
 // The lessons' worker (a module importing ../lib/index.js) and the checkpoints, loaded when a lesson opens.
-await writeLessonWorker(at('dist/elements'), '../lib/index.js');
+await writeLessonWorker(at('dist/elements'), '../lib/with-trainers.js'); // the API with the trainers, no import()
 writeNmtCheckpoint(at('dist/elements'));
 writeTransformerCheckpoint(at('dist/elements'));
 writeDemoModel(at('dist/elements'));
