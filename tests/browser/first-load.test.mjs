@@ -24,7 +24,7 @@
 // Met again (2026-11-27): the trainers (Seq2SeqTrainer, TransformerTrainer: their JS and a
 // wasm module of their own, trainer_core) load on first use, which the Basics lesson never
 // makes: 216.6 KiB (site) and 220.0 KiB (element page); with the wasm binary in a data script
-// beside the glue (one copy in the package), 215.5 / 218.9 KiB. The guard is the target again.
+// beside the glue (one copy in the package), 215.5 / 218.9 KiB (215.6 / 219.0 with api.js). The guard is the target again.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { measureFirstLoad } from '../../scripts/first-load.mjs';
