@@ -4,8 +4,9 @@
 //   site:     nmt-worker-source.js   the worker bundled with the wasm core, as text
 //                                   (started from a Blob URL: pages opened from
 //                                   file:// cannot start a worker from a file)
-//   elements: lesson-worker.js       an ES module worker importing ../lib/index.js,
-//                                   so the wasm is the page's own file (one download);
+//   elements: lesson-worker.js       an ES module worker importing ../lib/with-trainers.js
+//                                   (the API with the trainers imported statically), so
+//                                   the wasm is the page's own file (one download);
 //                                   it also loads the GloVe lesson's own files
 //   both:     nmt-checkpoint.js      the shipped checkpoint (base64)
 //             transformer-checkpoint.js  the trained Transformer chapter's (the same worker trains both)
@@ -31,12 +32,39 @@ export const dataScript = (key, value, comment) =>
   `// ${comment}\nglobalThis.attentionLabData = globalThis.attentionLabData || {};\n` +
   `globalThis.attentionLabData[${JSON.stringify(key)}] = ${JSON.stringify(value)};\n`;
 
+/**
+ * A data script storing the base64 string `base64` (a checkpoint: float32 weights) under
+ * `key`. Inside, its bytes are stored as four planes (byte 0 of every 4, then byte 1, …)
+ * and put back in order when the script runs: the floats' sign and exponent bytes repeat,
+ * so gzip packs the planes ~10% smaller (the package and a compressing server send that).
+ */
+export function planesDataScript(key, base64, comment) {
+  const bytes = Buffer.from(base64, 'base64');
+  if (bytes.toString('base64') !== base64) throw new Error(`build-nmt-worker: ${key} is not canonical base64`);
+  const planes = Buffer.alloc(bytes.length);
+  let k = 0;
+  for (let lane = 0; lane < 4; lane++) for (let i = lane; i < bytes.length; i += 4) planes[k++] = bytes[i];
+  return (
+    `// ${comment} (bytes in four planes: build-nmt-worker.mjs)\n` +
+    `(function (planes) {\n` +
+    `  var n = planes.length, bytes = new Uint8Array(n), k = 0, text = '';\n` +
+    `  for (var lane = 0; lane < 4; lane++) for (var i = lane; i < n; i += 4) bytes[i] = planes.charCodeAt(k++);\n` +
+    `  for (var j = 0; j < n; j += 32768) text += String.fromCharCode.apply(null, bytes.subarray(j, j + 32768));\n` +
+    `  (globalThis.attentionLabData = globalThis.attentionLabData || {})[${JSON.stringify(key)}] = btoa(text);\n` +
+    `})(atob(${JSON.stringify(planes.toString('base64'))}));\n`
+  );
+}
+
 /** Writes the checkpoint data script into `dir`. */
 export function writeNmtCheckpoint(dir) {
   const base64 = readFileSync(join(root, 'web/assets/seq2seq-dates.b64.txt'), 'utf8').trim();
   writeFileSync(
     join(dir, 'nmt-checkpoint.js'),
-    dataScript('seq2seq-dates', base64, 'The NMT chapter’s shipped checkpoint (base64): npm run train-checkpoint'),
+    planesDataScript(
+      'seq2seq-dates',
+      base64,
+      'The NMT chapter’s shipped checkpoint (base64): npm run train-checkpoint',
+    ),
   );
 }
 
@@ -45,7 +73,7 @@ export function writeTransformerCheckpoint(dir) {
   const base64 = readFileSync(join(root, 'web/assets/transformer-dates.b64.txt'), 'utf8').trim();
   writeFileSync(
     join(dir, 'transformer-checkpoint.js'),
-    dataScript(
+    planesDataScript(
       'transformer-dates',
       base64,
       'The trained Transformer chapter’s shipped checkpoint (base64): npm run train-transformer-checkpoint',

@@ -44,15 +44,17 @@ export async function siteChapterIds() {
 /**
  * Plugin: the chapter list with each import('./<id>/chapter.js') replaced by the
  * injected chapters/<id>.js, preceded by chapters/shared.js for the chapters in `needShared`.
+ * `url` turns a file of the site ('chapters/x.js') into the expression of its URL
+ * (the site: relative to the page; the classic elements: to their own address).
  */
-const lazyChapters = (needShared) =>
+export const lazyChapters = (needShared, url = (file) => JSON.stringify(file)) =>
   chapterListPlugin(
     (source) =>
       `import { loadDataScript as __chapterScript } from '../data-script.js';\n` +
       source.replace(CHAPTER_IMPORT, (_, id) => {
-        const chapter = `__chapterScript('chapter:${id}', ['chapters/${id}.js'])`;
+        const chapter = `__chapterScript('chapter:${id}', [${url(`chapters/${id}.js`)}])`;
         const script = needShared.has(id)
-          ? `__chapterScript('${SHARED_KEY}', ['chapters/shared.js']).then(() => ${chapter})`
+          ? `__chapterScript('${SHARED_KEY}', [${url('chapters/shared.js')}]).then(() => ${chapter})`
           : chapter;
         return `${script}.then((c) => ({ default: c }))`;
       }),
@@ -92,7 +94,7 @@ const keyOf = (path) => relative(root, path).split('\\').join('/');
  * stay live; __esModule so default imports read `default`), added to
  * globalThis.attentionLabModules under keyOf(path).
  */
-const registryCode = (paths) =>
+export const registryCode = (paths) =>
   paths.map((p, i) => `import * as m${i} from ${JSON.stringify(p)};`).join('\n') +
   `\nconst live = (ns) => Object.defineProperties({}, Object.fromEntries(['__esModule', ...Object.keys(ns)].map(` +
   `(k) => [k, { enumerable: true, get: k === '__esModule' ? () => true : () => ns[k] }])));\n` +
@@ -201,5 +203,13 @@ export async function buildSite(outDir) {
       plugins: [fromRegistry(shared), lazyKatex],
     });
   }
-  return { ids, shared: [...shellJs, ...laterJs].map(keyOf) };
+  // For the classic elements, which load these chapter scripts too (build-web.mjs): the shell's
+  // modules the chapters read from the registry, and the chapters that need chapters/shared.js.
+  const chapterModules = new Set([...graphs.values()].flat());
+  return {
+    ids,
+    shared: [...shellJs, ...laterJs].map(keyOf),
+    chaptersRead: shellJs.filter((p) => chapterModules.has(p)),
+    needShared,
+  };
 }

@@ -2,13 +2,13 @@
 // the static site (dist/site) from web/ and the wasm module built by CMake (build/wasm).
 import { writeDemoModel } from './build-demo-model.mjs';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build, transformSync } from 'esbuild';
 import { writeOembed } from './build-oembed.mjs';
-import { buildSite, katexFromDataScript } from './build-site.mjs';
+import { buildSite, katexFromDataScript, lazyChapters, registryCode } from './build-site.mjs';
 import { chapterListPlugin, chapterMetas, chapterUnion } from './chapters.mjs';
-import { packWasmModule } from './pack-wasm.mjs';
+import { packWasmModule, wasmDataKey } from './pack-wasm.mjs';
 import { writeKatexFonts } from './build-katex-fonts.mjs';
 import {
   writeNmtCheckpoint,
@@ -40,7 +40,8 @@ const wasmModule = at('build/wasm/attention_core.mjs');
 // The model families' module (CMake's model_wasm), shipped beside the reader as dist/lib/model/<this name>.
 const MODEL_MODULE = 'model_core.mjs';
 const modelModule = at('build/wasm', MODEL_MODULE);
-for (const module of [wasmModule, modelModule])
+const trainerModule = at('build/wasm/trainer_core.mjs');
+for (const module of [wasmModule, modelModule, trainerModule])
   if (!existsSync(module)) throw new Error(`missing ${module}: run the wasm build first (scripts/build.sh)`);
 
 // dist/lib: the package. Plain ES modules plus the single-file wasm module (pack-wasm.mjs).
@@ -90,6 +91,8 @@ writeFileSync(
   "// attention-lab: the model families' types, one per folder of web/src/api/model/families/ (written by the build).\n" +
     families.map((f) => `export * from './${f}/types.js';\n`).join(''),
 );
+// The trainers' module, next to trainers.js (imported on the first loadTrainers call).
+packWasmModule(trainerModule, at('dist/lib/trainer_core.mjs'));
 
 // dist/classic: the API as one classic script for pages that cannot load
 // modules: <script src="attention-lab.js"> defines window.AttentionLab. The
@@ -109,6 +112,54 @@ const commonJsFooter = (name, keys) => ({
     ` module.exports = ${name}; 0 && (module.exports = { ${keys.join(', ')} }); }`,
 });
 const exportNames = async (file) => Object.keys(await import(pathToFileURL(file).href));
+// The wasm binaries ship once, in dist/lib/<name>.wasm.js (pack-wasm.mjs), which the ES
+// modules import. In a classic script, each wasm module's factory (dist/lib/**/*_core.mjs)
+// first loads that data script (scripts/classic-wasm-loader.js) and the import is dropped.
+const classicWasmLoader = at('scripts/classic-wasm-loader.js');
+const classicWasm = {
+  name: 'classic-wasm-data',
+  setup(b) {
+    b.onResolve({ filter: /\.wasm\.js$/ }, ({ path, kind }) =>
+      // the loader's import() stays (a path from dist/classic/); the glue's static import goes
+      kind === 'dynamic-import' ? { path, external: true } : { path, namespace: 'classic-wasm-dropped' },
+    );
+    b.onLoad({ filter: /.*/, namespace: 'classic-wasm-dropped' }, () => ({ contents: '', loader: 'js' }));
+    b.onResolve({ filter: /_core\.mjs$/ }, ({ path, resolveDir, namespace }) => {
+      const file = resolve(resolveDir, path);
+      return namespace === 'classic-wasm' ? { path: file } : { path: file, namespace: 'classic-wasm' };
+    });
+    b.onLoad({ filter: /.*/, namespace: 'classic-wasm' }, ({ path }) => {
+      const name = relative(at('dist/lib'), path)
+        .split('\\')
+        .join('/')
+        .replace(/\.mjs$/, '');
+      return {
+        contents:
+          `import factory from ${JSON.stringify(path)};\n` +
+          `import { loadWasmData } from ${JSON.stringify(classicWasmLoader)};\n` +
+          `export default (options) => loadWasmData(${JSON.stringify(wasmDataKey(name.split('/').pop()))}, ` +
+          `${JSON.stringify(`${name}.wasm.js`)}, () => import(${JSON.stringify(`../lib/${name}.wasm.js`)}))` +
+          `.then(() => factory(options));\n`,
+        loader: 'js',
+        resolveDir: dirname(path),
+      };
+    });
+  },
+};
+/** Copies a classic script into the site, reading the wasm data scripts from the site's wasm/ folder. */
+function copyClassicToSite(file) {
+  const text = readFileSync(at('dist/classic', file), 'utf8');
+  const marker = '../lib/#wasm-dir';
+  if (text.includes('_core.wasm.js') && !text.includes(marker)) throw new Error(`build-web: ${file} lost ${marker}`);
+  writeFileSync(at('dist/site', file), text.replaceAll(marker, 'wasm/#wasm-dir'));
+}
+/** The wasm data scripts (dist/lib/**\/*.wasm.js) copied to dist/site/wasm/, for the site's classic scripts. */
+function copyWasmDataToSite() {
+  for (const file of readdirSync(at('dist/lib'), { recursive: true }).filter((f) => f.endsWith('.wasm.js'))) {
+    mkdirSync(dirname(at('dist/site/wasm', file)), { recursive: true });
+    cpSync(at('dist/lib', file), at('dist/site/wasm', file));
+  }
+}
 // The model reader and its wasm module (model/open.js, model/model_core.mjs) are a
 // dynamic import in dist/lib, loaded on the first openModel call, so no lesson's
 // first load carries them (issue 13's 300 KiB). The classic script keeps them out
@@ -123,10 +174,25 @@ const modelReaderAsDataScript = {
       const source = readFileSync(args.path, 'utf8');
       const lazy = /\bimport\(reader\)/;
       if (!lazy.test(source)) throw new Error(`build-web: ${args.path} no longer loads the reader with import(reader)`);
-      return { contents: source.replace(lazy, '__attentionLabLoadModel(reader)'), loader: 'js' };
+      return { contents: trainersAsDataScript(source.replace(lazy, '__attentionLabLoadModel(reader)')), loader: 'js' };
     });
   },
 };
+// The trainers likewise (web/src/api/trainers.js with trainer_core.mjs, imported by
+// loadTrainers): the data script attention-lab-trainers.js beside the classic API
+// (scripts/classic-trainers-loader.js); Node, which has no script elements, imports
+// the package's ES module (../lib/trainers.js from dist/classic/).
+const TRAINERS_DATA_KEY = 'attention-lab-trainers';
+function trainersAsDataScript(source) {
+  const lazy = /\bimport\((["'])\.\/trainers\.js\1\)/;
+  if (!lazy.test(source))
+    throw new Error("build-web: dist/lib/index.js no longer loads the trainers with import('./trainers.js')");
+  return source.replace(lazy, '__attentionLabLoadTrainers()');
+}
+const classicTrainersLoader = readFileSync(at('scripts/classic-trainers-loader.js'), 'utf8').replace(
+  '__TRAINERS_DATA_KEY__',
+  TRAINERS_DATA_KEY,
+);
 const classicModelLoader = readFileSync(at('scripts/classic-model-loader.js'), 'utf8').replace(
   '__MODEL_DATA_KEY__',
   MODEL_DATA_KEY,
@@ -140,12 +206,13 @@ await bundle({
   entryPoints: [at('dist/lib/index.js')],
   outfile: at('dist/classic/attention-lab.js'),
   format: 'iife',
-  plugins: [modelReaderAsDataScript],
+  plugins: [modelReaderAsDataScript, classicWasm],
   banner: {
     js:
       `${classicModuleUrl('__attentionLabApiUrl', '../lib/index.js')}\n` +
       'var __attentionLabScript = typeof document !== "undefined" && document.currentScript ? document.currentScript.src : undefined;\n' +
-      classicModelLoader,
+      classicModelLoader +
+      classicTrainersLoader,
   },
   globalName: 'AttentionLab',
   define: { 'import.meta.url': '__attentionLabApiUrl' },
@@ -155,14 +222,45 @@ await bundle({
       'if (typeof globalThis === "object") (globalThis.attentionLabData = globalThis.attentionLabData || {})["attention-lab"] = AttentionLab;',
   },
 });
-// The GPT-2 reader with its wasm module as one data script (MODEL_DATA_KEY), for the classic API.
+// The model reader (its wasm module loads from ../lib/) as one data script (MODEL_DATA_KEY), for the classic API.
 await bundle({
   entryPoints: [at('dist/lib/model/open.js')],
   outfile: at('dist/classic/attention-lab-model.js'),
   format: 'iife',
+  plugins: [classicWasm],
   globalName: '__attentionLabModel',
   footer: {
     js: `(globalThis.attentionLabData = globalThis.attentionLabData || {})[${JSON.stringify(MODEL_DATA_KEY)}] = __attentionLabModel;`,
+  },
+});
+// The trainers with their wasm module as one data script (TRAINERS_DATA_KEY), for the
+// classic API. Their matrices are the classic API's Matrix (one class per page).
+await bundle({
+  entryPoints: [at('dist/lib/trainers.js')],
+  outfile: at('dist/classic/attention-lab-trainers.js'),
+  format: 'iife',
+  globalName: '__attentionLabTrainers',
+  plugins: [
+    classicWasm,
+    {
+      name: 'classic-api-matrix',
+      setup(b) {
+        const real = at('dist/lib/matrix.js');
+        b.onResolve({ filter: /[\\/]matrix\.js$/ }, ({ namespace }) =>
+          namespace === 'classic-api' ? { path: real } : { path: 'matrix', namespace: 'classic-api' },
+        );
+        b.onLoad({ filter: /.*/, namespace: 'classic-api' }, () => ({
+          contents:
+            `export * from ${JSON.stringify(real)};\n` +
+            `export const Matrix = globalThis.attentionLabData['attention-lab'].Matrix;\n`,
+          loader: 'js',
+          resolveDir: at('dist/lib'),
+        }));
+      },
+    },
+  ],
+  footer: {
+    js: `(globalThis.attentionLabData = globalThis.attentionLabData || {})[${JSON.stringify(TRAINERS_DATA_KEY)}] = __attentionLabTrainers;`,
   },
 });
 // KaTeX's code as a data script ('katex'), for the classic builds' formulas that
@@ -231,7 +329,7 @@ await bundle({
 });
 for (const file of katexFonts) cpSync(at('node_modules/katex/dist/fonts', file), at('dist/elements/fonts', file));
 // The lessons' worker (a module importing ../lib/index.js) and the checkpoints, loaded when a lesson opens.
-await writeLessonWorker(at('dist/elements'), '../lib/index.js');
+await writeLessonWorker(at('dist/elements'), '../lib/with-trainers.js'); // the API with the trainers, no import()
 writeNmtCheckpoint(at('dist/elements'));
 writeTransformerCheckpoint(at('dist/elements'));
 writeDemoModel(at('dist/elements'));
@@ -271,32 +369,70 @@ writeFileSync(at('dist/elements/react.js'), '// Types only: see react.d.ts.\nexp
 // module (dist/lib/index.js) with import() (elements/api-import.js), and finds
 // its assets (fonts, workers, the vectors, KaTeX's code for a formula not typeset
 // at build time: ../classic/katex.js) from its own address, as if it were
-// dist/elements/attention-lab-elements.js.
-await bundle({
-  entryPoints: [at('web/src/site/elements.js')],
-  outfile: at('dist/classic/attention-lab-elements.js'),
-  format: 'iife',
-  globalName: 'AttentionLabElements',
-  loader: { '.css': 'text' },
-  alias: { 'attention-lab': at('web/src/site/elements/api-import.js') },
-  define: { 'import.meta.url': '__attentionLabModuleUrl', ATTENTION_LAB_CLASSIC: 'true' },
-  plugins: [
-    besideElements,
-    katexFromDataScript("[new URL('../classic/katex.js', import.meta.url)]"),
-    chapterListPlugin(),
-  ],
-  banner: { js: classicModuleUrl('__attentionLabModuleUrl', '../elements/attention-lab-elements.js') },
-  footer: commonJsFooter('AttentionLabElements', await exportNames(at('dist/elements/attention-lab-elements.js'))),
-});
+// dist/elements/attention-lab-elements.js. Its chapters are the site's classic
+// chapter scripts (../site/chapters/<id>.js, one copy in the package for both),
+// injected when a lesson shows one; they read the modules they share with the
+// shell from globalThis.attentionLabModules, which this script fills with its own
+// (`site`: what buildSite returned). Built after the site.
+async function buildClassicElements(site) {
+  const siteApi = at('web/src/site/site-api.js');
+  const apiImport = at('web/src/site/elements/api-import.js');
+  await bundle({
+    stdin: {
+      contents:
+        `import './classic-elements-registry';\n` +
+        `export * from ${JSON.stringify(at('web/src/site/elements.js'))};\n`,
+      resolveDir: at('web/src/site'),
+      sourcefile: 'classic-elements.js',
+    },
+    outfile: at('dist/classic/attention-lab-elements.js'),
+    format: 'iife',
+    globalName: 'AttentionLabElements',
+    loader: { '.css': 'text' },
+    alias: { 'attention-lab': apiImport },
+    define: { 'import.meta.url': '__attentionLabModuleUrl', ATTENTION_LAB_CLASSIC: 'true' },
+    plugins: [
+      besideElements,
+      katexFromDataScript("[new URL('../classic/katex.js', import.meta.url)]"),
+      // (no address when inlined, as in a notebook: then the page inlined the chapter too)
+      lazyChapters(
+        site.needShared,
+        (file) => `(import.meta.url ? new URL(${JSON.stringify(`../site/${file}`)}, import.meta.url).href : '')`,
+      ),
+      {
+        name: 'classic-elements-registry',
+        setup(b) {
+          b.onResolve({ filter: /^\.\/classic-elements-registry$/ }, () => ({
+            path: 'registry',
+            namespace: 'ce-registry',
+          }));
+          b.onLoad({ filter: /.*/, namespace: 'ce-registry' }, () => ({
+            contents: registryCode(site.chaptersRead),
+            resolveDir: at('web/src/site'),
+          }));
+          // The site's API module is, here, the elements' (the page's classic API or ../lib/).
+          b.onResolve({ filter: /site-api\.js$/ }, ({ path, resolveDir }) =>
+            resolve(resolveDir, path) === siteApi ? { path: apiImport } : undefined,
+          );
+        },
+      },
+    ],
+    banner: { js: classicModuleUrl('__attentionLabModuleUrl', '../elements/attention-lab-elements.js') },
+    footer: commonJsFooter('AttentionLabElements', await exportNames(at('dist/elements/attention-lab-elements.js'))),
+  });
+}
 
 // dist/site: classic scripts (module scripts do not load from file://): the
 // shell app.js and one script per chapter, loaded when it opens (build-site.mjs);
 // the page, its styles and KaTeX's stylesheet and fonts. Nothing from a CDN.
 rmSync(at('dist/site'), { recursive: true, force: true });
 mkdirSync(at('dist/site/vendor/katex'), { recursive: true });
-await buildSite(at('dist/site')); // app.js + one classic script per chapter (chapters/<id>.js)
-cpSync(at('dist/classic/attention-lab.js'), at('dist/site/attention-lab.js')); // the API (site-api.js)
-cpSync(at('dist/classic/attention-lab-model.js'), at('dist/site/attention-lab-model.js')); // its GPT-2 reader, beside it
+const site = await buildSite(at('dist/site')); // app.js + one classic script per chapter (chapters/<id>.js)
+await buildClassicElements(site); // which loads those chapter scripts
+copyClassicToSite('attention-lab.js'); // the API (site-api.js)
+copyClassicToSite('attention-lab-model.js'); // its model reader, beside it
+copyClassicToSite('attention-lab-trainers.js'); // its trainers
+copyWasmDataToSite(); // their wasm binaries (the package's site reads ../lib/ instead)
 cpSync(at('dist/classic/katex.js'), at('dist/site/katex.js')); // formulas missing from a chapter's map (math.js)
 writeNmtCheckpoint(at('dist/site'));
 writeTransformerCheckpoint(at('dist/site'));

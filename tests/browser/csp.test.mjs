@@ -32,7 +32,7 @@ const ELEMENT_BUILDS = {
   },
   classic: {
     script: '<script src="classic/attention-lab-elements.js"></script>',
-    formulas: '**/classic/attention-lab-elements.js',
+    formulas: '**/site/chapters/basics.js', // the classic elements load the site's chapter scripts
   },
 };
 
@@ -44,7 +44,7 @@ before(async () => {
   env = await startBrowser();
   site = await serve({ root: SITE_DIR, headers: { 'Content-Security-Policy': CSP_POLICY } });
   hostDir = mkdtempSync(join(tmpdir(), 'attention-lab-csp-'));
-  for (const dir of ['lib', 'elements', 'classic']) symlinkSync(join(SITE_DIR, '..', dir), join(hostDir, dir));
+  for (const dir of ['lib', 'elements', 'classic', 'site']) symlinkSync(join(SITE_DIR, '..', dir), join(hostDir, dir));
   cpSync(join(SITE_DIR, 'favicon.svg'), join(hostDir, 'favicon.ico')); // no data: icon: img-src is 'self'
   const lessons = CHAPTERS.map(({ id }) => `<attention-lesson chapter="${id}"></attention-lesson>`).join('\n');
   for (const [name, { script }] of Object.entries(ELEMENT_BUILDS))

@@ -18,9 +18,13 @@
 // openModel call with its reader): 300.8 KiB (site) and 306.6 KiB (element page), so still
 // above the target. With the rest of that session (predict-then-reveal on every step, the
 // chapters split by step with staged computation and live experiments, the trainers' option
-// tables, focusable scroll boxes): 308.2 KiB (site) and 313.8 KiB (element page). The guard is
-// 320 KiB until the rest is found (README, "First load"): the trainers' JS and wasm, which the
-// Basics lesson never calls, are the next thing to load lazily.
+// tables, focusable scroll boxes): 308.2 KiB (site) and 313.8 KiB (element page), guarded at
+// 320 KiB for a while.
+//
+// Met again (2026-11-27): the trainers (Seq2SeqTrainer, TransformerTrainer: their JS and a
+// wasm module of their own, trainer_core) load on first use, which the Basics lesson never
+// makes: 216.6 KiB (site) and 220.0 KiB (element page); with the wasm binary in a data script
+// beside the glue (one copy in the package), 215.5 / 218.9 KiB (215.6 / 219.0 with api.js). The guard is the target again.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { measureFirstLoad } from '../../scripts/first-load.mjs';
@@ -30,9 +34,9 @@ const CHAPTERS = await chapterMetas(); // chapters/*/meta.js, in order
 
 const OTHER_CHAPTERS = CHAPTERS.map((c) => c.id).filter((id) => id !== 'basics');
 
-const GUARD = 320 * 1024; // the target is 300 KiB: see above
+const GUARD = 300 * 1024; // issue 13's target: see above
 
-test('the Basics lesson loads at most 320 KiB gzip (site over http and file://, element page; target 300 KiB), no NMT or GloVe assets, no KaTeX code', async () => {
+test('the Basics lesson loads at most 300 KiB gzip (site over http and file://, element page), no NMT or GloVe assets, no KaTeX code, no trainers or model module', async () => {
   const result = await measureFirstLoad();
   for (const [name, m] of Object.entries(result)) {
     assert.ok(m.gzip <= GUARD, `${name}: ${m.gzip} bytes gzip (${m.files.map((f) => f.path).join(', ')})`);
@@ -44,6 +48,11 @@ test('the Basics lesson loads at most 320 KiB gzip (site over http and file://, 
     // Formulas come typeset (chapters/<id>/formulas.js): KaTeX's code (the site's katex.js, the elements' chunk) stays away.
     const katexCode = m.files.filter((f) => /(^|\/)katex(\.js|-[\w-]+\.js)$/.test(f.path));
     assert.deepEqual(katexCode, [], `${name}: loads KaTeX's code`);
+    // The trainers and the GPT-2 reader load on first use (loadTrainers, openModel), not here.
+    const later = m.files.filter((f) => /trainer|attention-lab-model|model_core|model\//.test(f.path));
+    assert.deepEqual(later, [], `${name}: loads the trainers or the model module`);
+    // The core's wasm binary once (its data script, pack-wasm.mjs).
+    assert.equal(m.files.filter((f) => f.path.endsWith('attention_core.wasm.js')).length, 1, name);
   }
   // One wasm core: the element page loads the API module once and nothing else holds the wasm.
   assert.equal(result.element.files.filter((f) => f.path.endsWith('attention_core.mjs')).length, 1);

@@ -216,14 +216,14 @@ const ELEMENT_BUILDS = [
   {
     name: 'classic',
     script: '<script src="classic/attention-lab-elements.js"></script>',
-    chapter: '**/classic/attention-lab-elements.js',
+    chapter: '**/site/chapters/basics.js', // the classic elements load the site's chapter scripts
     katex: /\/classic\/katex\.js$/,
   },
 ];
 
 test('elements: a formula missing from the chapter’s map is typeset by KaTeX loaded then (module chunk, classic script)', async () => {
   const hostDir = mkdtempSync(join(tmpdir(), 'attention-lab-formulas-'));
-  for (const dir of ['lib', 'elements', 'classic'])
+  for (const dir of ['lib', 'elements', 'classic', 'site'])
     cpSync(join(SITE_DIR, '..', dir), join(hostDir, dir), { recursive: true });
   for (const build of ELEMENT_BUILDS)
     writeFileSync(

@@ -90,3 +90,25 @@ export function fillHeap(a, options, fillers = []) {
     }
   }
 }
+
+/**
+ * The core's heap (the trainers have a wasm module, and a heap, of their own): makes ~4 MB
+ * Embeddings tables until the heap refuses one (a RangeError, checked); pushes them onto
+ * `fillers` and returns it. What is left is smaller than one table.
+ */
+export async function fillCoreHeap(a, fillers = []) {
+  const dim = 500;
+  const row = Array.from({ length: dim }, (_, i) => (i % 7) - 3).join(' ');
+  const text = Array.from({ length: 2000 }, (_, w) => `w${w} ${row}`).join('\n');
+  const source = await a.loadEmbeddings(text);
+  const bytes = source.toBinary();
+  source.delete();
+  for (;;) {
+    try {
+      fillers.push(a.embeddingsFromBinary(bytes));
+    } catch (error) {
+      assert.ok(error instanceof RangeError, String(error));
+      return fillers;
+    }
+  }
+}

@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
 import { loadAttention } from '../../dist/lib/index.js';
-import { fillHeap, makeCanaries } from './boundary-canaries.js';
+import { fillCoreHeap, fillHeap, makeCanaries } from './boundary-canaries.js';
 
 const a = await loadAttention();
 const canaries = await makeCanaries(a);
@@ -21,6 +21,7 @@ after(() => {
 
 test('with the heap full, a long string is a RangeError naming the argument, and nothing else changes', async () => {
   for (const options of [{ hidden: 256, embedding: 256, batch: 1 }, {}]) fillHeap(a, options, fillers);
+  await fillCoreHeap(a, fillers); // the core's heap too: the trainers' is their module's own
   const long = '\u4e00'.repeat(2 ** 22); // 12 MiB of UTF-8
   const refused = (call, fn, arg) =>
     assert.throws(call, (error) => {

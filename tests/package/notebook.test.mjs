@@ -18,15 +18,17 @@ import { checkHostPage } from './hosts/check-page.mjs';
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const CLASSIC = join(ROOT, 'dist', 'classic');
 
-// The README's cell: the package's two classic scripts inlined (the output needs
-// no file next to it), then the lesson's tag.
+// The README's cell: the package's two classic scripts inlined, the API's wasm
+// binary (its data script in dist/lib/) before them and the chapter's scripts
+// (dist/site/chapters/) after (the output needs no file next to it), then the lesson's tag.
 const CELL = `from pathlib import Path
 from IPython.display import HTML
 
 def attention_lesson(chapter, dist=Path(${JSON.stringify(CLASSIC)})):
     scripts = ''.join(
         '<script>' + (dist / name).read_text().replace('</script', '<\\\\/script') + '</script>'
-        for name in ('attention-lab.js', 'attention-lab-elements.js'))
+        for name in ('../lib/attention_core.wasm.js', 'attention-lab.js', 'attention-lab-elements.js',
+                     '../site/chapters/shared.js', f'../site/chapters/{chapter}.js'))
     return HTML(scripts + f'<attention-lesson chapter="{chapter}"></attention-lesson>')
 
 attention_lesson('basics')`;

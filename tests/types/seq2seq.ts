@@ -2,6 +2,8 @@
 import {
   loadAttention,
   Matrix,
+  type Attention,
+  type LoadAttentionOptions,
   type Seq2SeqOptions,
   type Seq2SeqTranslation,
   type TrainResult,
@@ -36,4 +38,15 @@ export async function seq2seqUsage(): Promise<number> {
   // @ts-expect-error load takes bytes, not a string
   a.Seq2SeqTrainer.load('checkpoint');
   return loss + losses[0] + step + accuracy + target.length + result.output.length + weights.rows + steps;
+}
+
+// The trainers as a step of their own: loadAttention({ trainers: false }), then loadTrainers().
+export async function lazyTrainersUsage(): Promise<number> {
+  const options: LoadAttentionOptions = { trainers: false };
+  const a: Attention = await loadAttention(options);
+  const same: Attention = await a.loadTrainers();
+  const t = new same.Seq2SeqTrainer({ task: 'reverse', seed: 0 });
+  const steps = t.train(1).step;
+  t.delete();
+  return steps;
 }

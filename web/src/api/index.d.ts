@@ -110,10 +110,17 @@ export interface OwnedObject {
 export interface Attention {
   readonly Matrix: typeof Matrix;
   /**
-   * Current size of the WebAssembly memories in bytes: the core's, plus the GPT-2 module's once
-   * `openModel` has loaded it (each grows on demand, up to 2 GiB, and never shrinks).
+   * Current size of the WebAssembly memories in bytes: the core's, plus the trainers' module once
+   * loaded and the GPT-2 module's once `openModel` has loaded it (each grows on demand, up to
+   * 2 GiB, and never shrinks).
    */
   memoryBytes(): number;
+  /**
+   * Loads the trainers (`Seq2SeqTrainer`, `TransformerTrainer`: a WebAssembly module of their
+   * own) once and resolves to this object. `loadAttention()` calls it; after
+   * `loadAttention({ trainers: false })`, call it before using a trainer.
+   */
+  loadTrainers(): Promise<Attention>;
 
   // ---- Attention Basics ----
   /** Dot product `a · b` of two vectors of equal length. */
@@ -257,7 +264,8 @@ export interface Attention {
   /**
    * A character-level encoder–decoder with attention (bidirectional GRU encoder,
    * GRU decoder, Luong combination `tanh(Wc[c; h])`), trained in WebAssembly.
-   * Owns WebAssembly memory: call `delete()` when done.
+   * Owns WebAssembly memory: call `delete()` when done. Reading it before the trainers
+   * are loaded (`loadAttention({ trainers: false })` without `loadTrainers()`) throws a TypeError.
    */
   readonly Seq2SeqTrainer: Seq2SeqTrainerConstructor;
 
@@ -265,7 +273,8 @@ export interface Attention {
   /**
    * The encoder–decoder Transformer of "Attention is all you need" (pre-LN,
    * separate source/target embeddings), trained in WebAssembly on the seq2seq
-   * tasks. Owns WebAssembly memory: call `delete()` when done.
+   * tasks. Owns WebAssembly memory: call `delete()` when done. Reading it before the
+   * trainers are loaded throws a TypeError, as for `Seq2SeqTrainer`.
    */
   readonly TransformerTrainer: TransformerTrainerConstructor;
 
@@ -787,5 +796,17 @@ export type MultiHeadData<P extends Precision | undefined, I> =
       : Float32Array | Float64Array
     : ResultData<P, I>;
 
-/** Instantiates the WebAssembly core once (later calls share it) and returns the API. */
-export declare function loadAttention(): Promise<Attention>;
+/** Options of `loadAttention`. */
+export interface LoadAttentionOptions {
+  /**
+   * Whether to load the trainers' WebAssembly module too (default true). `false` leaves it
+   * for `a.loadTrainers()`: a page that trains nothing downloads less.
+   */
+  trainers?: boolean;
+}
+
+/**
+ * Instantiates the WebAssembly core once (later calls share it) and returns the API, with
+ * the trainers unless `options.trainers` is false. Invalid options reject with a TypeError.
+ */
+export declare function loadAttention(options?: LoadAttentionOptions): Promise<Attention>;

@@ -101,7 +101,7 @@ export class AttentionLessonElement extends Base {
     let api;
     let chapter;
     try {
-      [api, chapter] = await Promise.all([loadAttention(), loadChapter(entry)]);
+      [api, chapter] = await Promise.all([loadAttention({ trainers: false }), loadChapter(entry)]);
     } catch (error) {
       if (!controller.signal.aborted)
         this.frame.replaceChildren(message(`attention-lesson: could not start the lesson: ${error.message}`));

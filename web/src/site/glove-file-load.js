@@ -12,7 +12,7 @@ import { loadAttention } from 'attention-lab';
 /** Loads the file of a { type: 'load' } message, posting progress, then the table or the error. */
 export async function loadGloveFile({ file, vocabulary, limit }) {
   try {
-    const a = await loadAttention();
+    const a = await loadAttention({ trainers: false });
     let last = 0;
     let lines = 0;
     const E = await a.loadEmbeddings(file, {

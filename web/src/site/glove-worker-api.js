@@ -14,4 +14,4 @@ function classicApi() {
   return self.AttentionLab;
 }
 
-export const loadAttention = () => classicApi().loadAttention();
+export const loadAttention = () => classicApi().loadAttention({ trainers: false }); // GloVe trains nothing

@@ -4,8 +4,11 @@
 // its dist/site leaves the copy out and finds ../classic/attention-lab.js.
 import { loadDataScript } from './data-script.js';
 
-/** The API object (loads the classic script the first time). */
+/**
+ * The API object (loads the classic script the first time), without the trainers:
+ * a chapter that trains loads them with a.loadTrainers() (the training engine).
+ */
 export const loadAttention = () =>
   loadDataScript('attention-lab', ['attention-lab.js', '../classic/attention-lab.js']).then((lib) =>
-    lib.loadAttention(),
+    lib.loadAttention({ trainers: false }),
   );

@@ -2,16 +2,17 @@
 // the classic API (window.AttentionLab, dist/classic/attention-lab.js) when the
 // page loaded it, so the page and the lessons share one wasm instance; else the
 // package's ES module (dist/lib/index.js), loaded with import(), which classic
-// scripts may call (the package holds no extra copy of the wasm).
+// scripts may call (the package holds no extra copy of the wasm). Without the
+// trainers: the training engine loads them (a.loadTrainers()).
 let api;
 
 export function loadAttention() {
   const classic = globalThis.AttentionLab;
   api ??=
     typeof classic?.loadAttention === 'function'
-      ? classic.loadAttention()
+      ? classic.loadAttention({ trainers: false })
       : import(/* webpackIgnore: true */ new URL('../lib/index.js', import.meta.url).href).then((m) =>
-          m.loadAttention(),
+          m.loadAttention({ trainers: false }),
         );
   return api;
 }

@@ -44,7 +44,7 @@ function transformerTranslation(r) {
 }
 
 /**
- * @param {() => Promise<any>} loadApi resolves to the attention-lab API
+ * @param {() => Promise<any>} loadApi resolves to the attention-lab API (its trainers are loaded here)
  * @param {(message: object) => void} post
  * @param {{chunk?: number}} [options] steps per slice between message checks
  * @returns {(message: object) => Promise<void>}
@@ -161,7 +161,7 @@ export function createEngine(loadApi, post, { chunk = 5 } = {}) {
 
   return async function handle(data) {
     try {
-      api ??= await loadApi();
+      api ??= await (await loadApi()).loadTrainers(); // their own wasm module, loaded once
       if (data.type === 'init' || data.type === 'reset') {
         running = false;
         trainer?.delete();

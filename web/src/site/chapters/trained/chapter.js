@@ -97,7 +97,11 @@ function loadModels({ api, assets, signal, input, onMessage, onError, onStarted,
     (started) => started && onStarted(started),
     (error) => onError(`The model could not be loaded (${error.message}). Reload the page to try again.`),
   );
-  loadDataScript('seq2seq-dates', assets.nmtCheckpoint ? [assets.nmtCheckpoint] : RNN_CHECKPOINTS).then((base64) => {
+  // The RNN translates on the main thread: its checkpoint and the trainers' module, fetched together.
+  Promise.all([
+    loadDataScript('seq2seq-dates', assets.nmtCheckpoint ? [assets.nmtCheckpoint] : RNN_CHECKPOINTS),
+    api.loadTrainers(),
+  ]).then(([base64]) => {
     if (!signal?.aborted) onRnn(api.Seq2SeqTrainer.load(decodeBase64(base64)));
   }, onRnnError);
 }
