@@ -165,7 +165,7 @@ function copyWasmDataToSite() {
 // first load carries them (issue 13's 300 KiB). The classic script keeps them out
 // too, and loads them the way a classic script can from file:// as well: as the
 // data script attention-lab-model.js next to its own address (built below;
-// scripts/classic-model-loader.js), where import() of a module would be refused.
+// scripts/classic-lazy-loader.js), where import() of a module would be refused.
 const MODEL_DATA_KEY = 'attention-lab-model';
 const modelReaderAsDataScript = {
   name: 'model-reader-as-data-script',
@@ -180,7 +180,7 @@ const modelReaderAsDataScript = {
 };
 // The trainers likewise (web/src/api/trainers.js with trainer_core.mjs, imported by
 // loadTrainers): the data script attention-lab-trainers.js beside the classic API
-// (scripts/classic-trainers-loader.js); Node, which has no script elements, imports
+// (scripts/classic-lazy-loader.js); Node, which has no script elements, imports
 // the package's ES module (../lib/trainers.js from dist/classic/).
 const TRAINERS_DATA_KEY = 'attention-lab-trainers';
 function trainersAsDataScript(source) {
@@ -189,14 +189,9 @@ function trainersAsDataScript(source) {
     throw new Error("build-web: dist/lib/index.js no longer loads the trainers with import('./trainers.js')");
   return source.replace(lazy, '__attentionLabLoadTrainers()');
 }
-const classicTrainersLoader = readFileSync(at('scripts/classic-trainers-loader.js'), 'utf8').replace(
-  '__TRAINERS_DATA_KEY__',
-  TRAINERS_DATA_KEY,
-);
-const classicModelLoader = readFileSync(at('scripts/classic-model-loader.js'), 'utf8').replace(
-  '__MODEL_DATA_KEY__',
-  MODEL_DATA_KEY,
-);
+const classicLazyLoader = readFileSync(at('scripts/classic-lazy-loader.js'), 'utf8')
+  .replace('__MODEL_DATA_KEY__', MODEL_DATA_KEY)
+  .replace('__TRAINERS_DATA_KEY__', TRAINERS_DATA_KEY);
 
 // The classic API. It also registers as the data script 'attention-lab' (data-script.js): the
 // site loads it that way. Its import.meta.url is the address dist/lib/index.js has next to it (from the
@@ -211,8 +206,7 @@ await bundle({
     js:
       `${classicModuleUrl('__attentionLabApiUrl', '../lib/index.js')}\n` +
       'var __attentionLabScript = typeof document !== "undefined" && document.currentScript ? document.currentScript.src : undefined;\n' +
-      classicModelLoader +
-      classicTrainersLoader,
+      classicLazyLoader,
   },
   globalName: 'AttentionLab',
   define: { 'import.meta.url': '__attentionLabApiUrl' },
