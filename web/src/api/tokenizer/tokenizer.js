@@ -26,11 +26,12 @@ const display = new TextDecoder('utf-8', { ignoreBOM: true });
 export function* buildTables({ file, vocab, merges, added }) {
   // id -> piece, the vocabulary first, then added tokens not in it.
   // Filled in id order first: set out of order (JSON puts "12" before "a"), a large array
-  // turns sparse (a dictionary) and costs several times more.
+  // turns sparse (a dictionary) and costs several times more. Not when the ids are sparse
+  // themselves (one id near 2^24 would make a 128 MB array).
   let most = -1;
   for (const id of vocab.values()) if (id > most) most = id;
   const pieces = [];
-  for (let id = 0; id <= most; id++) pieces.push(undefined);
+  if (most < 2 * vocab.size + 1024) for (let id = 0; id <= most; id++) pieces.push(undefined);
   let i = 0;
   for (const [piece, id] of vocab) {
     if (++i % STEP === 0) yield;
