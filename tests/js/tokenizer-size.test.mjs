@@ -11,6 +11,7 @@ import { MAX_MERGES, MAX_TOKEN_CHARS, MAX_VOCAB } from '../../web/src/api/tokeni
 import { loadWordPieceTokenizer } from '../../web/src/api/tokenizer/wordpiece.js';
 import { syntheticBpe, syntheticTokenizerJson } from './big-tokenizer.js';
 import { fixtureFiles } from './gpt2-files.js';
+import gpt2 from '../../web/src/api/model/families/gpt2/index.js';
 
 const PRE = { type: 'ByteLevel', add_prefix_space: false, use_regex: true };
 const tokenizerJson = (model) => ({ normalizer: null, pre_tokenizer: PRE, model });
@@ -80,19 +81,26 @@ test('the async path gives the same tokenizer, and yields to the event loop whil
     assert.deepEqual(built.encode(s).ids, sync.encode(s).ids, s);
 });
 
-test('an AbortSignal lands while a large vocabulary builds (loadTokenizerAsync and openModel)', async () => {
+test('an AbortSignal lands while a large vocabulary builds (loadTokenizerAsync, the GPT-2 row, openModel)', async () => {
   const text = syntheticTokenizerJson(200000, 4);
   const controller = new AbortController();
   setImmediate(() => controller.abort(new Error('stop')));
   await assert.rejects(loadTokenizerAsync({ 'tokenizer.json': text }, controller.signal), { message: 'stop' });
 
-  // openModel: the fixture's weights with a 200,000-token tokenizer (its ids stay below vocab_size
-  // only for the byte tokens, which is all this open needs before the abort lands).
+  // The family row openModel calls: its bytes are parsed without a turn of the event loop, so
+  // the first turn comes from the build's slices (a build in one stretch resolves instead).
+  const bytes = new TextEncoder().encode(text);
+  const row = new AbortController();
+  setImmediate(() => row.abort(new Error('row')));
+  await assert.rejects(gpt2.openTokenizer({ 'tokenizer.json': bytes }, 'openModel', row.signal), { message: 'row' });
+
   const a = await loadAttention();
   const late = new AbortController();
-  const opening = a.openModel(fixtureFiles('model.safetensors', { 'tokenizer.json': text }), { signal: late.signal });
-  setImmediate(function wait() {
-    late.abort(new Error('late'));
-  });
+  const opening = a.openModel(fixtureFiles('model.safetensors', { 'tokenizer.json': bytes }), { signal: late.signal });
+  setImmediate(() => late.abort(new Error('late')));
   await assert.rejects(opening, { message: 'late' });
+  // Not aborted, the same files open (the tokenizer's extra ids are past the model's vocab_size).
+  const m = await a.openModel(fixtureFiles('model.safetensors', { 'tokenizer.json': bytes }));
+  assert.equal(m.tokenizer.vocabSize, 200000);
+  m.delete();
 });
