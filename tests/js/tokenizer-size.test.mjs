@@ -11,6 +11,7 @@ import { MAX_MERGES, MAX_TOKEN_CHARS, MAX_VOCAB } from '../../web/src/api/tokeni
 import { loadWordPieceTokenizer } from '../../web/src/api/tokenizer/wordpiece.js';
 import { syntheticBpe, syntheticTokenizerJson } from './big-tokenizer.js';
 import { fixtureFiles } from './gpt2-files.js';
+import bert from '../../web/src/api/model/families/bert/index.js';
 import gpt2 from '../../web/src/api/model/families/gpt2/index.js';
 
 const PRE = { type: 'ByteLevel', add_prefix_space: false, use_regex: true };
@@ -103,4 +104,17 @@ test('an AbortSignal lands while a large vocabulary builds (loadTokenizerAsync, 
   const m = await a.openModel(fixtureFiles('model.safetensors', { 'tokenizer.json': bytes }));
   assert.equal(m.tokenizer.vocabSize, 200000);
   m.delete();
+});
+
+test("BERT's row reads a large vocab.txt in slices too: an AbortSignal lands; not aborted, the same vocabulary", async () => {
+  const lines = ['[PAD]', '[UNK]', '[CLS]', '[SEP]', '[MASK]'];
+  for (let i = lines.length; i < 300000; i++) lines.push(i % 2 ? `w${i}` : `##w${i}`);
+  const bytes = new TextEncoder().encode(lines.join('\n') + '\n');
+  const controller = new AbortController();
+  setImmediate(() => controller.abort(new Error('bert')));
+  await assert.rejects(bert.openTokenizer({ 'vocab.txt': bytes }, 'openModel', controller.signal), { message: 'bert' });
+  const opened = await bert.openTokenizer({ 'vocab.txt': bytes }, 'openModel');
+  const sync = loadWordPieceTokenizer({ 'vocab.txt': bytes });
+  assert.equal(opened.vocabSize, 300000);
+  assert.deepEqual(opened.encode('w7w9 w11').ids, sync.encode('w7w9 w11').ids);
 });

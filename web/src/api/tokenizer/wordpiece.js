@@ -10,6 +10,7 @@ import { describe, isPlainObject } from '../errors.js';
 import { normalizeBert, splitBertWords } from './bert-text.js';
 import { LEAST_TOKENS } from './bound.js';
 import { checkCount, checkTokenLength, MAX_VOCAB, readJson, readText } from './load.js';
+import { runSteps, runStepsAsync, STEP } from './steps.js';
 
 const FN = 'loadWordPieceTokenizer';
 const SPECIAL = ['[PAD]', '[UNK]', '[CLS]', '[SEP]', '[MASK]'];
@@ -18,14 +19,16 @@ const SPECIAL = ['[PAD]', '[UNK]', '[CLS]', '[SEP]', '[MASK]'];
 const WORD_CHARS = 100;
 const MAX_WORD_CHARS = 10000;
 
-function vocabFromObject(object, file) {
+function* vocabFromObject(object, file) {
   if (!isPlainObject(object))
     throw new TypeError(`${FN}: ${file} model.vocab must be an object of token: id, got ${describe(object)}`);
   const tokens = Object.keys(object);
   checkCount(tokens.length, MAX_VOCAB, file, 'model.vocab', FN);
   const vocab = new Map();
   const seen = new Set();
-  for (const token of tokens) {
+  for (let i = 0; i < tokens.length; i++) {
+    if (i % STEP === STEP - 1) yield;
+    const token = tokens[i];
     const id = object[token];
     checkTokenLength(token, file, 'model.vocab', FN);
     if (typeof id !== 'number') throw new TypeError(`${FN}: ${file} id of ${JSON.stringify(token)} must be a number`);
@@ -39,15 +42,17 @@ function vocabFromObject(object, file) {
   return vocab;
 }
 
-function vocabFromLines(value) {
+function* vocabFromLines(value) {
   const vocab = new Map();
   const lines = readText(value, 'vocab.txt', FN).split('\n');
   checkCount(lines.length - 1, MAX_VOCAB, 'vocab.txt', 'lines', FN); // - 1: the last newline
-  lines.forEach((raw, id) => {
+  for (let id = 0; id < lines.length; id++) {
+    if (id % STEP === STEP - 1) yield;
+    const raw = lines[id];
     const token = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
     checkTokenLength(token, 'vocab.txt', `line ${id + 1}`, FN);
     if (token !== '' && !vocab.has(token)) vocab.set(token, id);
-  });
+  }
   return vocab;
 }
 
@@ -68,7 +73,7 @@ function readMaxChars(value, file) {
   return value;
 }
 
-function readTokenizerJson(value) {
+function* readTokenizerJson(value) {
   const file = 'tokenizer.json';
   const json = readJson(value, file, FN);
   if (!isPlainObject(json) || !isPlainObject(json.model))
@@ -85,7 +90,7 @@ function readTokenizerJson(value) {
         .map((t) => t.content)
     : [];
   return {
-    vocab: vocabFromObject(json.model.vocab, file),
+    vocab: yield* vocabFromObject(json.model.vocab, file),
     unk: typeof json.model.unk_token === 'string' ? json.model.unk_token : '[UNK]',
     prefix: typeof json.model.continuing_subword_prefix === 'string' ? json.model.continuing_subword_prefix : '##',
     maxChars: readMaxChars(json.model.max_input_chars_per_word, file),
@@ -107,20 +112,30 @@ function readTokenizerJson(value) {
  * (default true: bert-base-uncased); tokenizer.json says it itself.
  */
 export function loadWordPieceTokenizer(files, { lowercase = true } = {}) {
+  return new WordPieceTokenizer(runSteps(describeSteps(files, lowercase)));
+}
+
+/**
+ * loadWordPieceTokenizer for openModel: the vocabulary read in slices that give the event
+ * loop a turn (steps.js), rejecting with `signal`'s reason once it is aborted.
+ */
+export async function loadWordPieceTokenizerAsync(files, { lowercase = true } = {}, signal = undefined) {
+  return new WordPieceTokenizer(await runStepsAsync(describeSteps(files, lowercase), signal));
+}
+
+function* describeSteps(files, lowercase) {
   if (!isPlainObject(files)) throw new TypeError(`${FN}: files must be an object, got ${describe(files)}`);
-  let description;
-  if (files['tokenizer.json'] !== undefined) description = readTokenizerJson(files['tokenizer.json']);
-  else if (files['vocab.txt'] !== undefined)
-    description = {
-      vocab: vocabFromLines(files['vocab.txt']),
+  if (files['tokenizer.json'] !== undefined) return yield* readTokenizerJson(files['tokenizer.json']);
+  if (files['vocab.txt'] !== undefined)
+    return {
+      vocab: yield* vocabFromLines(files['vocab.txt']),
       unk: '[UNK]',
       prefix: '##',
       maxChars: WORD_CHARS,
       normalize: { clean: true, cjk: true, stripAccents: lowercase, lowercase },
       special: SPECIAL,
     };
-  else throw new TypeError(`${FN}: files needs 'tokenizer.json' or 'vocab.txt'`);
-  return new WordPieceTokenizer(description);
+  throw new TypeError(`${FN}: files needs 'tokenizer.json' or 'vocab.txt'`);
 }
 
 export class WordPieceTokenizer {
@@ -132,16 +147,15 @@ export class WordPieceTokenizer {
   #normalize;
   #special;
   #specialPattern;
-  #longest = 0; // the most characters of a piece (without the prefix): no longer candidate can match
+  #longest = 0; // at least the most characters of a piece (without the prefix): no longer candidate matches
 
   constructor({ vocab, unk, prefix, maxChars, normalize, special }) {
     this.#vocab = vocab;
     for (const [piece, id] of vocab) {
       this.#pieces[id] = piece;
       const bare = prefix !== '' && piece.startsWith(prefix) ? piece.slice(prefix.length) : piece;
-      let chars = 0;
-      for (const _ of bare) chars++;
-      if (chars > this.#longest) this.#longest = chars;
+      // UTF-16 units: never fewer than its characters, so no match is missed.
+      if (bare.length > this.#longest) this.#longest = bare.length;
     }
     for (const name of [unk, '[CLS]', '[SEP]'])
       if (!vocab.has(name)) throw new RangeError(`${FN}: the vocabulary has no ${JSON.stringify(name)} token`);
