@@ -147,13 +147,16 @@ export class WordPieceTokenizer {
   #normalize;
   #special;
   #specialPattern;
+  #continuations = new Set(); // the pieces that start with the prefix, without it (no joining per lookup)
   #longest = 0; // at least the most characters of a piece (without the prefix): no longer candidate matches
 
   constructor({ vocab, unk, prefix, maxChars, normalize, special }) {
     this.#vocab = vocab;
     for (const [piece, id] of vocab) {
       this.#pieces[id] = piece;
-      const bare = prefix !== '' && piece.startsWith(prefix) ? piece.slice(prefix.length) : piece;
+      const continues = prefix !== '' && piece.startsWith(prefix);
+      const bare = continues ? piece.slice(prefix.length) : piece;
+      if (continues) this.#continuations.add(bare);
       // UTF-16 units: never fewer than its characters, so no match is missed.
       if (bare.length > this.#longest) this.#longest = bare.length;
     }
@@ -198,13 +201,13 @@ export class WordPieceTokenizer {
     const pieces = [];
     for (let start = 0; start < n;) {
       const from = start === 0 ? 0 : ends[start - 1];
-      const head = start > 0 ? this.#prefix : '';
+      const table = start > 0 ? this.#continuations : this.#vocab;
       let end = Math.min(n, start + this.#longest);
       let found = null;
       for (; end > start; end--) {
-        const piece = head + word.slice(from, ends[end - 1]);
-        if (this.#vocab.has(piece)) {
-          found = piece;
+        const piece = word.slice(from, ends[end - 1]);
+        if (table.has(piece)) {
+          found = start > 0 ? this.#prefix + piece : piece;
           break;
         }
       }
