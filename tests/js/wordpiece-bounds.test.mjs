@@ -120,3 +120,18 @@ test('max_input_chars_per_word past 10,000, not an integer or not a number is re
   const usual = loadWordPieceTokenizer({ 'tokenizer.json': json({}) });
   assert.deepEqual(usual.tokenize('a'.repeat(101)), ['[UNK]'], "Hugging Face's default: 100");
 });
+
+test('an empty continuing_subword_prefix: continuations are looked up as they are', () => {
+  const tokenizer = loadWordPieceTokenizer({ 'tokenizer.json': json({ continuing_subword_prefix: '' }) });
+  assert.deepEqual(tokenizer.tokenize('aaa'), ['a', 'a', 'a']);
+  const vocab = vocabOf(['ab', 'c']);
+  const bare = new WordPieceTokenizer({
+    vocab,
+    unk: '[UNK]',
+    prefix: '',
+    maxChars: 100,
+    normalize: null,
+    special: SPECIAL,
+  });
+  assert.deepEqual(bare.tokenize('abcab'), ['ab', 'c', 'ab']);
+});

@@ -201,7 +201,7 @@ export class WordPieceTokenizer {
     const pieces = [];
     for (let start = 0; start < n;) {
       const from = start === 0 ? 0 : ends[start - 1];
-      const table = start > 0 ? this.#continuations : this.#vocab;
+      const table = start > 0 && this.#prefix !== '' ? this.#continuations : this.#vocab;
       let end = Math.min(n, start + this.#longest);
       let found = null;
       for (; end > start; end--) {
