@@ -6,6 +6,7 @@
 //
 // BERT reads the whole text at once: every token attends to every token (no
 // causal mask), and a [MASK] written in the text is predicted from both sides.
+import { isDetached } from '../../../detached.js';
 import { describe, readOptions, requireBoolean, requireInteger, throwForStatus } from '../../../errors.js';
 import { rawOf } from '../../../handle.js';
 import {
@@ -19,7 +20,6 @@ import {
   topTokens,
 } from '../../base_model.js';
 import { softmaxOf } from '../../top-k.js';
-import { isDetached } from '../../../detached.js';
 
 export class Bert extends CheckpointModel {
   /** @internal */
