@@ -4,10 +4,12 @@
 // checks, a forward pass's heap scope with every layer's attention maps copied
 // out, the top-k tokens, and the weights explainHead reads again on demand. A
 // family's class adds only what differs: its inputs, its outputs.
+import { isDetached } from '../detached.js';
 import { describe, requireInteger } from '../errors.js';
 import { OwnedHandle, rawOf } from '../handle.js';
 import { withHeap } from '../heap.js';
 import { Matrix } from '../matrix.js';
+import { LEAST_TOKENS } from '../tokenizer/bound.js';
 import { readTensor } from './tensor_reader.js';
 import { topK } from './top-k.js';
 
@@ -46,9 +48,28 @@ export const isIdList = (x) => Array.isArray(x) || (ArrayBuffer.isView(x) && !(x
 /** runIds' ids: a list of 1 to `most` ids (`mostName`: the config field) in [0, vocab). */
 export function checkIds(ids, fn, most, mostName, vocab) {
   if (!isIdList(ids)) throw new TypeError(`${fn}: ids must be an array of integers, got ${describe(ids)}`);
+  if (ArrayBuffer.isView(ids) && isDetached(ids.buffer))
+    throw new TypeError(`${fn}: ids is ${describe(ids)} whose ArrayBuffer was detached (transferred)`);
   if (ids.length < 1 || ids.length > most)
     throw new RangeError(`${fn}: ids has ${ids.length} tokens but must have 1 to ${mostName} = ${most}`);
   return Array.from(ids, (id, i) => requireInteger(id, fn, `ids[${i}]`, 0, vocab - 1));
+}
+
+/**
+ * A RangeError before tokenizing when `texts` certainly give more than `most` tokens (with
+ * `extra` tokens the model adds: [CLS], [SEP]); the tokenizer's lower bound decides.
+ */
+export function refuseLongText(tokenizer, fn, texts, extra, most, mostName) {
+  const least = tokenizer[LEAST_TOKENS];
+  if (typeof least !== 'function') return;
+  let count = extra;
+  for (const text of texts) if (count <= most) count += least.call(tokenizer, text, most);
+  if (count > most) {
+    const chars = texts.reduce((sum, text) => sum + text.length, 0);
+    throw new RangeError(
+      `${fn}: text is ${count} tokens or more (${chars} characters, refused before tokenizing), more than the model's ${mostName} = ${most}`,
+    );
+  }
 }
 
 /** `values` as int32 in the scope's heap: their address. */
@@ -89,7 +110,7 @@ export function attentionsOf(raw, heap, maps, layers, heads, T) {
 export function topTokens(p, k, text, fn) {
   if (p.some(Number.isNaN))
     throw new RangeError(`${fn}: the logits overflow float32 (|x| > 3.4e38); the weights are too large`);
-  return topK(p, k).map(({ id, p }) => ({ id, token: text(id), p }));
+  return topK(p, k, fn).map(({ id, p }) => ({ id, token: text(id), p }));
 }
 
 /**

@@ -4,9 +4,17 @@
 // config.json's names and adds what it has of its own (GPT-2: explainHead). Its
 // core class binds forward(ids address, count) and copyLast(which, out): the last
 // position's probabilities (0) or logits (1), (1 x vocab) float32.
-import { describe, readOptions, requireInteger, throwForStatus } from '../errors.js';
+import { describe, readOptions, requireBoolean, requireInteger, throwForStatus } from '../errors.js';
 import { rawOf } from '../handle.js';
-import { attentionsOf, checkIds, CheckpointModel, inForwardScope, int32At, topTokens } from './base_model.js';
+import {
+  attentionsOf,
+  checkIds,
+  CheckpointModel,
+  inForwardScope,
+  int32At,
+  refuseLongText,
+  topTokens,
+} from './base_model.js';
 
 /** @type {(model: CausalModel) => { kind: string, sizes: CausalSizes }} */
 let internals;
@@ -42,7 +50,8 @@ export class CausalModel extends CheckpointModel {
   run(text, options) {
     const fn = `${this.#kind}.run`;
     rawOf(this, 'run');
-    return this.#forward(fn, encodeText(this, fn, text), options);
+    const read = this.#options(fn, options);
+    return this.#forward(fn, encodeText(this, fn, text), read);
   }
 
   /**
@@ -56,14 +65,22 @@ export class CausalModel extends CheckpointModel {
     const fn = `${this.#kind}.runIds`;
     rawOf(this, 'runIds');
     const { positions, positionsName, vocab } = this.#sizes;
-    return this.#forward(fn, checkIds(ids, fn, positions, positionsName, vocab), options);
+    const read = this.#options(fn, options);
+    return this.#forward(fn, checkIds(ids, fn, positions, positionsName, vocab), read);
   }
 
-  #forward(fn, ids, options) {
-    rawOf(this, fn.slice(fn.indexOf('.') + 1));
-    const { layers, heads, vocab } = this.#sizes;
+  /** The options copied and checked before any other work (a getter may delete the model). */
+  #options(fn, options) {
+    const { vocab } = this.#sizes;
     const { k = Math.min(10, vocab), logits = false } = readOptions(options, ['k', 'logits'], fn);
     requireInteger(k, fn, 'options.k', 1, vocab);
+    requireBoolean(logits, fn, 'options.logits');
+    return { k, logits };
+  }
+
+  #forward(fn, ids, { k, logits }) {
+    rawOf(this, fn.slice(fn.indexOf('.') + 1)); // deleted by a getter of the options or ids?
+    const { layers, heads, vocab } = this.#sizes;
     const T = ids.length;
     return inForwardScope(this, fn, heads, T, (raw, heap, maps) => {
       const last = heap.output(1, vocab, 'probabilities');
@@ -99,6 +116,7 @@ export function tokenText(model, id) {
 export function encodeText(model, fn, text) {
   if (typeof text !== 'string') throw new TypeError(`${fn}: text must be a string, got ${describe(text)}`);
   const { positions, positionsName } = internals(model).sizes;
+  refuseLongText(model.tokenizer, fn, [text], 0, positions, positionsName);
   const { ids } = model.tokenizer.encode(text);
   if (ids.length === 0) throw new RangeError(`${fn}: text has no tokens`);
   if (ids.length > positions)

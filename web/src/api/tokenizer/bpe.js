@@ -9,25 +9,45 @@
 // heap, so a word costs O(n log n) and no word needs to be cut short: a
 // 100,000-character word gets exactly the tokens the reference would give.
 
-/** The merges as a lookup: pair of ids -> rank, and rank -> merged id. */
+/**
+ * The merges as a lookup: pair of ids -> rank, and rank -> merged id. An open-addressing
+ * hash table in typed arrays (ids < 2^24, so a pair is two int32 keys): a million merges
+ * build in one linear pass with no per-entry objects (a Map keyed by left * size + right
+ * held a boxed number per entry past 2^31, and its garbage dominated the load).
+ */
 export class MergeTable {
-  /** @param {number} vocabSize ids are < vocabSize */
-  constructor(vocabSize) {
-    this.vocabSize = vocabSize;
-    this.rankOf = new Map(); // left * vocabSize + right -> rank
-    this.mergedId = [];
+  /** @param {number} count the most merges that will be added */
+  constructor(count) {
+    let capacity = 16;
+    while (capacity < 2 * count) capacity *= 2;
+    this.mask = capacity - 1;
+    this.lefts = new Int32Array(capacity).fill(-1); // -1: an empty slot
+    this.rights = new Int32Array(capacity);
+    this.ranks = new Int32Array(capacity);
+    this.mergedId = new Int32Array(count);
+    this.size = 0;
+  }
+
+  #slot(left, right) {
+    let i = (Math.imul(left, 0x9e3779b1) ^ Math.imul(right, 0x85ebca77)) & this.mask;
+    while (this.lefts[i] !== -1 && (this.lefts[i] !== left || this.rights[i] !== right)) i = (i + 1) & this.mask;
+    return i;
   }
 
   /** Adds the next merge (its rank is its order); a repeated pair keeps its first rank. */
   add(left, right, merged) {
-    const key = left * this.vocabSize + right;
-    if (this.rankOf.has(key)) return;
-    this.rankOf.set(key, this.mergedId.length);
-    this.mergedId.push(merged);
+    const i = this.#slot(left, right);
+    if (this.lefts[i] !== -1) return;
+    this.lefts[i] = left;
+    this.rights[i] = right;
+    this.ranks[i] = this.size;
+    this.mergedId[this.size++] = merged;
   }
 
+  /** The pair's rank, or undefined when it has no merge. */
   rank(left, right) {
-    return this.rankOf.get(left * this.vocabSize + right);
+    const i = this.#slot(left, right);
+    return this.lefts[i] === -1 ? undefined : this.ranks[i];
   }
 }
 

@@ -7,7 +7,9 @@
 // a RangeError when it reads but a value cannot be used (a negative id, a merge
 // of unknown tokens, a model or pre-tokenizer other than GPT-2's byte-level BPE).
 
+import { isDetachedBytes } from '../detached.js';
 import { describe, isPlainObject } from '../errors.js';
+import { runSteps, STEP } from './steps.js';
 
 const FN = 'loadTokenizer';
 const utf8 = new TextDecoder();
@@ -15,6 +17,8 @@ const utf8 = new TextDecoder();
 /** The file's text: a string, or bytes read as UTF-8. */
 export function readText(value, file, fn = FN) {
   if (typeof value === 'string') return value;
+  if (isDetachedBytes(value))
+    throw new TypeError(`${fn}: ${file} is bytes whose ArrayBuffer was detached (transferred): nothing left to read`);
   if (value instanceof ArrayBuffer) return utf8.decode(value);
   if (ArrayBuffer.isView(value)) return utf8.decode(value);
   throw new TypeError(`${fn}: ${file} must be a string or bytes, got ${describe(value)}`);
@@ -43,20 +47,50 @@ function checkId(id, file, what) {
   return id;
 }
 
-/** token -> id from a JSON object; ids must be distinct. */
-function readVocab(object, file) {
+// What a file may declare (past these, building the tables would take seconds and
+// hundreds of MB): real vocabularies stop near 260,000 tokens and 2^18 merges.
+export const MAX_VOCAB = 2 ** 20;
+export const MAX_MERGES = 2 ** 21;
+export const MAX_TOKEN_CHARS = 2048;
+
+/** A RangeError when a list a file declares is longer than `most`. */
+export function checkCount(count, most, file, field, fn = FN) {
+  if (count > most)
+    throw new RangeError(`${fn}: ${file} ${field} has ${count} entries, more than the ${most} supported`);
+}
+
+/** A RangeError when a token is longer than MAX_TOKEN_CHARS UTF-16 units. */
+export function checkTokenLength(token, file, field, fn = FN) {
+  if (token.length > MAX_TOKEN_CHARS)
+    throw new RangeError(
+      `${fn}: ${file} ${field} has a token of ${token.length} characters (${JSON.stringify(token.slice(0, 16))}…), more than the ${MAX_TOKEN_CHARS} supported`,
+    );
+}
+
+/**
+ * token -> id from a JSON object; ids must be distinct. One pass over the keys,
+ * the ids seen marked in a bit set (ids < 2^24: 2 MB), no per-entry objects.
+ */
+function* readVocab(object, file, field = 'vocab') {
   if (!isPlainObject(object))
     throw new TypeError(`${FN}: ${file} vocab must be an object of token: id, got ${describe(object)}`);
+  const tokens = Object.keys(object);
+  checkCount(tokens.length, MAX_VOCAB, file, field);
   const vocab = new Map();
-  const tokenOf = new Map();
-  for (const [token, id] of Object.entries(object)) {
+  const seen = new Int32Array((MAX_ID + 1) >>> 5);
+  for (let i = 0; i < tokens.length; i++) {
+    if (i % STEP === STEP - 1) yield;
+    const token = tokens[i];
+    const id = object[token];
     checkId(id, file, `id of token ${JSON.stringify(token)}`);
-    if (tokenOf.has(id)) {
+    checkTokenLength(token, file, field);
+    if (seen[id >>> 5] & (1 << (id & 31))) {
+      const first = tokens.find((t) => object[t] === id);
       throw new RangeError(
-        `${FN}: ${file} gives id ${id} to two tokens, ${JSON.stringify(tokenOf.get(id))} and ${JSON.stringify(token)}`,
+        `${FN}: ${file} gives id ${id} to two tokens, ${JSON.stringify(first)} and ${JSON.stringify(token)}`,
       );
     }
-    tokenOf.set(id, token);
+    seen[id >>> 5] |= 1 << (id & 31);
     vocab.set(token, id);
   }
   if (vocab.size === 0) throw new RangeError(`${FN}: ${file} vocab is empty`);
@@ -75,28 +109,35 @@ function splitMerge(line, file, where) {
 }
 
 /** merges.txt: an optional '#version' first line, then one "a b" per line. */
-function readMergesText(value) {
+function* readMergesText(value) {
   const file = 'merges.txt';
   const lines = readText(value, file).split('\n');
+  checkCount(lines.length - 2, MAX_MERGES, file, 'lines'); // a '#version' line, a last newline
   const merges = [];
-  lines.forEach((raw, i) => {
+  for (let i = 0; i < lines.length; i++) {
+    if (i % STEP === STEP - 1) yield;
+    const raw = lines[i];
     const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
-    if (line === '' || (i === 0 && line.startsWith('#version'))) return;
+    if (line === '' || (i === 0 && line.startsWith('#version'))) continue;
     merges.push(splitMerge(line, file, `line ${i + 1}`));
-  });
+  }
   return merges;
 }
 
 /** tokenizer.json model.merges: strings "a b" or pairs ["a", "b"]. */
-function readMergesJson(list, file) {
+function* readMergesJson(list, file) {
   if (!Array.isArray(list)) throw new TypeError(`${FN}: ${file} model.merges must be an array, got ${describe(list)}`);
-  return list.map((merge, i) => {
-    if (typeof merge === 'string') return splitMerge(merge, file, `model.merges[${i}]`);
-    if (Array.isArray(merge) && merge.length === 2 && typeof merge[0] === 'string' && typeof merge[1] === 'string') {
-      return merge;
-    }
-    throw new TypeError(`${FN}: ${file} model.merges[${i}] must be "a b" or ["a", "b"], got ${describe(merge)}`);
-  });
+  checkCount(list.length, MAX_MERGES, file, 'model.merges');
+  const merges = new Array(list.length);
+  for (let i = 0; i < list.length; i++) {
+    if (i % STEP === STEP - 1) yield;
+    const merge = list[i];
+    if (typeof merge === 'string') merges[i] = splitMerge(merge, file, `model.merges[${i}]`);
+    else if (Array.isArray(merge) && merge.length === 2 && typeof merge[0] === 'string' && typeof merge[1] === 'string')
+      merges[i] = merge;
+    else throw new TypeError(`${FN}: ${file} model.merges[${i}] must be "a b" or ["a", "b"], got ${describe(merge)}`);
+  }
+  return merges;
 }
 
 /** Settings of a BPE model that GPT-2 leaves off; any other value would change the ids. */
@@ -108,7 +149,7 @@ const OFF = {
   byte_fallback: [false],
 };
 
-function readModel(model, file) {
+function* readModel(model, file) {
   if (!isPlainObject(model)) throw new TypeError(`${FN}: ${file} model must be an object, got ${describe(model)}`);
   if (model.type !== undefined && model.type !== 'BPE') {
     throw new RangeError(
@@ -128,8 +169,8 @@ function readModel(model, file) {
     );
   }
   return {
-    vocab: readVocab(model.vocab, file),
-    merges: readMergesJson(model.merges, file),
+    vocab: yield* readVocab(model.vocab, file, 'model.vocab'),
+    merges: yield* readMergesJson(model.merges, file),
     ignoreMerges: model.ignore_merges === true,
   };
 }
@@ -167,6 +208,7 @@ function readPreTokenizer(pre, file) {
 function readAdded(list, file) {
   if (list === undefined || list === null) return [];
   if (!Array.isArray(list)) throw new TypeError(`${FN}: ${file} added_tokens must be an array, got ${describe(list)}`);
+  checkCount(list.length, MAX_VOCAB, file, 'added_tokens');
   return list.map((token, i) => {
     const where = `added_tokens[${i}]`;
     if (!isPlainObject(token)) throw new TypeError(`${FN}: ${file} ${where} must be an object, got ${describe(token)}`);
@@ -180,11 +222,12 @@ function readAdded(list, file) {
         );
       }
     }
+    checkTokenLength(token.content, file, `${where}.content`);
     return { id: checkId(token.id, file, `${where}.id`), content: token.content };
   });
 }
 
-function readTokenizerJson(value) {
+function* readTokenizerJson(value) {
   const file = 'tokenizer.json';
   const json = readJson(value, file);
   if (!isPlainObject(json)) throw new TypeError(`${FN}: ${file} must hold a JSON object, got ${describe(json)}`);
@@ -195,7 +238,7 @@ function readTokenizerJson(value) {
   }
   return {
     file,
-    ...readModel(json.model, file),
+    ...(yield* readModel(json.model, file)),
     added: readAdded(json.added_tokens, file),
     ...readPreTokenizer(json.pre_tokenizer, file),
   };
@@ -206,22 +249,27 @@ function readTokenizerJson(value) {
  * @param {Record<string, unknown>} files
  */
 export function readTokenizerFiles(files) {
+  return runSteps(readTokenizerSteps(files));
+}
+
+/** readTokenizerFiles as steps (steps.js): yields between slices of a large file. */
+export function* readTokenizerSteps(files) {
   if (!isPlainObject(files)) {
     throw new TypeError(
       `${FN}: files must be an object like { 'tokenizer.json': text } or { 'vocab.json': text, 'merges.txt': text }, got ${describe(files)}`,
     );
   }
-  if (files['tokenizer.json'] !== undefined) return readTokenizerJson(files['tokenizer.json']);
+  if (files['tokenizer.json'] !== undefined) return yield* readTokenizerJson(files['tokenizer.json']);
   if (files['vocab.json'] !== undefined && files['merges.txt'] !== undefined) {
     // The pair of files is GPT-2's original format: byte-level, the regex on, no prefix space.
     // '<|endoftext|>' is a special token there too (Hugging Face's GPT2Tokenizer adds it).
-    const vocab = readVocab(readJson(files['vocab.json'], 'vocab.json'), 'vocab.json');
+    const vocab = yield* readVocab(readJson(files['vocab.json'], 'vocab.json'), 'vocab.json');
     const end = '<|endoftext|>';
     const added = vocab.has(end) ? [{ id: vocab.get(end), content: end }] : [];
     return {
       file: 'vocab.json + merges.txt',
       vocab,
-      merges: readMergesText(files['merges.txt']),
+      merges: yield* readMergesText(files['merges.txt']),
       added,
       ignoreMerges: false,
       addPrefixSpace: false,

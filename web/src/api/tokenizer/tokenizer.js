@@ -4,7 +4,9 @@
 import { describe } from '../errors.js';
 import { BYTE_TO_CHAR, pieceBytes, toByteChars } from './bytes.js';
 import { bpe, MergeTable } from './bpe.js';
+import { LEAST_TOKENS } from './bound.js';
 import { preTokenize } from './pretokenize.js';
+import { runSteps, runStepsAsync, STEP } from './steps.js';
 
 const FN = 'loadTokenizer';
 // The word cache holds short words only (long ones are rare and would pin memory),
@@ -17,67 +19,104 @@ const SYNTAX = /[\\^$.*+?()[\]{}|/]/g;
 // which a default TextDecoder would drop from the text.
 const display = new TextDecoder('utf-8', { ignoreBOM: true });
 
+/**
+ * The working tables of a description, as steps (steps.js): id -> piece, added tokens,
+ * the byte tokens, the merges and the added tokens' pattern.
+ */
+export function* buildTables({ file, vocab, merges, added }) {
+  // id -> piece, the vocabulary first, then added tokens not in it.
+  // Filled in id order first: set out of order (JSON puts "12" before "a"), a large array
+  // turns sparse (a dictionary) and costs several times more. Not when the ids are sparse
+  // themselves (one id near 2^24 would make a 128 MB array).
+  let most = -1;
+  for (const id of vocab.values()) if (id > most) most = id;
+  const pieces = [];
+  if (most < 2 * vocab.size + 1024) for (let id = 0; id <= most; id++) pieces.push(undefined);
+  let i = 0;
+  for (const [piece, id] of vocab) {
+    if (++i % STEP === 0) yield;
+    pieces[id] = piece;
+  }
+  const addedIds = new Map();
+  for (const { id, content } of added) {
+    const owner = pieces[id];
+    if (owner !== undefined && owner !== content) {
+      throw new RangeError(
+        `${FN}: ${file} added token ${JSON.stringify(content)} has id ${id}, which the vocabulary gives to ${JSON.stringify(owner)}`,
+      );
+    }
+    if (vocab.has(content) && vocab.get(content) !== id) {
+      throw new RangeError(
+        `${FN}: ${file} added token ${JSON.stringify(content)} has id ${id} but the vocabulary gives it id ${vocab.get(content)}`,
+      );
+    }
+    pieces[id] = content;
+    addedIds.set(content, id);
+  }
+  const vocabSize = pieces.length;
+
+  // Every byte must have a token, or some text could not be encoded at all.
+  const byteId = BYTE_TO_CHAR.map((ch, b) => {
+    const id = vocab.get(ch);
+    if (id === undefined) {
+      throw new RangeError(
+        `${FN}: ${file} has no token for byte 0x${b.toString(16).padStart(2, '0')} (${JSON.stringify(ch)}); a byte-level vocabulary needs all 256`,
+      );
+    }
+    return id;
+  });
+  const charId = new Map(BYTE_TO_CHAR.map((ch, b) => [ch, byteId[b]]));
+
+  const table = new MergeTable(merges.length);
+  for (let rank = 0; rank < merges.length; rank++) {
+    if (rank % STEP === STEP - 1) yield;
+    const [a, b] = merges[rank];
+    const left = vocab.get(a);
+    const right = vocab.get(b);
+    const merged = vocab.get(a + b);
+    const missing = left === undefined ? a : right === undefined ? b : merged === undefined ? a + b : null;
+    if (missing !== null) {
+      throw new RangeError(
+        `${FN}: ${file} merge ${rank + 1} (${JSON.stringify(a)} ${JSON.stringify(b)}) uses ${JSON.stringify(missing)}, which is not in the vocabulary`,
+      );
+    }
+    table.add(left, right, merged);
+  }
+
+  const contents = [...addedIds.keys()].sort((x, y) => y.length - x.length); // longest first wins
+  const addedPattern =
+    contents.length === 0 ? null : new RegExp(contents.map((c) => c.replace(SYNTAX, '\\$&')).join('|'), 'gu');
+  return { pieces, addedIds, vocabSize, charId, merges: table, addedPattern };
+}
+
+// A description that carries its tables already built (buildTokenizer's async path).
+const TABLES = Symbol('tables');
+
+/** A Tokenizer whose tables were built in slices (steps.js's runStepsAsync). */
+export async function buildTokenizer(description, signal) {
+  return new Tokenizer({ ...description, [TABLES]: await runStepsAsync(buildTables(description), signal) });
+}
+
 export class Tokenizer {
   /** @param {ReturnType<import('./load.js').readTokenizerFiles>} description */
-  constructor({ file, vocab, merges, added, addPrefixSpace, useRegex, ignoreMerges }) {
+  constructor(description) {
+    const { vocab, addPrefixSpace, useRegex, ignoreMerges } = description;
+    const tables = description[TABLES] ?? runSteps(buildTables(description));
     this.#vocab = vocab;
     this.#addPrefixSpace = addPrefixSpace;
     this.#useRegex = useRegex;
     this.#ignoreMerges = ignoreMerges;
-
-    // id -> piece, the vocabulary first, then added tokens not in it.
-    for (const [piece, id] of vocab) this.#pieces[id] = piece;
-    for (const { id, content } of added) {
-      const owner = this.#pieces[id];
-      if (owner !== undefined && owner !== content) {
-        throw new RangeError(
-          `${FN}: ${file} added token ${JSON.stringify(content)} has id ${id}, which the vocabulary gives to ${JSON.stringify(owner)}`,
-        );
-      }
-      if (vocab.has(content) && vocab.get(content) !== id) {
-        throw new RangeError(
-          `${FN}: ${file} added token ${JSON.stringify(content)} has id ${id} but the vocabulary gives it id ${vocab.get(content)}`,
-        );
-      }
-      this.#pieces[id] = content;
-      this.#added.set(content, id);
-    }
-    this.vocabSize = this.#pieces.length;
-
-    // Every byte must have a token, or some text could not be encoded at all.
-    const byteId = BYTE_TO_CHAR.map((ch, b) => {
-      const id = vocab.get(ch);
-      if (id === undefined) {
-        throw new RangeError(
-          `${FN}: ${file} has no token for byte 0x${b.toString(16).padStart(2, '0')} (${JSON.stringify(ch)}); a byte-level vocabulary needs all 256`,
-        );
-      }
-      return id;
-    });
-    this.#charId = new Map(BYTE_TO_CHAR.map((ch, b) => [ch, byteId[b]]));
-
-    this.#merges = new MergeTable(this.vocabSize);
-    merges.forEach(([a, b], rank) => {
-      const left = vocab.get(a);
-      const right = vocab.get(b);
-      const merged = vocab.get(a + b);
-      const missing = left === undefined ? a : right === undefined ? b : merged === undefined ? a + b : null;
-      if (missing !== null) {
-        throw new RangeError(
-          `${FN}: ${file} merge ${rank + 1} (${JSON.stringify(a)} ${JSON.stringify(b)}) uses ${JSON.stringify(missing)}, which is not in the vocabulary`,
-        );
-      }
-      this.#merges.add(left, right, merged);
-    });
-
-    const contents = [...this.#added.keys()].sort((x, y) => y.length - x.length); // longest first wins
-    this.#addedPattern =
-      contents.length === 0 ? null : new RegExp(contents.map((c) => c.replace(SYNTAX, '\\$&')).join('|'), 'gu');
+    this.#pieces = tables.pieces;
+    this.#added = tables.addedIds;
+    this.vocabSize = tables.vocabSize;
+    this.#charId = tables.charId;
+    this.#merges = tables.merges;
+    this.#addedPattern = tables.addedPattern;
   }
 
   #vocab;
-  #pieces = [];
-  #added = new Map();
+  #pieces;
+  #added;
   #addedPattern;
   #addPrefixSpace;
   #useRegex;
@@ -86,6 +125,22 @@ export class Tokenizer {
   #merges;
   #cache = new Map();
   #texts = new Map();
+  #mostBytes = 0; // the most bytes one token stands for (0: not computed yet)
+
+  /**
+   * At least this many tokens: every token stands for at most #mostBytes bytes, the tokens'
+   * bytes are the text's UTF-8 (plus a prefix space), and UTF-8 has at least one byte per
+   * UTF-16 code unit (a pair: 4, a lone surrogate: U+FFFD's 3). So ceil(length / most bytes).
+   */
+  [LEAST_TOKENS](text) {
+    if (this.#mostBytes === 0) {
+      // pieceBytes(p) is p.length bytes (alphabet) or p's UTF-8 (<= 3 per unit): skip the short.
+      for (const pieces of [this.#vocab.keys(), this.#added.keys()])
+        for (const piece of pieces)
+          if (3 * piece.length > this.#mostBytes) this.#mostBytes = Math.max(this.#mostBytes, pieceBytes(piece).length);
+    }
+    return Math.ceil(text.length / this.#mostBytes);
+  }
 
   /**
    * The tokens of `text`: ids, display texts and the raw vocabulary pieces.

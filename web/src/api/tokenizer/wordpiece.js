@@ -8,17 +8,29 @@
 
 import { describe, isPlainObject } from '../errors.js';
 import { normalizeBert, splitBertWords } from './bert-text.js';
-import { readJson, readText } from './load.js';
+import { LEAST_TOKENS } from './bound.js';
+import { checkCount, checkTokenLength, MAX_VOCAB, readJson, readText } from './load.js';
+import { runSteps, runStepsAsync, STEP } from './steps.js';
 
 const FN = 'loadWordPieceTokenizer';
 const SPECIAL = ['[PAD]', '[UNK]', '[CLS]', '[SEP]', '[MASK]'];
+// Hugging Face's default max_input_chars_per_word (a longer word is one [UNK]); a file may set
+// another, up to MAX_WORD_CHARS: past it a word's work (and a hostile file's) is no longer bounded.
+const WORD_CHARS = 100;
+const MAX_WORD_CHARS = 10000;
 
-function vocabFromObject(object, file) {
+function* vocabFromObject(object, file) {
   if (!isPlainObject(object))
     throw new TypeError(`${FN}: ${file} model.vocab must be an object of token: id, got ${describe(object)}`);
+  const tokens = Object.keys(object);
+  checkCount(tokens.length, MAX_VOCAB, file, 'model.vocab', FN);
   const vocab = new Map();
   const seen = new Set();
-  for (const [token, id] of Object.entries(object)) {
+  for (let i = 0; i < tokens.length; i++) {
+    if (i % STEP === STEP - 1) yield;
+    const token = tokens[i];
+    const id = object[token];
+    checkTokenLength(token, file, 'model.vocab', FN);
     if (typeof id !== 'number') throw new TypeError(`${FN}: ${file} id of ${JSON.stringify(token)} must be a number`);
     if (!Number.isInteger(id) || id < 0 || id >= 2 ** 24 || seen.has(id))
       throw new RangeError(
@@ -30,14 +42,17 @@ function vocabFromObject(object, file) {
   return vocab;
 }
 
-function vocabFromLines(value) {
+function* vocabFromLines(value) {
   const vocab = new Map();
-  readText(value, 'vocab.txt', FN)
-    .split('\n')
-    .forEach((raw, id) => {
-      const token = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
-      if (token !== '' && !vocab.has(token)) vocab.set(token, id);
-    });
+  const lines = readText(value, 'vocab.txt', FN).split('\n');
+  checkCount(lines.length - 1, MAX_VOCAB, 'vocab.txt', 'lines', FN); // - 1: the last newline
+  for (let id = 0; id < lines.length; id++) {
+    if (id % STEP === STEP - 1) yield;
+    const raw = lines[id];
+    const token = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
+    checkTokenLength(token, 'vocab.txt', `line ${id + 1}`, FN);
+    if (token !== '' && !vocab.has(token)) vocab.set(token, id);
+  }
   return vocab;
 }
 
@@ -48,7 +63,17 @@ const flag = (value, fallback, file, name) => {
   return value;
 };
 
-function readTokenizerJson(value) {
+function readMaxChars(value, file) {
+  const field = 'model.max_input_chars_per_word';
+  if (value === undefined || value === null) return WORD_CHARS;
+  if (typeof value !== 'number')
+    throw new TypeError(`${FN}: ${file} ${field} must be a number, got ${describe(value)}`);
+  if (!Number.isInteger(value) || value < 1 || value > MAX_WORD_CHARS)
+    throw new RangeError(`${FN}: ${file} ${field} must be an integer in [1, ${MAX_WORD_CHARS}], got ${value}`);
+  return value;
+}
+
+function* readTokenizerJson(value) {
   const file = 'tokenizer.json';
   const json = readJson(value, file, FN);
   if (!isPlainObject(json) || !isPlainObject(json.model))
@@ -65,10 +90,10 @@ function readTokenizerJson(value) {
         .map((t) => t.content)
     : [];
   return {
-    vocab: vocabFromObject(json.model.vocab, file),
+    vocab: yield* vocabFromObject(json.model.vocab, file),
     unk: typeof json.model.unk_token === 'string' ? json.model.unk_token : '[UNK]',
     prefix: typeof json.model.continuing_subword_prefix === 'string' ? json.model.continuing_subword_prefix : '##',
-    maxChars: Number.isInteger(json.model.max_input_chars_per_word) ? json.model.max_input_chars_per_word : 100,
+    maxChars: readMaxChars(json.model.max_input_chars_per_word, file),
     normalize: n
       ? {
           clean: flag(n.clean_text, true, file, 'normalizer.clean_text'),
@@ -87,20 +112,30 @@ function readTokenizerJson(value) {
  * (default true: bert-base-uncased); tokenizer.json says it itself.
  */
 export function loadWordPieceTokenizer(files, { lowercase = true } = {}) {
+  return new WordPieceTokenizer(runSteps(describeSteps(files, lowercase)));
+}
+
+/**
+ * loadWordPieceTokenizer for openModel: the vocabulary read in slices that give the event
+ * loop a turn (steps.js), rejecting with `signal`'s reason once it is aborted.
+ */
+export async function loadWordPieceTokenizerAsync(files, { lowercase = true } = {}, signal = undefined) {
+  return new WordPieceTokenizer(await runStepsAsync(describeSteps(files, lowercase), signal));
+}
+
+function* describeSteps(files, lowercase) {
   if (!isPlainObject(files)) throw new TypeError(`${FN}: files must be an object, got ${describe(files)}`);
-  let description;
-  if (files['tokenizer.json'] !== undefined) description = readTokenizerJson(files['tokenizer.json']);
-  else if (files['vocab.txt'] !== undefined)
-    description = {
-      vocab: vocabFromLines(files['vocab.txt']),
+  if (files['tokenizer.json'] !== undefined) return yield* readTokenizerJson(files['tokenizer.json']);
+  if (files['vocab.txt'] !== undefined)
+    return {
+      vocab: yield* vocabFromLines(files['vocab.txt']),
       unk: '[UNK]',
       prefix: '##',
-      maxChars: 100,
+      maxChars: WORD_CHARS,
       normalize: { clean: true, cjk: true, stripAccents: lowercase, lowercase },
       special: SPECIAL,
     };
-  else throw new TypeError(`${FN}: files needs 'tokenizer.json' or 'vocab.txt'`);
-  return new WordPieceTokenizer(description);
+  throw new TypeError(`${FN}: files needs 'tokenizer.json' or 'vocab.txt'`);
 }
 
 export class WordPieceTokenizer {
@@ -112,10 +147,19 @@ export class WordPieceTokenizer {
   #normalize;
   #special;
   #specialPattern;
+  #continuations = new Set(); // the pieces that start with the prefix, without it (no joining per lookup)
+  #longest = 0; // at least the most characters of a piece (without the prefix): no longer candidate matches
 
   constructor({ vocab, unk, prefix, maxChars, normalize, special }) {
     this.#vocab = vocab;
-    for (const [piece, id] of vocab) this.#pieces[id] = piece;
+    for (const [piece, id] of vocab) {
+      this.#pieces[id] = piece;
+      const continues = prefix !== '' && piece.startsWith(prefix);
+      const bare = continues ? piece.slice(prefix.length) : piece;
+      if (continues) this.#continuations.add(bare);
+      // UTF-16 units: never fewer than its characters, so no match is missed.
+      if (bare.length > this.#longest) this.#longest = bare.length;
+    }
     for (const name of [unk, '[CLS]', '[SEP]'])
       if (!vocab.has(name)) throw new RangeError(`${FN}: the vocabulary has no ${JSON.stringify(name)} token`);
     this.vocabSize = this.#pieces.length;
@@ -140,18 +184,30 @@ export class WordPieceTokenizer {
     return this.#vocab.get(token);
   }
 
-  /** The pieces of one word: greedy longest match first, continuations prefixed; [UNK] if any part has none. */
+  /**
+   * The pieces of one word: greedy longest match first, continuations prefixed; [UNK] if any
+   * part has none. The candidates at a position start at the longest piece's length, so a
+   * word of n characters tries at most n * longest substrings (n <= max_input_chars_per_word).
+   */
   #word(word) {
-    const chars = [...word];
-    if (chars.length > this.#maxChars) return [this.#unk];
+    // ends[c]: the code-unit offset after character c (characters are code points, as in Rust).
+    const ends = [];
+    for (let i = 0; i < word.length;) {
+      i += word.codePointAt(i) > 0xffff ? 2 : 1;
+      ends.push(i);
+      if (ends.length > this.#maxChars) return [this.#unk];
+    }
+    const n = ends.length;
     const pieces = [];
-    for (let start = 0; start < chars.length;) {
-      let end = chars.length;
+    for (let start = 0; start < n;) {
+      const from = start === 0 ? 0 : ends[start - 1];
+      const table = start > 0 && this.#prefix !== '' ? this.#continuations : this.#vocab;
+      let end = Math.min(n, start + this.#longest);
       let found = null;
       for (; end > start; end--) {
-        const piece = (start > 0 ? this.#prefix : '') + chars.slice(start, end).join('');
-        if (this.#vocab.has(piece)) {
-          found = piece;
+        const piece = word.slice(from, ends[end - 1]);
+        if (table.has(piece)) {
+          found = start > 0 ? this.#prefix + piece : piece;
           break;
         }
       }
@@ -160,6 +216,40 @@ export class WordPieceTokenizer {
       start = end;
     }
     return pieces;
+  }
+
+  /**
+   * At least this many tokens in tokenize(text), counting no further than past `most`. Length
+   * alone bounds nothing here (a word of any length can be one [UNK]), so it counts what
+   * normalization can neither drop nor join: each special token written in the text is one;
+   * each ASCII punctuation character is a word of its own; and each run between those and
+   * ' ', \t, \n, \r (white space that is never removed) that holds an ASCII letter or digit
+   * is at least one word. Other characters may vanish (controls, accents) or split more.
+   */
+  [LEAST_TOKENS](text, most = Infinity) {
+    let count = 0;
+    let start = 0;
+    const pattern = this.#specialPattern && new RegExp(this.#specialPattern.source, 'gu');
+    while (count <= most && start <= text.length) {
+      const match = pattern ? pattern.exec(text) : null;
+      const end = match ? match.index : text.length;
+      let inRun = false; // the current run already holds a letter or digit
+      for (let i = start; i < end && count <= most; i++) {
+        const c = text.charCodeAt(i);
+        if (c === 32 || c === 9 || c === 10 || c === 13) inRun = false;
+        else if ((c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122)) {
+          if (!inRun) count++;
+          inRun = true;
+        } else if (c >= 33 && c <= 126) {
+          count++;
+          inRun = false;
+        }
+      }
+      if (!match) break;
+      count++;
+      start = match.index + match[0].length;
+    }
+    return count;
   }
 
   /** The WordPiece tokens of text, without [CLS]/[SEP]. */

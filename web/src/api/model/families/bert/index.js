@@ -2,7 +2,7 @@
 // families/<family>/index.js in families/index.js): what openModel needs to open
 // a BERT folder. The model runs in the core's `_BertModel`
 // (cpp/models/families/bert/binding.cpp).
-import { loadWordPieceTokenizer } from '../../../tokenizer/wordpiece.js';
+import { loadWordPieceTokenizerAsync } from '../../../tokenizer/wordpiece.js';
 import { ACTIVATIONS } from '../../config.js';
 import { readJson, readText } from '../../source.js';
 import { readBertConfig } from './config.js';
@@ -18,14 +18,20 @@ export default Object.freeze({
   readConfig: readBertConfig,
   /** The files openTokenizer reads (openModel accepts them). */
   tokenizerFiles: ['tokenizer.json', 'vocab.txt'],
-  /** WordPiece: tokenizer.json or vocab.txt. */
+  /** WordPiece: tokenizer.json or vocab.txt (read in slices: `signal` lands). */
   async openTokenizer(files, fn, signal) {
     if (files['tokenizer.json'] !== undefined)
-      return loadWordPieceTokenizer({
-        'tokenizer.json': await readJson(files['tokenizer.json'], fn, 'tokenizer.json', signal),
-      });
+      return loadWordPieceTokenizerAsync(
+        { 'tokenizer.json': await readJson(files['tokenizer.json'], fn, 'tokenizer.json', signal) },
+        {},
+        signal,
+      );
     if (files['vocab.txt'] !== undefined)
-      return loadWordPieceTokenizer({ 'vocab.txt': await readText(files['vocab.txt'], fn, 'vocab.txt', signal) });
+      return loadWordPieceTokenizerAsync(
+        { 'vocab.txt': await readText(files['vocab.txt'], fn, 'vocab.txt', signal) },
+        {},
+        signal,
+      );
     throw new TypeError(`${fn}: a BERT model needs 'tokenizer.json' or 'vocab.txt'`);
   },
   /** The core's class (a value_object with config.json's names configures it). */

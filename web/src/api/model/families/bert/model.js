@@ -6,7 +6,8 @@
 //
 // BERT reads the whole text at once: every token attends to every token (no
 // causal mask), and a [MASK] written in the text is predicted from both sides.
-import { describe, readOptions, requireInteger, throwForStatus } from '../../../errors.js';
+import { isDetached } from '../../../detached.js';
+import { describe, readOptions, requireBoolean, requireInteger, throwForStatus } from '../../../errors.js';
 import { rawOf } from '../../../handle.js';
 import {
   attentionsOf,
@@ -15,6 +16,7 @@ import {
   inForwardScope,
   int32At,
   isIdList,
+  refuseLongText,
   topTokens,
 } from '../../base_model.js';
 import { softmaxOf } from '../../top-k.js';
@@ -40,8 +42,10 @@ export class Bert extends CheckpointModel {
     const { pair, ...rest } = readOptions(options, ['pair', 'k', 'logits'], fn);
     if (pair !== undefined && typeof pair !== 'string')
       throw new TypeError(`${fn}: options.pair must be a string, got ${describe(pair)}`);
-    const { ids, typeIds } = this.tokenizer.encode(text, pair);
     const most = this.config.max_position_embeddings;
+    const texts = pair === undefined ? [text] : [text, pair];
+    refuseLongText(this.tokenizer, fn, texts, texts.length + 1, most, 'max_position_embeddings');
+    const { ids, typeIds } = this.tokenizer.encode(text, pair);
     if (ids.length > most)
       throw new RangeError(
         `${fn}: text is ${ids.length} tokens with [CLS] and [SEP], more than the model's max_position_embeddings = ${most}`,
@@ -66,6 +70,10 @@ export class Bert extends CheckpointModel {
     let types = list.map(() => 0);
     if (typeIds !== undefined) {
       if (!isIdList(typeIds)) throw new TypeError(`${fn}: options.typeIds must be an array, got ${describe(typeIds)}`);
+      if (ArrayBuffer.isView(typeIds) && isDetached(typeIds.buffer))
+        throw new TypeError(
+          `${fn}: options.typeIds is ${describe(typeIds)} whose ArrayBuffer was detached (transferred)`,
+        );
       if (typeIds.length !== list.length)
         throw new RangeError(`${fn}: options.typeIds has ${typeIds.length} entries but ids has ${list.length}`);
       types = Array.from(typeIds, (t, i) => requireInteger(t, fn, `options.typeIds[${i}]`, 0, type_vocab_size - 1));
@@ -77,6 +85,7 @@ export class Bert extends CheckpointModel {
     rawOf(this, fn.slice(fn.indexOf('.') + 1));
     const { num_hidden_layers: L, num_attention_heads: H, vocab_size: V } = this.config;
     requireInteger(k, fn, 'options.k', 1, V);
+    requireBoolean(logits, fn, 'options.logits');
     const T = ids.length;
     const mask = this.tokenizer.idOf('[MASK]');
     const positions = this.maskedLm ? ids.flatMap((id, t) => (id === mask ? [t] : [])) : [];

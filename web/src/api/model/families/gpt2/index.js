@@ -2,7 +2,7 @@
 // families/<family>/index.js in families/index.js): what openModel needs to open
 // a GPT-2 folder. The model runs in the core's `_Gpt2Model`
 // (cpp/models/families/gpt2/binding.cpp).
-import { loadTokenizer } from '../../../tokenizer/index.js';
+import { loadTokenizerAsync } from '../../../tokenizer/index.js';
 import { ACTIVATIONS } from '../../config.js';
 import { readJson, readText } from '../../source.js';
 import { readGpt2Config } from './config.js';
@@ -20,15 +20,21 @@ export default Object.freeze({
   readConfig: readGpt2Config,
   /** The files openTokenizer reads (openModel accepts them). */
   tokenizerFiles: ['tokenizer.json', 'vocab.json', 'merges.txt'],
-  /** BPE: tokenizer.json, or vocab.json + merges.txt. */
+  /** BPE: tokenizer.json, or vocab.json + merges.txt (its tables built in slices: `signal` lands). */
   async openTokenizer(files, fn, signal) {
     if (files['tokenizer.json'] !== undefined)
-      return loadTokenizer({ 'tokenizer.json': await readJson(files['tokenizer.json'], fn, 'tokenizer.json', signal) });
+      return loadTokenizerAsync(
+        { 'tokenizer.json': await readJson(files['tokenizer.json'], fn, 'tokenizer.json', signal) },
+        signal,
+      );
     if (files['vocab.json'] !== undefined && files['merges.txt'] !== undefined)
-      return loadTokenizer({
-        'vocab.json': await readJson(files['vocab.json'], fn, 'vocab.json', signal),
-        'merges.txt': await readText(files['merges.txt'], fn, 'merges.txt', signal),
-      });
+      return loadTokenizerAsync(
+        {
+          'vocab.json': await readJson(files['vocab.json'], fn, 'vocab.json', signal),
+          'merges.txt': await readText(files['merges.txt'], fn, 'merges.txt', signal),
+        },
+        signal,
+      );
     throw new TypeError(`${fn}: files needs 'tokenizer.json' (or 'vocab.json' and 'merges.txt')`);
   },
   /** The core's class (a value_object with config.json's names configures it). */

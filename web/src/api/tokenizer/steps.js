@@ -1,0 +1,36 @@
+// Building a large tokenizer's tables is written as generators that yield every
+// few thousand entries. loadTokenizer runs them straight through (synchronous,
+// as before); openModel's path runs them with a pause to the event loop once a
+// slice has taken SLICE_MS (and at least every SLICE_STEPS yields, so a fast
+// machine pauses too), so the page can draw and an AbortSignal lands.
+
+/** Entries between two yields of a building loop. */
+export const STEP = 4096;
+const SLICE_MS = 8;
+const SLICE_STEPS = 16;
+
+/** Runs a step generator to its end at once: its return value. */
+export function runSteps(steps) {
+  for (;;) {
+    const { done, value } = steps.next();
+    if (done) return value;
+  }
+}
+
+const pause = () => new Promise((resolve) => (globalThis.setImmediate ?? setTimeout)(resolve));
+
+/** Runs a step generator, giving the event loop a turn every SLICE_MS; rejects with the signal's reason. */
+export async function runStepsAsync(steps, signal) {
+  let since = performance.now();
+  let count = 0;
+  for (;;) {
+    if (signal?.aborted) throw signal.reason ?? new DOMException('The operation was aborted.', 'AbortError');
+    const { done, value } = steps.next();
+    if (done) return value;
+    if (++count >= SLICE_STEPS || performance.now() - since >= SLICE_MS) {
+      await pause();
+      since = performance.now();
+      count = 0;
+    }
+  }
+}
