@@ -215,6 +215,10 @@ export async function openModel(files, options) {
       onProgress?.({ loaded: Math.min(reader.size, dataStart + at), total: reader.size });
       await nextTask();
     }
+    // All of the file read: to its end, so a body longer than declared is an error (and a stream
+    // ends instead of being cancelled); bytes after the last tensor used are not fetched.
+    if (dataStart + at >= reader.size && (await reader.next()) !== null)
+      throw new RangeError(`${FN}: model.safetensors has more than the ${reader.size} bytes it declared`);
     await reader.close();
     onProgress?.({ loaded: reader.size, total: reader.size });
     throwForStatus(core, raw.load(1), FN); // check them, pack the linear ones

@@ -314,7 +314,8 @@ async function fetchRange(file, begin, end, fn, name, signal) {
       const to = Math.min(skip + out.length, at + chunk.length);
       if (from < to) (out.set(chunk.subarray(from - at, to - at), from - skip), (filled = to - skip));
       at += chunk.length;
-      if (filled === out.length) break;
+      // A 206 is the range: read to its end (unless longer). A whole file is left once the range is in.
+      if (filled === out.length && (skip > 0 || at > out.length)) break;
     }
   return out.subarray(0, filled);
 }
