@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { loadAttention } from '../../dist/lib/index.js';
-import { fixtureBytes, fixtureFiles, splitSafetensors } from './gpt2-files.js';
+import { fixtureBytes, fixtureFiles, joinSafetensors, splitSafetensors } from './gpt2-files.js';
 import { loadFixture } from './fixtures.js';
 
 const a = await loadAttention();
@@ -92,17 +92,40 @@ async function explainsLikeTheBytes(model) {
   for (const part of ['q', 'k', 'v']) assert.deepEqual(e[part].data, reference[part].data, part);
 }
 
-test('an honest server: the model opens from URLs and explainHead reads back the same weights by Range', () =>
-  withServer(undefined, async (server) => {
-    const m = await a.openModel(server.urls);
-    await explainsLikeTheBytes(m);
-    const ranges = server.requests.filter((r) => r.range);
-    assert.deepEqual(
-      ranges.map((r) => r.name),
-      ['model.safetensors', 'model.safetensors', 'model.safetensors', 'model.safetensors'],
+/** The fixture's model with h.1.ln_1.weight's bytes moved to the end of the file (its layer no longer together). */
+function scattered() {
+  const { header, data } = splitSafetensors(good);
+  const [begin, end] = header['h.1.ln_1.weight'].data_offsets;
+  header['h.1.ln_1.weight'].data_offsets = [data.length, data.length + end - begin];
+  const moved = new Uint8Array(data.length + end - begin);
+  moved.set(data);
+  moved.set(data.subarray(begin, end), data.length);
+  return joinSafetensors(header, moved);
+}
+
+test('an honest server: the model opens from URLs and explainHead reads back the same weights by Range', async () => {
+  // A layer's tensors together: one Range request; apart: one each.
+  for (const [bytes, requests] of [
+    [good, 1],
+    [scattered(), 4],
+  ]) {
+    const files = { ...Object.fromEntries(NAMES.map((n) => [n, fixtureBytes(n)])), 'model.safetensors': bytes };
+    await withServer(
+      undefined,
+      async (server) => {
+        const m = await a.openModel(server.urls);
+        await explainsLikeTheBytes(m);
+        const ranges = server.requests.filter((r) => r.range);
+        assert.deepEqual(
+          ranges.map((r) => r.name),
+          Array(requests).fill('model.safetensors'),
+        );
+        m.delete();
+      },
+      files,
     );
-    m.delete();
-  }));
+  }
+});
 
 // ---- Sizes from the network (item 5) ----
 
@@ -221,7 +244,7 @@ test('a Range answered with bytes from elsewhere in the file (Content-Range says
     },
   ));
 
-test('a server ignoring Range (the whole file, 200) still gives the right weights', () =>
+test('a server ignoring Range (the whole file, 200) still gives the right weights, from one request', () =>
   withServer(
     (req, res, bytes) => {
       res.writeHead(200, { 'Content-Length': bytes.length }).end(bytes);
@@ -229,7 +252,12 @@ test('a server ignoring Range (the whole file, 200) still gives the right weight
     },
     async (server) => {
       const m = await a.openModel(server.urls);
+      const before = server.requests.length;
       await explainsLikeTheBytes(m);
+      assert.deepEqual(
+        server.requests.slice(before).map((r) => r.name),
+        ['model.safetensors'],
+      );
       m.delete();
     },
   ));

@@ -8,7 +8,7 @@ import { describe, requireInteger } from '../errors.js';
 import { OwnedHandle, rawOf } from '../handle.js';
 import { withHeap } from '../heap.js';
 import { Matrix } from '../matrix.js';
-import { readTensor } from './tensor_reader.js';
+import { readTensors } from './tensor_reader.js';
 import { topK } from './top-k.js';
 
 /** @type {(model: CheckpointModel) => { core: any, weights: any }} */
@@ -98,7 +98,7 @@ export function topTokens(p, k, text, fn) {
  */
 export function readWeights(model, names, fn, signal) {
   const { weights } = internals(model);
-  return Promise.all(names.map((name) => readTensor(weights, name, fn, signal)));
+  return readTensors(weights, names, fn, signal);
 }
 
 /** The model's core module (for its heap and status codes). */
