@@ -24,11 +24,14 @@ const TYPES = {
 
 /**
  * Serves `root` on 127.0.0.1. Resolves to { server, url }.
- * @param {{root?: string, port?: number, headers?: Record<string, string>}} options
+ * `handle(req, res)` may answer a request itself (a test's redirect): it returns true then.
+ * @param {{root?: string, port?: number, headers?: Record<string, string>,
+ *          handle?: (req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse) => boolean}} options
  */
-export function serve({ root, port = 0, headers = {} } = {}) {
+export function serve({ root, port = 0, headers = {}, handle } = {}) {
   const base = resolve(root ?? join(dirname(fileURLToPath(import.meta.url)), '../dist/site'));
   const server = createServer((req, res) => {
+    if (handle?.(req, res)) return;
     const path = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
     let file = normalize(join(base, path));
     if (file !== base && !file.startsWith(base + sep)) {

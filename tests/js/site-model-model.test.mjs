@@ -195,6 +195,24 @@ test('folderUrls: model-src resolves against the page; another origin is refused
     message: `model-src must be a folder on this page's own origin (https://course.example); "https://huggingface.co/gpt2/" is on https://huggingface.co`,
   });
   assert.throws(() => folderUrls('//cdn.example/m/', base), { message: /own origin/ });
+  // The page's own origin, not its base's: a <base href> elsewhere does not widen it.
+  assert.throws(() => folderUrls('models/gpt2', 'https://cdn.example/', 'https://course.example'), {
+    message: /own origin \(https:\/\/course\.example\); "models\/gpt2" is on https:\/\/cdn\.example/,
+  });
+});
+
+test('folderUrls: a blob:, data: or file: model-src is a clear TypeError, not the browser URL error', () => {
+  const base = 'https://course.example/unit/3/page.html';
+  for (const [src, scheme] of [
+    ['blob:https://course.example/1f0e7d56-1b4b-4b1e-9f4e-7c8a1b2c3d4e', 'blob:'],
+    ['data:application/json,{}', 'data:'],
+    ['file:///home/me/models/gpt2/', 'file:'],
+    ['javascript:alert(1)', 'javascript:'],
+  ])
+    assert.throws(() => folderUrls(src, base), {
+      name: 'TypeError',
+      message: `model-src "${src}" is a ${scheme} URL; model-src must be an http(s) folder on this page's own origin (a file of your own opens with the file picker)`,
+    });
 });
 
 test('runSentence: a message (no run) for empty text and for more tokens than n_positions', () => {

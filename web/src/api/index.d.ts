@@ -320,6 +320,12 @@ export interface OpenModelOptions {
   onProgress?: (progress: { loaded: number; total: number }) => void;
   /** Aborts the load (the promise rejects with the signal's reason). */
   signal?: AbortSignal;
+  /**
+   * The origins URL files may be answered from, after redirects (e.g. `[location.origin]`),
+   * for `openModel` and every later read (`explainHead`); another is a TypeError naming the
+   * file. Default: any the browser's CORS rules let through.
+   */
+  origins?: readonly string[];
 }
 
 // Each model family's types live with it (model/families/<family>/types.d.ts); the build

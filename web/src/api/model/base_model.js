@@ -10,7 +10,7 @@ import { OwnedHandle, rawOf } from '../handle.js';
 import { withHeap } from '../heap.js';
 import { Matrix } from '../matrix.js';
 import { LEAST_TOKENS } from '../tokenizer/bound.js';
-import { readTensor } from './tensor_reader.js';
+import { readTensors } from './tensor_reader.js';
 import { topK } from './top-k.js';
 
 /** @type {(model: CheckpointModel) => { core: any, weights: any }} */
@@ -119,7 +119,7 @@ export function topTokens(p, k, text, fn) {
  */
 export function readWeights(model, names, fn, signal) {
   const { weights } = internals(model);
-  return Promise.all(names.map((name) => readTensor(weights, name, fn, signal)));
+  return readTensors(weights, names, fn, signal);
 }
 
 /** The model's core module (for its heap and status codes). */

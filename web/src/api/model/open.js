@@ -20,13 +20,16 @@
 // first call: like this reader, it stays out of every lesson's first load.
 import { describe, isPlainObject, readOptions, throwForStatus } from '../errors.js';
 import { FAMILIES } from './families/index.js';
-import { FLOAT_DTYPES, parseHeader, readHeaderLength } from './safetensors.js';
-import { ByteReader, checkAborted, readJson } from './source.js';
+import { Checksum } from './checksum.js';
+import { FLOAT_DTYPES, MAX_HEADER_BYTES, parseHeader, readHeaderLength } from './safetensors.js';
+import { ByteReader, checkAborted, readJson, withOrigins } from './source.js';
 import { TensorWriter } from './tensor_writer.js';
 import createModelCore from './model_core.mjs';
 
 /** Most bytes the weights may take in float32 (the wasm memory holds 2 GiB; the rest is for running). */
 export const MAX_MODEL_BYTES = 1.75 * 2 ** 30;
+/** Most bytes model.safetensors may have (declared or not): the longest header and MAX_MODEL_BYTES of F32 data. */
+const MAX_FILE_BYTES = 8 + MAX_HEADER_BYTES + MAX_MODEL_BYTES;
 
 const FN = 'openModel';
 
@@ -107,21 +110,54 @@ function matchTensors(tensors, parameters, prefixes) {
   });
 }
 
+/** Names of the tensors explainHead may read again (the family's headTensors(l) of every layer). */
+function rereadNames(family, parameters) {
+  const names = new Set();
+  const have = new Set(parameters.map((p) => p.name));
+  for (let l = 0; family.headTensors && l < parameters.length; l++) {
+    const layer = family.headTensors(l);
+    if (!layer.every((n) => have.has(n))) break;
+    layer.forEach((n) => names.add(n));
+  }
+  return names;
+}
+
+/** options.origins: the origins URL files may be answered from, after redirects (normalized), or null. */
+function readOrigins(origins) {
+  if (origins === undefined) return null;
+  if (!Array.isArray(origins) || origins.length === 0)
+    throw new TypeError(`${FN}: options.origins must be a non-empty array of origins, got ${describe(origins)}`);
+  return origins.map((o, i) => {
+    if (typeof o !== 'string') throw new TypeError(`${FN}: options.origins[${i}] must be a string, got ${describe(o)}`);
+    let origin = 'null';
+    try {
+      origin = new URL(o).origin;
+    } catch {
+      // reported below
+    }
+    if (origin === 'null' || origin !== o.replace(/\/$/, ''))
+      throw new RangeError(`${FN}: options.origins[${i}] is ${JSON.stringify(o)}; an origin is 'https://host[:port]'`);
+    return origin;
+  });
+}
+
 /**
  * @param {Record<string, unknown>} files
- * @param {{ onProgress?: (p: { loaded: number, total: number }) => void, signal?: AbortSignal }} [options]
+ * @param {{ onProgress?: (p: { loaded: number, total: number }) => void, signal?: AbortSignal, origins?: string[] }} [options]
  */
 export async function openModel(files, options) {
   if (!isPlainObject(files))
     throw new TypeError(`${FN}: files must be an object of file name -> contents, got ${describe(files)}`);
   readOptions(files, FILES, FN, 'files');
-  const { onProgress, signal } = readOptions(options, ['onProgress', 'signal'], FN);
+  const { onProgress, signal, origins } = readOptions(options, ['onProgress', 'signal', 'origins'], FN);
   if (onProgress !== undefined && typeof onProgress !== 'function')
     throw new TypeError(`${FN}: options.onProgress must be a function, got ${describe(onProgress)}`);
   if (signal !== undefined && (signal === null || typeof signal.aborted !== 'boolean'))
     throw new TypeError(`${FN}: options.signal must be an AbortSignal, got ${describe(signal)}`);
   for (const name of ['config.json', 'model.safetensors'])
     if (files[name] === undefined) throw new TypeError(`${FN}: files needs '${name}'`);
+  // URL files carry the origins they may come from into every fetch, explainHead's too.
+  files = withOrigins(files, readOrigins(origins));
 
   const core = await modelCore();
   const json = await readJson(files['config.json'], FN, 'config.json', signal);
@@ -130,7 +166,7 @@ export async function openModel(files, options) {
   const tokenizer = await family.openTokenizer(files, FN, signal);
   checkAborted(signal);
 
-  const reader = await ByteReader.open(files['model.safetensors'], FN, 'model.safetensors', signal);
+  const reader = await ByteReader.open(files['model.safetensors'], FN, 'model.safetensors', signal, MAX_FILE_BYTES);
   let raw = null;
   try {
     const headerLength = readHeaderLength(await reader.read(8), reader.size, FN);
@@ -148,9 +184,16 @@ export async function openModel(files, options) {
     const matched = matchTensors(tensors, parameters, family.prefixes);
     throwForStatus(core, raw.load(0), FN); // allocate the weights
 
-    // Stream the data section in file order into each tensor's heap buffer.
+    // Stream the data section in file order into each tensor's heap buffer; the bytes of
+    // those explainHead may read again are fingerprinted on the way.
+    const reread = rereadNames(family, parameters);
     const writers = matched
-      .map(({ parameter, tensor }) => new TensorWriter(tensor, raw.parameterData(parameter.index)))
+      .map(({ parameter, tensor }) => {
+        const writer = new TensorWriter(tensor, raw.parameterData(parameter.index));
+        writer.name = parameter.name;
+        writer.checksum = reread.has(parameter.name) ? new Checksum() : null;
+        return writer;
+      })
       .sort((a, b) => a.begin - b.begin);
     const needed = writers.reduce((end, w) => Math.max(end, w.end), 0);
     let at = 0; // data offset of the next chunk
@@ -162,20 +205,30 @@ export async function openModel(files, options) {
       if (chunk === null) throw new RangeError(`${FN}: model.safetensors ended after ${dataStart + at} bytes`);
       const heap = core.HEAPF64.buffer;
       while (first < writers.length && writers[first].end <= at) first++;
-      for (let i = first; i < writers.length && writers[i].begin < at + chunk.length; i++)
-        writers[i].write(heap, chunk, at);
+      for (let i = first; i < writers.length && writers[i].begin < at + chunk.length; i++) {
+        const w = writers[i];
+        w.write(heap, chunk, at);
+        if (w.checksum && w.end > at)
+          w.checksum.update(chunk.subarray(Math.max(w.begin, at) - at, Math.min(w.end, at + chunk.length) - at));
+      }
       at += chunk.length;
       onProgress?.({ loaded: Math.min(reader.size, dataStart + at), total: reader.size });
       await nextTask();
     }
+    // All of the file read: to its end, so a body longer than declared is an error (and a stream
+    // ends instead of being cancelled); bytes after the last tensor used are not fetched.
+    if (dataStart + at >= reader.size && (await reader.next()) !== null)
+      throw new RangeError(`${FN}: model.safetensors has more than the ${reader.size} bytes it declared`);
     await reader.close();
     onProgress?.({ loaded: reader.size, total: reader.size });
     throwForStatus(core, raw.load(1), FN); // check them, pack the linear ones
-    // What explainHead needs to read a layer's weights again (the header's entries only).
+    // What explainHead needs to read a layer's weights again and check them: the header's
+    // entries and the fingerprints of the bytes read now.
     const weights = {
       source: files['model.safetensors'],
       dataStart,
       tensors: new Map(matched.map((m) => [m.parameter.name, m.tensor])),
+      checksums: new Map(writers.filter((w) => w.checksum).map((w) => [w.name, w.checksum.digest()])),
     };
     return new family.Model(core, raw, config, tokenizer, weights);
   } catch (error) {

@@ -16,12 +16,14 @@ export const message = (error) => (error instanceof Error ? error.message : Stri
 export function modelLoader({ api, open, signal, assets, hasModel, onModel, onFailed }) {
   let loading = null; // the AbortController of the model being opened
 
-  function openFiles(files, label, from) {
+  /** `origins`: where URL files may be answered from, after redirects (model-src: the page's own). */
+  function openFiles(files, label, from, origins) {
     loading?.abort();
     const controller = new AbortController();
     loading = controller;
     open.loading(label);
-    api.openModel(files, { onProgress: (p) => open.progress(p), signal: controller.signal }).then(
+    const options = { onProgress: (p) => open.progress(p), signal: controller.signal };
+    api.openModel(files, origins ? { ...options, origins } : options).then(
       (m) => {
         if (loading !== controller || signal?.aborted) return m.delete();
         loading = null;
@@ -65,7 +67,8 @@ export function modelLoader({ api, open, signal, assets, hasModel, onModel, onFa
   function start(linkWasOwn) {
     if (assets.modelSrc) {
       try {
-        return openFiles(folderUrls(assets.modelSrc, document.baseURI), assets.modelSrc, 'own');
+        const files = folderUrls(assets.modelSrc, document.baseURI, location.origin);
+        return openFiles(files, assets.modelSrc, 'own', [location.origin]);
       } catch (error) {
         open.showError(message(error));
       }

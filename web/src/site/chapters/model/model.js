@@ -49,19 +49,25 @@ export function modelFiles(files) {
 /**
  * A course site's model folder (the lesson's model-src attribute), resolved against the
  * page: URLs of its three files. Another origin is refused (a page may only open
- * its own files; a cross-origin model would also need CORS).
+ * its own files; a cross-origin model would also need CORS), and so is a URL that is
+ * no http(s) folder (blob:, data:: one file at most). This checks the string; the
+ * loader has openModel check each response's origin too (a folder may redirect).
+ * @param {string} origin the page's own origin (default: the base's)
  */
-export function folderUrls(src, base) {
+export function folderUrls(src, base, origin = new URL(base).origin) {
   let folder;
   try {
     folder = new URL(src.endsWith('/') ? src : `${src}/`, base);
   } catch {
     throw new TypeError(`model-src "${src}" is not a URL`);
   }
-  const page = new URL(base);
-  if (folder.origin !== page.origin)
+  if (folder.protocol !== 'http:' && folder.protocol !== 'https:')
     throw new TypeError(
-      `model-src must be a folder on this page's own origin (${page.origin}); "${src}" is on ${folder.origin}`,
+      `model-src "${src}" is a ${folder.protocol} URL; model-src must be an http(s) folder on this page's own origin (a file of your own opens with the file picker)`,
+    );
+  if (folder.origin !== origin)
+    throw new TypeError(
+      `model-src must be a folder on this page's own origin (${origin}); "${src}" is on ${folder.origin}`,
     );
   return Object.fromEntries(
     ['config.json', 'model.safetensors', 'tokenizer.json'].map((name) => [name, new URL(name, folder).href]),

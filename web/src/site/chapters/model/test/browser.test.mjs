@@ -285,6 +285,74 @@ test('<attention-lesson chapter="model" model-src> opens the host’s folder; an
   }
 });
 
+test('model-src: a same-origin folder redirecting (302) to another origin is refused, naming the file; blob: is a clear message', async () => {
+  const hostDir = mkdtempSync(join(tmpdir(), 'attention-lab-model-'));
+  for (const dir of ['lib', 'elements'])
+    cpSync(join(SITE_DIR, '..', dir), join(hostDir, 'dist', dir), { recursive: true });
+  mkdirSync(join(hostDir, 'models', 'tiny'), { recursive: true });
+  for (const name of ['config.json', 'model.safetensors', 'tokenizer.json'])
+    cpSync(join(FIXTURE, name), join(hostDir, 'models', 'tiny', name));
+  // The other origin serves the same folder with CORS open to all: only the origin check refuses it.
+  const elsewhere = await serve({ root: hostDir, headers: { 'Access-Control-Allow-Origin': '*' } });
+  const away = elsewhere.url.replace('127.0.0.1', 'localhost');
+  const host = await serve({
+    root: hostDir,
+    handle(req, res) {
+      const moved = /^\/models\/moved\/(.+)$/.exec(req.url);
+      if (!moved) return false;
+      res.writeHead(302, { Location: `${away}models/tiny/${moved[1]}` }).end();
+      return true;
+    },
+  });
+  const lessonPage = (src) =>
+    `<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,">
+<script type="module" src="dist/elements/attention-lab-elements.js"></script>
+<attention-lesson chapter="model" model-src="${src}"></attention-lesson>`;
+  writeFileSync(join(hostDir, 'moved.html'), lessonPage('models/moved/'));
+  writeFileSync(
+    join(hostDir, 'blob.html'),
+    lessonPage(`blob:${host.url.slice(0, -1)}/1f0e7d56-1b4b-4b1e-9f4e-7c8a1b2c3d4e`),
+  );
+  const dataset = (page) => page.locator('attention-lesson article').evaluate((root) => ({ ...root.dataset }));
+  try {
+    const moved = await openPage(env.browser, `${host.url}moved.html`, { waitForReady: false });
+    await moved.locator('attention-lesson article[data-chapter="model"]').waitFor();
+    await waitUntil(
+      async () => (await dataset(moved)).modelFailed === '1',
+      async () => JSON.stringify(await dataset(moved)),
+    );
+    const origin = host.url.slice(0, -1);
+    assert.equal(
+      await moved.locator('attention-lesson .model-open-error').textContent(),
+      `openModel: config.json from '${host.url}models/moved/config.json' was answered from ${away.slice(0, -1)} (${away}models/tiny/config.json, after a redirect); only ${origin} may answer`,
+    );
+    assert.notEqual((await dataset(moved)).modelSource, 'own', 'the foreign model is not open');
+    // The refused response's body is cancelled: the browser may report that request as failed.
+    assert.deepEqual(
+      moved.errors.filter((e) => e !== `requestfailed: ${away}models/tiny/config.json`),
+      [],
+    );
+    await moved.context().close();
+
+    const blob = await openPage(env.browser, `${host.url}blob.html`, { waitForReady: false });
+    await blob.locator('attention-lesson article[data-chapter="model"]').waitFor();
+    await waitUntil(
+      async () => (await dataset(blob)).modelSource === 'demo',
+      async () => JSON.stringify(await dataset(blob)),
+    );
+    assert.match(
+      await blob.locator('attention-lesson .model-open-error').textContent(),
+      /^model-src "blob:http:\/\/127\.0\.0\.1:\d+\/1f0e7d56-[-0-9a-f]+" is a blob: URL; model-src must be an http\(s\) folder on this page's own origin/,
+    );
+    assert.deepEqual(blob.errors, []);
+    await blob.context().close();
+  } finally {
+    await new Promise((ok) => host.server.close(ok));
+    await new Promise((ok) => elsewhere.server.close(ok));
+    rmSync(hostDir, { recursive: true, force: true });
+  }
+});
+
 test('a BERT folder (openModel reads it) is refused by this GPT-2 chapter with a message; the demo stays open', async () => {
   const page = await open();
   await page.waitForFunction((s) => document.querySelector(s)?.dataset.modelSource === 'demo', chapter);
