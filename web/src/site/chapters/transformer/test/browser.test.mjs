@@ -19,6 +19,15 @@ const CH = '#chapter-transformer';
 const open = (hash = '') => openPage(env.browser, `${env.url}#chapter=transformer${hash}`);
 /** Waits until a lazy figure's canvas is painted with its current matrix (not data-painted="stale"). */
 const painted = (page, selector) => page.locator(`${selector}[data-painted="true"]`).waitFor();
+// A lazy figure is read once on screen and painted: an edit scrolls the page to its field, which
+// may leave the figure off screen and stale until it comes back (where the fold falls depends on
+// the window).
+const hashOnScreen = async (page, selector) => {
+  const canvas = page.locator(selector);
+  await canvas.scrollIntoViewIfNeeded();
+  await canvas.and(page.locator('[data-painted="true"]')).waitFor();
+  return canvasHash(page, selector);
+};
 const stepText = (page, n) => page.textContent(`${CH} section.step:nth-of-type(${n})`);
 const outputOf = (page, n) => page.textContent(`${CH} section.step:nth-of-type(${n}) pre.output`);
 
@@ -85,15 +94,13 @@ test('the scaling demo: unscaled variance grows with d_k, scaled stays near 1', 
 
 test('causal mask: weights above the diagonal are exactly 0, first query attends only to itself', async () => {
   const page = await open('&tp=0');
-  const before = await canvasHash(page, `${CH} section.step:nth-of-type(5) figure.heatmap:nth-child(2) canvas`);
+  const weights = `${CH} section.step:nth-of-type(5) figure.heatmap:nth-child(2) canvas`;
+  const before = await hashOnScreen(page, weights);
   await page.getByLabel('causal (no looking ahead)').check();
   const w = parseRows(await outputOf(page, 5));
   assert.deepEqual(w[0], [1, 0, 0, 0, 0, 0]);
   w.forEach((row, i) => row.forEach((x, j) => j > i && assert.equal(x, 0, `w[${i}][${j}]`)));
-  assert.notEqual(
-    await canvasHash(page, `${CH} section.step:nth-of-type(5) figure.heatmap:nth-child(2) canvas`),
-    before,
-  );
+  assert.notEqual(await hashOnScreen(page, weights), before);
   await page.waitForFunction(() => /tc=1/.test(location.hash)); // written once edits pause
   assert.deepEqual(page.errors, []);
   await page.context().close();
@@ -251,13 +258,14 @@ test('three uses: token labels, padding and causal masks', async () => {
     ts.map((t) => t.textContent),
   );
   assert.match(table[0], /le.*chat.*est.*noir.*<pad>/s);
-  const before = await canvasHash(page, `${CH} section.step:nth-of-type(7) .use canvas >> nth=4`);
+  const crossMap = `${CH} section.step:nth-of-type(7) .use canvas >> nth=4`;
+  const before = await hashOnScreen(page, crossMap);
   await page.getByLabel('target sentence (decoder)').fill('<s> the black cat');
   assert.match(
     await page.$eval(`${CH} section.step:nth-of-type(7) .use canvas >> nth=4`, (c) => c.getAttribute('aria-label')),
     /4 by 5/,
   );
-  assert.notEqual(await canvasHash(page, `${CH} section.step:nth-of-type(7) .use canvas >> nth=4`), before);
+  assert.notEqual(await hashOnScreen(page, crossMap), before);
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
