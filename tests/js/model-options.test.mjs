@@ -3,21 +3,13 @@
 // package's TypeError naming the call (never Embind's BindingError); options other than k
 // are type-checked; bytes whose ArrayBuffer was detached are a TypeError naming the argument.
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
 import { test } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { loadAttention } from '../../dist/lib/index.js';
 import { loadTokenizer } from '../../web/src/api/tokenizer/index.js';
 import { loadWordPieceTokenizer } from '../../web/src/api/tokenizer/wordpiece.js';
+import { bertFiles } from './bert-files.js';
 import { fixtureBytes, fixtureFiles } from './gpt2-files.js';
 
-const BERT_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'bert');
-const bertFiles = () => ({
-  'config.json': new Uint8Array(readFileSync(join(BERT_DIR, 'config.json'))),
-  'model.safetensors': new Uint8Array(readFileSync(join(BERT_DIR, 'model.safetensors'))),
-  'vocab.txt': new Uint8Array(readFileSync(join(BERT_DIR, 'vocab.txt'))),
-});
 const a = await loadAttention();
 
 /** `bytes` with its ArrayBuffer detached (transferred away). */
@@ -92,11 +84,8 @@ test('tokenizer files on a detached ArrayBuffer are a TypeError naming the file'
     name: 'TypeError',
     message: /^loadTokenizer: tokenizer\.json is bytes whose ArrayBuffer was detached/,
   });
-  assert.throws(
-    () => loadWordPieceTokenizer({ 'vocab.txt': detached(new Uint8Array(readFileSync(join(BERT_DIR, 'vocab.txt')))) }),
-    {
-      name: 'TypeError',
-      message: /^loadWordPieceTokenizer: vocab\.txt is bytes whose ArrayBuffer was detached/,
-    },
-  );
+  assert.throws(() => loadWordPieceTokenizer({ 'vocab.txt': detached(bertFiles()['vocab.txt']) }), {
+    name: 'TypeError',
+    message: /^loadWordPieceTokenizer: vocab\.txt is bytes whose ArrayBuffer was detached/,
+  });
 });

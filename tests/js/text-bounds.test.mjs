@@ -3,26 +3,18 @@
 // here never to exceed the real count, and run / explainHead compare it with the positions
 // first (a 4 MB string costs O(1) for GPT-2, one early-stopping scan for BERT).
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
 import { test } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { loadAttention } from '../../dist/lib/index.js';
 import { LEAST_TOKENS } from '../../web/src/api/tokenizer/bound.js';
 import { loadTokenizer } from '../../web/src/api/tokenizer/index.js';
 import { loadWordPieceTokenizer } from '../../web/src/api/tokenizer/wordpiece.js';
+import { bertFiles } from './bert-files.js';
 import { fixtureBytes, fixtureFiles } from './gpt2-files.js';
 import { generator } from './seeded.js';
 import { FIXED_CASES, generatedCases } from './tokenizer-cases.js';
 
 const require = createRequire(import.meta.url);
-const BERT_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'bert');
-const bertFiles = () => ({
-  'config.json': new Uint8Array(readFileSync(join(BERT_DIR, 'config.json'))),
-  'model.safetensors': new Uint8Array(readFileSync(join(BERT_DIR, 'model.safetensors'))),
-  'vocab.txt': new Uint8Array(readFileSync(join(BERT_DIR, 'vocab.txt'))),
-});
 const a = await loadAttention();
 
 /** Strings that stress the bounds: specials, controls, accents, white space of every kind. */
