@@ -14,6 +14,7 @@ const SIZE = 72; // CSS px: the longer side of a thumbnail
 export const MAX_MAPS = 1024; // the most maps one view shows
 export const SLICE_MAPS = 32; // the most maps drawn in one task
 const SLICE_MS = 8; // a slice also ends after this much drawing
+const WIDE = 8; // past these many heads the grid scrolls sideways instead of squeezing its columns
 
 const now = () => (typeof performance === 'undefined' ? Date.now() : performance.now());
 const count = (n) => n.toLocaleString('en-US');
@@ -99,6 +100,7 @@ export class HeadGrid {
     if (rebuilt) this.build(first, last, shownHeads, useName);
     this.shape = shape;
     this.element.style.setProperty('--heads', String(shownHeads));
+    this.element.classList.toggle('head-grid-wide', shownHeads > WIDE);
     this.showNote(layers, heads, first, last, shownHeads, pages);
     for (const button of this.buttons)
       button.setAttribute(
