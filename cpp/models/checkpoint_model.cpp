@@ -82,6 +82,24 @@ void CheckpointModel::linear(const MatrixView32& x, int weight, int bias, Matrix
                    paramData(bias), y);
 }
 
+Status CheckpointModel::overflowIn(int layer, const std::string& what) {
+  const std::string where =
+      layer < 0 ? "the " + what : "layer " + std::to_string(layer) + "'s " + what;
+  return Status::invalidValue(where +
+                              " overflowed float32 (|x| > 3.4e38): the model's weights are too "
+                              "large for float32 at that step");
+}
+
+Status CheckpointModel::requireFiniteIn(const MatrixView32& values, int layer,
+                                        const std::string& what) {
+  for (Eigen::Index i = 0; i < values.rows(); ++i) {
+    if (!allFinite(values.data() + i * values.outerStride(), values.cols())) {
+      return overflowIn(layer, what);
+    }
+  }
+  return Status::ok();
+}
+
 void CheckpointModel::beginForward(int tokens, int heads) {
   tokens_ = tokens;
   attention_.resize(layers_);

@@ -65,6 +65,12 @@ class CheckpointModel {
   Eigen::Map<const Matrix32> param(int index) const;
   // y = x W + b with the packed linear weight `weight` and the vector `bias` (T x out).
   void linear(const MatrixView32& x, int weight, int bias, MatrixOut32 y) const;
+  // Finite weights can still overflow float32 in a forward pass. The model names
+  // where (the core ops' messages advise scaling their inputs, which a model's
+  // caller cannot do): `what` of layer `layer` (-1: after the layers).
+  static Status overflowIn(int layer, const std::string& what);
+  // overflowIn(layer, what) unless every entry of `values` is finite.
+  static Status requireFiniteIn(const MatrixView32& values, int layer, const std::string& what);
   // A forward pass of T tokens starts here: sizes each layer's (H T x T) attention weights.
   void beginForward(int tokens, int heads);
   Matrix32& attentionOut(int l) { return attention_[l]; }

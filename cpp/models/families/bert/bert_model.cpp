@@ -135,7 +135,9 @@ Status BertModel::forward(const std::vector<int>& ids, const std::vector<int>& t
   beginForward(static_cast<int>(T), c.heads);
   const float eps = static_cast<float>(c.epsilon);
   hidden_[0].resize(T, D);
+  RETURN_IF_ERROR(requireFiniteIn(sum, -1, "word + position + type embeddings"));
   layerNormInto(sum, paramData(kEmbLnWeight), paramData(kEmbLnBias), eps, hidden_[0]);
+  RETURN_IF_ERROR(requireFiniteIn(hidden_[0], -1, "embeddings' layer norm (embeddings.LayerNorm)"));
 
   Matrix32 q(T, D), k(T, D), v(T, D), heads(T, D), projected(T, D), a(T, D), inter(T, F);
   const AttentionMask32 none;  // one unpadded sequence: every token sees every token
@@ -143,27 +145,45 @@ Status BertModel::forward(const std::vector<int>& ids, const std::vector<int>& t
     const auto P = [&](LayerParam p) { return layerParam(l, p); };
     const Matrix32& x = hidden_[l];
     // q, k, v = x W^T + b                                        (T x D) each
+    const std::string p = "encoder.layer." + std::to_string(l) + ".";  // for errors
     linear(x, P(kQuery), q);
     linear(x, P(kKey), k);
     linear(x, P(kValue), v);
+    RETURN_IF_ERROR(requireFiniteIn(q, l, "q (" + p + "attention.self.query)"));
+    RETURN_IF_ERROR(requireFiniteIn(k, l, "k (" + p + "attention.self.key)"));
+    RETURN_IF_ERROR(requireFiniteIn(v, l, "v (" + p + "attention.self.value)"));
     // Per head: weights = softmax(q_h k_h^T / sqrt(d_k)) (T x T); heads_h = weights v_h (T x d_k)
     for (Eigen::Index h = 0; h < H; ++h) {
-      RETURN_IF_ERROR(scaledDotProductAttention(
+      // q, k, v are finite here: a value error can only be a score that overflowed.
+      const Status s = scaledDotProductAttention(
           q.middleCols(h * dk, dk), k.middleCols(h * dk, dk), v.middleCols(h * dk, dk), none,
-          heads.middleCols(h * dk, dk), attentionOut(l).middleRows(h * T, T)));
+          heads.middleCols(h * dk, dk), attentionOut(l).middleRows(h * T, T));
+      if (s.code == StatusCode::kInvalidValue) {
+        return overflowIn(l, "attention scores (head " + std::to_string(h) +
+                                 ", q k^T / sqrt(d_k) of " + p + "attention.self)");
+      }
+      RETURN_IF_ERROR(s);
     }
     // a = LayerNorm(x + heads W_o^T + b_o)                       (T x D)   (post-LN)
     linear(heads, P(kAttnOut), projected);
     projected += x;
+    RETURN_IF_ERROR(
+        requireFiniteIn(projected, l, "attention output (" + p + "attention.output.dense)"));
     layerNormInto(projected, paramData(P(kAttnLnWeight)), paramData(P(kAttnLnBias)), eps, a);
+    RETURN_IF_ERROR(
+        requireFiniteIn(a, l, "attention layer norm (" + p + "attention.output.LayerNorm)"));
     // x' = LayerNorm(a + gelu(a W_i^T + b_i) W_out^T + b_out)    (T x F), then (T x D)
     linear(a, P(kInter), inter);
+    RETURN_IF_ERROR(requireFiniteIn(inter, l, "intermediate layer (" + p + "intermediate.dense)"));
     geluInPlace(inter.data(), static_cast<std::size_t>(inter.size()), c.gelu);
     linear(inter, P(kOut), projected);
     projected += a;
+    RETURN_IF_ERROR(requireFiniteIn(projected, l, "output (" + p + "output.dense)"));
     hidden_[l + 1].resize(T, D);
     layerNormInto(projected, paramData(P(kOutLnWeight)), paramData(P(kOutLnBias)), eps,
                   hidden_[l + 1]);
+    RETURN_IF_ERROR(
+        requireFiniteIn(hidden_[l + 1], l, "output layer norm (" + p + "output.LayerNorm)"));
   }
   return Status::ok();
 }

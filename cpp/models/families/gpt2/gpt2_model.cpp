@@ -112,6 +112,7 @@ Status Gpt2Model::forward(const std::vector<int>& ids) {
   // (The embedding checks 1 <= T <= P and every id.)
   residual_[0].resize(T, D);
   RETURN_IF_ERROR(tokenPositionEmbedding(param(kWte), param(kWpe), ids, residual_[0]));
+  RETURN_IF_ERROR(requireFiniteIn(residual_[0], -1, "token + position embeddings (wte + wpe)"));
   beginForward(static_cast<int>(T), c.heads);
 
   const Eigen::Index dk = D / H;
@@ -123,18 +124,27 @@ Status Gpt2Model::forward(const std::vector<int>& ids) {
     const auto P = [&](LayerParam p) { return layerParam(l, p); };
     const Matrix32& x = residual_[l];
     // a = ln_1(x)                                                (T x D)
+    const std::string p = "h." + std::to_string(l) + ".";  // the tensors' names, for errors
     layerNormInto(x, paramData(P(kLn1Weight)), paramData(P(kLn1Bias)), eps, normed);
+    RETURN_IF_ERROR(requireFiniteIn(normed, l, "first layer norm (" + p + "ln_1)"));
     // qkv = a c_attn + b                                        (T x 3D)
     // Columns: q | k | v, head h's d_k columns at h d_k inside each.
     linear(normed, P(kAttnWeight), P(kAttnBias), qkv);
+    RETURN_IF_ERROR(requireFiniteIn(qkv, l, "q, k, v (" + p + "attn.c_attn)"));
     // Per head, the existing attention op (float32 path, causal):
     //   weights = softmax(q_h k_h^T / sqrt(d_k))                 (T x T)
     //   heads[:, h d_k .. (h+1) d_k) = weights v_h               (T x d_k)
     for (Eigen::Index h = 0; h < H; ++h) {
-      RETURN_IF_ERROR(scaledDotProductAttention(
+      // q, k, v are finite here: a value error can only be a score that overflowed.
+      const Status s = scaledDotProductAttention(
           qkv.middleCols(h * dk, dk), qkv.middleCols(D + h * dk, dk),
           qkv.middleCols(2 * D + h * dk, dk), causal, heads.middleCols(h * dk, dk),
-          attentionOut(l).middleRows(h * T, T)));
+          attentionOut(l).middleRows(h * T, T));
+      if (s.code == StatusCode::kInvalidValue) {
+        return overflowIn(l, "attention scores (head " + std::to_string(h) +
+                                 ", q k^T / sqrt(d_k) of " + p + "attn.c_attn)");
+      }
+      RETURN_IF_ERROR(s);
     }
     // The last block's output counts only at the last position (the logits are
     // the next token's), so from its attention output on it runs on that row
@@ -145,14 +155,19 @@ Status Gpt2Model::forward(const std::vector<int>& ids) {
            attnOut.topRows(rows));
     Matrix32& next = residual_[l + 1];
     next = x.middleRows(first, rows) + attnOut.topRows(rows);
+    RETURN_IF_ERROR(requireFiniteIn(next, l, "attention output (" + p + "attn.c_proj)"));
     layerNormInto(next, paramData(P(kLn2Weight)), paramData(P(kLn2Bias)), eps,
                   normed.topRows(rows));
+    RETURN_IF_ERROR(requireFiniteIn(normed.topRows(rows), l, "second layer norm (" + p + "ln_2)"));
     // hidden = gelu(m c_fc + b)                                  (rows x F)
     linear(normed.topRows(rows), P(kFcWeight), P(kFcBias), hidden.topRows(rows));
+    RETURN_IF_ERROR(
+        requireFiniteIn(hidden.topRows(rows), l, "MLP hidden layer (" + p + "mlp.c_fc)"));
     geluInPlace(hidden.data(), static_cast<std::size_t>(rows * F), c.gelu);
     // x = x + hidden c_proj + b                                  (rows x D)
     linear(hidden.topRows(rows), P(kMlpProjWeight), P(kMlpProjBias), mlpOut.topRows(rows));
     next += mlpOut.topRows(rows);
+    RETURN_IF_ERROR(requireFiniteIn(next, l, "MLP output (" + p + "mlp.c_proj)"));
   }
   // h = ln_f(x), the last position                              (1 x D)
   const int lnF = kFirstLayer + c.layers * kPerLayer;

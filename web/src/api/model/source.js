@@ -7,6 +7,7 @@
 // no allocation is sized from it, a connection closed early names the file and
 // the bytes it gave, and a caller may name the origins a response must come
 // from after redirects (openModel's options.origins).
+import { isDetached } from '../detached.js';
 import { describe } from '../errors.js';
 
 export const CHUNK_BYTES = 4 << 20;
@@ -26,6 +27,14 @@ export function checkAborted(signal) {
 function bytesOf(value) {
   if (value instanceof ArrayBuffer) return new Uint8Array(value);
   return new Uint8Array(value.buffer, value.byteOffset, value.byteLength);
+}
+
+/** Null, or why `value` (bytes) cannot be read: its ArrayBuffer was detached (transferred away). */
+function detachedWhy(value) {
+  if (value instanceof ArrayBuffer) return isDetached(value) ? 'is a detached ArrayBuffer' : null;
+  if (ArrayBuffer.isView(value) && isDetached(value.buffer))
+    return `is a ${value.constructor?.name || 'typed array'} on a detached ArrayBuffer`;
+  return null;
 }
 
 const mib = (bytes) => `${(bytes / 2 ** 20).toFixed(1)} MiB`;
@@ -165,6 +174,8 @@ export class ByteReader {
    */
   static async open(value, fn, name, signal, max = Infinity) {
     if (value instanceof ArrayBuffer || ArrayBuffer.isView(value)) {
+      const why = detachedWhy(value);
+      if (why) throw new TypeError(`${fn}: files['${name}'] ${why} (transferred away): nothing left to read`);
       const bytes = bytesOf(value);
       checkSize(bytes.length, max, fn, name, 'has');
       return new ByteReader(bytes.length, sliceChunks(bytes));
@@ -270,6 +281,8 @@ export async function readRange(value, begin, end, fn, name, signal) {
   const changed = `${fn}: ${name} changed since openModel`;
   let bytes;
   if (value instanceof ArrayBuffer || ArrayBuffer.isView(value)) {
+    const why = detachedWhy(value);
+    if (why) throw new RangeError(`${changed}: files['${name}'] ${why} (transferred away)`);
     try {
       bytes = bytesOf(value).slice(begin, end);
     } catch (error) {

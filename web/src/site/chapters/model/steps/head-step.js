@@ -28,10 +28,12 @@ export function modelViewStep({ onSelect, predict }) {
     figures: [grid.element],
     after: [findings],
   });
+  let drawn = null; // the maps drawn last: a run's maps never change after it
   return {
     element,
     show(result, selected) {
-      grid.update(result.attentions, selected, 'attention');
+      grid.update(result.attentions, selected, 'attention', { redraw: result.attentions !== drawn });
+      drawn = result.attentions;
     },
     /** The measured sentences ([] when none holds: nothing is claimed). */
     showFindings(list, onShow) {
