@@ -38,14 +38,35 @@ export function serve({ root, port = 0, headers = {}, handle } = {}) {
       res.writeHead(403).end('forbidden');
       return;
     }
+    let size;
     try {
       if (statSync(file).isDirectory()) file = join(file, 'index.html');
-      statSync(file);
+      size = statSync(file).size;
     } catch {
       res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
       return;
     }
-    res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream', ...headers });
+    const type = { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream', 'accept-ranges': 'bytes' };
+    // One byte range, as static hosts answer it (explainHead re-reads a layer's weights so);
+    // anything else gets the whole file.
+    const range = /^bytes=(\d*)-(\d*)$/.exec(req.headers.range ?? '');
+    if (range && (range[1] !== '' || range[2] !== '')) {
+      const start = range[1] === '' ? Math.max(0, size - Number(range[2])) : Number(range[1]);
+      const end = range[1] === '' || range[2] === '' ? size - 1 : Math.min(Number(range[2]), size - 1);
+      if (start > end || start >= size) {
+        res.writeHead(416, { 'content-range': `bytes */${size}`, ...headers }).end();
+        return;
+      }
+      res.writeHead(206, {
+        ...type,
+        'content-range': `bytes ${start}-${end}/${size}`,
+        'content-length': String(end - start + 1),
+        ...headers,
+      });
+      createReadStream(file, { start, end }).pipe(res);
+      return;
+    }
+    res.writeHead(200, { ...type, 'content-length': String(size), ...headers });
     createReadStream(file).pipe(res);
   });
   return new Promise((ok, fail) => {
