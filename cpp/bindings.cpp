@@ -41,6 +41,7 @@
 #include "ops/softmax.h"
 #include "ops/status.h"
 #include "ops/tensor.h"
+#include "ops/validate.h"
 
 namespace attention {
 namespace {
@@ -304,12 +305,16 @@ StatusCode rawRotaryEmbedding(const RopeArgs& x) {
     if (in.cols() > std::numeric_limits<int>::max()) {
       return Status::shapeMismatch("X has too many columns for one head");
     }
+    // applyRope rotates whatever it is given: NaN and ±Infinity are refused here,
+    // and a rotation that overflows below.
+    RETURN_IF_ERROR(requireFinite("X", in));
     std::vector<double> invFreq;
     RETURN_IF_ERROR(ropeInverseFrequencies(static_cast<int>(in.cols()), x.base, scaling, invFreq));
     const std::vector<int> positions = emscripten::vecFromJSArray<int>(x.positions);
     MatrixOutOf<T> out = x.out.outputOf<T>();
     out = in;
-    return applyRope(out, positions, invFreq, static_cast<int>(in.cols()), *pairing);
+    RETURN_IF_ERROR(applyRope(out, positions, invFreq, static_cast<int>(in.cols()), *pairing));
+    return requireFiniteResult("the rotated X", out, "X");
   });
 }
 

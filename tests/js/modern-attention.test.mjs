@@ -250,6 +250,13 @@ testBadInputs(
       'rotaryEmbedding: options.positions[1]',
     ],
     ['base a string', () => a.rotaryEmbedding(X, { base: '1e4' }), TypeError, 'rotaryEmbedding: options.base'],
+    ['X holding NaN', () => a.rotaryEmbedding([[1, NaN]]), RangeError, 'rotaryEmbedding: X'],
+    [
+      'a rotation that overflows',
+      () => a.rotaryEmbedding([[1.7e308, 1.7e308]], { positions: [1] }),
+      RangeError,
+      'rotaryEmbedding: entry (0, ',
+    ],
     ['base 1', () => a.rotaryEmbedding(X, { base: 1 }), RangeError, 'rotaryEmbedding: options.base must be a finite'],
     [
       'linear factor below 1',
