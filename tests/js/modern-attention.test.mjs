@@ -90,6 +90,12 @@ for (const [window, causal] of [
     const r = a.scaledDotProductAttention(get('window.Q'), get('window.K'), get('window.V'), { causal, window });
     assertClose(r.weights.data, get(`${p}.weights`).data, 1e-12, { label: `${p} weights` });
     assertClose(r.output.data, get(`${p}.output`).data, 1e-12, { label: `${p} output` });
+    const r32 = a.scaledDotProductAttention(get('window.Q'), get('window.K'), get('window.V'), {
+      causal,
+      window,
+      precision: 'float32',
+    });
+    assertClose(r32.weights.data, get(`${p}.weights`).data, 1e-5, { label: `${p} float32 weights` });
     // Hidden keys get weight exactly 0.
     for (let i = 0; i < 6; i++) {
       for (let j = 0; j < 6; j++) {
@@ -114,6 +120,12 @@ for (const name of ['gqa', 'mqa', 'gqac', 'mha']) {
     assertClose(r.output.data, get(`${name}.output`).data, 1e-12, { label: `${name} output` });
     const stacked = new Float64Array(r.weights.flatMap((w) => Array.from(w.data)));
     assertClose(stacked, get(`${name}.weights`).data, 1e-12, { label: `${name} weights` });
+    const r32 = a.multiHeadAttention(get(`${name}.Q`), get(`${name}.K`), get(`${name}.V`), {
+      ...options,
+      precision: 'float32',
+    });
+    assert.ok(r32.output.data instanceof Float32Array);
+    assertClose(r32.output.data, get(`${name}.output`).data, 1e-5, { label: `${name} float32 output` });
   });
 }
 
