@@ -180,7 +180,7 @@ test('provenance: hovering a score, a weight or a context entry outlines its sou
   await page.locator(`${scores} canvas`).hover({ position: { x: 20, y: 20 } });
   assert.equal(await page.textContent(`${scores} .heatmap-story`), 'e1 = h · h̄1 = 6·3 + 1·12 + 20·45 = 930');
   const sentence = await page.textContent('#chapter-basics .live-sentence');
-  assert.match(sentence, /^The two largest scores, 930 \(step 1\) and 933 \(step 4\), differ by 3/);
+  assert.match(sentence, /^The two largest scores, 933 \(step 4\) and 930 \(step 1\), differ by 3/);
   assert.ok(!sentence.includes('927'));
 
   // Moving on clears the outlines of the sources.
