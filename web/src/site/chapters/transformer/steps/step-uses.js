@@ -41,7 +41,7 @@ export function usesStep({ state, edit, figures, explain, questions }) {
   );
   // Choosing a box in the diagram brings that use's maps into view.
   const diagram = new UsesDiagram({
-    caption: 'Where the three uses sit (one layer of each stack, two heads). Choose a purple box to go to its maps.',
+    unit: 'word', // this chapter's decoder works on words 'Where the three uses sit (one layer of each stack, two heads). Choose a purple box to go to its maps.',
     onSelect: (id) => {
       const block = blocks[ids.indexOf(id)];
       for (const b of blocks) b.classList.toggle('is-chosen', b === block);
