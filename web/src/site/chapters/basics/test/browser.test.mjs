@@ -94,8 +94,14 @@ test('a typo marks the input invalid and keeps the last good numbers', async () 
   await decoderEntry(page, 2).fill('1x');
   assert.equal(await decoderEntry(page, 2).getAttribute('aria-invalid'), 'true');
   await checkNotebookNumbers(page);
+  // Said in words, not only by the red border (issue 35): the value still in force.
+  const note = page.locator('#chapter-basics .num-note:visible');
+  assert.deepEqual(await note.allTextContents(), ['not a number: still using 1']);
+  await decoderEntry(page, 2).fill('');
+  assert.deepEqual(await note.allTextContents(), ['empty: still using 1']);
   await decoderEntry(page, 2).fill('1');
   assert.equal(await decoderEntry(page, 2).getAttribute('aria-invalid'), 'false');
+  assert.equal(await note.count(), 0, 'a valid entry hides the note');
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
