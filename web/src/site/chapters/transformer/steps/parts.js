@@ -89,7 +89,8 @@ export function setControl(scope, label, value) {
   if (!node) return;
   if (node.type === 'checkbox') node.checked = value;
   else node.value = String(value);
-  node.dispatchEvent(new Event('change', { bubbles: true }));
+  // Text fields (tokens, sentences, numbers) recompute on 'input', selects and checkboxes on 'change'.
+  node.dispatchEvent(new Event(node.type === 'text' ? 'input' : 'change', { bubbles: true }));
 }
 
 // Formula symbols linked to their figures (formula-links.js).

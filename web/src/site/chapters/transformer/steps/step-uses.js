@@ -1,11 +1,11 @@
 // The hands-on Transformer chapter, step 7: the three uses of attention in a Transformer.
 import { el } from '../../../dom.js';
-import { asInput, step } from '../../../chapter-kit.js';
+import { asInput, experiment, step } from '../../../chapter-kit.js';
 import { Heatmap } from '../../../figures/heatmap.js';
 import { TokenLines } from '../../../figures/token-lines.js';
 import { UsesDiagram } from '../../../figures/uses-diagram.js';
 import * as M from '../model.js';
-import { numpyLinesBlock, seedField, textField } from './parts.js';
+import { numpyLinesBlock, seedField, setControl, textField } from './parts.js';
 
 export function usesStep({ state, edit, figures, explain, questions }) {
   const lines = numpyLinesBlock('the NumPy lines that draw the three uses');
@@ -82,6 +82,19 @@ export function usesStep({ state, edit, figures, explain, questions }) {
       output: lines,
       figures: [diagram.element, el('div', { className: 'figures' }, sFig.element, tFig.element), ...blocks],
       predict: questions.uses,
+      after: [
+        experiment({
+          label: 'a longer target, “<s> the black cat is asleep”',
+          explain:
+            'The decoder’s maps gain rows (one query per target token); the encoder’s do not change, since its sentence did not.',
+          apply: () =>
+            setControl(
+              diagram.element.closest('article') ?? document,
+              'target sentence (decoder)',
+              '<s> the black cat is asleep',
+            ),
+        }),
+      ],
     }),
     show({ S, T, runs }) {
       sFig.update(S, { rowLabels: runs[0].rowLabels });
