@@ -15,7 +15,10 @@ const env = useBrowser();
 
 /** Steps (by their number) known to compute without a Try yet, per chapter, and why. */
 const LEFT = {
-  model: { steps: ['4'], why: 'the model chapter (a checkpoint opened by the reader) is another branch’s work on issue 35' },
+  model: {
+    steps: ['4'],
+    why: 'the model chapter (a checkpoint opened by the reader) is another branch’s work on issue 35',
+  },
 };
 
 for (const { id } of CHAPTERS) {
