@@ -43,7 +43,8 @@ export const tickLabel = (t) => formatCell(t).replace(/^-/, '\u2212');
  * @property {number} [cellWidth] minimum, CSS px (default 44)
  * @property {number} [cellHeight] CSS px (default 28)
  * @property {string} label accessible name, e.g. "decoder hidden state"
- * @property {(r: number, c: number) => boolean} [isMasked] cells drawn hatched (grey in pixel mode)
+ * @property {(r: number, c: number) => boolean} [isMasked] cells drawn hatched, without their colour (grey in pixel mode)
+ * @property {string} [maskedText] what the values table shows in a masked cell (default: its value)
  * @property {number} [pixelAbove] pixel mode when rows * cols exceeds this (default: never)
  * @property {string} [caption] a caption under the picture
  * @property {boolean} [lazy] while the figure is off screen (further than LAZY_MARGIN from the
@@ -298,9 +299,9 @@ export class Heatmap {
         'tr',
         {},
         el('th', { scope: 'row' }, o.rowLabels?.[r] ?? `${r + 1}`),
-        // A masked cell's value is not shown here either (the playback's rows not yet written).
+        // With maskedText, a masked cell's value is not shown here either (the playback's rows not yet written).
         ...Array.from({ length: cols }, (_, c) =>
-          el('td', {}, o.isMasked?.(r, c) ? 'masked' : String(data[r * cols + c])),
+          el('td', {}, o.maskedText && o.isMasked?.(r, c) ? o.maskedText : String(data[r * cols + c])),
         ),
       ),
     );

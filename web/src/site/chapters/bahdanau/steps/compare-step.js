@@ -71,7 +71,7 @@ export function compareStep({ state, edit, figures, story, questions }) {
     figures: [captioned(map, 'weights from the two scoring functions')],
     after: [
       experiment({
-        label: 'the next seed',
+        label: 'compare on another seed (seed + 1)',
         explain:
           'New states and weights: see whether the additive and the dot-product scores still agree on the best step.',
         apply: () => edit({ seed: (state.seed + 1) % 4294967296 }, { program: true }),

@@ -36,7 +36,7 @@ export function scoresStep({ state, edit, figures, story, questions }) {
     predict: questions.highestScore,
     after: [
       experiment({
-        label: 'the next seed',
+        label: 'new states and weights (seed + 1)',
         explain: 'New random states and weights from the next seed: see which encoder step scores highest now.',
         apply: () => edit({ seed: (state.seed + 1) % 4294967296 }, { program: true }),
       }),

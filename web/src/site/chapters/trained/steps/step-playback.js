@@ -55,7 +55,8 @@ export function playbackStep({ trace, onStep, onTry }) {
   const figures = {};
   const story = storyForFigures(trace, figures);
   // Rows tall enough for a label each (a date's 16 characters once sat in ~100 px).
-  const projection = (what) => projectionMap(what, { colorbar: false, cellWidth: 4, cellHeight: 14 });
+  const projection = (what) =>
+    projectionMap(what, { colorbar: false, cellWidth: 4, cellHeight: 14, maskedText: 'not yet computed' });
   const projections = USES.map((u) => ({
     Q: projection(`playback: queries Q of ${u.name}`),
     K: projection(`playback: keys K of ${u.name}`),
@@ -66,6 +67,7 @@ export function playbackStep({ trace, onStep, onTry }) {
       cellWidth: 16,
       cellHeight: 16,
       colorbar: false,
+      maskedText: 'not yet computed', // rows the playback has not reached show no value
       explain: (r, c) =>
         u.id !== 'encoderSelf' && notYet(view.t, r)
           ? {
