@@ -81,7 +81,7 @@ export function playbackStep({ trace, onStep, onTry }) {
     el(
       'div',
       { className: 'trained-playback-use' },
-      captioned(m, USES[i].name),
+      captioned(m, i === 0 ? USES[i].name : `${USES[i].name}: rows after the current step are not computed yet`),
       projections[i].Q.element,
       projections[i].K.element,
     ),
