@@ -19,6 +19,26 @@ const env = useBrowser();
 /** Computed figures known not to explain their cells yet (label prefix → why). */
 const LEFT = {};
 
+/**
+ * Brings a chapter to the state where every figure it can draw is drawn, bounded by steps:
+ * the trained chapter's playback is stepped to its last row (each step waits for the page's
+ * data-trained-playback signal), so its maps show the rows written and hatch none.
+ */
+const REACH = {
+  async trained(page) {
+    const root = page.locator('#chapter-trained');
+    const output = await root.getAttribute('data-trained-output');
+    const step = page.getByRole('button', { name: 'Step', exact: true });
+    for (let t = 0; t <= output.length; t++) {
+      await step.click();
+      await page.waitForFunction(
+        (n) => document.querySelector('#chapter-trained')?.dataset.trainedPlayback === String(n),
+        t,
+      );
+    }
+  },
+};
+
 /** Explains every computed figure of the chapter open on `page`: [{ label, story, sources }]. */
 async function explainAll(page, id) {
   const root = page.locator(`#chapter-${id}`);
@@ -48,11 +68,13 @@ const counts = {};
 for (const { id } of CHAPTERS) {
   test(`${id}: every computed heatmap explains a cell by keyboard, with its sources outlined`, async () => {
     const page = await openChapter(env, id);
+    await REACH[id]?.(page);
     const results = await explainAll(page, id);
+    const inputs = await page.locator(`#chapter-${id} figure.heatmap[data-role="input"]`).count();
     const left = LEFT[id] ?? {};
     const isLeft = (label) => Object.keys(left).some((prefix) => label.startsWith(prefix));
     const explained = results.filter((r) => r.story && r.sources > 0);
-    counts[id] = `${explained.length} / ${results.length}`;
+    counts[id] = `${explained.length} / ${results.length} (+ ${inputs} drawn as inputs)`;
     console.log(`# ${id}: ${results.map((r) => `${r.label} ${r.story && r.sources ? '✓' : '✗'}`).join(' | ')}`);
     for (const r of results) {
       const ok = Boolean(r.story) && r.sources > 0;

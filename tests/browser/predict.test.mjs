@@ -27,6 +27,10 @@ test('basics: the scores step asks which step wins, hides its figure, and judges
   assert.equal(await concealed(scores), true, 'the scores figure is hidden before the answer');
   const choices = await box.locator('.predict-choice').allTextContents();
   assert.deepEqual(choices, ['h̄1', 'h̄2', 'h̄3', 'h̄4']);
+  // Each box is named by its own question; only the toolbar's toggle is "Predict first" (issue 35).
+  const question = await box.locator('.predict-question').textContent();
+  assert.equal(await scores.getByRole('group', { name: question, exact: true }).count(), 1);
+  assert.equal(await page.getByRole('group', { name: 'Predict first' }).count(), 0);
 
   // Guess h̄1 (927, the runner-up with the notebook's inputs): the verdict must say it is
   // wrong and name the winner that the figure's values table shows.

@@ -92,7 +92,7 @@ test('provenance: each computed cell explains itself with the live numbers and n
 test('the softmax sentence quotes the current numbers, never the notebook’s after an edit', () => {
   assert.equal(
     softmaxSentence(basicsAttention(a, DEFAULTS)),
-    'The two largest scores, 927 (step 1) and 929 (step 4), differ by 2; softmax gives them 0.1192 and 0.8808: ' +
+    'The two largest scores, 929 (step 4) and 927 (step 1), differ by 2; softmax gives them 0.8808 and 0.1192: ' +
       'e^2 ≈ 7.389 times more weight for the larger one. The other 2 steps are all but erased (together 7.95e-232).',
   );
   const edited = basicsAttention(a, { ...DEFAULTS, decoder: [6, 1, 20] });
@@ -100,7 +100,7 @@ test('the softmax sentence quotes the current numbers, never the notebook’s af
   const sentence = softmaxSentence(edited);
   assert.match(
     sentence,
-    /^The two largest scores, 930 \(step 1\) and 933 \(step 4\), differ by 3; softmax gives them 0\.04743 and 0\.9526/,
+    /^The two largest scores, 933 \(step 4\) and 930 \(step 1\), differ by 3; softmax gives them 0\.9526 and 0\.04743/,
   );
   assert.ok(!sentence.includes('927') && !sentence.includes('0.1192'));
   const tie = basicsAttention(a, {
@@ -112,7 +112,17 @@ test('the softmax sentence quotes the current numbers, never the notebook’s af
   });
   assert.equal(
     softmaxSentence(tie),
-    'The two largest scores tie at 26, so softmax gives steps 1 and 2 the same weight, 0.5 each.',
+    'Both scores tie at 26, so softmax gives steps 1 and 2 the same weight, 0.5 each.',
+  );
+  // Issue 35: four equal annotations tie all four scores; three of four tie the three largest.
+  const ones = [1, 1, 1];
+  assert.equal(
+    softmaxSentence(basicsAttention(a, { ...DEFAULTS, annotations: [ones, ones, ones, ones] })),
+    'All 4 scores tie at 26, so softmax gives every step the same weight, 0.25 each.',
+  );
+  assert.equal(
+    softmaxSentence(basicsAttention(a, { ...DEFAULTS, annotations: [ones, [0, 0, 0], ones, ones] })),
+    'The 3 largest scores tie at 26, so softmax gives steps 1, 3 and 4 the same weight, 0.3333 each. The other step is all but erased (together 1.70e-12).', // e^−26 / (3 + e^−26),
   );
   assert.equal(
     softmaxSentence(basicsAttention(a, { ...DEFAULTS, annotations: [[1, 2, 3]] })),

@@ -13,6 +13,7 @@ import {
   END,
   fieldAlignment,
   labelsFor,
+  speedWhy,
   START,
   unreadable,
 } from '../../web/src/site/chapters/trained/model.js';
@@ -95,4 +96,24 @@ test('encoderPatterns: the share inside a character’s own word or number', () 
 test('unreadable: the first character outside the alphabet', () => {
   assert.equal(unreadable('12 mai', 'abcdefghijklmnopqrstuvwxyz0123456789 '), null);
   assert.equal(unreadable('12 mai!', 'abcdefghijklmnopqrstuvwxyz0123456789 '), '!');
+});
+
+test('speedWhy: gives a reason only for the direction the measurements show', () => {
+  const row = (model, stepsToTarget, stepsPerSecondCpu) => ({
+    model,
+    task: 'dates',
+    reached: true,
+    stepsToTarget,
+    stepsPerSecondCpu,
+  });
+  const both = speedWhy({ results: [row('transformer', 2100, 44), row('seq2seq (RNN + attention)', 300, 29.5)] });
+  assert.match(
+    both,
+    /^Why, by design \(the benchmark does not separate these causes\): the RNN reads the characters in order/,
+  );
+  assert.match(both, /a Transformer step computes every position/);
+  // The Transformer needing fewer steps and stepping slower: neither reason applies.
+  assert.equal(speedWhy({ results: [row('transformer', 200, 20), row('seq2seq (RNN + attention)', 300, 29.5)] }), '');
+  // Not reached: nothing to explain.
+  assert.equal(speedWhy({ results: [{ ...row('transformer', 1, 1), reached: false }, row('seq2seq', 300, 29.5)] }), '');
 });

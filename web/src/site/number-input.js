@@ -1,7 +1,8 @@
 // The one number input of the site. One parsing rule everywhere: the trimmed
 // text must be a plain decimal number (optionally an integer, optionally within
 // [min, max]); anything else is marked aria-invalid and ignored, so the last
-// good value stays in force. Typed text only ever reaches `.value`, never innerHTML.
+// good value stays in force, and a note under the field says so ("not a number:
+// still using 5"). Typed text only ever reaches `.value`, never innerHTML.
 import { el } from './dom.js';
 
 const DECIMAL = /^[-+]?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?$/i;
@@ -40,6 +41,7 @@ export class NumberInput {
   constructor({ value, label, caption, integer = false, min, max, onChange, width, scrub }) {
     this.rules = { integer, min, max };
     this.onChange = onChange;
+    this.good = value; // the value in force: the last valid one
     this.step = scrub?.step ?? 1;
     this.input = el('input', {
       type: 'text',
@@ -60,7 +62,10 @@ export class NumberInput {
           on: { pointerdown: (e) => this.startScrub(e) },
         })
       : null;
-    const field = handle ? el('span', { className: 'scrubbable' }, this.input, handle) : this.input;
+    const scrubbable = handle ? el('span', { className: 'scrubbable' }, this.input, handle) : this.input;
+    // Said, not only coloured: invalid text leaves the last good value in force, and the note says which.
+    this.note = el('span', { className: 'num-note', hidden: true, attrs: { 'aria-live': 'polite' } });
+    const field = el('span', { className: 'num-field' }, scrubbable, this.note);
     this.element = caption
       ? el(
           'label',
@@ -118,13 +123,28 @@ export class NumberInput {
     const x = parseNumber(this.input.value, this.rules);
     this.input.setAttribute('aria-invalid', String(x === null));
     this.input.title = x === null ? describe(this.rules) : '';
-    if (x !== null) this.onChange(x);
+    this.showNote(x === null ? this.input.value : null);
+    if (x !== null) {
+      this.good = x;
+      this.onChange(x);
+    }
+  }
+
+  /** Under an invalid field, why it is ignored and the value still in force; hidden otherwise. */
+  showNote(text) {
+    this.note.hidden = text === null;
+    if (text === null) return;
+    const number = DECIMAL.test(String(text).trim()) && Number.isFinite(Number(text));
+    const why = String(text).trim() === '' ? 'empty' : number ? `not ${describe(this.rules)}` : 'not a number';
+    this.note.textContent = `${why}: still using ${this.good}`;
   }
 
   /** Shows a value set by the program (no onChange). */
   set(value) {
+    this.good = value;
     this.input.value = String(value);
     this.input.setAttribute('aria-invalid', 'false');
     this.input.title = '';
+    this.showNote(null);
   }
 }

@@ -108,7 +108,10 @@ export function nearestPrediction({ question, name, point, candidates, labels })
  *   there is none (a tie): then the step does not ask. `explain` states the measure
  *   behind the answer ("h̄3 scores highest: 929, next h̄1 with 927").
  */
+let questions = 0; // numbers the questions' ids on a page
+
 export function prediction({ question, choices, answer, explain }) {
+  const questionId = `predict-question-${++questions}`;
   const questionText = el('span', { className: 'predict-question-text' });
   const choiceRow = el('div', { className: 'predict-choices', attrs: { role: 'group' } });
   const show = el('button', { type: 'button', className: 'small predict-skip', on: { click: () => reveal(null) } });
@@ -120,8 +123,9 @@ export function prediction({ question, choices, answer, explain }) {
   again.textContent = 'Ask me again';
   const element = el(
     'div',
-    { className: 'predict', attrs: { role: 'group', 'aria-label': 'Predict first' } },
-    el('p', { className: 'predict-question' }, el('strong', {}, 'Predict: '), questionText),
+    // Named by its own question (the toolbar's toggle is the one called "Predict first").
+    { className: 'predict', attrs: { role: 'group', 'aria-labelledby': questionId } },
+    el('p', { className: 'predict-question', id: questionId }, el('strong', {}, 'Predict: '), questionText),
     choiceRow,
     hint,
     verdict,

@@ -8,7 +8,7 @@
 // maps, whole layers at a time, with a note and buttons to page through the
 // layers; and it draws them in slices, one task each, the maps on screen first,
 // so the page answers input while a big grid fills in.
-import { PALETTES } from './palettes.js';
+import { paletteFor } from './palettes.js';
 
 const SIZE = 72; // CSS px: the longer side of a thumbnail
 export const MAX_MAPS = 1024; // the most maps one view shows
@@ -194,7 +194,8 @@ export class HeadGrid {
 
   /** One pixel per weight, scaled to SIZE with crisp edges. */
   paint(canvas, m) {
-    const palette = PALETTES[this.options.palette];
+    const scheme = canvas.isConnected && getComputedStyle(canvas).getPropertyValue('--al-heatmap-scheme').trim();
+    const palette = paletteFor(this.options.palette, scheme === 'dark' ? 'dark' : 'light');
     if (canvas.width !== m.cols || canvas.height !== m.rows) {
       canvas.width = Math.max(1, m.cols);
       canvas.height = Math.max(1, m.rows);

@@ -10,7 +10,7 @@ import { formatCell, formatNumpy } from '../numpy-format.js';
 import { claimExplainedCell, releaseExplainedCell } from './explained-cell.js';
 import { heatmapTools } from './heatmap-tools.js';
 import { track, repaintAll, themeGeneration, widthGeneration } from './live.js';
-import { luminance, PALETTES, rgb } from './palettes.js';
+import { luminance, PALETTES, paletteFor, rgb } from './palettes.js';
 
 const FONT = '12px system-ui, -apple-system, "Segoe UI", Roboto, sans-serif';
 const LABEL_FONT = '12px system-ui, -apple-system, "Segoe UI", Roboto, sans-serif';
@@ -43,7 +43,8 @@ export const tickLabel = (t) => formatCell(t).replace(/^-/, '\u2212');
  * @property {number} [cellWidth] minimum, CSS px (default 44)
  * @property {number} [cellHeight] CSS px (default 28)
  * @property {string} label accessible name, e.g. "decoder hidden state"
- * @property {(r: number, c: number) => boolean} [isMasked] cells drawn hatched (grey in pixel mode)
+ * @property {(r: number, c: number) => boolean} [isMasked] cells drawn hatched, without their colour (grey in pixel mode)
+ * @property {string} [maskedText] what the values table shows in a masked cell (default: its value)
  * @property {number} [pixelAbove] pixel mode when rows * cols exceeds this (default: never)
  * @property {string} [caption] a caption under the picture
  * @property {boolean} [lazy] while the figure is off screen (further than LAZY_MARGIN from the
@@ -298,7 +299,10 @@ export class Heatmap {
         'tr',
         {},
         el('th', { scope: 'row' }, o.rowLabels?.[r] ?? `${r + 1}`),
-        ...Array.from({ length: cols }, (_, c) => el('td', {}, String(data[r * cols + c]))),
+        // With maskedText, a masked cell's value is not shown here either (the playback's rows not yet written).
+        ...Array.from({ length: cols }, (_, c) =>
+          el('td', {}, o.maskedText && o.isMasked?.(r, c) ? o.maskedText : String(data[r * cols + c])),
+        ),
       ),
     );
     this.table.replaceChildren(el('caption', {}, o.label), el('thead', {}, head), el('tbody', {}, ...body));
@@ -414,6 +418,9 @@ export class Heatmap {
         ink: read('--al-heatmap-ink', '#222'),
         frame: read('--al-border', '#dcd8e4'),
         highlight: read('--al-highlight', '#d6246e'),
+        grid: read('--al-bg', '#ffffff'),
+        masked: read('--al-heatmap-masked', '#c8c8c8'),
+        scheme: read('--al-heatmap-scheme', 'light') === 'dark' ? 'dark' : 'light',
         read: this.canvas.isConnected, // before it is on the page the variables are not there yet
       };
       this.coloursSeen = themeGeneration;
@@ -448,7 +455,7 @@ export class Heatmap {
     if (this.image?.width !== cols || this.image?.height !== rows) this.image = ctx.createImageData(cols, rows);
     const image = this.image;
     const px = new Uint32Array(image.data.buffer);
-    const lut = packedLookupTable(this.paletteName());
+    const lut = packedLookupTable(this.paletteName(), this.themeColours().scheme);
     const scale = vmax > vmin ? 255 / (vmax - vmin) : 0;
     const flat = scale === 0; // vmax == vmin: every finite cell takes the middle colour
     for (let k = 0; k < px.length; k++) {
@@ -474,7 +481,8 @@ export class Heatmap {
     canvas.style.imageRendering = '';
     this.pixelSize = null;
     const ctx = canvas.getContext('2d');
-    const palette = PALETTES[this.paletteName()] ?? PALETTES.orange;
+    const { ink, frame, highlight, grid, masked, scheme } = this.themeColours();
+    const palette = paletteFor(this.paletteName(), scheme);
     const texts = Array.from(data, (x) => o.format(x));
 
     // Layout in CSS pixels (a loop, not Math.max(...): large matrices overflow the call stack).
@@ -526,7 +534,6 @@ export class Heatmap {
     ctx.clearRect(0, 0, width, height);
 
     const colorOf = (x) => palette(vmax === vmin ? 0.5 : Math.min(1, Math.max(0, (x - vmin) / (vmax - vmin))));
-    const { ink, frame, highlight } = this.themeColours();
 
     // Cells. On a narrow screen some numbers may not fit their cells: draw() says how many.
     // When most do not, none is drawn: a few numbers scattered over a blank map read as a pattern.
@@ -542,18 +549,20 @@ export class Heatmap {
         const x = data[r * cols + c];
         const px = left + c * cellW;
         const py = top + r * cellH;
-        const color = Number.isFinite(x) ? colorOf(x) : [200, 200, 200];
-        ctx.fillStyle = rgb(color);
+        // A masked cell shows no value: its own grey and hatching (a weight not yet computed stays unseen).
+        const hidden = Boolean(o.isMasked?.(r, c));
+        const color = hidden ? null : Number.isFinite(x) ? colorOf(x) : [200, 200, 200];
+        ctx.fillStyle = hidden ? masked : rgb(color);
         ctx.fillRect(px, py, cellW, cellH);
-        if (o.isMasked?.(r, c)) hatch(ctx, px, py, cellW, cellH, luminance(color) < 0.4); // light lines on dark cells
-        if (numbers && fits[r * cols + c]) {
+        if (hidden) hatch(ctx, px, py, cellW, cellH, scheme === 'dark');
+        else if (numbers && fits[r * cols + c]) {
           ctx.fillStyle = luminance(color) > 0.4 ? '#262626' : '#ffffff';
           ctx.fillText(texts[r * cols + c], px + cellW / 2, py + cellH / 2 + 0.5);
         }
       }
     }
-    // White grid lines between cells.
-    ctx.fillStyle = '#ffffff';
+    // Grid lines between cells, in the page's background colour.
+    ctx.fillStyle = grid;
     for (let c = 1; c < cols; c++) ctx.fillRect(left + c * cellW - GRID / 2, top, GRID, gridH);
     for (let r = 1; r < rows; r++) ctx.fillRect(left, top + r * cellH - GRID / 2, gridW, GRID);
     // A thin frame, so a palette's extremes (bone's white, black) never merge with the page.
@@ -640,6 +649,8 @@ export class Heatmap {
     if (this.activeCell) outline([this.activeCell], []);
 
     this.layout = { left, top, cellW, cellH, rows, cols };
+    // Where the cells are, in CSS pixels (tests read a cell's colour from it).
+    canvas.dataset.cells = `${left},${top},${cellW},${cellH}`;
   }
 }
 
@@ -707,12 +718,13 @@ const lookupTables = new Map();
  * in the byte order of an ImageData (written through a byte view, so it holds
  * on any endianness).
  */
-function packedLookupTable(name) {
-  const key = PALETTES[name] ? name : 'orange';
+function packedLookupTable(name, scheme) {
+  const key = `${PALETTES[name] ? name : 'orange'}:${scheme}`;
   if (!lookupTables.has(key)) {
     const lut = new Uint32Array(257);
     const bytes = new Uint8ClampedArray(lut.buffer);
-    for (let i = 0; i < 256; i++) bytes.set([...PALETTES[key](i / 255).map(Math.round), 255], i * 4);
+    const palette = paletteFor(name, scheme);
+    for (let i = 0; i < 256; i++) bytes.set([...palette(i / 255).map(Math.round), 255], i * 4);
     bytes.set([120, 120, 120, 255], MASKED * 4);
     lookupTables.set(key, lut);
   }

@@ -70,6 +70,25 @@ export const PALETTES = {
   viridis: stops(['#440154', '#472d7b', '#3b528b', '#2c728e', '#21918c', '#28ae80', '#5ec962', '#addc30', '#fde725']),
 };
 
+// Dark-scheme variants (issue 35): on a dark page the smallest values blend into the
+// background and the largest are bright, so a weight near 0 never looks like the
+// brightest cell. Ramps that already run dark to bright (viridis, bone) are shared.
+const DARK_PALETTES = {
+  purple: lightPalette('#221c26', '#e68ae6'),
+  orange: lightPalette('#241f1a', '#ffb52e'),
+  blue: lightPalette('#1b1d2a', '#7d9bff'),
+  green: lightPalette('#1a221d', '#5fd08f'),
+  diverging: stops(['#8db0fe', '#4a64c8', '#2a2a2e', '#c8503a', '#f49a7b']),
+};
+
+/**
+ * The colour map of palette `name` for a colour scheme ('light' or 'dark'): PALETTES[name]
+ * on a light page, its dark variant (when it has one) on a dark page.
+ * @param {string} name @param {'light' | 'dark'} [scheme]
+ */
+export const paletteFor = (name, scheme = 'light') =>
+  (scheme === 'dark' && DARK_PALETTES[name]) || PALETTES[name] || PALETTES.orange;
+
 /** Relative luminance (0..1) of an [r, g, b] colour, to choose black or white text. */
 export function luminance([r, g, b]) {
   const lin = (c) => {

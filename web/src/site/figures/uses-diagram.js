@@ -31,7 +31,7 @@ const WIDE_LAYOUT = {
   arrows: ['M130,276 L130,252', 'M240,155 C270,155 280,147 318,147', 'M420,276 L420,252', 'M420,20 L420,6'],
   notes: [
     [244, 190, 'keys, values'],
-    [430, 14, 'next character'],
+    [430, 14, 'next'],
   ],
 };
 
@@ -58,17 +58,19 @@ function portraitLayout(w) {
     ],
     notes: [
       [26, 264, 'keys, values'],
-      [mid + 8, 18, 'next character'],
+      [mid + 8, 18, 'next'],
     ],
   };
 }
 
 export class UsesDiagram {
   /**
-   * @param {{onSelect: (use: string) => void, caption: string}} options
+   * @param {{onSelect: (use: string) => void, caption: string, unit?: string}} options unit: what the
+   *   decoder writes one at a time ('character', 'word'), named by the note on its output arrow
    */
-  constructor({ onSelect, caption }) {
+  constructor({ onSelect, caption, unit = 'character' }) {
     this.onSelect = onSelect;
+    this.unit = unit;
     this.captionText = caption;
     this.marker = `uses-arrowhead-${++instances}`;
     this.element = document.createElement('figure');
@@ -171,7 +173,9 @@ export class UsesDiagram {
       text(place.source, source),
       text(place.target, target),
       ...place.arrows.map(arrow),
-      ...place.notes.map(([x, y, note]) => svg('text', { class: 'uses-note', x, y }, note)),
+      ...place.notes.map(([x, y, note]) =>
+        svg('text', { class: 'uses-note', x, y }, note === 'next' ? `next ${this.unit}` : note),
+      ),
     );
     this.caption.textContent = this.captionText;
   }

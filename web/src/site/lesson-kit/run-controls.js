@@ -46,5 +46,10 @@ export function runControls({ send, onChange, pauseAt = 0, onPauseAt = () => {} 
     send({ type: 'pause' });
     setRunning(false);
   });
-  return { startButton, pauseButton, pauseAtField: pauseAtField.element, setRunning, pauseAt: () => until };
+  /** Sets "pause at step" as if typed (an experiment). */
+  const setPauseAt = (step) => {
+    pauseAtField.set(step);
+    until = step;
+  };
+  return { startButton, pauseButton, pauseAtField: pauseAtField.element, setRunning, setPauseAt, pauseAt: () => until };
 }

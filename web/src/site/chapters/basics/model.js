@@ -98,21 +98,35 @@ export function softmaxSentence(r) {
   const n = r.scores.length;
   if (n === 1) return 'With a single encoder step, softmax gives it all the weight: α1 = 1.';
   const order = Array.from(r.scores.keys()).sort((i, j) => r.scores[j] - r.scores[i] || i - j);
-  const [a, b] = order;
-  const gap = r.scores[a] - r.scores[b];
-  const rest = order.slice(2).reduce((sum, j) => sum + r.weights[j], 0);
+  const [a, b] = order; // the largest first, then the runner-up
+  const tied = order.filter((j) => r.scores[j] === r.scores[a]).length;
+  const rest = order.slice(Math.max(2, tied)).reduce((sum, j) => sum + r.weights[j], 0);
+  const left = n - Math.max(2, tied);
   const others =
-    n === 2
+    left === 0
       ? ''
       : rest < 1e-3
-        ? ` The other ${n - 2 === 1 ? 'step is' : `${n - 2} steps are`} all but erased (together ${shown(rest)}).`
-        : ` The other ${n - 2 === 1 ? 'step keeps' : `${n - 2} steps keep`} ${shown(rest)} between them.`;
-  if (gap === 0) {
-    return `The two largest scores tie at ${shown(r.scores[a])}, so softmax gives steps ${a + 1} and ${b + 1} the same weight, ${shown(r.weights[a])} each.${others}`;
+        ? ` The other ${left === 1 ? 'step is' : `${left} steps are`} all but erased (together ${shown(rest)}).`
+        : ` The other ${left === 1 ? 'step keeps' : `${left} steps keep`} ${shown(rest)} between them.`;
+  if (tied > 1) {
+    const steps = order
+      .slice(0, tied)
+      .sort((i, j) => i - j)
+      .map((j) => j + 1);
+    const list = `${steps.slice(0, -1).join(', ')} and ${steps.at(-1)}`;
+    const same = `the same weight, ${shown(r.weights[a])} each`;
+    if (tied === n) {
+      return n === 2
+        ? `Both scores tie at ${shown(r.scores[a])}, so softmax gives steps 1 and 2 ${same}.`
+        : `All ${n} scores tie at ${shown(r.scores[a])}, so softmax gives every step ${same}.`;
+    }
+    const which = tied === 2 ? 'The two largest scores' : `The ${tied} largest scores`;
+    return `${which} tie at ${shown(r.scores[a])}, so softmax gives steps ${list} ${same}.${others}`;
   }
+  const gap = r.scores[a] - r.scores[b];
   return (
-    `The two largest scores, ${shown(r.scores[b])} (step ${b + 1}) and ${shown(r.scores[a])} (step ${a + 1}), differ by ${shown(gap)}; ` +
-    `softmax gives them ${shown(r.weights[b])} and ${shown(r.weights[a])}: ` +
+    `The two largest scores, ${shown(r.scores[a])} (step ${a + 1}) and ${shown(r.scores[b])} (step ${b + 1}), differ by ${shown(gap)}; ` +
+    `softmax gives them ${shown(r.weights[a])} and ${shown(r.weights[b])}: ` +
     (gap < 700 ? `e^${shown(gap)} ≈ ${shown(Math.exp(gap))} times` : `more than 10^300 times`) +
     ` more weight for the larger one.${others}`
   );

@@ -34,6 +34,11 @@ addPrerendered(formulas); // this chapter's formulas, typeset at build time
 const SITE_CHECKPOINTS = ['nmt-checkpoint.js', '../elements/nmt-checkpoint.js'];
 /** What each task's "Try" types: the same date in another format, or other digits. */
 const TRY_INPUT = { dates: '2026 Nov 21st', reverse: '97531' };
+// The inputs of steps 1 and 2's experiments, per task.
+const STEP_INPUTS = {
+  short: { dates: '1 May 2000', reverse: '123' },
+  other: { dates: '21/11/2026', reverse: '8642' },
+};
 
 function introduction() {
   return [
@@ -107,8 +112,9 @@ export default {
         view.decoder.showInputs(stories.y, t);
       },
     });
-    view.encoder = encoderStep({ explain: view.states.encoder, question: questions.encoder });
-    view.decoder = decoderStep({ explain: view.states.decoder, question: questions.decoder });
+    const onTry = (kind) => view.translate(STEP_INPUTS[kind][state.task]);
+    view.encoder = encoderStep({ explain: view.states.encoder, question: questions.encoder, onTry });
+    view.decoder = decoderStep({ explain: view.states.decoder, question: questions.decoder, onTry });
     view.run = runControls({
       send: view.send,
       onChange: (running) => {

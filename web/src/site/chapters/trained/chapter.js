@@ -167,18 +167,21 @@ class TrainedLesson {
     const story = storyForFigures(this.trace, this.figures);
     const { figures, trace, root } = this;
     const choose = (use, where) => this.choose(use, where);
+    const onTry = (text) => this.tryInput(text); // an experiment's input, shown in step 3's field
     const c = this.controls;
     const steps = {
       model: modelStep({ onSelect: (id) => choose(id) }),
-      positions: positionsStep({ story }),
+      positions: positionsStep({ story, onTry }),
       heads: headsStep({
         input: this.input,
         story,
         figures,
         onInput: (text) => this.retranslate(text),
         onSelectHead: choose,
+        onTry,
       }),
       findings: findingsStep({
+        onTry,
         onShow: (use, where) => {
           choose(use, where);
           steps.heads.largeFigure.scrollIntoView({ block: 'nearest' }); // the map it changed, on screen
@@ -186,6 +189,7 @@ class TrainedLesson {
       }),
       playback: playbackStep({
         trace,
+        onTry,
         onStep: (t, char) => {
           root.dataset.trainedPlayback = String(t);
           root.dataset.trainedPlaybackChar = char ?? '';
@@ -203,8 +207,9 @@ class TrainedLesson {
         status: this.status,
         errors: this.errors,
         onSelectHead: choose,
+        onTry: (steps) => this.trainTo(steps),
       }),
-      rnn: rnnStep({ story, figures, trace, speed }),
+      rnn: rnnStep({ api: this.api, story, figures, trace, speed, onTry }),
     };
     return steps;
   }
@@ -374,6 +379,21 @@ class TrainedLesson {
     this.input = text;
     this.steps.heads.setInput(text);
     this.save();
+  }
+
+  /** An experiment's input: into step 3's field, then translated. */
+  tryInput(text) {
+    this.setInput(text);
+    this.retranslate(text);
+  }
+
+  /** The training experiment: from scratch, pausing by itself at step `steps`. */
+  trainTo(steps) {
+    this.controls.setPauseAt(steps);
+    this.pauseAt = steps;
+    this.save();
+    this.fromScratch();
+    this.controls.startButton.click();
   }
 
   retranslate(text) {

@@ -231,6 +231,28 @@ export function speedSentence(speed) {
     .join(' ');
 }
 
+/**
+ * Why the numbers of speedSentence come out as they do, said only for the direction the
+ * measurements show (on the dates task): the reasons are the models' designs, not measured
+ * one by one here, and the sentence says so.
+ */
+export function speedWhy(speed) {
+  const rows = speed.results.filter((r) => (r.task ?? 'dates') === 'dates');
+  const t = rows.find((r) => speedModelName(r) === 'Transformer');
+  const r = rows.find((x) => speedModelName(x) !== 'Transformer');
+  if (!t?.reached || !r?.reached) return '';
+  const parts = [];
+  if (r.stepsToTarget < t.stepsToTarget)
+    parts.push(
+      'the RNN reads the characters in order by construction, while the Transformer must learn order from the positional encoding of step 2, and its warm-up schedule keeps the learning rate small for its first steps',
+    );
+  if (t.stepsPerSecondCpu > r.stepsPerSecondCpu)
+    parts.push(
+      'a Transformer step computes every position of a sentence with a few large matrix products, while the GRU must finish one character before it can start the next',
+    );
+  return parts.length ? `Why, by design (the benchmark does not separate these causes): ${parts.join('; and ')}.` : '';
+}
+
 // ---- the engine's numbers recorded as the API records its own (../explain/traced-api.js)
 
 /** The tensor of one head's weights, and of one use and layer's queries ('Q') or keys ('K'). */
@@ -269,9 +291,39 @@ export function traceTranslation(api, trace, translation, input) {
 export const tracePositions = (trace, pe) =>
   tracedApi(null, trace).name('pe', { symbol: 'PE' }).record('positional', [pe.cols], pe);
 
-/** The RNN's attention: the softmax of its scores (rows: output characters, columns: input characters). */
-export function traceRnn(trace, r, rowLabels, colLabels) {
-  const t = tracedApi(null, trace); // the engine computed it: nothing to call
-  const scores = t.input('rnn.scores', r.scores, { symbol: 'e', rowLabels, colLabels });
-  t.name('rnn.weights', { symbol: 'α', rowLabels, colLabels }).record('softmax', [scores], r.attention);
+/**
+ * The RNN's W_a of Luong's general score, sliced from its parameters (the checkpoint's, in
+ * cpp/models/seq2seq_model.h's seq2seqLayout order): after the input embedding (V × E), the
+ * encoder's two GRUs (W: E × 3H, U: H × 3H, b: 1 × 3H each), the output embedding (W × E) and
+ * the decoder's GRU comes att.W (H × H), held in × out: the score is (h_t W_a) · s_j.
+ * V = 1 + the input alphabet (id 0 pads), W = 2 + the output alphabet (ids 0 end, 1 start).
+ */
+export function rnnScoreWeights(parameters, { inputAlphabet, outputAlphabet, embedding: E, hidden: H }) {
+  const gru = E * 3 * H + H * 3 * H + 3 * H;
+  const offset = (1 + inputAlphabet.length) * E + 2 * gru + (2 + outputAlphabet.length) * E + gru;
+  if (offset + H * H > parameters.length) throw new RangeError('rnnScoreWeights: the parameters end before att.W');
+  return { rows: H, cols: H, data: Float64Array.from(parameters.subarray(offset, offset + H * H)) };
+}
+
+/**
+ * The RNN's attention (rows: output characters, columns: input characters) down to its
+ * inputs: the decoder states h_t and encoder outputs s_j it sent. With Luong's general score
+ * (Wa given) the projected queries h_t W_a are computed here by the API and each score is
+ * their dot product with s_j; with Luong's dot score (dot) it is h_t · s_j; any other score
+ * is recorded as the trainer gave it. The weights are the scores' softmax.
+ */
+export function traceRnn(api, trace, r, { Wa = null, dot = false, rowLabels, colLabels }) {
+  const t = tracedApi(api, trace);
+  if (!Wa && !dot) t.input('rnn.scores', r.scores, { symbol: 'e', rowLabels, colLabels });
+  else {
+    const states = t.input('rnn.states', r.decoderStates, { symbol: 'h', row: 'h', rowLabels });
+    const encoder = t.input('rnn.encoder', r.encoderOutputs, { symbol: 's', row: 's', rowLabels: colLabels });
+    const queries = Wa
+      ? t
+          .name('rnn.queries', { symbol: 'hW', row: 'hW', rowLabels })
+          .matmul(states, t.input('rnn.Wa', Wa, { symbol: 'W_a' }))
+      : states;
+    t.name('rnn.scores', { symbol: 'e', rowLabels, colLabels }).record('attentionScores', [queries, encoder], r.scores);
+  }
+  t.name('rnn.weights', { symbol: 'α', rowLabels, colLabels }).record('softmax', [r.scores], r.attention);
 }

@@ -1,6 +1,6 @@
 // Step 9 of the Bahdanau chapter: additive against dot-product scoring of the same states.
 import { el } from '../../../dom.js';
-import { numberedLabels, outputBlock, step } from '../../../chapter-kit.js';
+import { experiment, numberedLabels, outputBlock, step } from '../../../chapter-kit.js';
 import { captioned, Heatmap } from '../../../figures/heatmap.js';
 import { tex } from '../../../math.js';
 import { formatNumpy } from '../../../numpy-format.js';
@@ -51,7 +51,7 @@ const differences = () => [
   ),
 ];
 
-export function compareStep({ state, figures, story, questions }) {
+export function compareStep({ state, edit, figures, story, questions }) {
   const map = new Heatmap({
     palette: 'orange',
     label: 'weights from additive and from dot-product scores',
@@ -70,6 +70,12 @@ export function compareStep({ state, figures, story, questions }) {
     output: out,
     figures: [captioned(map, 'weights from the two scoring functions')],
     after: [
+      experiment({
+        label: 'compare on another seed (seed + 1)',
+        explain:
+          'New states and weights: see whether the additive and the dot-product scores still agree on the best step.',
+        apply: () => edit({ seed: (state.seed + 1) % 4294967296 }, { program: true }),
+      }),
       'With untrained random weights the two rankings have no reason to agree: the additive network has not learned what “relevant” means yet.',
     ],
   });

@@ -1,13 +1,13 @@
 // Step 8 of the Bahdanau chapter: the context vector, and the whole step as one flow diagram.
 import { el } from '../../../dom.js';
-import { indexLabels, outputBlock, step } from '../../../chapter-kit.js';
+import { experiment, indexLabels, outputBlock, step } from '../../../chapter-kit.js';
 import { FlowDiagram } from '../../../figures/flow-diagram.js';
 import { captioned, Heatmap } from '../../../figures/heatmap.js';
 import { symbol } from '../../../math.js';
 import { formatNumpy } from '../../../numpy-format.js';
 import { alpha, asRow, hi, layout } from './shared.js';
 
-export function contextStep({ state, figures, story, questions }) {
+export function contextStep({ state, edit, figures, story, questions }) {
   const map = new Heatmap({ palette: 'blue', label: 'context vector c', explain: story('context') });
   figures.context = map;
   const out = outputBlock('context vector as NumPy prints it');
@@ -26,6 +26,11 @@ export function contextStep({ state, figures, story, questions }) {
     output: out,
     figures: [captioned(map, 'context vector c')],
     after: [
+      experiment({
+        label: '20 encoder steps',
+        explain: 'Twenty states share the weight: see whether the context still sits near one of them.',
+        apply: () => edit({ inputLength: 20 }, { program: true }),
+      }),
       el('h3', { className: 'sub-title' }, 'The whole step at a glance'),
       el(
         'p',

@@ -1,12 +1,12 @@
 // Step 4 of the Bahdanau chapter: the first layer W_1, then tanh.
 import { code, el } from '../../../dom.js';
-import { asInput, folded, indexLabels, numberedLabels, outputBlock, step } from '../../../chapter-kit.js';
+import { asInput, experiment, folded, indexLabels, numberedLabels, outputBlock, step } from '../../../chapter-kit.js';
 import { captioned, Heatmap } from '../../../figures/heatmap.js';
 import { symbol, tex } from '../../../math.js';
 import { formatNumpy } from '../../../numpy-format.js';
 import { layout, W1 } from './shared.js';
 
-export function layer1Step({ state, figures, story, questions }) {
+export function layer1Step({ state, edit, figures, story, questions }) {
   const layer1Map = asInput(new Heatmap({ palette: 'bone', label: 'layer_1 weights W1' }));
   const map = new Heatmap({
     palette: 'green',
@@ -44,6 +44,12 @@ export function layer1Step({ state, figures, story, questions }) {
     output: folded(out),
     figures: [captioned(layer1Map, 'layer_1 (W1)'), captioned(map, 'activations = tanh(inputs · W1)')],
     after: [
+      experiment({
+        label: 'attention size 2',
+        explain:
+          'The first layer now gives each pair only 2 numbers: the columns of W1 and of the activations shrink to 2.',
+        apply: () => edit({ attentionSize: 2 }, { program: true }),
+      }),
       'The first heatmap is W1 itself: one row per entry of x_i (the top half multiplies h_i, the bottom half s), one column per attention unit. The second shows the activations, one row per encoder step.',
     ],
   });

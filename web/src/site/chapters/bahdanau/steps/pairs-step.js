@@ -1,12 +1,12 @@
 // Step 3 of the Bahdanau chapter: every encoder state paired with the decoder state, [h_i; s].
 import { code, el } from '../../../dom.js';
-import { folded, numberedLabels, outputBlock, step } from '../../../chapter-kit.js';
+import { experiment, folded, numberedLabels, outputBlock, step } from '../../../chapter-kit.js';
 import { captioned, Heatmap } from '../../../figures/heatmap.js';
 import { symbol, tex } from '../../../math.js';
 import { formatNumpy } from '../../../numpy-format.js';
 import { hi, layout, sDec } from './shared.js';
 
-export function pairsStep({ state, figures, story, questions }) {
+export function pairsStep({ state, edit, figures, story, questions }) {
   const map = new Heatmap({
     palette: 'viridis',
     label: 'concatenated inputs [h_i; s], one row per encoder step',
@@ -38,6 +38,12 @@ export function pairsStep({ state, figures, story, questions }) {
     output: folded(out),
     figures: [captioned(map, 'inputs: [h_i ; s] on row i')],
     after: [
+      experiment({
+        label: '8 encoder steps',
+        explain:
+          'Eight encoder states, so eight pairs: the matrix gains rows, one per state, each ending with the same decoder state.',
+        apply: () => edit({ inputLength: 8 }, { program: true }),
+      }),
       shapeLine,
       'In the heatmap the right half is striped vertically: every row carries the same decoder state.',
     ],

@@ -1,12 +1,12 @@
 // Step 5 of the Bahdanau chapter: the second layer w_2 gives one alignment score per encoder step.
 import { code, el } from '../../../dom.js';
-import { asInput, numberedLabels, outputBlock, step } from '../../../chapter-kit.js';
+import { asInput, experiment, numberedLabels, outputBlock, step } from '../../../chapter-kit.js';
 import { captioned, Heatmap } from '../../../figures/heatmap.js';
 import { symbol, tex } from '../../../math.js';
 import { formatNumpy } from '../../../numpy-format.js';
 import { asColumn, hi, layout, sDec, W1, w2 } from './shared.js';
 
-export function scoresStep({ state, figures, story, questions }) {
+export function scoresStep({ state, edit, figures, story, questions }) {
   const layer2Map = asInput(new Heatmap({ palette: 'bone', label: 'layer_2 weights w2' }));
   const map = new Heatmap({
     palette: 'orange',
@@ -34,6 +34,13 @@ export function scoresStep({ state, figures, story, questions }) {
     ],
     formula: `${symbol('scores', 'e_i')} = ${w2}^\\top ${symbol('activations', 'a_i')} = ${w2}^\\top \\tanh\\!\\big(${W1}^\\top [${hi}; ${sDec}]\\big), \\qquad ${symbol('scores', 'e')} = ${symbol('activations', 'A')}\\, ${w2} \\in \\mathbb{R}^{n \\times 1}`,
     predict: questions.highestScore,
+    after: [
+      experiment({
+        label: 'new states and weights (seed + 1)',
+        explain: 'New random states and weights from the next seed: see which encoder step scores highest now.',
+        apply: () => edit({ seed: (state.seed + 1) % 4294967296 }, { program: true }),
+      }),
+    ],
     output: out,
     figures: [captioned(layer2Map, 'layer_2 (w2)'), captioned(map, 'scores e')],
   });

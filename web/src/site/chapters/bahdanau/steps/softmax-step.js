@@ -1,12 +1,12 @@
 // Step 6 of the Bahdanau chapter: softmax turns the scores into weights.
 import { el } from '../../../dom.js';
-import { numberedLabels, outputBlock, step } from '../../../chapter-kit.js';
+import { experiment, numberedLabels, outputBlock, step } from '../../../chapter-kit.js';
 import { captioned, Heatmap } from '../../../figures/heatmap.js';
 import { symbol } from '../../../math.js';
 import { formatNumpy } from '../../../numpy-format.js';
 import { alpha, asRow, layout } from './shared.js';
 
-export function softmaxStep({ state, figures, story, questions }) {
+export function softmaxStep({ state, edit, figures, story, questions }) {
   const map = new Heatmap({
     palette: 'orange',
     label: 'attention weights α',
@@ -25,7 +25,14 @@ export function softmaxStep({ state, figures, story, questions }) {
     predict: questions.topShare,
     output: out,
     figures: [captioned(map, 'weights α')],
-    after: [argmaxLine],
+    after: [
+      argmaxLine,
+      experiment({
+        label: 'one encoder step',
+        explain: 'With a single score, softmax has nothing to compare: that step gets all the weight, α = 1.',
+        apply: () => edit({ inputLength: 1 }, { program: true }),
+      }),
+    ],
   });
   return {
     element,

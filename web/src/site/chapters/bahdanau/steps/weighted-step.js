@@ -1,11 +1,11 @@
 // Step 7 of the Bahdanau chapter: each encoder state scaled by its weight.
-import { folded, indexLabels, numberedLabels, outputBlock, step } from '../../../chapter-kit.js';
+import { experiment, folded, indexLabels, numberedLabels, outputBlock, step } from '../../../chapter-kit.js';
 import { captioned, Heatmap } from '../../../figures/heatmap.js';
 import { symbol } from '../../../math.js';
 import { formatNumpy } from '../../../numpy-format.js';
 import { layout } from './shared.js';
 
-export function weightedStep({ state, figures, story, questions }) {
+export function weightedStep({ state, edit, figures, story, questions }) {
   const map = new Heatmap({ palette: 'orange', label: 'weighted encoder states α_i h_i', explain: story('weighted') });
   figures.weighted = map;
   const out = outputBlock('weighted encoder states as NumPy prints them');
@@ -16,6 +16,13 @@ export function weightedStep({ state, figures, story, questions }) {
     ],
     formula: `${symbol('weighted', '\\alpha_i\\, h_i')} \\quad \\text{for } i = 1, \\dots, n`,
     predict: questions.largestRow,
+    after: [
+      experiment({
+        label: 'hidden size 2',
+        explain: 'Each encoder state has 2 numbers: the weighted states keep their rows but shrink to 2 columns.',
+        apply: () => edit({ hiddenSize: 2 }, { program: true }),
+      }),
+    ],
     output: folded(out),
     figures: [captioned(map, 'α_i · h_i on row i')],
   });

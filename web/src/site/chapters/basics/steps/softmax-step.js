@@ -1,7 +1,7 @@
 // Step 6 of the Basics chapter: softmax turns the scores into weights; with a
 // temperature slider, the naive formula's overflow and log-softmax's tiny weights.
 import { code, el } from '../../../dom.js';
-import { numberedLabels, outputBlock, step } from '../../../chapter-kit.js';
+import { experiment, numberedLabels, outputBlock, step } from '../../../chapter-kit.js';
 import { BarChart } from '../../../figures/bar-chart.js';
 import { Heatmap } from '../../../figures/heatmap.js';
 import { symbol, tex } from '../../../math.js';
@@ -43,7 +43,7 @@ function temperatureControl(api) {
   };
 }
 
-export function softmaxStep({ api, figures, story, questions }) {
+export function softmaxStep({ api, state, edit, figures, story, questions }) {
   const map = new Heatmap({
     palette: 'orange',
     label: 'attention weights α',
@@ -69,6 +69,15 @@ export function softmaxStep({ api, figures, story, questions }) {
     figures: [map.element],
     after: [
       sentence,
+      experiment({
+        label: 'make the last step a copy of the first',
+        explain:
+          'Equal annotations give equal scores: softmax must then split their weight evenly (the sentence above says how).',
+        apply: () => {
+          const [first, ...rest] = state.annotations;
+          edit({ annotations: [first, ...rest.slice(0, -1), [...first]] }, { program: true });
+        },
+      }),
       el('h3', { className: 'sub-title' }, 'Temperature'),
       el(
         'p',

@@ -1,11 +1,11 @@
 // Step 7 of the Basics chapter: each annotation scaled by its weight.
-import { indexLabels, numberedLabels, outputBlock, step } from '../../../chapter-kit.js';
+import { experiment, indexLabels, numberedLabels, outputBlock, step } from '../../../chapter-kit.js';
 import { Heatmap } from '../../../figures/heatmap.js';
 import { symbol } from '../../../math.js';
 import { formatNumpy } from '../../../numpy-format.js';
 import { alpha } from './shared.js';
 
-export function weightedStep({ figures, story, questions }) {
+export function weightedStep({ state, edit, figures, story, questions }) {
   const map = new Heatmap({
     palette: 'orange',
     label: 'weighted annotations, one column per encoder step',
@@ -22,6 +22,14 @@ export function weightedStep({ figures, story, questions }) {
     predict: questions.largestWeighted,
     output: out,
     figures: [map.element],
+    after: [
+      experiment({
+        label: 'divide the decoder state by 100',
+        explain:
+          'Every score shrinks a hundredfold, and so do their differences: the weights flatten towards 1/n and columns that had faded come back.',
+        apply: () => edit({ decoder: state.decoder.map((x) => x / 100) }, { program: true }),
+      }),
+    ],
   });
   return {
     element,

@@ -94,8 +94,14 @@ test('a typo marks the input invalid and keeps the last good numbers', async () 
   await decoderEntry(page, 2).fill('1x');
   assert.equal(await decoderEntry(page, 2).getAttribute('aria-invalid'), 'true');
   await checkNotebookNumbers(page);
+  // Said in words, not only by the red border (issue 35): the value still in force.
+  const note = page.locator('#chapter-basics .num-note:visible');
+  assert.deepEqual(await note.allTextContents(), ['not a number: still using 1']);
+  await decoderEntry(page, 2).fill('');
+  assert.deepEqual(await note.allTextContents(), ['empty: still using 1']);
   await decoderEntry(page, 2).fill('1');
   assert.equal(await decoderEntry(page, 2).getAttribute('aria-invalid'), 'false');
+  assert.equal(await note.count(), 0, 'a valid entry hides the note');
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
@@ -180,7 +186,7 @@ test('provenance: hovering a score, a weight or a context entry outlines its sou
   await page.locator(`${scores} canvas`).hover({ position: { x: 20, y: 20 } });
   assert.equal(await page.textContent(`${scores} .heatmap-story`), 'e1 = h · h̄1 = 6·3 + 1·12 + 20·45 = 930');
   const sentence = await page.textContent('#chapter-basics .live-sentence');
-  assert.match(sentence, /^The two largest scores, 930 \(step 1\) and 933 \(step 4\), differ by 3/);
+  assert.match(sentence, /^The two largest scores, 933 \(step 4\) and 930 \(step 1\), differ by 3/);
   assert.ok(!sentence.includes('927'));
 
   // Moving on clears the outlines of the sources.

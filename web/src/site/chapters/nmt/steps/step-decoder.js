@@ -1,6 +1,6 @@
 // The NMT chapter, step 2: the decoder GRU and its states h_t, explained like
 // the encoder's (step-encoder.js), with the embeddings of the characters it reads.
-import { step } from '../../../chapter-kit.js';
+import { experiment, step } from '../../../chapter-kit.js';
 import { el } from '../../../dom.js';
 import { symbol, tex } from '../../../math.js';
 import { chars, units } from '../model.js';
@@ -8,7 +8,7 @@ import { embeddingsMap, stateMap } from './step-encoder.js';
 
 export const ht = symbol('decoder', 'h_t');
 
-export function decoderStep({ explain, question }) {
+export function decoderStep({ explain, question, onTry }) {
   const decoderMap = stateMap({
     palette: 'blue',
     label: 'decoder states h_t: one row per output character, one column per hidden unit',
@@ -30,7 +30,14 @@ export function decoderStep({ explain, question }) {
     ],
     formula: `${ht} = \\mathrm{GRU}(E[y_{t-1}],\\, ${symbol('decoder', 'h_{t-1}')})`,
     figures: [decoderMap.element, previousMap.element],
-    after: ['One row per output character: the decoder state that asks the question of step 3.'],
+    after: [
+      'One row per output character: the decoder state that asks the question of step 3.',
+      experiment({
+        label: 'the input written another way',
+        explain: 'A different input: one row per character the decoder now writes.',
+        apply: () => onTry('other'),
+      }),
+    ],
     predict: question,
   });
   return {

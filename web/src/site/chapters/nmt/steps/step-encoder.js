@@ -2,7 +2,7 @@
 // Its cells explain themselves from the GRU weights, which the engine sends
 // when a reader opens one (states.js); the input characters' embeddings, the
 // encoder's input, are drawn then too.
-import { asInput, step } from '../../../chapter-kit.js';
+import { asInput, experiment, step } from '../../../chapter-kit.js';
 import { el } from '../../../dom.js';
 import { Heatmap } from '../../../figures/heatmap.js';
 import { symbol, tex } from '../../../math.js';
@@ -20,7 +20,7 @@ export function embeddingsMap(label) {
   return map;
 }
 
-export function encoderStep({ explain, question }) {
+export function encoderStep({ explain, question, onTry }) {
   const encoderMap = stateMap({
     palette: 'orange',
     label: 'encoder outputs s_j: one row per input character, one column per hidden unit',
@@ -46,6 +46,12 @@ export function encoderStep({ explain, question }) {
     figures: [encoderMap.element, inputsMap.element],
     after: [
       'The decoder receives every one of these vectors, not just the last. The heatmap shows them for the input typed below: one row per character, one column per hidden unit. Open a cell to see its arithmetic: the page then asks the model for its weights and draws the embeddings the GRUs read.',
+      experiment({
+        label: 'a shorter input',
+        explain:
+          'One row per character: the map loses rows, and the rows that remain change too, since each state reads both sides.',
+        apply: () => onTry('short'),
+      }),
     ],
     predict: question,
   });

@@ -1,12 +1,12 @@
 // Step 6 of the Q/K/V chapter: each word's output, a mix of all the values.
 import { el } from '../../../dom.js';
-import { indexLabels, numberedLabels, outputBlock, step } from '../../../chapter-kit.js';
+import { experiment, indexLabels, numberedLabels, outputBlock, step } from '../../../chapter-kit.js';
 import { captioned, Heatmap } from '../../../figures/heatmap.js';
 import { symbol } from '../../../math.js';
 import { formatCell } from '../../../numpy-format.js';
 import { alpha, K, numpyRepr, Q, V } from './shared.js';
 
-export function outputStep({ state, figures, story, questions }) {
+export function outputStep({ state, edit, figures, story, questions }) {
   const map = new Heatmap({
     palette: 'blue',
     label: 'attention output, one row per word',
@@ -28,7 +28,24 @@ export function outputStep({ state, figures, story, questions }) {
     predict: questions.nearestValue,
     output: out,
     figures: [captioned(map, 'attention output: one row per word')],
-    after: [worked],
+    after: [
+      worked,
+      experiment({
+        label: 'W_V = the identity',
+        explain: 'Then V = X: each output row is a weighted average of the words themselves.',
+        apply: () =>
+          edit(
+            {
+              WV: [
+                [1, 0, 0],
+                [0, 1, 0],
+                [0, 0, 1],
+              ],
+            },
+            { program: true, custom: true },
+          ),
+      }),
+    ],
   });
   return {
     element,

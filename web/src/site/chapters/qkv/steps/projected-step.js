@@ -1,6 +1,6 @@
 // Step 3 of the Q/K/V chapter: every word's query, key and value, Q = X W_Q, K = X W_K, V = X W_V.
 import { el } from '../../../dom.js';
-import { indexLabels, numberedLabels, outputBlock, step } from '../../../chapter-kit.js';
+import { experiment, indexLabels, numberedLabels, outputBlock, step } from '../../../chapter-kit.js';
 import { captioned, Heatmap } from '../../../figures/heatmap.js';
 import { symbol, tex } from '../../../math.js';
 import { isWhole } from '../model.js';
@@ -15,7 +15,7 @@ const ROLES = [
 const role = (name, letter, what) =>
   el('li', {}, el('strong', {}, name), ' ', tex(`${letter}_${letter === 'q' ? 'i' : 'j'}`), what);
 
-export function projectedStep({ state, figures, story, questions }) {
+export function projectedStep({ state, edit, figures, story, questions }) {
   const maps = {};
   for (const [name, palette, label] of ROLES) {
     maps[name] = new Heatmap({ palette, label, colLabels: indexLabels(3), explain: story(name) });
@@ -49,6 +49,13 @@ export function projectedStep({ state, figures, story, questions }) {
     ],
     formula: `${Q} = ${X} ${symbol('WQ', 'W_Q')}, \\qquad ${K} = ${X} ${symbol('WK', 'W_K')}, \\qquad ${V} = ${X} ${symbol('WV', 'W_V')}`,
     predict: questions.longestQuery,
+    after: [
+      experiment({
+        label: 'double word 1',
+        explain: 'Its rows of Q, K and V double too: each is word 1 times a fixed matrix, with no bias.',
+        apply: () => edit({ words: [state.words[0].map((x) => 2 * x), ...state.words.slice(1)] }, { program: true }),
+      }),
+    ],
     output: out,
     figures: ROLES.map(([name, , , caption]) => captioned(maps[name], caption)),
   });

@@ -1,13 +1,13 @@
 // Step 4 of the Q/K/V chapter: every query against every key, S = Q Kᵀ.
 import { el } from '../../../dom.js';
-import { numberedLabels, outputBlock, step } from '../../../chapter-kit.js';
+import { experiment, numberedLabels, outputBlock, step } from '../../../chapter-kit.js';
 import { captioned, Heatmap } from '../../../figures/heatmap.js';
 import { symbol } from '../../../math.js';
 import { formatCell } from '../../../numpy-format.js';
 import { isWhole } from '../model.js';
 import { K, numpyRepr, Q } from './shared.js';
 
-export function scoresStep({ state, figures, story, questions }) {
+export function scoresStep({ state, edit, figures, story, questions }) {
   const map = new Heatmap({
     palette: 'orange',
     label: 'scores Q·Kᵀ: rows are queries, columns are keys',
@@ -26,7 +26,18 @@ export function scoresStep({ state, figures, story, questions }) {
     predict: questions.firstKey,
     output: out,
     figures: [captioned(map, 'scores: row = query word, column = key word')],
-    after: [worked],
+    after: [
+      worked,
+      experiment({
+        label: 'make word 2 a copy of word 1',
+        explain:
+          'Equal words give equal queries and keys: rows 1 and 2 of the scores become equal, and so do columns 1 and 2.',
+        apply: () => {
+          const [first, , ...rest] = state.words;
+          edit({ words: [first, [...first], ...rest] }, { program: true });
+        },
+      }),
+    ],
   });
   return {
     element,

@@ -1,11 +1,11 @@
 // Step 5 of the Q/K/V chapter: scale by 1/√d_k, then softmax row by row.
 import { el } from '../../../dom.js';
-import { numberedLabels, outputBlock, step } from '../../../chapter-kit.js';
+import { experiment, numberedLabels, outputBlock, step } from '../../../chapter-kit.js';
 import { captioned, Heatmap } from '../../../figures/heatmap.js';
 import { symbol, tex } from '../../../math.js';
 import { alpha, numpyRepr, Sij } from './shared.js';
 
-export function softmaxStep({ state, figures, story, questions }) {
+export function softmaxStep({ state, figures, story, questions, redraw }) {
   const map = new Heatmap({
     palette: 'purple',
     label: 'attention weights: row i is how word i spreads its attention',
@@ -33,7 +33,14 @@ export function softmaxStep({ state, figures, story, questions }) {
     predict: questions.scalingEffect,
     output: out,
     figures: [captioned(map, 'weights: each row adds up to 1')],
-    after: [scaleLine],
+    after: [
+      scaleLine,
+      experiment({
+        label: 'draw new weights (the next seed)',
+        explain: 'New W_Q, W_K and W_V from the next seed, same words: see which rows stay sharp and which flatten.',
+        apply: () => redraw(state.seed + 1),
+      }),
+    ],
   });
   return {
     element,

@@ -2,7 +2,7 @@
 // layer × head of the chosen use), the chosen head large with the queries and
 // keys its weights came from, and the head view. With no translation (an
 // unreadable input, a Reset not yet translated) every figure is greyed and says why.
-import { step } from '../../../chapter-kit.js';
+import { experiment, step } from '../../../chapter-kit.js';
 import { el } from '../../../dom.js';
 import { captioned } from '../../../figures/heatmap.js';
 import { HeadGrid } from '../../../figures/head-grid.js';
@@ -33,7 +33,7 @@ const sharpness = () =>
     },
   });
 
-export function headsStep({ input, story, figures, onInput, onSelectHead }) {
+export function headsStep({ input, story, figures, onInput, onSelectHead, onTry }) {
   const inputBox = el('input', {
     type: 'text',
     value: input,
@@ -76,7 +76,16 @@ export function headsStep({ input, story, figures, onInput, onSelectHead }) {
     intro: [
       'Type a date. The model view shows every layer (rows) and head (columns) of the use chosen in the diagram above; pick one to open it large. The head view draws the chosen layer’s heads together as lines between tokens.',
     ],
-    controls: [el('label', { className: 'control-label' }, 'Input ', inputBox), el('span', {}, ' → '), outputText],
+    controls: [
+      el('label', { className: 'control-label' }, 'Input ', inputBox),
+      el('span', {}, ' → '),
+      outputText,
+      experiment({
+        label: 'the month as a number, “21/11/2026”',
+        explain: 'The same date: compare where the chosen head reads the month when it is two digits, not a word.',
+        apply: () => onTry('21/11/2026'),
+      }),
+    ],
     output: el('div', {}, inputError, check, stale.element),
     figures: drawn,
     predict,

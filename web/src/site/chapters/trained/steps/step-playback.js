@@ -3,9 +3,10 @@
 // and head's three uses are drawn as they are at that moment: the encoder's
 // self-attention (computed once, before the first character), the masked
 // decoder self-attention and the encoder–decoder attention up to that step's
-// row (later rows not yet computed are hatched). Every cell explains itself
-// through the trace, as the maps of step 3 do.
-import { step } from '../../../chapter-kit.js';
+// row. Rows not yet computed are hatched and show no value (nor do their
+// queries, or the keys not yet written): the reader never sees the future.
+// Every cell shown explains itself through the trace, as the maps of step 3 do.
+import { experiment, step } from '../../../chapter-kit.js';
 import { storyForFigures } from '../../../explain/trace.js';
 import { el } from '../../../dom.js';
 import { captioned } from '../../../figures/heatmap.js';
@@ -46,11 +47,16 @@ export function playbackCaption(translation, input, { layer, head }, t) {
   return `Step ${t + 1} of ${written.length} writes “${written[t]}”. In ${headName({ layer, head })}, encoder–decoder attention looks most at input character ${j + 1} “${chars(input)[j]}” (${shown(cross[j])}); masked decoder self-attention most at “${keys[k]}” (${shown(self[k])}), the ${t + 1} key${t ? 's' : ''} it can see.`;
 }
 
-export function playbackStep({ trace, onStep }) {
+/** At playback step t (-1: all at once), whether row r of a decoder map is not computed yet. */
+const notYet = (t, r) => t >= 0 && r > t;
+
+export function playbackStep({ trace, onStep, onTry }) {
   // Its own figures of each use's queries and keys (chosen layer): a cell's readout outlines its sources here.
   const figures = {};
   const story = storyForFigures(trace, figures);
-  const projection = (what) => projectionMap(what, { colorbar: false, cellWidth: 4, cellHeight: 6 });
+  // Rows tall enough for a label each (a date's 16 characters once sat in ~100 px).
+  const projection = (what) =>
+    projectionMap(what, { colorbar: false, cellWidth: 4, cellHeight: 14, maskedText: 'not yet computed' });
   const projections = USES.map((u) => ({
     Q: projection(`playback: queries Q of ${u.name}`),
     K: projection(`playback: keys K of ${u.name}`),
@@ -61,14 +67,21 @@ export function playbackStep({ trace, onStep }) {
       cellWidth: 16,
       cellHeight: 16,
       colorbar: false,
-      explain: (r, c) => story(headTensor(u.id, view.selected.layer, view.selected.head))(r, c),
+      maskedText: 'not yet computed', // rows the playback has not reached show no value
+      explain: (r, c) =>
+        u.id !== 'encoderSelf' && notYet(view.t, r)
+          ? {
+              text: `Not computed yet: row ${r + 1} is written at step ${r + 1}, and the playback is at step ${view.t + 1}.`,
+              sources: [],
+            }
+          : story(headTensor(u.id, view.selected.layer, view.selected.head))(r, c),
     }),
   );
   const columns = maps.map((m, i) =>
     el(
       'div',
       { className: 'trained-playback-use' },
-      captioned(m, USES[i].name),
+      captioned(m, i === 0 ? USES[i].name : `${USES[i].name}: rows after the current step are not computed yet`),
       projections[i].Q.element,
       projections[i].K.element,
     ),
@@ -80,6 +93,7 @@ export function playbackStep({ trace, onStep }) {
   const predict = firstLook();
   const view = { translation: null, input: '', selected: { layer: 0, head: 0 }, t: -1 };
   let timer = null;
+  let autoplay = null; // the input the experiment plays once its translation is shown
 
   function draw() {
     const { translation, input, selected, t } = view;
@@ -89,16 +103,21 @@ export function playbackStep({ trace, onStep }) {
     USES.forEach((u, i) => {
       const { rowLabels, colLabels } = labelsFor(u.id, input, translation.output);
       const encoder = u.id === 'encoderSelf';
-      const future = (r, c) => (t >= 0 && r > t) || (u.id === 'decoderSelf' && c > r);
+      const future = (r, c) => notYet(t, r) || (u.id === 'decoderSelf' && c > r);
       const hidden = encoder ? undefined : future; // the encoder ran in full before the first step
       maps[i].update(translation[u.id][selected.layer][selected.head], { rowLabels, colLabels, isMasked: hidden });
       const { Q, K } = projections[i];
-      for (const [which, figure, labels] of [
-        ['Q', Q, rowLabels],
-        ['K', K, colLabels],
+      // The decoder's queries, and its own keys, exist only for the rows written so far.
+      const rowsNotYet = (r) => notYet(t, r);
+      for (const [which, figure, labels, later] of [
+        ['Q', Q, rowLabels, encoder ? undefined : rowsNotYet],
+        ['K', K, colLabels, u.id === 'decoderSelf' ? rowsNotYet : undefined],
       ]) {
         figures[projectionTensor(u.id, selected.layer, which)] = figure;
-        figure.update(translation[which === 'Q' ? 'queries' : 'keys'][u.id][selected.layer], { rowLabels: labels });
+        figure.update(translation[which === 'Q' ? 'queries' : 'keys'][u.id][selected.layer], {
+          rowLabels: labels,
+          isMasked: later,
+        });
       }
     });
     caption.textContent =
@@ -141,7 +160,18 @@ export function playbackStep({ trace, onStep }) {
     intro: [
       'The decoder writes one character per step, reading what it wrote so far. Step through a translation: the encoder’s self-attention is computed once, before the first step; at each step the masked decoder self-attention and the encoder–decoder attention add one row (the last one not hatched), for every layer and head. Hover or focus a cell for its q·k, its scaling and its softmax.',
     ],
-    controls: [playButton, stepButton],
+    controls: [
+      playButton,
+      stepButton,
+      experiment({
+        label: 'a short date, “1 May 2000”',
+        explain: 'Translated, then played from its first step: watch which input characters each step reads.',
+        apply: () => {
+          autoplay = '1 May 2000'; // played once its translation is shown
+          onTry(autoplay);
+        },
+      }),
+    ],
     output: el('div', {}, caption, stale.element),
     figures: columns,
     predict,
@@ -168,6 +198,12 @@ export function playbackStep({ trace, onStep }) {
       stale.set(null);
       draw();
       predict.update({ cross: translation.cross[selected.layer][selected.head], input });
+      if (autoplay !== null && autoplay === input) {
+        autoplay = null;
+        stop();
+        view.t = -1;
+        playButton.click();
+      }
     },
   };
 }

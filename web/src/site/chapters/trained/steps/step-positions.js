@@ -1,6 +1,6 @@
 // Step 2: the positional encoding the model adds, with a question on which
 // column turns fastest (answered from the encoding the engine sent).
-import { step } from '../../../chapter-kit.js';
+import { experiment, step } from '../../../chapter-kit.js';
 import { Heatmap, captioned } from '../../../figures/heatmap.js';
 import { clearArgmax, prediction } from '../../../predict.js';
 import { shown } from '../../../explain/format.js';
@@ -26,6 +26,10 @@ const fastestColumn = () =>
   });
 
 export function positionsStep({ story }) {
+  const pick = (cell) => {
+    positions.element.scrollIntoView({ block: 'nearest' });
+    positions.showCell(cell);
+  };
   const positions = new Heatmap({
     palette: 'purple',
     label: 'positional encoding: one row per position, one column per dimension',
@@ -47,6 +51,13 @@ export function positionsStep({ story }) {
       'PE_{(t,\\,2i+1)} = \\cos\\!\\left(t / 10000^{2i/d_{model}}\\right)',
     ],
     figures: [figure],
+    after: [
+      experiment({
+        label: 'the cell t = 1, column 2',
+        explain: 'Counted from 0, as the formula counts: its readout under the map works out the angle and its sine.',
+        apply: () => pick([1, 2]),
+      }),
+    ],
     predict,
   });
   return {

@@ -1,13 +1,16 @@
 // Step 7: side by side with the NMT chapter's RNN. The RNN's one attention map
-// (explained as the softmax of its scores, which are drawn too so the sources
-// are outlined), the Transformer's encoder–decoder heads of the chosen layer,
-// and the measured training speeds with a sentence read from their numbers.
-import { asInput, step } from '../../../chapter-kit.js';
+// (the softmax of its scores), its scores (each the decoder state h_t times W_a,
+// dotted with an encoder output s_j), the states and outputs they came from
+// (drawn as the inputs the readouts outline), the Transformer's encoder–decoder
+// heads of the chosen layer, and the measured training speeds with a sentence
+// read from their numbers.
+import { asInput, experiment, step } from '../../../chapter-kit.js';
 import { el } from '../../../dom.js';
 import { Heatmap, captioned } from '../../../figures/heatmap.js';
 import { prediction } from '../../../predict.js';
 import { chars } from '../../../lesson-kit/seq2seq-model.js';
-import { headTensor, labelsFor, speedModelName, speedSentence, traceRnn } from '../model.js';
+import { checkpointParameters } from '../../../lesson-kit/nmt-engine.js';
+import { headTensor, labelsFor, rnnScoreWeights, speedModelName, speedSentence, speedWhy, traceRnn } from '../model.js';
 import { weightsMap } from './maps.js';
 import { staleNote } from './stale.js';
 
@@ -30,7 +33,7 @@ function speedTable(speed) {
     el(
       'caption',
       {},
-      `Measured on ${speed.date} (${speed.cpu}, Node ${speed.node}, one thread; CPU time, evaluation not counted): default options, seed 0, exact match on all ${speed.heldOut} held-out examples of the task.`,
+      `Measured by the project’s benchmark (scripts/bench-transformer.mjs; ${speed.cpu}, Node ${speed.node}, one thread; CPU time, evaluation not counted): default options, seed 0, exact match on all ${speed.heldOut} held-out examples of the task. Your machine’s speeds differ; the ratios are what to compare.`,
     ),
     el('thead', {}, el('tr', {}, ...head)),
     el('tbody', {}, ...rows),
@@ -46,25 +49,55 @@ const sameOutput = () =>
     explain: ({ rnn, transformer }) => `the RNN writes “${rnn ?? '…'}”, the Transformer “${transformer ?? '…'}”.`,
   });
 
-export function rnnStep({ story, figures, trace, speed }) {
+/** W_a of the RNN's score (Luong general), read once per model; null for a score without one. */
+function scoreWeights(rnn) {
+  if (rnn.options.attention !== 'luong-general') return null;
+  return rnnScoreWeights(checkpointParameters(rnn), {
+    inputAlphabet: rnn.inputAlphabet,
+    outputAlphabet: rnn.outputAlphabet,
+    embedding: rnn.options.embedding,
+    hidden: rnn.options.hidden,
+  });
+}
+
+export function rnnStep({ api, story, figures, trace, speed, onTry }) {
   const rnnMap = weightsMap({
     label: 'the RNN’s attention: output characters (rows) over input characters (columns)',
     cellWidth: 22,
     cellHeight: 20,
     explain: story('rnn.weights'),
   });
-  // The scores the RNN computed (decoder state · encoder output, as the model sent them): the weights' sources.
-  const scoresMap = asInput(
-    new Heatmap({
-      palette: 'orange',
-      label: 'the RNN’s scores e: output characters (rows) over input characters (columns)',
-      cellWidth: 22,
-      cellHeight: 20,
-      colLabelsOnTop: true,
-      annotate: false,
-    }),
-  );
-  figures['rnn.scores'] = scoresMap;
+  // The scores: each (h_t W_a) · s_j, explained down to the states the model sent (drawn as inputs).
+  const scoresMap = new Heatmap({
+    palette: 'orange',
+    label: 'the RNN’s scores e: output characters (rows) over input characters (columns)',
+    cellWidth: 22,
+    cellHeight: 20,
+    colLabelsOnTop: true,
+    annotate: false,
+    explain: story('rnn.scores'),
+  });
+  const stateMap = (label) =>
+    asInput(new Heatmap({ palette: 'blue', label, annotate: false, colorbar: false, cellWidth: 3, cellHeight: 14 }));
+  const statesMap = stateMap('the RNN’s decoder states h_t: one row per output character');
+  const encoderMap = stateMap('the RNN’s encoder outputs s_j: one row per input character');
+  // h_t W_a: computed here from the states and the checkpoint's W_a (Luong's general score).
+  const queriesMap = new Heatmap({
+    palette: 'blue',
+    label: 'the RNN’s projected queries h_t W_a: one row per output character',
+    annotate: false,
+    colorbar: false,
+    cellWidth: 3,
+    cellHeight: 14,
+    explain: story('rnn.queries'),
+  });
+  Object.assign(figures, {
+    'rnn.scores': scoresMap,
+    'rnn.states': statesMap,
+    'rnn.encoder': encoderMap,
+    'rnn.queries': queriesMap,
+  });
+  let weightsOf = { rnn: null, Wa: null };
   const rnnFigure = captioned(rnnMap, 'RNN with attention (the NMT chapter’s shipped model): its one attention map.');
   const scoresFigure = captioned(
     scoresMap,
@@ -73,16 +106,30 @@ export function rnnStep({ story, figures, trace, speed }) {
   const output = el('p', { className: 'trained-rnn-output' });
   const crossHeads = el('div', { className: 'figures heads trained-cross-heads' });
   const crossMaps = [];
-  const stale = staleNote(rnnFigure, scoresFigure, crossHeads);
+  const statesFigure = captioned(statesMap, 'Decoder states h_t (the queries), as the RNN computed them.');
+  const encoderFigure = captioned(encoderMap, 'Encoder outputs s_j (the keys), as the RNN computed them.');
+  const queriesFigure = captioned(
+    queriesMap,
+    'Projected queries h_t W_a: each state times the score’s matrix W_a (read from the RNN’s checkpoint).',
+  );
+  const stale = staleNote(rnnFigure, scoresFigure, statesFigure, queriesFigure, encoderFigure, crossHeads);
+  const why = el('p', { className: 'trained-speed-why' }, speedWhy(speed));
   const predict = sameOutput();
   const element = step({
     title: '7. Side by side with the RNN',
     intro: [
-      'The NMT chapter’s RNN with attention has one attention map: one query per output character (the decoder state). The Transformer has layers × heads of them. Below, the same input through both models: the RNN’s scores and map, then the Transformer’s encoder–decoder heads of the chosen layer.',
+      'The NMT chapter’s RNN with attention has one attention map: one query per output character (the decoder state). The Transformer has layers × heads of them. Below, the same input through both models: the RNN’s states, scores and map, then the Transformer’s encoder–decoder heads of the chosen layer. Hover or focus a score for its dot product.',
+    ],
+    controls: [
+      experiment({
+        label: 'a date in another order, “2001/30/11”',
+        explain: 'Both models translate it; compare where each one’s attention reads the day and the month.',
+        apply: () => onTry('2001/30/11'),
+      }),
     ],
     output: el('div', {}, output, stale.element),
-    figures: [scoresFigure, rnnFigure],
-    after: [crossHeads, el('p', { className: 'trained-speed-sentence' }, speedSentence(speed)), speedTable(speed)],
+    figures: [statesFigure, queriesFigure, encoderFigure, scoresFigure, rnnFigure],
+    after: [crossHeads, el('p', { className: 'trained-speed-sentence' }, speedSentence(speed)), why, speedTable(speed)],
     predict,
   });
   let drawn = { translation: null, layer: -1 };
@@ -128,9 +175,15 @@ export function rnnStep({ story, figures, trace, speed }) {
         const r = rnn.translate(input);
         rnnOutput = r.output;
         output.textContent = `RNN: “${input}” → “${r.output}”; Transformer: “${translation.output}”.`;
-        traceRnn(trace, r, chars(r.output), chars(input));
+        if (weightsOf.rnn !== rnn) weightsOf = { rnn, Wa: scoreWeights(rnn) };
+        const dot = rnn.options.attention === 'luong-dot';
+        const labels = { rowLabels: chars(r.output), colLabels: chars(input) };
+        traceRnn(api, trace, r, { Wa: weightsOf.Wa, dot, ...labels });
         if (r.attention.rows > 0) {
-          const labels = { rowLabels: chars(r.output), colLabels: chars(input) };
+          statesMap.update(r.decoderStates, { rowLabels: labels.rowLabels });
+          queriesFigure.hidden = !weightsOf.Wa;
+          if (weightsOf.Wa) queriesMap.update(trace.value('rnn.queries'), { rowLabels: labels.rowLabels });
+          encoderMap.update(r.encoderOutputs, { rowLabels: labels.colLabels });
           scoresMap.update(r.scores, labels);
           rnnMap.update(r.attention, labels);
         }

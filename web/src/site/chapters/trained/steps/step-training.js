@@ -2,7 +2,7 @@
 // the controls, the loss, the held-out accuracy and the chosen use's head maps
 // side by side, and a scrubber over the snapshots saved at each evaluation
 // (../snapshots.js) to replay the heads going from uniform to sharp.
-import { step } from '../../../chapter-kit.js';
+import { experiment, step } from '../../../chapter-kit.js';
 import { el } from '../../../dom.js';
 import { HeadGrid } from '../../../figures/head-grid.js';
 import { LineChart } from '../../../figures/line-chart.js';
@@ -24,7 +24,7 @@ const heldOut = () =>
       Number.isFinite(a) ? `at step ${steps.toLocaleString('en')}, ${pct(a)} of them.` : 'not measured yet.',
   });
 
-export function trainingStep({ controls, status, errors, onSelectHead }) {
+export function trainingStep({ controls, status, errors, onSelectHead, onTry }) {
   const curve = new LineChart({
     label: 'training loss per step',
     className: 'loss-curve',
@@ -112,7 +112,16 @@ export function trainingStep({ controls, status, errors, onSelectHead }) {
       '\\mathrm{lrate} = d_{model}^{-0.5} \\cdot \\min(\\mathrm{step}^{-0.5},\\; \\mathrm{step} \\cdot \\mathrm{warmup}^{-1.5})',
     output: status,
     figures: [dashboard],
-    after: [scrub, errors],
+    after: [
+      scrub,
+      errors,
+      experiment({
+        label: 'train from scratch to step 300',
+        explain:
+          'Reset, then Start with “pause at step” 300: it stops by itself there. Compare the loss, the accuracy and the heads with the shipped checkpoint’s (Load the shipped checkpoint brings it back).',
+        apply: () => onTry(300),
+      }),
+    ],
     predict,
   });
   curve.draw();

@@ -361,3 +361,102 @@ test('the dashboard: loss, accuracy and heads side by side; the scrubber shows a
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
+
+// ---- issue 35: the future stays unseen, every computing step has a Try, the RNN's scores explain
+
+/** The RGBA pixels of cell (r, c) of a heatmap canvas, from its data-cells geometry (inset 1 px). */
+const cellPixels = (canvas, r, c) =>
+  canvas.evaluate(
+    (node, [row, col]) => {
+      const [left, top, w, h] = node.dataset.cells.split(',').map(Number);
+      const k = node.width / parseFloat(node.style.width); // device pixels per CSS pixel
+      const x = Math.round((left + col * w + 1) * k);
+      const y = Math.round((top + row * h + 1) * k);
+      return Array.from(
+        node.getContext('2d').getImageData(x, y, Math.round((w - 2) * k), Math.round((h - 2) * k)).data,
+      );
+    },
+    [r, c],
+  );
+
+test('playback: rows not yet written are hatched with no value in the map, the table or the readout', async () => {
+  const page = await open();
+  await page.getByRole('button', { name: 'Step', exact: true }).click();
+  await page.waitForFunction((s) => document.querySelector(s)?.dataset.trainedPlayback === '0', chapter);
+  const canvas = page.locator(`${chapter} canvas[aria-label^="playback: encoder–decoder"]`);
+  const figure = canvas.locator('xpath=ancestor::figure[1]');
+  // Row 3 (not written at step 1): two cells whose weights differ look the same (the masked grey).
+  await figure.locator('.heatmap-menu-button').click();
+  await figure.getByRole('menuitem', { name: 'Show the values as a table' }).click();
+  await figure.locator('table td').first().waitFor(); // filled as the table opens
+  const rows = await figure
+    .locator('table tbody tr')
+    .evaluateAll((trs) => trs.map((tr) => Array.from(tr.querySelectorAll('td'), (td) => td.textContent)));
+  assert.ok(rows.length >= 11, `${rows.length} decoder steps`);
+  assert.ok(
+    rows[0].every((x) => Number.isFinite(Number(x))),
+    'step 1’s row is shown',
+  );
+  assert.ok(
+    rows.slice(1).every((row) => row.every((x) => x === 'not yet computed')),
+    'later rows show no value',
+  );
+  // The shown row has cells of different weights: its first and largest differ in colour; row 3's do not.
+  const first = rows[0].map(Number);
+  const top = first.indexOf(Math.max(...first));
+  const other = top === 0 ? 1 : 0;
+  assert.notDeepEqual(await cellPixels(canvas, 0, top), await cellPixels(canvas, 0, other));
+  assert.deepEqual(
+    await cellPixels(canvas, 2, top),
+    await cellPixels(canvas, 2, other),
+    'a future row hides its weights',
+  );
+  // Its readout says so instead of a weight.
+  await canvas.focus();
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('ArrowDown');
+  assert.match(await figure.locator('.heatmap-story').textContent(), /^Not computed yet: row 3 is written at step 3/);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('every step that computes has a Try experiment; the findings’ one retranslates, the playback’s plays', async () => {
+  const page = await open();
+  const steps = page.locator(`${chapter} section.step`);
+  const computing = [];
+  for (let i = 0; i < (await steps.count()); i++) {
+    const section = steps.nth(i);
+    const computes = (await section.locator('figure.heatmap:not([data-role="input"]), .trained-findings').count()) > 0;
+    if (!computes) continue;
+    const title = await section.locator('h2').textContent();
+    computing.push(title.split('.')[0]);
+    assert.ok((await section.locator('.experiment button').count()) > 0, `${title}: no Try`);
+  }
+  assert.deepEqual(computing, ['2', '3', '4', '5', '6', '7'], 'positions, heads, findings, playback, training, RNN');
+  await page.getByRole('button', { name: 'Try: another date, “3 March 1999”' }).click();
+  await waitForOutput(page, '1999-03-03');
+  assert.equal(await page.getByRole('textbox', { name: 'input to translate' }).inputValue(), '3 March 1999');
+  await page.getByRole('button', { name: 'Try: a short date, “1 May 2000”' }).click();
+  await waitForOutput(page, '2000-05-01');
+  await page.waitForFunction((s) => Number(document.querySelector(s)?.dataset.trainedPlayback) >= 0, chapter);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('the RNN’s scores explain a cell as (h_t W_a) · s_j, outlining the encoder output it used', async () => {
+  const page = await open();
+  await page.waitForFunction((s) => document.querySelector(s)?.dataset.trainedRnn === 'true', chapter);
+  const canvas = page.locator(`${chapter} canvas[aria-label^="the RNN’s scores e"]`);
+  await canvas.scrollIntoViewIfNeeded();
+  await canvas.focus();
+  await page.keyboard.press('ArrowRight');
+  const story = await canvas.locator('xpath=ancestor::figure[1]').locator('.heatmap-story').textContent();
+  assert.match(story, /^e\[1\]\[2\] .* = hW1 .* · s2 .* = /, story);
+  const outlined = await page.$$eval(`${chapter} figure.heatmap.is-source canvas`, (cs) =>
+    cs.map((c) => c.getAttribute('aria-label').split(':')[0]),
+  );
+  assert.ok(outlined.includes('the RNN’s encoder outputs s_j'), outlined.join(' | '));
+  assert.ok(outlined.includes('the RNN’s projected queries h_t W_a'), outlined.join(' | '));
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});

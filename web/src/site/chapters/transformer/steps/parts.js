@@ -47,6 +47,9 @@ export const seedField = (label, value, onChange) =>
   }).element;
 
 export function textField(label, value, onChange) {
+  let inForce = value; // the text the maps show; kept while the field holds no word
+  // Said, not only coloured: why the field is refused and what is still drawn.
+  const note = el('span', { className: 'num-note tokens-note', hidden: true, attrs: { 'aria-live': 'polite' } });
   const node = el('input', {
     type: 'text',
     value,
@@ -59,11 +62,15 @@ export function textField(label, value, onChange) {
       input: () => {
         const ok = M.words(node.value).length > 0;
         node.setAttribute('aria-invalid', String(!ok));
-        if (ok) onChange(node.value);
+        note.hidden = ok;
+        note.textContent = ok ? '' : `no words (only spaces or nothing): still using “${M.words(inForce).join(' ')}”`;
+        if (!ok) return;
+        inForce = node.value;
+        onChange(node.value);
       },
     },
   });
-  return el('label', { className: 'control' }, `${label} `, node);
+  return el('label', { className: 'control' }, `${label} `, el('span', { className: 'num-field' }, node, note));
 }
 
 export function checkbox(label, checked, onChange) {
@@ -82,7 +89,8 @@ export function setControl(scope, label, value) {
   if (!node) return;
   if (node.type === 'checkbox') node.checked = value;
   else node.value = String(value);
-  node.dispatchEvent(new Event('change', { bubbles: true }));
+  // Text fields (tokens, sentences, numbers) recompute on 'input', selects and checkboxes on 'change'.
+  node.dispatchEvent(new Event(node.type === 'text' ? 'input' : 'change', { bubbles: true }));
 }
 
 // Formula symbols linked to their figures (formula-links.js).

@@ -1,7 +1,7 @@
 // The hands-on Transformer chapter, step 4: softmax, then the weighted sum of values.
-import { outputBlock, step } from '../../../chapter-kit.js';
+import { experiment, outputBlock, step } from '../../../chapter-kit.js';
 import { symbol } from '../../../math.js';
-import { figure, numpyOrSize, sym, tokenFigure } from './parts.js';
+import { figure, numpyOrSize, setControl, sym, tokenFigure } from './parts.js';
 
 export function attentionStep(ctx) {
   const weightsFig = tokenFigure({
@@ -27,6 +27,14 @@ export function attentionStep(ctx) {
       output: weightsOut,
       figures: [weightsFig.element, outFig.element],
       predict: ctx.questions.weights,
+      after: [
+        experiment({
+          label: 'd_model = 2',
+          explain:
+            'Each query and key has 2 numbers: compare how sharp the rows of the weights are now with d_model = 8.',
+          apply: () => setControl(weightsFig.element.closest('article') ?? document, 'd_model', 2),
+        }),
+      ],
     }),
     show(proj, view) {
       weightsFig.update(proj.attention.weights, view.labels);

@@ -1,9 +1,9 @@
 // The hands-on Transformer chapter, step 1: the embeddings X and the queries, keys and values made from them.
 import { el } from '../../../dom.js';
-import { asInput, step } from '../../../chapter-kit.js';
+import { asInput, experiment, step } from '../../../chapter-kit.js';
 import { tex } from '../../../math.js';
 import * as M from '../model.js';
-import { figure, numpyLinesBlock, seedField, select, sym, textField } from './parts.js';
+import { figure, numpyLinesBlock, seedField, select, setControl, sym, textField } from './parts.js';
 
 export function inputsStep({ state, edit, figures, explain, questions }) {
   const xFig = asInput(figure({ palette: 'blue', label: 'embeddings X, one row per token' }));
@@ -86,6 +86,13 @@ export function inputsStep({ state, edit, figures, explain, questions }) {
       output: lines,
       figures: [xFig, qFig, kFig, vFig].map((f) => f.element),
       predict: questions.projections,
+      after: [
+        experiment({
+          label: 'repeat words, “the cat saw the cat”',
+          explain: 'Compare the rows of the two “the” and of the two “cat” in X, and then in Q, K and V.',
+          apply: () => setControl(qFig.element.closest('article') ?? document, 'tokens', 'the cat saw the cat'),
+        }),
+      ],
     }),
     show(inputs, proj, view) {
       xFig.update(inputs.X, view.rowsOnly);

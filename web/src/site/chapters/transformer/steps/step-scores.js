@@ -1,8 +1,8 @@
 // The hands-on Transformer chapter, step 2: raw and scaled scores Q Kᵀ.
 import { el } from '../../../dom.js';
-import { outputBlock, step } from '../../../chapter-kit.js';
+import { experiment, outputBlock, step } from '../../../chapter-kit.js';
 import { symbol, tex } from '../../../math.js';
-import { numpyOrSize, sym, tokenFigure } from './parts.js';
+import { numpyOrSize, setControl, sym, tokenFigure } from './parts.js';
 
 export function scoresStep(ctx) {
   const scoresFig = tokenFigure({
@@ -37,6 +37,14 @@ export function scoresStep(ctx) {
       output: scoresOut,
       figures: [scoresFig.element, scaledFig.element],
       predict: ctx.questions.scores,
+      after: [
+        experiment({
+          label: 'another seed',
+          explain:
+            'New random weights W^Q and W^K, same tokens: every score changes, and with it which key each query favours.',
+          apply: () => setControl(scoresFig.element.closest('article') ?? document, 'seed', ctx.state.seed + 1),
+        }),
+      ],
     }),
     show(proj, view) {
       scoresFig.update(proj.raw, view.labels);

@@ -1,11 +1,11 @@
 // The hands-on Transformer chapter, step 7: the three uses of attention in a Transformer.
 import { el } from '../../../dom.js';
-import { asInput, step } from '../../../chapter-kit.js';
+import { asInput, experiment, step } from '../../../chapter-kit.js';
 import { Heatmap } from '../../../figures/heatmap.js';
 import { TokenLines } from '../../../figures/token-lines.js';
 import { UsesDiagram } from '../../../figures/uses-diagram.js';
 import * as M from '../model.js';
-import { numpyLinesBlock, seedField, textField } from './parts.js';
+import { numpyLinesBlock, seedField, setControl, textField } from './parts.js';
 
 export function usesStep({ state, edit, figures, explain, questions }) {
   const lines = numpyLinesBlock('the NumPy lines that draw the three uses');
@@ -41,7 +41,7 @@ export function usesStep({ state, edit, figures, explain, questions }) {
   );
   // Choosing a box in the diagram brings that use's maps into view.
   const diagram = new UsesDiagram({
-    caption: 'Where the three uses sit (one layer of each stack, two heads). Choose a purple box to go to its maps.',
+    unit: 'word', // this chapter's decoder works on words 'Where the three uses sit (one layer of each stack, two heads). Choose a purple box to go to its maps.',
     onSelect: (id) => {
       const block = blocks[ids.indexOf(id)];
       for (const b of blocks) b.classList.toggle('is-chosen', b === block);
@@ -82,6 +82,19 @@ export function usesStep({ state, edit, figures, explain, questions }) {
       output: lines,
       figures: [diagram.element, el('div', { className: 'figures' }, sFig.element, tFig.element), ...blocks],
       predict: questions.uses,
+      after: [
+        experiment({
+          label: 'a longer target, “<s> the black cat is asleep”',
+          explain:
+            'The decoder’s maps gain rows (one query per target token); the encoder’s do not change, since its sentence did not.',
+          apply: () =>
+            setControl(
+              diagram.element.closest('article') ?? document,
+              'target sentence (decoder)',
+              '<s> the black cat is asleep',
+            ),
+        }),
+      ],
     }),
     show({ S, T, runs }) {
       sFig.update(S, { rowLabels: runs[0].rowLabels });

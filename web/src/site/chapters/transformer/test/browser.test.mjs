@@ -274,6 +274,11 @@ test('three uses: drawn as boxes that lead to their maps, and as lines between t
   const page = await open();
   const step7 = `${CH} section.step:nth-of-type(7)`;
   assert.equal(await page.locator(`${step7} .uses-diagram [data-use]`).count(), 3);
+  // This chapter's decoder works on words (issue 35: the shared diagram said "next character").
+  assert.deepEqual(await page.locator(`${step7} .uses-diagram .uses-note`).allTextContents(), [
+    'keys, values',
+    'next word',
+  ]);
   await page.click(`${step7} .uses-diagram [data-use="cross"]`);
   assert.equal(await page.getAttribute(`${step7} .uses-diagram [data-use="cross"]`, 'aria-pressed'), 'true');
   assert.ok(await page.$eval(`${step7} .use[data-use="cross"]`, (b) => b.classList.contains('is-chosen')));
@@ -571,6 +576,21 @@ test('step 3’s reading of the table follows its numbers: at d_k = 1 scaling ch
     at512,
   );
   assert.notEqual(at512, at1);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('an empty token field says why it is refused and which tokens are still drawn', async () => {
+  const page = await open();
+  const field = page.getByRole('textbox', { name: 'tokens' }).first();
+  await field.fill('   ');
+  assert.equal(await field.getAttribute('aria-invalid'), 'true');
+  const note = page.locator(`${CH} .tokens-note:visible`);
+  assert.deepEqual(await note.allTextContents(), [
+    'no words (only spaces or nothing): still using “the cat sat on the mat”',
+  ]);
+  await field.fill('a b');
+  assert.equal(await note.count(), 0);
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
