@@ -1,0 +1,73 @@
+// The model the reader opened in the model chapter, for the chapters that show
+// a real model's q and k (rope, qk-norm, …). The model chapter publishes what it
+// has open ({ model, sentence, layer, head }) and null when it closes it; a
+// chapter reads the current one and follows changes until its signal aborts.
+// The model stays the model chapter's: a reader never deletes it.
+
+let current = null;
+const listeners = new Set();
+
+/** Called by the model chapter: `opened` is { model, sentence, layer, head }, or null. */
+export function publishOpenedModel(opened) {
+  current = opened;
+  for (const listener of listeners) listener(current);
+}
+
+/** The model open now, or null. */
+export const openedModel = () => current;
+
+/** Calls `listener(opened)` on every change until `signal` aborts; returns the unsubscribe. */
+export function onOpenedModel(listener, signal) {
+  listeners.add(listener);
+  const stop = () => listeners.delete(listener);
+  signal?.addEventListener('abort', stop, { once: true });
+  return stop;
+}
+
+/**
+ * A chapter's view of the opened model: `empty` (text) while none is open; for
+ * an open one, its head's explainHead answer handed to `show(opened, inputs)`,
+ * which returns the nodes to show (only the latest answer is shown). The
+ * `accepts(model)` test says whether this chapter has something to show for it.
+ */
+export function openedModelView({ signal, empty, accepts, show, refused }) {
+  const element = document.createElement('div');
+  element.className = 'opened-model';
+  element.dataset.opened = 'none';
+  const say = (text) => {
+    const p = document.createElement('p');
+    p.className = 'live-sentence';
+    p.textContent = text;
+    element.replaceChildren(p);
+  };
+  let asked = 0;
+  function refresh(opened) {
+    const ask = ++asked;
+    if (!opened?.model) {
+      element.dataset.opened = 'none';
+      return say(empty);
+    }
+    const { model, sentence = 'The cat sat on the mat.', layer = 0, head = 0 } = opened;
+    if (!accepts(model)) {
+      element.dataset.opened = 'refused';
+      return say(refused(model));
+    }
+    element.dataset.opened = 'loading';
+    say(`Reading layer ${layer + 1}, head ${head + 1} of the ${model.family} model…`);
+    model.explainHead(sentence, { layer, head }).then(
+      (inputs) => {
+        if (ask !== asked || signal?.aborted) return;
+        element.replaceChildren(...show({ model, sentence, layer, head }, inputs));
+        element.dataset.opened = 'shown';
+      },
+      (error) => {
+        if (ask !== asked) return;
+        element.dataset.opened = 'failed';
+        say(`The model could not be read: ${error instanceof Error ? error.message : String(error)}`);
+      },
+    );
+  }
+  onOpenedModel(refresh, signal);
+  refresh(openedModel());
+  return element;
+}
