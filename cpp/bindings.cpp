@@ -11,7 +11,7 @@
 //     `AttentionArgs`, ...) instead of a positional list;
 //   * results are written into output Tensors the caller allocated;
 //   * a Tensor holds doubles, except for the float32 path: the functions whose
-//     name ends in 32 (_matmul32, _attention32, _multiHeadAttention32) take the
+//     name ends in 32 (_matmul32, _attention32, _multiHeadAttention32, ...) take the
 //     same argument objects with every Tensor holding row-major floats;
 //   * every call returns a `StatusCode` (bound below from cpp/status.h); the
 //     message of the last failure is `_lastError()` and the JS Error class for a
@@ -34,6 +34,7 @@
 #include "ops/attention.h"
 #include "ops/gemm.h"
 #include "ops/linear.h"
+#include "ops/online_softmax_attention.h"
 #include "ops/random_state.h"
 #include "ops/softmax.h"
 #include "ops/status.h"
@@ -67,9 +68,17 @@ struct AttentionArgs {
 struct MultiHeadArgs {
   Tensor q, k, v;
   int heads = 0;
+  int kvHeads = 0;  // 0: as many as heads
   Tensor wq, wk, wv, wo, bq, bk, bv, bo, mask;
   bool causal = false;
   Tensor output, weights;
+};
+// Online-softmax attention over key blocks: output, and m and l after each block.
+struct OnlineSoftmaxArgs {
+  Tensor q, k, v;
+  int blockSize = 0;
+  bool causal = false;
+  Tensor output, max, sum;
 };
 // PyTorch's nn.Linear: y = x weightᵀ + bias.
 struct LinearArgs {
@@ -233,10 +242,21 @@ StatusCode rawMultiHeadAttention(const MultiHeadArgs& x) {
                                       x.bq.optionalVectorOf<T>(),
                                       x.bk.optionalVectorOf<T>(),
                                       x.bv.optionalVectorOf<T>(),
-                                      x.bo.optionalVectorOf<T>()};
+                                      x.bo.optionalVectorOf<T>(),
+                                      x.kvHeads};
     return multiHeadAttention(x.q.matrixOf<T>(), x.k.matrixOf<T>(), x.v.matrixOf<T>(), params,
                               maskOf<T>(x.mask, x.causal), MatrixOutOf<T>(x.output.outputOf<T>()),
                               MatrixOutOf<T>(x.weights.outputOf<T>()));
+  });
+}
+
+template <typename T>
+StatusCode rawOnlineSoftmaxAttention(const OnlineSoftmaxArgs& x) {
+  return guarded([&] {
+    return onlineSoftmaxAttention(x.q.matrixOf<T>(), x.k.matrixOf<T>(), x.v.matrixOf<T>(),
+                                  x.blockSize, x.causal, MatrixOutOf<T>(x.output.outputOf<T>()),
+                                  MatrixOutOf<T>(x.max.outputOf<T>()),
+                                  MatrixOutOf<T>(x.sum.outputOf<T>()));
   });
 }
 
@@ -386,6 +406,7 @@ EMSCRIPTEN_BINDINGS(attention_core) {
       .field("k", &MultiHeadArgs::k)
       .field("v", &MultiHeadArgs::v)
       .field("heads", &MultiHeadArgs::heads)
+      .field("kvHeads", &MultiHeadArgs::kvHeads)
       .field("wq", &MultiHeadArgs::wq)
       .field("wk", &MultiHeadArgs::wk)
       .field("wv", &MultiHeadArgs::wv)
@@ -398,6 +419,15 @@ EMSCRIPTEN_BINDINGS(attention_core) {
       .field("causal", &MultiHeadArgs::causal)
       .field("output", &MultiHeadArgs::output)
       .field("weights", &MultiHeadArgs::weights);
+  value_object<OnlineSoftmaxArgs>("OnlineSoftmaxArgs")
+      .field("q", &OnlineSoftmaxArgs::q)
+      .field("k", &OnlineSoftmaxArgs::k)
+      .field("v", &OnlineSoftmaxArgs::v)
+      .field("blockSize", &OnlineSoftmaxArgs::blockSize)
+      .field("causal", &OnlineSoftmaxArgs::causal)
+      .field("output", &OnlineSoftmaxArgs::output)
+      .field("max", &OnlineSoftmaxArgs::max)
+      .field("sum", &OnlineSoftmaxArgs::sum);
   value_object<LinearArgs>("LinearArgs")
       .field("x", &LinearArgs::x)
       .field("weight", &LinearArgs::weight)
@@ -427,6 +457,8 @@ EMSCRIPTEN_BINDINGS(attention_core) {
   function("_attention32", &rawAttention<float>);
   function("_multiHeadAttention", &rawMultiHeadAttention<double>);
   function("_multiHeadAttention32", &rawMultiHeadAttention<float>);
+  function("_onlineSoftmaxAttention", &rawOnlineSoftmaxAttention<double>);
+  function("_onlineSoftmaxAttention32", &rawOnlineSoftmaxAttention<float>);
   function("_linear", &rawLinear);
   function("_pairwiseAdditiveAttention", &rawPairwiseAdditiveAttention);
 
