@@ -24,6 +24,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <exception>
+#include <limits>
 #include <new>
 #include <optional>
 #include <string>
@@ -36,6 +37,7 @@
 #include "ops/linear.h"
 #include "ops/online_softmax_attention.h"
 #include "ops/random_state.h"
+#include "ops/rope.h"
 #include "ops/softmax.h"
 #include "ops/status.h"
 #include "ops/tensor.h"
@@ -62,6 +64,7 @@ struct ConcatArgs {
 struct AttentionArgs {
   Tensor q, k, v, mask;
   bool causal = false;
+  int window = 0;  // sliding window: keys j <= i - window hidden; 0: none
   bool scaled = true;
   Tensor output, weights;
 };
@@ -79,6 +82,17 @@ struct OnlineSoftmaxArgs {
   int blockSize = 0;
   bool causal = false;
   Tensor output, max, sum;
+};
+// The rotary embedding of x (T x d) into out; pairing and scaling by name
+// (ropePairingOf, ropeScalingOf), positions a JS array of T integers.
+struct RopeArgs {
+  Tensor x;
+  emscripten::val positions = emscripten::val::undefined();
+  double base = 10000;
+  std::string pairing, scaling;
+  double factor = 1, lowFreqFactor = 1, highFreqFactor = 4;
+  int originalMaxPositions = 8192;
+  Tensor out;
 };
 // PyTorch's nn.Linear: y = x weightᵀ + bias.
 struct LinearArgs {
@@ -207,10 +221,11 @@ StatusCode rawConcatAttention(const ConcatArgs& x) {
 // ---- scaled dot-product and multi-head attention -------------------------------------
 
 template <typename T>
-AttentionMaskOf<T> maskOf(const Tensor& mask, bool causal) {
+AttentionMaskOf<T> maskOf(const Tensor& mask, bool causal, int window = 0) {
   AttentionMaskOf<T> m;
   if (mask.present()) m.mask.emplace(mask.matrixOf<T>());
   m.causal = causal;
+  m.window = window;
   return m;
 }
 
@@ -224,9 +239,10 @@ StatusCode rawAttention(const AttentionArgs& x) {
       return attentionScores(x.q.matrixOf<T>(), x.k.matrixOf<T>(), x.scaled,
                              MatrixOutOf<T>(x.weights.outputOf<T>()));
     }
-    return scaledDotProductAttention(
-        x.q.matrixOf<T>(), x.k.matrixOf<T>(), x.v.matrixOf<T>(), maskOf<T>(x.mask, x.causal),
-        MatrixOutOf<T>(x.output.outputOf<T>()), MatrixOutOf<T>(x.weights.outputOf<T>()));
+    return scaledDotProductAttention(x.q.matrixOf<T>(), x.k.matrixOf<T>(), x.v.matrixOf<T>(),
+                                     maskOf<T>(x.mask, x.causal, x.window),
+                                     MatrixOutOf<T>(x.output.outputOf<T>()),
+                                     MatrixOutOf<T>(x.weights.outputOf<T>()));
   });
 }
 
@@ -257,6 +273,43 @@ StatusCode rawOnlineSoftmaxAttention(const OnlineSoftmaxArgs& x) {
                                   x.blockSize, x.causal, MatrixOutOf<T>(x.output.outputOf<T>()),
                                   MatrixOutOf<T>(x.max.outputOf<T>()),
                                   MatrixOutOf<T>(x.sum.outputOf<T>()));
+  });
+}
+
+// ---- rotary position embedding -----------------------------------------------------
+
+// The one table of names the JS options use (web/src/api/rotary.js lists the same).
+std::optional<RopePairing> ropePairingOf(const std::string& name) {
+  if (name == "half") return RopePairing::kHalf;
+  if (name == "interleaved") return RopePairing::kInterleaved;
+  return std::nullopt;
+}
+std::optional<RopeScaling::Type> ropeScalingOf(const std::string& name) {
+  if (name == "none") return RopeScaling::Type::kNone;
+  if (name == "linear") return RopeScaling::Type::kLinear;
+  if (name == "llama3") return RopeScaling::Type::kLlama3;
+  return std::nullopt;
+}
+
+template <typename T>
+StatusCode rawRotaryEmbedding(const RopeArgs& x) {
+  return guarded([&] {
+    const auto pairing = ropePairingOf(x.pairing);
+    if (!pairing) return Status::invalidArgument("pairing '" + x.pairing + "' is unknown");
+    const auto type = ropeScalingOf(x.scaling);
+    if (!type) return Status::invalidArgument("scaling '" + x.scaling + "' is unknown");
+    const RopeScaling scaling{*type, x.factor, x.lowFreqFactor, x.highFreqFactor,
+                              x.originalMaxPositions};
+    const MatrixViewOf<T> in = x.x.matrixOf<T>();
+    if (in.cols() > std::numeric_limits<int>::max()) {
+      return Status::shapeMismatch("X has too many columns for one head");
+    }
+    std::vector<double> invFreq;
+    RETURN_IF_ERROR(ropeInverseFrequencies(static_cast<int>(in.cols()), x.base, scaling, invFreq));
+    const std::vector<int> positions = emscripten::vecFromJSArray<int>(x.positions);
+    MatrixOutOf<T> out = x.out.outputOf<T>();
+    out = in;
+    return applyRope(out, positions, invFreq, static_cast<int>(in.cols()), *pairing);
   });
 }
 
@@ -398,6 +451,7 @@ EMSCRIPTEN_BINDINGS(attention_core) {
       .field("v", &AttentionArgs::v)
       .field("mask", &AttentionArgs::mask)
       .field("causal", &AttentionArgs::causal)
+      .field("window", &AttentionArgs::window)
       .field("scaled", &AttentionArgs::scaled)
       .field("output", &AttentionArgs::output)
       .field("weights", &AttentionArgs::weights);
@@ -428,6 +482,17 @@ EMSCRIPTEN_BINDINGS(attention_core) {
       .field("output", &OnlineSoftmaxArgs::output)
       .field("max", &OnlineSoftmaxArgs::max)
       .field("sum", &OnlineSoftmaxArgs::sum);
+  value_object<RopeArgs>("RopeArgs")
+      .field("x", &RopeArgs::x)
+      .field("positions", &RopeArgs::positions)
+      .field("base", &RopeArgs::base)
+      .field("pairing", &RopeArgs::pairing)
+      .field("scaling", &RopeArgs::scaling)
+      .field("factor", &RopeArgs::factor)
+      .field("lowFreqFactor", &RopeArgs::lowFreqFactor)
+      .field("highFreqFactor", &RopeArgs::highFreqFactor)
+      .field("originalMaxPositions", &RopeArgs::originalMaxPositions)
+      .field("out", &RopeArgs::out);
   value_object<LinearArgs>("LinearArgs")
       .field("x", &LinearArgs::x)
       .field("weight", &LinearArgs::weight)
@@ -459,6 +524,8 @@ EMSCRIPTEN_BINDINGS(attention_core) {
   function("_multiHeadAttention32", &rawMultiHeadAttention<float>);
   function("_onlineSoftmaxAttention", &rawOnlineSoftmaxAttention<double>);
   function("_onlineSoftmaxAttention32", &rawOnlineSoftmaxAttention<float>);
+  function("_rotaryEmbedding", &rawRotaryEmbedding<double>);
+  function("_rotaryEmbedding32", &rawRotaryEmbedding<float>);
   function("_linear", &rawLinear);
   function("_pairwiseAdditiveAttention", &rawPairwiseAdditiveAttention);
 

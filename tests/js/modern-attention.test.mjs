@@ -207,7 +207,12 @@ testBadInputs(
       RangeError,
       'onlineSoftmaxAttention: K has 3 rows but V has 1',
     ],
-    ['odd width', () => a.rotaryEmbedding([[1, 2, 3]]), RangeError, 'rotaryEmbedding: '],
+    [
+      'odd width',
+      () => a.rotaryEmbedding([[1, 2, 3]]),
+      RangeError,
+      'rotaryEmbedding: X is 1x3 but its width must be even',
+    ],
     [
       'unknown pairing',
       () => a.rotaryEmbedding(X, { pairing: 'pairs' }),
@@ -245,7 +250,28 @@ testBadInputs(
       'rotaryEmbedding: options.positions[1]',
     ],
     ['base a string', () => a.rotaryEmbedding(X, { base: '1e4' }), TypeError, 'rotaryEmbedding: options.base'],
-    ['base 1', () => a.rotaryEmbedding(X, { base: 1 }), RangeError, 'rotaryEmbedding: '],
+    ['base 1', () => a.rotaryEmbedding(X, { base: 1 }), RangeError, 'rotaryEmbedding: options.base must be a finite'],
+    [
+      'linear factor below 1',
+      () => a.rotaryEmbedding(X, { scaling: { rope_type: 'linear', factor: 0.5 } }),
+      RangeError,
+      'rotaryEmbedding: options.scaling.factor',
+    ],
+    [
+      'llama3 high_freq_factor below low_freq_factor',
+      () =>
+        a.rotaryEmbedding(X, {
+          scaling: {
+            rope_type: 'llama3',
+            factor: 8,
+            low_freq_factor: 4,
+            high_freq_factor: 1,
+            original_max_position_embeddings: 8192,
+          },
+        }),
+      RangeError,
+      'rotaryEmbedding: options.scaling needs 0 < low_freq_factor < high_freq_factor',
+    ],
   ],
   () => {
     const r = a.onlineSoftmaxAttention(get('online.Q'), get('online.K'), get('online.V'), { blockSize: 3 });

@@ -48,12 +48,22 @@ function readScaling(scaling) {
   requireOneOf(type, Object.keys(SCALING_KEYS), FN, 'options.scaling.rope_type');
   const s = readOptions(scaling, SCALING_KEYS[type], FN, 'options.scaling');
   const number = (key) => requireNumber(s[key], FN, `options.scaling.${key}`);
-  if (type === 'linear') return { ...none, scaling: type, factor: number('factor') };
+  const factor = number('factor');
+  if (!(Number.isFinite(factor) && factor >= 1)) {
+    throw new RangeError(`${FN}: options.scaling.factor must be a finite number >= 1, got ${factor}`);
+  }
+  if (type === 'linear') return { ...none, scaling: type, factor };
+  const [low, high] = [number('low_freq_factor'), number('high_freq_factor')];
+  if (!(low > 0 && high > low && Number.isFinite(high))) {
+    throw new RangeError(
+      `${FN}: options.scaling needs 0 < low_freq_factor < high_freq_factor (finite), got ${low} and ${high}`,
+    );
+  }
   return {
     scaling: type,
-    factor: number('factor'),
-    lowFreqFactor: number('low_freq_factor'),
-    highFreqFactor: number('high_freq_factor'),
+    factor,
+    lowFreqFactor: low,
+    highFreqFactor: high,
     originalMaxPositions: requireInteger(
       s.original_max_position_embeddings,
       FN,
@@ -76,10 +86,16 @@ export function rotaryApi(core) {
       const opts = readOptions(options, ['base', 'positions', 'scaling', 'pairing', 'precision'], FN);
       const { base = 10000, pairing = 'half' } = opts;
       requireNumber(base, FN, 'options.base');
+      if (!(Number.isFinite(base) && base > 1)) {
+        throw new RangeError(`${FN}: options.base must be a finite number > 1, got ${base}`);
+      }
       requireOneOf(pairing, ROPE_PAIRINGS, FN, 'options.pairing');
       const scaling = readScaling(opts.scaling);
       const chosen = choosePrecision(opts.precision, [X], FN);
       const x = borrowMatrix(X, FN, 'X');
+      if (x.cols % 2 !== 0) {
+        throw new RangeError(`${FN}: X is ${x.rows}x${x.cols} but its width must be even (coordinates turn in pairs)`);
+      }
       const positions = readPositions(opts.positions, x.rows);
       const raw = chosen === 'float32' ? core._rotaryEmbedding32 : core._rotaryEmbedding;
       return withHeap(
