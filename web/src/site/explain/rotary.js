@@ -64,18 +64,19 @@ export const rotary = {
     const theta = (params.invFreq ?? inverseFrequencies(x.cols, params.base ?? 10000, params.scaling))[i];
     const angle = m * theta;
     const [first, second] = [c, partner].sort((p, q) => p - q);
-    const term = `${names.x.index(r, partner)}·sin`;
+    const turn = `(${m}·θ${i + 1})`;
     const numbers = `${factor(at(x, r, c))}·cos ${shown(angle)} ${sign < 0 ? '−' : '+'} ${factor(at(x, r, partner))}·sin ${shown(angle)}`;
     return {
       text:
         `position ${m}, pair ${i + 1} (coordinates ${first + 1} and ${second + 1}) turns by ${m}·θ${i + 1} = ${m}·${shown(theta)} = ${shown(angle)} rad; ` +
-        `${names.out.cell(r, c)} = ${names.x.index(r, c)}·cos ${sign < 0 ? '−' : '+'} ${term} = ${numbers} = ${shown(at(out, r, c))}`,
+        `${names.out.cell(r, c)} = ${names.x.index(r, c)}·cos${turn} ${sign < 0 ? '−' : '+'} ${names.x.index(r, partner)}·sin${turn} = ${numbers} = ${shown(at(out, r, c))}`,
       sources: rotary.sources(args, r, c),
     };
   },
 };
 
 const BANDS = {
+  none: () => 'no scaling',
   all: (s) => `linear scaling divides every θ by ${shown(s.factor)}`,
   kept: (s) =>
     `its wavelength is below ${shown(s.original_max_position_embeddings)} / ${shown(s.high_freq_factor)}: kept`,
