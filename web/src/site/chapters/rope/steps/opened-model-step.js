@@ -28,8 +28,10 @@ export function openedModelStep({ api, figures, story, trace, signal }) {
     const q = cut(inputs.q);
     const tokens = (inputs.tokens ?? []).slice(0, T);
     const config = model.config ?? {};
-    const base = config.rope_theta ?? 10000;
-    const scaling = scalingOfConfig(config);
+    // Gemma 3's sliding-window layers turn with their own base and no scaling.
+    const local = inputs.window != null && typeof config.rope_local_base_freq === 'number';
+    const base = local ? config.rope_local_base_freq : (config.rope_theta ?? 10000);
+    const scaling = local ? null : scalingOfConfig(config);
     t.input('modelQ', q, { symbol: 'q', row: 'q', rowLabels: tokens });
     const turned = t
       .name('modelQRot', { symbol: 'q′', row: 'q′', rowLabels: tokens })
@@ -51,7 +53,7 @@ export function openedModelStep({ api, figures, story, trace, signal }) {
     const sentence = el(
       'p',
       { className: 'live-sentence' },
-      `Layer ${layer + 1}, head ${head + 1} of this ${model.family} model, first ${T} tokens (row r is position r − 1), head size ${q.cols}, rope_theta ${shown(base)}${scaling ? `, rope_scaling ${scaling.rope_type}` : ''}. `,
+      `Layer ${layer + 1}, head ${head + 1} of this ${model.family} model, first ${T} tokens (row r is position r − 1), head size ${q.cols}, ${local ? 'rope_local_base_freq' : 'rope_theta'} ${shown(base)}${scaling ? `, rope_scaling ${scaling.rope_type}` : ''}. `,
       gap === null
         ? 'The model did not hand over its own rotated q to compare.'
         : `The largest difference between this rotation and the model’s own rotated q is ${shown(gap)} (the model computes in float32).`,
