@@ -27,10 +27,12 @@ export function onOpenedModel(listener, signal) {
 /**
  * A chapter's view of the opened model: `empty` (text) while none is open; for
  * an open one, its head's explainHead answer handed to `show(opened, inputs)`,
- * which returns the nodes to show (only the latest answer is shown). The
+ * which returns { nodes, data }: the nodes to show (only the latest answer's)
+ * and the data `question` (predict.js) is answered from. The question is asked
+ * before the model's numbers show, placed before the view in its step. The
  * `accepts(model)` test says whether this chapter has something to show for it.
  */
-export function openedModelView({ signal, empty, accepts, show, refused }) {
+export function openedModelView({ signal, empty, accepts, show, refused, question }) {
   const element = document.createElement('div');
   element.className = 'opened-model';
   element.dataset.opened = 'none';
@@ -41,8 +43,18 @@ export function openedModelView({ signal, empty, accepts, show, refused }) {
     element.replaceChildren(p);
   };
   let asked = 0;
+  /** The question shows (and hides the view until answered) only while a model's numbers do. */
+  const withQuestion = (on) => {
+    if (!question) return;
+    element.classList.toggle('predict-concealed', on);
+    if (on && !question.element.isConnected) {
+      element.before(question.element);
+      question.attach(element.parentElement);
+    } else if (!on) question.element.remove();
+  };
   function refresh(opened) {
-    const ask = ++asked;
+    const ticket = ++asked;
+    withQuestion(false);
     if (!opened?.model) {
       element.dataset.opened = 'none';
       return say(empty);
@@ -56,12 +68,15 @@ export function openedModelView({ signal, empty, accepts, show, refused }) {
     say(`Reading layer ${layer + 1}, head ${head + 1} of the ${model.family} model…`);
     model.explainHead(sentence, { layer, head }).then(
       (inputs) => {
-        if (ask !== asked || signal?.aborted) return;
-        element.replaceChildren(...show({ model, sentence, layer, head }, inputs));
+        if (ticket !== asked || signal?.aborted) return;
+        const shown = show({ model, sentence, layer, head }, inputs);
+        withQuestion(true);
+        question?.update(shown.data);
+        element.replaceChildren(...shown.nodes);
         element.dataset.opened = 'shown';
       },
       (error) => {
-        if (ask !== asked) return;
+        if (ticket !== asked) return;
         element.dataset.opened = 'failed';
         say(`The model could not be read: ${error instanceof Error ? error.message : String(error)}`);
       },

@@ -7,6 +7,7 @@ import { tracedApi } from '../../../explain/traced-api.js';
 import { captioned, Heatmap } from '../../../figures/heatmap.js';
 import { openedModelView } from '../../../lesson-kit/opened-model.js';
 import { rootMeanSquare } from '../../../explain/rms-norm.js';
+import { clearArgmax, leader, prediction } from '../../../predict.js';
 import { largestMagnitude } from './shared.js';
 
 /** Families whose attention normalises q and k per head (q_norm, k_norm weights). */
@@ -14,6 +15,18 @@ export const QK_NORM_FAMILIES = ['qwen3', 'gemma3'];
 const FIRST_TOKENS = 12; // the most tokens the figures show
 
 const rowRms = (m) => Array.from({ length: m.rows }, (_, i) => rootMeanSquare(Array.from(m.row(i)), 0));
+
+/** Tokens as the question names them: their text, or t1, t2, … when the model gave none. */
+const tokenNames = (tokens, T) => Array.from({ length: T }, (_, i) => tokens[i] ?? `t${i + 1}`);
+
+// The question: which token's query has the largest RMS.
+const largestRms = () =>
+  prediction({
+    question: 'Which token’s query has the largest RMS in this head?',
+    choices: (d) => d.tokens.map((t, i) => `${i + 1}: ${t}`),
+    answer: (d) => clearArgmax(d.rms),
+    explain: (d) => `the largest RMS is ${leader(d.tokens, d.rms, 'rms = ')}.`,
+  });
 
 export function openedModelStep({ api, figures, story, trace, signal }) {
   const t = tracedApi(api, trace);
@@ -47,10 +60,13 @@ export function openedModelStep({ api, figures, story, trace, signal }) {
         ? 'This family normalises q and k per head (its q_norm and k_norm weights are the gain g), so the rows’ RMS is set by those learned weights, not by the size of the projections.'
         : 'This family has no QK-norm: the rows’ RMS is whatever the projections make it.',
     );
-    return [
-      sentence,
-      el('div', { className: 'figures' }, captioned(qMap, 'q, one row per token'), captioned(logitMap, 'logits')),
-    ];
+    const figuresBox = el(
+      'div',
+      { className: 'figures' },
+      captioned(qMap, 'q, one row per token'),
+      captioned(logitMap, 'logits'),
+    );
+    return { nodes: [sentence, figuresBox], data: { rms: qr, tokens: tokenNames(tokens, T) } };
   }
   const view = openedModelView({
     signal,
@@ -59,6 +75,7 @@ export function openedModelStep({ api, figures, story, trace, signal }) {
     accepts: (model) => typeof model.explainHead === 'function',
     refused: (model) => `The ${model.family} model open now does not give its heads’ q and k.`,
     show,
+    question: largestRms(),
   });
   const element = step({
     title: '6. In the model you opened',

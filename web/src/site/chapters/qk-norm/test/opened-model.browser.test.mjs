@@ -29,3 +29,20 @@ test('the demo model opened in the model chapter shows its q and logits here; Ro
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
+
+test('with questions on, the opened model’s head asks which token’s query has the largest RMS before showing it', async () => {
+  const page = await openChapter(env, 'model', { predict: true });
+  await page.evaluate(() => (location.hash = '#chapter=qk-norm'));
+  await page.locator('#chapter-qk-norm .opened-model[data-opened="shown"]').waitFor({ state: 'attached' });
+  const section = page.locator('#chapter-qk-norm section.step', { has: page.locator('.opened-model') });
+  const box = section.locator(':scope > .predict');
+  assert.match(await box.textContent(), /Which token’s query has the largest RMS in this head\?/);
+  assert.equal(await box.getAttribute('data-state'), 'asking');
+  assert.equal(await section.locator('.opened-model').evaluate((n) => getComputedStyle(n).visibility), 'hidden');
+  await box.scrollIntoViewIfNeeded();
+  await box.locator('.predict-choice').first().click();
+  assert.match(await box.locator('.predict-verdict').textContent(), /^(Right: |Not this time ).*the largest RMS is /);
+  assert.equal(await section.locator('.opened-model').evaluate((n) => getComputedStyle(n).visibility), 'visible');
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});

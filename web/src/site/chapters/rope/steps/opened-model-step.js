@@ -7,6 +7,7 @@ import { shown } from '../../../explain/format.js';
 import { tracedApi } from '../../../explain/traced-api.js';
 import { captioned, Heatmap } from '../../../figures/heatmap.js';
 import { openedModelView } from '../../../lesson-kit/opened-model.js';
+import { prediction } from '../../../predict.js';
 
 const FIRST_TOKENS = 12; // the most tokens the figures show
 const SCALING_KEYS = ['factor', 'low_freq_factor', 'high_freq_factor', 'original_max_position_embeddings'];
@@ -19,6 +20,18 @@ export function scalingOfConfig(config) {
   const keys = type === 'linear' ? ['factor'] : SCALING_KEYS;
   return { rope_type: type, ...Object.fromEntries(keys.map((k) => [k, s[k]])) };
 }
+
+/** Float32 rounding of a model's own rotation against the core's float64 one: agreement within 1e-3. */
+const AGREE = 1e-3;
+const agreement = () =>
+  prediction({
+    question:
+      'Will the core’s rotation of this q, with the config’s settings, match the model’s own rotated q within 0.001?',
+    choices: ['yes', 'no'],
+    answer: (d) => (d.gap === null ? null : d.gap <= AGREE ? 0 : 1),
+    explain: (d) =>
+      d.gap === null ? 'the model did not hand over its rotated q.' : `the largest difference is ${shown(d.gap)}.`,
+  });
 
 export function openedModelStep({ api, figures, story, trace, signal }) {
   const t = tracedApi(api, trace);
@@ -58,10 +71,13 @@ export function openedModelStep({ api, figures, story, trace, signal }) {
         ? 'The model did not hand over its own rotated q to compare.'
         : `The largest difference between this rotation and the model’s own rotated q is ${shown(gap)} (the model computes in float32).`,
     );
-    return [
-      sentence,
-      el('div', { className: 'figures' }, captioned(qMap, 'q: one row per token'), captioned(turnedMap, 'q turned')),
-    ];
+    const figuresBox = el(
+      'div',
+      { className: 'figures' },
+      captioned(qMap, 'q: one row per token'),
+      captioned(turnedMap, 'q turned'),
+    );
+    return { nodes: [sentence, figuresBox], data: { gap } };
   }
   const view = openedModelView({
     signal,
@@ -71,6 +87,7 @@ export function openedModelStep({ api, figures, story, trace, signal }) {
     refused: (model) =>
       `The ${model.family} model open now adds learned position vectors to its inputs instead of turning q and k: open a Llama-style model to see RoPE at work.`,
     show,
+    question: agreement(),
   });
   const element = step({
     title: '5. In the model you opened',
