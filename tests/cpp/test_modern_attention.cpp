@@ -1,17 +1,20 @@
 // Online-softmax attention (cpp/ops/online_softmax_attention.h) and grouped-
 // query multi-head attention (cpp/ops/attention.h, kvHeads) against the NumPy
 // float64 references of tests/fixtures/modern_attention.txt
-// (make_modern_attention.py), their error paths, and online == one-pass.
+// (make_modern_attention.py), their error paths, and online == one-pass; the
+// rotary embedding (cpp/ops/rope.h) and the sliding window against the same file.
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <limits>
 #include <optional>
 #include <random>
 #include <string>
+#include <vector>
 
 #include "fixtures.h"
 #include "ops/attention.h"
 #include "ops/online_softmax_attention.h"
+#include "ops/rope.h"
 
 using namespace attention;
 
@@ -160,5 +163,53 @@ TEST_CASE("grouped-query attention reports a bad kvHeads", "[gqa]") {
     p.kvHeads = 2;
     CHECK(multiHeadAttention(x, x, x, p, none, out, weights).message ==
           "Wk is 8x8 but must be 8x4 (d_model x kvHeads * d_k)");
+  }
+}
+
+TEST_CASE("the rotary embedding matches NumPy's", "[rope]") {
+  for (const char* name : {"half", "interleaved", "positions", "linear", "llama3", "llama3i"}) {
+    const std::string p = std::string("rope.") + name;
+    SECTION(p) {
+      RopeScaling scaling;
+      if (p == "rope.linear") {
+        scaling.type = RopeScaling::Type::kLinear;
+        scaling.factor = ref().scalar(p + ".factor");
+      } else if (p.rfind("rope.llama3", 0) == 0) {
+        scaling = {RopeScaling::Type::kLlama3, ref().scalar(p + ".factor"),
+                   ref().scalar(p + ".low_freq_factor"), ref().scalar(p + ".high_freq_factor"),
+                   static_cast<int>(ref().scalar(p + ".original_max_position_embeddings"))};
+      }
+      Matrix x = ref().matrix(p + ".x");
+      const int d = static_cast<int>(x.cols());
+      std::vector<double> invFreq;
+      REQUIRE(ropeInverseFrequencies(d, ref().scalar(p + ".base"), scaling, invFreq).isOk());
+      CHECK_RELATIVE(Eigen::Map<const Vector>(invFreq.data(), d / 2), vectorOf(p + ".invFreq"),
+                     1e-15);
+      std::vector<int> positions;
+      for (const double t : vectorOf(p + ".positions")) positions.push_back(static_cast<int>(t));
+      const auto pairing =
+          ref().scalar(p + ".interleaved") != 0 ? RopePairing::kInterleaved : RopePairing::kHalf;
+      REQUIRE(applyRope(x, positions, invFreq, d, pairing).isOk());
+      // Angles up to 5000 rad: their rounding, 5000 * 2^-53 = 6e-13, bounds the difference.
+      CHECK_CLOSE(x, ref().matrix(p + ".out"), 1e-12);
+    }
+  }
+}
+
+TEST_CASE("the sliding window matches NumPy's", "[window]") {
+  const Matrix &q = ref().matrix("window.Q"), &k = ref().matrix("window.K"),
+               &v = ref().matrix("window.V");
+  for (const auto& [window, causal] : std::vector<std::pair<int, bool>>{
+           {1, true}, {2, true}, {3, true}, {6, true}, {10, true}, {2, false}}) {
+    const std::string p = "window.w" + std::to_string(window) + (causal ? "c" : "n");
+    SECTION(p) {
+      AttentionMask mask;
+      mask.causal = causal;
+      mask.window = window;
+      Matrix out, weights;
+      REQUIRE(scaledDotProductAttention(q, k, v, mask, out, weights).isOk());
+      CHECK_CLOSE(weights, ref().matrix(p + ".weights"), 1e-13);
+      CHECK_CLOSE(out, ref().matrix(p + ".output"), 1e-13);
+    }
   }
 }
