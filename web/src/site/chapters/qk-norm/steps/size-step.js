@@ -40,6 +40,7 @@ export function sizeStep(ctx) {
     apply: () => edit({ size: 4 }, { program: true }),
   });
   const code = outputBlock('the NumPy lines that reproduce these numbers');
+  const sentence = el('p', { className: 'live-sentence' });
   const element = step({
     title: '1. Queries and keys, and their size',
     intro: [
@@ -63,7 +64,7 @@ export function sizeStep(ctx) {
       captioned(inputs.K0, 'K₀: drawn'),
       captioned(maps.K, 'K = s·K₀'),
     ],
-    after: [tryLarge.element],
+    after: [sentence, tryLarge.element],
   });
   return {
     element,
@@ -76,6 +77,8 @@ export function sizeStep(ctx) {
       maps.Q.update(r.Q, { rowLabels: labels, colLabels: cols });
       maps.K.update(r.K, { rowLabels: labels, colLabels: cols });
       code.textContent = numpyLines(state);
+      const top = (m) => Math.max(...Array.from(m.data, Math.abs));
+      sentence.textContent = `Each figure has its own colour scale, so Q looks like Q₀: read the colour bars. The largest |entry| of Q₀ is ${shown(top(r.Q0))}, of Q ${shown(top(r.Q))}; ‖q1‖ = ${shown(rowNorm(r.Q, 0))}.`;
       questions.longestQuery.update(r);
       tryLarge.show(r);
     },
