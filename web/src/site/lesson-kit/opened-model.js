@@ -7,6 +7,13 @@
 let current = null;
 const listeners = new Set();
 
+/** The first `T` tokens of an explainHead answer as figure labels: spaces shown as ·, an empty one as ∅. */
+export const tokenLabels = (inputs, T) =>
+  Array.from({ length: T }, (_, i) => {
+    const text = inputs.tokens?.[i] ?? `t${i + 1}`;
+    return text.replace(/ /g, '·').replace(/\n/g, '↵').replace(/\t/g, '→') || '∅';
+  });
+
 /** Called by the model chapter: `opened` is { model, sentence, layer, head }, or null. */
 export function publishOpenedModel(opened) {
   current = opened;
@@ -27,8 +34,9 @@ export function onOpenedModel(listener, signal) {
 /**
  * A chapter's view of the opened model: `empty` (text) while none is open; for
  * an open one, its head's explainHead answer handed to `show(opened, inputs)`,
- * which returns { nodes, data }: the nodes to show (only the latest answer's)
- * and the data `question` (predict.js) is answered from. The question is asked
+ * which returns { nodes, data, draw }: the nodes to show (only the latest
+ * answer's), the data `question` (predict.js) is answered from, and draw(),
+ * called once the nodes are on the page (figures measure their room there). The question is asked
  * before the model's numbers show, placed before the view in its step. The
  * `accepts(model)` test says whether this chapter has something to show for it.
  */
@@ -73,6 +81,7 @@ export function openedModelView({ signal, empty, accepts, show, refused, questio
         withQuestion(true);
         question?.update(shown.data);
         element.replaceChildren(...shown.nodes);
+        shown.draw?.();
         element.dataset.opened = 'shown';
       },
       (error) => {

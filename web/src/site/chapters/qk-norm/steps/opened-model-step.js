@@ -5,7 +5,7 @@ import { asInput, step } from '../../../chapter-kit.js';
 import { shown } from '../../../explain/format.js';
 import { tracedApi } from '../../../explain/traced-api.js';
 import { captioned, Heatmap } from '../../../figures/heatmap.js';
-import { openedModelView } from '../../../lesson-kit/opened-model.js';
+import { openedModelView, tokenLabels } from '../../../lesson-kit/opened-model.js';
 import { rootMeanSquare } from '../../../explain/rms-norm.js';
 import { clearArgmax, leader, prediction } from '../../../predict.js';
 import { largestMagnitude } from './shared.js';
@@ -15,9 +15,6 @@ export const QK_NORM_FAMILIES = ['qwen3', 'gemma3'];
 const FIRST_TOKENS = 12; // the most tokens the figures show
 
 const rowRms = (m) => Array.from({ length: m.rows }, (_, i) => rootMeanSquare(Array.from(m.row(i)), 0));
-
-/** Tokens as the question names them: their text, or t1, t2, … when the model gave none. */
-const tokenNames = (tokens, T) => Array.from({ length: T }, (_, i) => tokens[i] ?? `t${i + 1}`);
 
 // The question: which token's query has the largest RMS.
 const largestRms = () =>
@@ -34,7 +31,7 @@ export function openedModelStep({ api, figures, story, trace, signal }) {
     const T = Math.min(inputs.q.rows, FIRST_TOKENS);
     const cut = (m) => new api.Matrix(T, m.cols, m.data.slice(0, T * m.cols));
     const [q, k] = [cut(inputs.q), cut(inputs.k)];
-    const tokens = (inputs.tokens ?? []).slice(0, T);
+    const tokens = tokenLabels(inputs, T);
     t.input('modelQ', q, { symbol: 'Q', row: 'q', rowLabels: tokens });
     t.input('modelK', k, { symbol: 'K', row: 'k', rowLabels: tokens });
     const names = { out: { name: 'modelLogits', symbol: 'S' }, scores: { name: 'modelProducts', symbol: 'QKᵀ' } };
@@ -42,14 +39,12 @@ export function openedModelStep({ api, figures, story, trace, signal }) {
     const qMap = asInput(new Heatmap({ palette: 'bone', label: 'the model’s queries q', annotate: false }));
     const logitMap = new Heatmap({
       palette: 'orange',
-      label: 'the model’s logits q·k/√d',
+      label: 'the model’s logits q·k/√d, every pair before the causal mask',
       colLabelsOnTop: true,
       explain: story('modelLogits'),
     });
     figures.modelQ = qMap;
     figures.modelLogits = logitMap;
-    qMap.update(q, { rowLabels: tokens });
-    logitMap.update(logits, { rowLabels: tokens, colLabels: tokens });
     const normed = QK_NORM_FAMILIES.includes(model.family);
     const [qr, kr] = [rowRms(q), rowRms(k)];
     const sentence = el(
@@ -66,7 +61,11 @@ export function openedModelStep({ api, figures, story, trace, signal }) {
       captioned(qMap, 'q, one row per token'),
       captioned(logitMap, 'logits'),
     );
-    return { nodes: [sentence, figuresBox], data: { rms: qr, tokens: tokenNames(tokens, T) } };
+    const draw = () => {
+      qMap.update(q, { rowLabels: tokens });
+      logitMap.update(logits, { rowLabels: tokens, colLabels: tokens });
+    };
+    return { nodes: [sentence, figuresBox], data: { rms: qr, tokens }, draw };
   }
   const view = openedModelView({
     signal,

@@ -6,7 +6,7 @@ import { asInput, indexLabels, step } from '../../../chapter-kit.js';
 import { shown } from '../../../explain/format.js';
 import { tracedApi } from '../../../explain/traced-api.js';
 import { captioned, Heatmap } from '../../../figures/heatmap.js';
-import { openedModelView } from '../../../lesson-kit/opened-model.js';
+import { openedModelView, tokenLabels } from '../../../lesson-kit/opened-model.js';
 import { prediction } from '../../../predict.js';
 
 const FIRST_TOKENS = 12; // the most tokens the figures show
@@ -39,7 +39,7 @@ export function openedModelStep({ api, figures, story, trace, signal }) {
     const T = Math.min(inputs.q.rows, FIRST_TOKENS);
     const cut = (m) => new api.Matrix(T, m.cols, m.data.slice(0, T * m.cols));
     const q = cut(inputs.q);
-    const tokens = (inputs.tokens ?? []).slice(0, T);
+    const tokens = tokenLabels(inputs, T);
     const config = model.config ?? {};
     // Gemma 3's sliding-window layers turn with their own base and no scaling.
     const local = inputs.window != null && typeof config.rope_local_base_freq === 'number';
@@ -60,8 +60,6 @@ export function openedModelStep({ api, figures, story, trace, signal }) {
     figures.modelQ = qMap;
     figures.modelQRot = turnedMap;
     const cols = indexLabels(q.cols);
-    qMap.update(q, { rowLabels: tokens, colLabels: cols });
-    turnedMap.update(turned, { rowLabels: tokens, colLabels: cols });
     const gap = own ? Math.max(...Array.from(turned.data, (x, i) => Math.abs(x - own.data[i]))) : null;
     const sentence = el(
       'p',
@@ -77,7 +75,11 @@ export function openedModelStep({ api, figures, story, trace, signal }) {
       captioned(qMap, 'q: one row per token'),
       captioned(turnedMap, 'q turned'),
     );
-    return { nodes: [sentence, figuresBox], data: { gap } };
+    const draw = () => {
+      qMap.update(q, { rowLabels: tokens, colLabels: cols });
+      turnedMap.update(turned, { rowLabels: tokens, colLabels: cols });
+    };
+    return { nodes: [sentence, figuresBox], data: { gap }, draw };
   }
   const view = openedModelView({
     signal,
