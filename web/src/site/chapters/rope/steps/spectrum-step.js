@@ -85,6 +85,7 @@ export function spectrumStep(ctx) {
       map.update(r.freqs, {
         rowLabels: rows,
         colLabels: Array.from({ length: half }, (_, i) => `θ${i + 1}`),
+        rotateColLabels: half > 8, // θ10 … θ64 side by side would overlap
         pixelAbove: 512,
       });
       chart.reset();
