@@ -74,8 +74,15 @@ export function openedModelView({ signal, empty, accepts, show, refused, questio
     }
     element.dataset.opened = 'loading';
     say(`Reading layer ${layer + 1}, head ${head + 1} of the ${model.family} model…`);
-    model.explainHead(sentence, { layer, head }).then(
-      (inputs) => {
+    const failed = (error) => {
+      if (ticket !== asked) return;
+      withQuestion(false);
+      element.dataset.opened = 'failed';
+      say(`The model could not be read: ${error instanceof Error ? error.message : String(error)}`);
+    };
+    model
+      .explainHead(sentence, { layer, head })
+      .then((inputs) => {
         if (ticket !== asked || signal?.aborted) return;
         const shown = show({ model, sentence, layer, head }, inputs);
         withQuestion(true);
@@ -83,13 +90,8 @@ export function openedModelView({ signal, empty, accepts, show, refused, questio
         element.replaceChildren(...shown.nodes);
         shown.draw?.();
         element.dataset.opened = 'shown';
-      },
-      (error) => {
-        if (ticket !== asked) return;
-        element.dataset.opened = 'failed';
-        say(`The model could not be read: ${error instanceof Error ? error.message : String(error)}`);
-      },
-    );
+      })
+      .catch(failed); // explainHead's error, or the chapter's own (a config the core refuses)
   }
   onOpenedModel(refresh, signal);
   refresh(openedModel());
