@@ -14,7 +14,9 @@ import * as linear from './linear.js';
 import * as mask from './mask.js';
 import * as matmul from './matmul.js';
 import * as positional from './positional.js';
+import * as rmsNorm from './rms-norm.js';
 import * as rnn from './rnn.js';
+import { frequencies as ropeFrequencies, rotary } from './rotary.js';
 import * as scale from './scale.js';
 import * as scaleBy from './scale-by.js';
 import * as softmax from './softmax.js';
@@ -43,4 +45,7 @@ export const OPS = {
   transpose,
   cosine,
   additiveScore,
+  rotary,
+  ropeFrequencies,
+  rmsNorm,
 };

@@ -124,6 +124,14 @@ export const RECORDERS = {
   positional(rec, [dModel], out) {
     rec.out('out', { op: 'positional', value: out, params: { dModel } });
   },
+  /** θ_i of width d from rope_theta (row 1), and with the config's scaling (row 2, when there is one). */
+  ropeFrequencies(rec, [d, base, scaling], out) {
+    rec.out('out', { op: 'ropeFrequencies', value: out, params: { d, base, scaling } });
+  },
+  /** Each row over its root mean square, times the gain g (QK-norm). */
+  rmsNorm(rec, [x, gain, epsilon], out) {
+    rec.out('out', { op: 'rmsNorm', inputs: [rec.in(x, 'x'), rec.in(gain, 'gain')], value: out, params: { epsilon } });
+  },
   /** Rows `ids` of an embedding table E. */
   embedding(rec, [E, ids], out) {
     rec.out('out', { op: 'embedding', inputs: [rec.in(E, 'E')], value: out, params: { ids } });

@@ -8,6 +8,7 @@ import { credit, errorLine } from '../../chapter-kit.js';
 import { el } from '../../dom.js';
 import { storyForFigures, Trace } from '../../explain/trace.js';
 import { tracedApi } from '../../explain/traced-api.js';
+import { publishOpenedModel } from '../../lesson-kit/opened-model.js';
 import { addPrerendered } from '../../math.js';
 import { urlStore } from '../../url-state.js';
 import { headStep, headName, modelViewStep } from './steps/head-step.js';
@@ -148,6 +149,7 @@ export default {
       questions.oneHead.update({ weights, tokens });
       root.dataset.modelExplained = 'false';
       root.dataset.modelHead = headName(selected);
+      publishOpenedModel({ model, sentence, ...selected }); // the rope and qk-norm chapters show this head
       const ask = ++asked;
       const current = model;
       current.explainHead(sentence, { ...selected }).then(
@@ -166,6 +168,7 @@ export default {
     }
 
     signal?.addEventListener('abort', () => {
+      publishOpenedModel(null);
       loader.cancel();
       model?.delete();
       model = null;
