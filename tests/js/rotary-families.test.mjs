@@ -188,6 +188,12 @@ const CASES = [
     /model\.safetensors has no tensor layers\.1\.self_attn\.k_norm\.weight \(\[12\]\)/,
   ],
   [
+    'an untied model without lm_head.weight',
+    () => edited('qwen2', (h) => delete h['lm_head.weight']),
+    RangeError,
+    /model\.safetensors has no tensor lm_head\.weight \(\[262, 32\]\) for this config\.json/,
+  ],
+  [
     'head_dim times heads disagreeing with the weights',
     () => withConfig('gemma3', { head_dim: 8 }),
     RangeError,

@@ -210,7 +210,7 @@ function configReader({ modelTypes, defaults, layerTypes, gemma }) {
 }
 
 /** configure()'s object for the core's `_LlamaModel` (cpp/models/families/llama/binding.cpp). */
-function coreConfigOf(config, names, { qkvBias, outputBias, qkNorm, gemma }) {
+function coreConfigOf(config, { qkvBias, outputBias, qkNorm, gemma }) {
   const scaling = config.rope_scaling;
   return {
     num_hidden_layers: config.num_hidden_layers,
@@ -241,8 +241,9 @@ function coreConfigOf(config, names, { qkvBias, outputBias, qkNorm, gemma }) {
     sandwich_norms: gemma,
     embed_scale: gemma,
     gelu_tanh: GATE_ACTIVATIONS[gemma ? config.hidden_activation : config.hidden_act],
-    // stored lm_head.weight wins (as loading it into PyTorch's module would); else tied
-    lm_head: names.has('lm_head.weight'),
+    // Hugging Face ties lm_head to embed_tokens when tie_word_embeddings (a stored copy is
+    // then unused), else loads lm_head.weight, which must be stored
+    lm_head: !config.tie_word_embeddings,
   };
 }
 
@@ -362,8 +363,7 @@ export function rotaryFamily(spec) {
     /** What the model keeps of the folder's other files: generation_config.json's token ids. */
     readExtras: readGeneration,
     coreClass: '_LlamaModel',
-    coreConfig: (config, names) =>
-      coreConfigOf(config, names, { qkvBias: spec.qkvBias, outputBias: spec.outputBias, qkNorm, gemma }),
+    coreConfig: (config) => coreConfigOf(config, { qkvBias: spec.qkvBias, outputBias: spec.outputBias, qkNorm, gemma }),
     Model,
   });
 }
