@@ -136,7 +136,11 @@ Status LlamaModel::configure(const LlamaConfig& c) {
   const int finalNorm = add("norm.weight", 1, D);
   const int head = c.separateHead ? add("lm_head.weight", c.vocab, D) : embed;
   // PyTorch's nn.Linear: W stored out x in
-  RETURN_IF_ERROR(lay(std::move(params), std::move(linears), WeightLayout::kOutIn, c.layers));
+  // The embedding and output tables are read through readRow / timesVector: they may stay 16-bit.
+  std::vector<int> tables = {embed};
+  if (head != embed) tables.push_back(head);
+  RETURN_IF_ERROR(lay(std::move(params), std::move(linears), WeightLayout::kOutIn, c.layers,
+                      std::move(tables)));
   config_ = c;
   index_ = std::move(index);
   embed_ = embed;
@@ -202,8 +206,10 @@ Status LlamaModel::forward(const std::vector<int>& ids) {
   // x = embed_tokens[ids] (times sqrt(D), rounded to float, for Gemma)     (T x D)
   const float scale = c.embedScale ? static_cast<float>(std::sqrt(static_cast<double>(D))) : 1.0f;
   residual_[0].resize(T, D);
-  const Eigen::Map<const Matrix32> embed = param(embed_);
-  for (Eigen::Index t = 0; t < T; ++t) residual_[0].row(t) = embed.row(ids[t]) * scale;
+  for (Eigen::Index t = 0; t < T; ++t) {
+    readRow(embed_, ids[t], residual_[0].row(t).data());
+    residual_[0].row(t) *= scale;
+  }
   RETURN_IF_ERROR(requireFiniteIn(residual_[0], -1, "token embeddings (embed_tokens)"));
   beginForward(static_cast<int>(T), c.heads);
   positions_.resize(T);
@@ -265,7 +271,7 @@ Status LlamaModel::forward(const std::vector<int>& ids) {
   Matrix32 last(1, D);
   rmsNorm(residual_[c.layers], finalNorm_, D, last);
   logits_.resize(1, c.vocab);
-  gemv(c.vocab, D, paramData(head_), D, last.data(), logits_.data());
+  timesVector(head_, last.data(), logits_.data());
   if (c.finalLogitSoftcap > 0) {
     const float cap = static_cast<float>(c.finalLogitSoftcap);
     for (Eigen::Index i = 0; i < c.vocab; ++i) logits_(0, i) = cap * std::tanh(logits_(0, i) / cap);
