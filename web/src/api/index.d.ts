@@ -285,10 +285,13 @@ export interface Attention {
    * `'gemma3_text'`; narrow the result with `m.family`). Each file is an
    * `ArrayBuffer`, a typed array, a `Blob`/`File` or a URL string (fetched relative to
    * the page). `model.safetensors` (or the shards a `model.safetensors.index.json`
-   * names) may hold F32, F16 or BF16 tensors (converted to float32), named with or
-   * without the family's prefix, with `lm_head.weight` stored or tied (absent). A whole
-   * downloaded folder may be given: files a model does not need are ignored. Everything is checked before the weights are allocated; a model
-   * whose float32 weights need more than 1.75 GiB is refused with a RangeError.
+   * names) may hold F32, F16 or BF16 tensors (the linear layers' 16-bit ones, and the
+   * rotary families' embedding and output tables, stay 16-bit in memory and are widened
+   * exactly where read; the others are converted to float32), named with or without the
+   * family's prefix, with `lm_head.weight` stored or tied (absent). A whole downloaded
+   * folder may be given: files a model does not need are ignored. Everything is checked
+   * before the weights are allocated; a model whose weights need more than 1.75 GiB as
+   * stored is refused with a RangeError naming the MiB it needs.
    * The weights stream into WebAssembly memory: call `delete()` when done.
    */
   openModel(files: ModelFiles, options?: OpenModelOptions): Promise<OpenedModel>;

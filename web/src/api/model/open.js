@@ -32,7 +32,10 @@ import { ByteReader, checkAborted, readJson, withOrigins } from './source.js';
 import { TensorWriter } from './tensor_writer.js';
 import createModelCore from './model_core.mjs';
 
-/** Most bytes the weights may take in float32 (the wasm memory holds 2 GiB; the rest is for running). */
+/** The core's codes of the 16-bit formats it can keep weights in (cpp/model_bindings.h storeHalf). */
+const HALF_FORMATS = Object.freeze({ F16: 1, BF16: 2 });
+
+/** Most bytes the weights may take as stored in wasm memory (it holds 2 GiB; the rest is for running). */
 export const MAX_MODEL_BYTES = 1.75 * 2 ** 30;
 /** Most bytes a safetensors file may have (declared or not): the longest header and MAX_MODEL_BYTES of F32 data. */
 const MAX_FILE_BYTES = 8 + MAX_HEADER_BYTES + MAX_MODEL_BYTES;
@@ -234,19 +237,24 @@ export async function openModel(files, options) {
     raw = new core[family.coreClass]();
     throwForStatus(core, raw.configure(family.coreConfig(config, names)), FN);
     const parameters = parametersOf(raw);
-    const bytes = parameters.reduce((sum, p) => sum + p.rows * p.cols * 4, 0);
+    // F16 and BF16 weights the core can keep as stored stay 16-bit (half the memory).
+    const dtypes = new Map(tensors.map((t) => [unprefixed(t.name, family.prefixes), t.dtype]));
+    for (const p of parameters) p.half = HALF_FORMATS[dtypes.get(p.name)] && raw.canStoreHalf(p.index) ? 1 : 0;
+    const bytes = parameters.reduce((sum, p) => sum + p.rows * p.cols * (p.half ? 2 : 4), 0);
     if (bytes > MAX_MODEL_BYTES)
       throw new RangeError(
-        `${FN}: the model needs ${mib(bytes)} for its float32 weights, more than the ${mib(MAX_MODEL_BYTES)} it may use of the wasm memory (2 GiB)`,
+        `${FN}: the model needs ${mib(bytes)} for its ${parameters.some((p) => p.half) ? '' : 'float32 '}weights, more than the ${mib(MAX_MODEL_BYTES)} it may use of the wasm memory (2 GiB)`,
       );
     const matched = matchTensors(tensors, parameters, family.prefixes, sharded ? 'the shards' : 'model.safetensors');
+    for (const { parameter, tensor } of matched)
+      if (parameter.half) throwForStatus(core, raw.storeHalf(parameter.index, HALF_FORMATS[tensor.dtype]), FN);
     throwForStatus(core, raw.load(0), FN); // allocate the weights
 
     // Stream each file's data section in file order into each tensor's heap buffer; the
     // bytes of those explainHead may read again are fingerprinted on the way.
     const reread = rereadNames(family, parameters);
     const writers = matched.map(({ parameter, tensor }) => {
-      const writer = new TensorWriter(tensor, raw.parameterData(parameter.index));
+      const writer = new TensorWriter(tensor, raw.parameterData(parameter.index), parameter.half !== 0);
       writer.name = parameter.name;
       writer.file = tensor.file;
       writer.checksum = reread.has(parameter.name) ? new Checksum() : null;
