@@ -113,7 +113,6 @@ test('a BF16 model takes about its file size in wasm memory and runs as its F32 
   const before = a.memoryBytes();
   const half = await a.openModel(files(bf16));
   const grown = a.memoryBytes() - before;
-  console.log('GROWN', grown / 2 ** 20, bf16Bytes / 2 ** 20);
   assert.ok(
     grown <= 1.3 * bf16Bytes,
     `grew ${(grown / 2 ** 20).toFixed(1)} MiB for ${(bf16Bytes / 2 ** 20).toFixed(1)} MiB of BF16 weights`,
