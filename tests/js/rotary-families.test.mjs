@@ -114,6 +114,24 @@ test('gemma3: the sliding window bites, and the BF16 file holds the same model',
   await checkLogits('gemma3', folder('gemma3', { 'model.safetensors': bytes('gemma3', 'model-bf16.safetensors') }));
 });
 
+test("gemma3: an image-text folder (model_type 'gemma3', text_config, language-model names) opens as the text model", async () => {
+  const { header, data } = splitSafetensors(bytes('gemma3', 'model.safetensors'));
+  const renamed = Object.fromEntries(
+    Object.entries(header).map(([name, entry]) => [name.replace(/^model\./, 'model.language_model.'), entry]),
+  );
+  renamed['model.vision_tower.patch.weight'] = { dtype: 'F32', shape: [0], data_offsets: [0, 0] };
+  const text = configOf('gemma3');
+  const files = folder('gemma3', {
+    'config.json': json({ model_type: 'gemma3', text_config: { ...text, model_type: 'gemma3_text' } }),
+    'model.safetensors': joinSafetensors(renamed, data),
+  });
+  await checkLogits('gemma3', files);
+  // Without layer_types, every sliding_window_pattern-th layer is full (here: 2 -> sliding, full, sliding).
+  const m = await a.openModel(withConfig('gemma3', { layer_types: undefined, sliding_window_pattern: 2 }));
+  assert.deepEqual(m.config.layer_types, ['sliding_attention', 'full_attention', 'sliding_attention']);
+  m.delete();
+});
+
 test('a sharded checkpoint (model.safetensors.index.json and its shards) opens as the single file does', async () => {
   const files = Object.fromEntries(readdirSync(join(ROOT, 'qwen2-sharded')).map((n) => [n, bytes('qwen2-sharded', n)]));
   const progress = [];
