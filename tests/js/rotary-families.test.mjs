@@ -225,6 +225,12 @@ const CASES = [
     /attn_logit_softcapping is 50/,
   ],
   [
+    'bidirectional Gemma attention',
+    () => withConfig('gemma3', { use_bidirectional_attention: true }),
+    RangeError,
+    /use_bidirectional_attention is true/,
+  ],
+  [
     'an unknown activation',
     () => withConfig('llama', { hidden_act: 'relu' }),
     RangeError,

@@ -177,6 +177,10 @@ function configReader({ modelTypes, defaults, layerTypes, gemma }) {
       layer_types,
     };
     if (gemma) {
+      if (config.use_bidirectional_attention === true)
+        throw new RangeError(
+          `${fn}: config.json's use_bidirectional_attention is true; this reader runs Gemma 3 causal`,
+        );
       if ((config.attn_logit_softcapping ?? null) !== null)
         throw new RangeError(
           `${fn}: config.json's attn_logit_softcapping is ${config.attn_logit_softcapping}; Gemma 3 uses none, and this reader computes none`,
