@@ -142,4 +142,17 @@ TEST_CASE("rotary families: hostile configurations are refused by name",
         "ids has 9 tokens but must have 1 to max_position_embeddings = 8");
   CHECK(model.forward({1, 2, 3}).isOk());
   CHECK(model.probabilities().sum() == Approx(1.0f));
+
+  // Finite weights that overflow float32 in the pass name the layer and the tensor.
+  LlamaModel huge;
+  REQUIRE(huge.configure(tiny()).isOk());
+  REQUIRE(huge.allocate().isOk());
+  for (int p = 0; p < static_cast<int>(huge.parameters().size()); ++p) {
+    const auto& param = huge.parameters()[p];
+    Eigen::Map<Matrix32>(huge.parameterData(p), param.rows, param.cols).setConstant(1e20f);
+  }
+  REQUIRE(huge.finishLoading().isOk());
+  CHECK(huge.forward({1, 2}).message ==
+        "layer 0's queries (layers.0.self_attn.q_proj) overflowed float32 (|x| > 3.4e38): the "
+        "model's weights are too large for float32 at that step");
 }

@@ -7,6 +7,7 @@
 #include "ops/gemm.h"
 #include "ops/linear.h"
 #include "ops/softmax.h"
+#include "ops/validate.h"
 
 namespace attention {
 
@@ -164,24 +165,35 @@ Status LlamaModel::projectHeads(int l, const Matrix32& x, Matrix32& q, Matrix32&
   const LlamaConfig& c = config_;
   const int* at = index_.data() + static_cast<std::size_t>(l) * kPerLayer;
   const Eigen::Index T = x.rows(), hd = c.headDim;
-  const std::string p = "layers." + std::to_string(l) + ".";
   Matrix32 normed(T, c.dModel);
   rmsNorm(x, at[kInputNorm], c.dModel, normed);
-  RETURN_IF_ERROR(requireFiniteIn(normed, l, "input norm (" + p + "input_layernorm)"));
+  RETURN_IF_ERROR(finiteIn(normed, l, "input norm", "input_layernorm"));
   q.resize(T, hd * c.heads);
   k.resize(T, hd * c.kvHeads);
   v.resize(T, hd * c.kvHeads);
   linear(normed, at[kQ], at[kQBias], q);
   linear(normed, at[kK], at[kKBias], k);
   linear(normed, at[kV], at[kVBias], v);
-  RETURN_IF_ERROR(requireFiniteIn(q, l, "queries (" + p + "self_attn.q_proj)"));
-  RETURN_IF_ERROR(requireFiniteIn(k, l, "keys (" + p + "self_attn.k_proj)"));
-  RETURN_IF_ERROR(requireFiniteIn(v, l, "values (" + p + "self_attn.v_proj)"));
+  RETURN_IF_ERROR(finiteIn(q, l, "queries", "self_attn.q_proj"));
+  RETURN_IF_ERROR(finiteIn(k, l, "keys", "self_attn.k_proj"));
+  RETURN_IF_ERROR(finiteIn(v, l, "values", "self_attn.v_proj"));
   if (c.qkNorm) {
     rmsNorm(q, at[kQNorm], hd, q);
     rmsNorm(k, at[kKNorm], hd, k);
-    RETURN_IF_ERROR(requireFiniteIn(q, l, "QK-norm (" + p + "self_attn.q_norm)"));
-    RETURN_IF_ERROR(requireFiniteIn(k, l, "QK-norm (" + p + "self_attn.k_norm)"));
+    RETURN_IF_ERROR(finiteIn(q, l, "QK-norm", "self_attn.q_norm"));
+    RETURN_IF_ERROR(finiteIn(k, l, "QK-norm", "self_attn.k_norm"));
+  }
+  return Status::ok();
+}
+
+// requireFiniteIn's check, its message ("<what> (layers.<l>.<tensor>)") built only on failure.
+Status LlamaModel::finiteIn(const MatrixView32& values, int l, const char* what,
+                            const char* tensor) {
+  for (Eigen::Index i = 0; i < values.rows(); ++i) {
+    if (!allFinite(values.data() + i * values.outerStride(), values.cols())) {
+      return overflowIn(l,
+                        std::string(what) + " (layers." + std::to_string(l) + "." + tensor + ")");
+    }
   }
   return Status::ok();
 }
@@ -219,7 +231,6 @@ Status LlamaModel::forward(const std::vector<int>& ids) {
       mlpOut(T, D);
   for (int l = 0; l < c.layers; ++l) {
     const int* at = index_.data() + static_cast<std::size_t>(l) * kPerLayer;
-    const std::string p = "layers." + std::to_string(l) + ".";
     const Matrix32& x = residual_[l];
     RETURN_IF_ERROR(projectHeads(l, x, q, k, v));
     // RoPE of q and k at positions 0..T-1, with the layer's base
@@ -239,8 +250,8 @@ Status LlamaModel::forward(const std::vector<int>& ids) {
           q.middleCols(h * hd, hd), k.middleCols(g * hd, hd), v.middleCols(g * hd, hd), mask,
           heads.middleCols(h * hd, hd), attentionOut(l).middleRows(h * T, T));
       if (s.code == StatusCode::kInvalidValue) {
-        return overflowIn(
-            l, "attention scores (head " + std::to_string(h) + " of " + p + "self_attn)");
+        return overflowIn(l, "attention scores (head " + std::to_string(h) + " of layers." +
+                                 std::to_string(l) + ".self_attn)");
       }
       RETURN_IF_ERROR(s);
     }
@@ -252,20 +263,20 @@ Status LlamaModel::forward(const std::vector<int>& ids) {
     if (c.sandwichNorms) rmsNorm(attn, at[kPostAttentionNorm], D, attn);
     Matrix32& next = residual_[l + 1];
     next = x.middleRows(first, rows) + attn;
-    RETURN_IF_ERROR(requireFiniteIn(next, l, "attention output (" + p + "self_attn.o_proj)"));
+    RETURN_IF_ERROR(finiteIn(next, l, "attention output", "self_attn.o_proj"));
     // MLP: down(act(gate(m)) * up(m)), m the normed stream               (rows x D)
     auto m = normed.topRows(rows);
     rmsNorm(next, at[c.sandwichNorms ? kPreFeedforwardNorm : kPostAttentionNorm], D, m);
     linear(m, at[kGate], at[kGateBias], gate.topRows(rows));
     linear(m, at[kUp], at[kUpBias], up.topRows(rows));
-    RETURN_IF_ERROR(requireFiniteIn(gate.topRows(rows), l, "MLP gate (" + p + "mlp.gate_proj)"));
-    RETURN_IF_ERROR(requireFiniteIn(up.topRows(rows), l, "MLP up (" + p + "mlp.up_proj)"));
+    RETURN_IF_ERROR(finiteIn(gate.topRows(rows), l, "MLP gate", "mlp.gate_proj"));
+    RETURN_IF_ERROR(finiteIn(up.topRows(rows), l, "MLP up", "mlp.up_proj"));
     gateInPlace(gate.data(), up.data(), static_cast<std::size_t>(rows * F), c.activation);
     auto down = mlpOut.topRows(rows);
     linear(gate.topRows(rows), at[kDown], at[kDownBias], down);
     if (c.sandwichNorms) rmsNorm(down, at[kPostFeedforwardNorm], D, down);
     next += down;
-    RETURN_IF_ERROR(requireFiniteIn(next, l, "MLP output (" + p + "mlp.down_proj)"));
+    RETURN_IF_ERROR(finiteIn(next, l, "MLP output", "mlp.down_proj"));
   }
   // h = norm(x) at the last position; logits = W h (V), W = lm_head or embed_tokens
   Matrix32 last(1, D);

@@ -108,6 +108,7 @@ class LlamaModel : public CheckpointModel {
  private:
   Status projectHeads(int l, const Matrix32& x, Matrix32& q, Matrix32& k, Matrix32& v) const;
   void rmsNorm(const MatrixView32& x, int weight, Eigen::Index width, MatrixOut32 y) const;
+  static Status finiteIn(const MatrixView32& values, int l, const char* what, const char* tensor);
 
   LlamaConfig config_;
   std::vector<int> index_;  // kPerLayer entries a layer (-1: absent), see llama_model.cpp
