@@ -39,10 +39,23 @@ std::string parameter(const Model& model, int i) {
   const CheckpointParameter& p = model.parameters()[i];
   return p.name + " " + std::to_string(p.rows) + " " + std::to_string(p.cols);
 }
-// Byte address of parameter i's entries (0 before allocate() and after finishLoading()).
+// Byte address of parameter i's entries, float32 or 16-bit as stored (0 before
+// allocate() and after finishLoading()).
 template <typename Model>
 double parameterData(Model& model, int i) {
-  return static_cast<double>(reinterpret_cast<std::uintptr_t>(model.parameterData(i)));
+  const void* at = model.parameterData(i);
+  if (at == nullptr) at = model.halfParameterData(i);
+  return static_cast<double>(reinterpret_cast<std::uintptr_t>(at));
+}
+// Whether parameter i may stay 16-bit, and keeping it so: format 1 F16, 2 BF16 (before load(0)).
+template <typename Model>
+bool canStoreHalf(const Model& model, int i) {
+  return i >= 0 && i < parameterCount(model) && model.canStoreHalf(i);
+}
+template <typename Model>
+StatusCode storeHalf(Model& model, int i, int format) {
+  return guarded(
+      [&] { return model.storeAs(i, format == 2 ? WeightStorage::kBF16 : WeightStorage::kF16); });
 }
 
 template <typename Dense>
@@ -93,7 +106,7 @@ void copyLast(const Model& model, int which, const Tensor& out) {
 }  // namespace model_bindings
 
 // The family's class `name` with the base's functions: constructor, configure,
-// load, parameterCount, parameter, parameterData, copyAttention.
+// load, parameterCount, parameter, parameterData, canStoreHalf, storeHalf, copyAttention.
 template <typename Model, typename Config>
 emscripten::class_<Model> checkpointModelClass(const char* name) {
   using namespace model_bindings;
@@ -104,6 +117,8 @@ emscripten::class_<Model> checkpointModelClass(const char* name) {
       .function("parameterCount", &parameterCount<Model>)
       .function("parameter", &parameter<Model>)
       .function("parameterData", &parameterData<Model>)
+      .function("canStoreHalf", &canStoreHalf<Model>)
+      .function("storeHalf", &storeHalf<Model>)
       .function("copyAttention", &copyAttention<Model>);
   return c;
 }

@@ -1,52 +1,121 @@
 #include "checkpoint_model.h"
 
+#include <algorithm>
+
 #include "ops/validate.h"
 
 namespace attention {
 
+namespace {
+
+constexpr double kMaxBytes = 2147483648.0;  // the wasm memory's maximum (2 GiB)
+
+std::string mib(double bytes) { return std::to_string(static_cast<long long>(bytes / 1048576.0)); }
+
+}  // namespace
+
 Status CheckpointModel::lay(std::vector<CheckpointParameter> parameters, std::vector<int> linears,
-                            WeightLayout layout, int layers) {
-  double floats = 0;  // in double: a hostile config cannot wrap it
-  for (const CheckpointParameter& p : parameters) {
-    floats += static_cast<double>(p.rows) * static_cast<double>(p.cols);
+                            WeightLayout layout, int layers, std::vector<int> halfReadable) {
+  // In double: a hostile config cannot wrap them. At best every parameter that
+  // may stay 16-bit does; refused only if even that cannot fit.
+  std::vector<bool> capable(parameters.size(), false);
+  for (int i : linears) capable[i] = true;
+  for (int i : halfReadable) capable[i] = true;
+  double floats = 0, best = 0;
+  for (std::size_t i = 0; i < parameters.size(); ++i) {
+    const double n =
+        static_cast<double>(parameters[i].rows) * static_cast<double>(parameters[i].cols);
+    floats += n;
+    best += n * (capable[i] ? 2 : 4);
   }
-  constexpr double kMaxBytes = 2147483648.0;  // the wasm memory's maximum (2 GiB)
-  if (floats * 4 > kMaxBytes) {
-    return Status::outOfMemory(
-        "the model needs " + std::to_string(static_cast<long long>(floats * 4 / 1048576.0)) +
-        " MiB for its float32 weights, more than the 2048 MiB of the wasm memory");
+  if (best > kMaxBytes) {
+    return Status::outOfMemory("the model needs " + mib(floats * 4) +
+                               " MiB for its float32 weights, more than the 2048 MiB of the wasm "
+                               "memory" +
+                               (best < floats * 4 ? " (" + mib(best) + " MiB in 16 bits)" : ""));
   }
   parameters_ = std::move(parameters);
   linears_ = std::move(linears);
+  capable_ = std::move(capable);
+  storage_.assign(parameters_.size(), WeightStorage::kFloat32);
   layout_ = layout;
   layers_ = layers;
   count_ = static_cast<std::size_t>(floats);
   tensors_.clear();
   tensors_.shrink_to_fit();
+  halves_.clear();
+  halves_.shrink_to_fit();
   ready_ = false;
   tokens_ = 0;
   attention_.clear();
   return Status::ok();
 }
 
+Status CheckpointModel::storeAs(int index, WeightStorage storage) {
+  if (index < 0 || index >= static_cast<int>(parameters_.size()) || !tensors_.empty()) {
+    return Status::invalidArgument("storeAs: parameter " + std::to_string(index) +
+                                   " does not exist, or the weights are allocated");
+  }
+  if (storage != WeightStorage::kFloat32 && !capable_[index]) {
+    return Status::invalidArgument("storeAs: " + parameters_[index].name +
+                                   " is read as float32 and cannot stay 16-bit");
+  }
+  storage_[index] = storage;
+  return Status::ok();
+}
+
+double CheckpointModel::weightBytes() const {
+  double bytes = 0;
+  for (std::size_t i = 0; i < parameters_.size(); ++i) {
+    const double n =
+        static_cast<double>(parameters_[i].rows) * static_cast<double>(parameters_[i].cols);
+    bytes += n * (storage_[i] == WeightStorage::kFloat32 ? 4 : 2);
+  }
+  return bytes;
+}
+
 Status CheckpointModel::allocate() {
   ready_ = false;
+  if (weightBytes() > kMaxBytes) {
+    return Status::outOfMemory("the model needs " + mib(weightBytes()) +
+                               " MiB for its weights, more than the 2048 MiB of the wasm memory");
+  }
   std::vector<std::vector<float>> tensors(parameters_.size());
+  std::vector<std::vector<std::uint16_t>> halves(parameters_.size());
   for (std::size_t i = 0; i < parameters_.size(); ++i) {
-    tensors[i].assign(static_cast<std::size_t>(parameters_[i].rows) * parameters_[i].cols, 0.0f);
+    const std::size_t n = static_cast<std::size_t>(parameters_[i].rows) * parameters_[i].cols;
+    if (storage_[i] == WeightStorage::kFloat32) {
+      tensors[i].assign(n, 0.0f);
+    } else {
+      halves[i].assign(n, 0);
+    }
   }
   tensors_.swap(tensors);
+  halves_.swap(halves);
   return Status::ok();
 }
 
 float* CheckpointModel::parameterData(int index) {
   if (index < 0 || index >= static_cast<int>(tensors_.size()) || ready_) return nullptr;
-  return tensors_[index].data();
+  return storage_[index] == WeightStorage::kFloat32 ? tensors_[index].data() : nullptr;
+}
+
+std::uint16_t* CheckpointModel::halfParameterData(int index) {
+  if (index < 0 || index >= static_cast<int>(halves_.size()) || ready_) return nullptr;
+  return storage_[index] == WeightStorage::kFloat32 ? nullptr : halves_[index].data();
+}
+
+const float* CheckpointModel::paramData(int index) const {
+  return storage_[index] == WeightStorage::kFloat32 ? tensors_[index].data() : nullptr;
 }
 
 Eigen::Map<const Matrix32> CheckpointModel::param(int index) const {
   const CheckpointParameter& p = parameters_[index];
   return Eigen::Map<const Matrix32>(paramData(index), p.rows, p.cols);
+}
+
+HalfFormat CheckpointModel::formatOf(int index) const {
+  return storage_[index] == WeightStorage::kBF16 ? HalfFormat::kBF16 : HalfFormat::kF16;
 }
 
 Status CheckpointModel::finishLoading() {
@@ -56,13 +125,19 @@ Status CheckpointModel::finishLoading() {
   if (ready_) return Status::ok();
   for (std::size_t i = 0; i < parameters_.size(); ++i) {
     const CheckpointParameter& p = parameters_[i];
-    if (!allFinite(tensors_[i].data(), Eigen::Index{p.rows} * p.cols)) {
+    const bool finite =
+        storage_[i] == WeightStorage::kFloat32
+            ? allFinite(tensors_[i].data(), Eigen::Index{p.rows} * p.cols)
+            : halvesFinite(halves_[i].data(), halves_[i].size(), formatOf(static_cast<int>(i)));
+    if (!finite) {
       return Status::invalidValue("tensor " + p.name + " holds NaN or ±Infinity");
     }
   }
   // One matrix at a time: the extra memory is one packed matrix. op(B) is the
   // weight as (in x out): as stored (in x out), or transposed (PyTorch's out x in).
+  // 16-bit ones stay as stored: linear() widens them as it packs them.
   for (int i : linears_) {
+    if (storage_[i] != WeightStorage::kFloat32) continue;
     const CheckpointParameter& p = parameters_[i];
     std::vector<float> packed;
     if (layout_ == WeightLayout::kInOut) {
@@ -78,8 +153,49 @@ Status CheckpointModel::finishLoading() {
 
 void CheckpointModel::linear(const MatrixView32& x, int weight, int bias, MatrixOut32 y) const {
   const CheckpointParameter& w = parameters_[weight];
-  linearPackedInto(x, paramData(weight), layout_ == WeightLayout::kInOut ? w.cols : w.rows,
-                   bias < 0 ? nullptr : paramData(bias), y);
+  const Eigen::Index out = layout_ == WeightLayout::kInOut ? w.cols : w.rows;
+  const float* b = bias < 0 ? nullptr : paramData(bias);
+  if (storage_[weight] == WeightStorage::kFloat32) {
+    linearPackedInto(x, paramData(weight), out, b, y);
+    return;
+  }
+  // Widened while packed, into a buffer kept for the next call (the largest weight's size).
+  thread_local std::vector<float> packed;
+  const std::uint16_t* h = halves_[weight].data();
+  if (layout_ == WeightLayout::kInOut) {
+    packB(Trans::kNo, h, formatOf(weight), w.cols, w.rows, w.cols, packed);
+  } else {
+    packB(Trans::kYes, h, formatOf(weight), w.cols, w.cols, w.rows, packed);
+  }
+  linearPackedInto(x, packed.data(), out, b, y);
+}
+
+void CheckpointModel::readRow(int index, Eigen::Index row, float* out) const {
+  const Eigen::Index cols = parameters_[index].cols;
+  if (storage_[index] == WeightStorage::kFloat32) {
+    std::copy(tensors_[index].data() + row * cols, tensors_[index].data() + (row + 1) * cols, out);
+  } else {
+    widenHalves(halves_[index].data() + row * cols, static_cast<std::size_t>(cols), formatOf(index),
+                out);
+  }
+}
+
+void CheckpointModel::timesVector(int index, const float* x, float* y) const {
+  const CheckpointParameter& p = parameters_[index];
+  if (storage_[index] == WeightStorage::kFloat32) {
+    gemv(p.rows, p.cols, tensors_[index].data(), p.cols, x, y);
+    return;
+  }
+  // 16-bit: a block of rows at a time widened into a small buffer (stays in cache).
+  constexpr Eigen::Index kBlockRows = 64;
+  thread_local std::vector<float> block;
+  block.resize(static_cast<std::size_t>(kBlockRows * p.cols));
+  for (Eigen::Index r0 = 0; r0 < p.rows; r0 += kBlockRows) {
+    const Eigen::Index rows = std::min<Eigen::Index>(kBlockRows, p.rows - r0);
+    widenHalves(halves_[index].data() + r0 * p.cols, static_cast<std::size_t>(rows * p.cols),
+                formatOf(index), block.data());
+    gemv(rows, p.cols, block.data(), p.cols, x, y + r0);
+  }
 }
 
 Status CheckpointModel::overflowIn(int layer, const std::string& what) {

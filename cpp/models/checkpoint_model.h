@@ -5,12 +5,19 @@
 // every weight is finite, the one-time packing of the linear layers for the
 // gemm (ops/gemm.h packB: the layout its kernel reads, so a forward pass never
 // repacks them), and the attention weights of the last forward pass.
+// F16 and BF16 weights may stay 16-bit (storeAs): the linear ones, and those a
+// family reads through readRow / timesVector (a decoder's embedding and output
+// tables). They are widened to float32 where read (packB's 16-bit form), so a
+// model takes about its file's size; the products are the same.
 //
-// Protocol: the family's configure() -> lay() (no allocation) -> allocate() ->
-// parameterData(i) for each parameter -> finishLoading() -> the family's forward().
+// Protocol: the family's configure() -> lay() (no allocation) -> storeAs(i, s)
+// for any 16-bit parameter -> allocate() -> parameterData(i) (float32) or
+// halfParameterData(i) (16-bit) for each parameter -> finishLoading() -> the
+// family's forward().
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -20,6 +27,8 @@
 #include "ops/tensor.h"
 
 namespace attention {
+
+enum class WeightStorage { kFloat32, kF16, kBF16 };
 
 struct CheckpointParameter {
   std::string name;        // Hugging Face's, without the family's prefix
@@ -32,12 +41,22 @@ class CheckpointModel {
   // Floats of all parameters together.
   std::size_t weightCount() const { return count_; }
 
-  // Allocates every parameter's buffer (zeros); throws std::bad_alloc if they do
-  // not fit (the bindings turn it into kOutOfMemory; nothing stays allocated then).
+  // Whether parameter `index` may stay 16-bit, and keeping it so (before
+  // allocate(); an invalid argument for another parameter).
+  bool canStoreHalf(int index) const { return capable_[index]; }
+  Status storeAs(int index, WeightStorage storage);
+  // Bytes of all parameters as stored.
+  double weightBytes() const;
+  // Allocates every parameter's buffer (zeros), refusing (kOutOfMemory, with the
+  // MiB needed) weights past the wasm memory's 2 GiB as stored; throws
+  // std::bad_alloc if they do not fit (the bindings turn it into kOutOfMemory;
+  // nothing stays allocated then).
   Status allocate();
-  // Where parameter `index`'s row-major entries go; null before allocate() and
-  // after finishLoading().
+  // Where parameter `index`'s row-major entries go (float32, or the 16-bit
+  // values as stored); null for the other storage, before allocate() and after
+  // finishLoading().
   float* parameterData(int index);
+  std::uint16_t* halfParameterData(int index);
   // After loading: checks that every weight is finite (the message names the
   // first tensor that is not), then packs the linear weights. Idempotent once it
   // succeeded; forward() needs it.
@@ -56,16 +75,23 @@ class CheckpointModel {
 
   // The parameters, in the family's order, which of them are linear weights
   // (packed by finishLoading), stored as `layout` (in x out, or PyTorch's out x
-  // in), and how many layers have attention maps. Frees any buffers. Refuses
-  // (changing nothing) weights that would not fit the wasm memory's 2 GiB in float32.
+  // in), how many layers have attention maps, and which other parameters the
+  // family reads only through readRow / timesVector (so they may stay 16-bit).
+  // Frees any buffers. Refuses (changing nothing) weights that would not fit the
+  // wasm memory's 2 GiB even with those 16-bit.
   Status lay(std::vector<CheckpointParameter> parameters, std::vector<int> linears,
-             WeightLayout layout, int layers);
+             WeightLayout layout, int layers, std::vector<int> halfReadable = {});
 
-  const float* paramData(int index) const { return tensors_[index].data(); }
+  // A float32 parameter's entries (null for a 16-bit one).
+  const float* paramData(int index) const;
   Eigen::Map<const Matrix32> param(int index) const;
   // y = x W + b with the packed linear weight `weight` and the vector `bias`
   // (T x out; bias < 0: none).
   void linear(const MatrixView32& x, int weight, int bias, MatrixOut32 y) const;
+  // Row `row` of parameter `index` as float32 (cols floats), whatever its storage.
+  void readRow(int index, Eigen::Index row, float* out) const;
+  // y (rows) = parameter `index` (rows x cols) times x (cols), whatever its storage.
+  void timesVector(int index, const float* x, float* y) const;
   // Finite weights can still overflow float32 in a forward pass. The model names
   // where (the core ops' messages advise scaling their inputs, which a model's
   // caller cannot do): `what` of layer `layer` (-1: after the layers).
@@ -79,10 +105,14 @@ class CheckpointModel {
  private:
   std::vector<CheckpointParameter> parameters_;
   std::vector<int> linears_;
+  std::vector<bool> capable_;           // may stay 16-bit
+  std::vector<WeightStorage> storage_;  // as stored
   WeightLayout layout_ = WeightLayout::kInOut;
   int layers_ = 0;
   std::size_t count_ = 0;
-  std::vector<std::vector<float>> tensors_;  // one per parameter
+  std::vector<std::vector<float>> tensors_;         // one per parameter (empty if 16-bit)
+  std::vector<std::vector<std::uint16_t>> halves_;  // one per parameter (empty if float32)
+  HalfFormat formatOf(int index) const;
   bool ready_ = false;
 
   int tokens_ = 0;

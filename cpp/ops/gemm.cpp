@@ -299,8 +299,10 @@ void gemmStreamBImpl(Index m, Index n, Index p, const T* a, Index lda, const T* 
   }
 }
 
-template <typename T>
-void packBImpl(Trans tb, const T* b, Index ldb, Index rows, Index cols, std::vector<T>& packed) {
+// Entry i of a stored B as T: `load(b, i)` (a copy, or a 16-bit value widened).
+template <typename T, typename S, typename Load>
+void packBFrom(Trans tb, const S* b, Index ldb, Index rows, Index cols, std::vector<T>& packed,
+               Load load) {
   constexpr Index kPanel = Blocking<T>::kPanel;
   // Every entry is written below (values, or zero padding in the last panel), so
   // a buffer kept from the last call is not cleared first.
@@ -315,15 +317,47 @@ void packBImpl(Trans tb, const T* b, Index ldb, Index rows, Index cols, std::vec
       const Index j0 = jp * kPanel, width = std::min<Index>(kPanel, cols - j0);
       T* out = packed.data() + jp * rows * kPanel;
       for (Index t = 0; t < rows; ++t) {
-        for (Index j = 0; j < width; ++j) out[t * kPanel + j] = b[t * ldb + j0 + j];
+        for (Index j = 0; j < width; ++j) out[t * kPanel + j] = load(b, t * ldb + j0 + j);
       }
     }
   } else {  // op(b) = b^T: b is (cols x rows); its row j is column j of op(b)
     for (Index j = 0; j < cols; ++j) {
       T* out = packed.data() + (j / kPanel) * rows * kPanel + j % kPanel;
-      for (Index t = 0; t < rows; ++t) out[t * kPanel] = b[j * ldb + t];
+      for (Index t = 0; t < rows; ++t) out[t * kPanel] = load(b, j * ldb + t);
     }
   }
+}
+
+template <typename T>
+void packBImpl(Trans tb, const T* b, Index ldb, Index rows, Index cols, std::vector<T>& packed) {
+  packBFrom(tb, b, ldb, rows, cols, packed, [](const T* x, Index i) { return x[i]; });
+}
+
+// IEEE half bits -> float, exactly: normal numbers rebias the exponent (15 -> 127),
+// subnormals are fraction * 2^-24 (exact in float), inf and NaN keep their class.
+inline float halfToFloat(std::uint16_t h) {
+  const std::uint32_t sign = static_cast<std::uint32_t>(h & 0x8000u) << 16;
+  const std::uint32_t exponent = (h >> 10) & 0x1fu, fraction = h & 0x3ffu;
+  std::uint32_t bits;
+  if (exponent == 0) {
+    const float magnitude = static_cast<float>(fraction) * 5.9604644775390625e-8f;  // 2^-24
+    std::memcpy(&bits, &magnitude, sizeof bits);
+    bits |= sign;
+  } else if (exponent == 31) {
+    bits = sign | 0x7f800000u | (fraction << 13);
+  } else {
+    bits = sign | ((exponent + 112) << 23) | (fraction << 13);
+  }
+  float out;
+  std::memcpy(&out, &bits, sizeof out);
+  return out;
+}
+
+inline float bfloat16ToFloat(std::uint16_t h) {
+  const std::uint32_t bits = static_cast<std::uint32_t>(h) << 16;
+  float out;
+  std::memcpy(&out, &bits, sizeof out);
+  return out;
 }
 
 template <typename T>
@@ -391,6 +425,32 @@ void packB(Trans tb, const double* b, Index ldb, Index rows, Index cols,
            std::vector<double>& packed) {
   packBImpl(tb, b, ldb, rows, cols, packed);
 }
+void widenHalves(const std::uint16_t* in, std::size_t n, HalfFormat format, float* out) {
+  if (format == HalfFormat::kBF16) {
+    for (std::size_t i = 0; i < n; ++i) out[i] = bfloat16ToFloat(in[i]);
+  } else {
+    for (std::size_t i = 0; i < n; ++i) out[i] = halfToFloat(in[i]);
+  }
+}
+
+bool halvesFinite(const std::uint16_t* in, std::size_t n, HalfFormat format) {
+  const std::uint16_t exponent = format == HalfFormat::kBF16 ? 0x7f80u : 0x7c00u;
+  bool finite = true;
+  for (std::size_t i = 0; i < n; ++i) finite &= (in[i] & exponent) != exponent;
+  return finite;
+}
+
+void packB(Trans tb, const std::uint16_t* b, HalfFormat format, Index ldb, Index rows, Index cols,
+           std::vector<float>& packed) {
+  if (format == HalfFormat::kBF16) {
+    packBFrom(tb, b, ldb, rows, cols, packed,
+              [](const std::uint16_t* x, Index i) { return bfloat16ToFloat(x[i]); });
+  } else {
+    packBFrom(tb, b, ldb, rows, cols, packed,
+              [](const std::uint16_t* x, Index i) { return halfToFloat(x[i]); });
+  }
+}
+
 void packB(Trans tb, const float* b, Index ldb, Index rows, Index cols,
            std::vector<float>& packed) {
   packBImpl(tb, b, ldb, rows, cols, packed);

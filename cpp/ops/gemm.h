@@ -14,6 +14,8 @@
 // instruction with the same packing and register blocking.
 #pragma once
 
+#include <cstddef>
+#include <cstdint>
 #include <vector>
 
 #include "status.h"
@@ -71,6 +73,17 @@ void packB(Trans tb, const double* b, Eigen::Index ldb, Eigen::Index rows, Eigen
            std::vector<double>& packed);
 void packB(Trans tb, const float* b, Eigen::Index ldb, Eigen::Index rows, Eigen::Index cols,
            std::vector<float>& packed);
+
+// 16-bit weights kept as stored (IEEE half, or bfloat16: a float's top 16 bits)
+// and widened to float, exactly (every value of both is a float), where they
+// are read: packB's 16-bit form widens while it packs, so a model's 16-bit
+// matrices take half the memory of float32 ones and give the same products.
+enum class HalfFormat { kF16, kBF16 };
+void widenHalves(const std::uint16_t* in, std::size_t n, HalfFormat format, float* out);
+// True if no value of in[0, n) is ±inf or NaN (exponent bits all set).
+bool halvesFinite(const std::uint16_t* in, std::size_t n, HalfFormat format);
+void packB(Trans tb, const std::uint16_t* b, HalfFormat format, Eigen::Index ldb, Eigen::Index rows,
+           Eigen::Index cols, std::vector<float>& packed);
 
 // c (m x n) = a (m x k) . packedB, where packedB was packed with panelRows >= k
 // rows (only the first k are used).

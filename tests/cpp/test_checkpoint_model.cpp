@@ -62,7 +62,7 @@ TEST_CASE("checkpoint model: the loading protocol and the 2 GiB refusal", "[chec
   CHECK(refused.code == StatusCode::kOutOfMemory);
   CHECK(refused.message ==
         "the model needs 4096 MiB for its float32 weights, more than the 2048 MiB of the wasm "
-        "memory");
+        "memory (2048 MiB in 16 bits)");
   CHECK(huge.parameters().empty());
 }
 

@@ -1,7 +1,7 @@
 // Writes one tensor's bytes, as they stream in (in chunks of any size, cut
 // anywhere), into float32 entries of the wasm heap: F32 is copied byte for byte
 // (both little-endian), F16 and BF16 are widened exactly (every F16 and BF16
-// value is a float32).
+// value is a float32), or copied as they are where the core keeps them 16-bit.
 
 /** float16 bits -> float32 value, built on first use. */
 let halfTable;
@@ -24,10 +24,12 @@ export class TensorWriter {
 
   /**
    * @param {{ dtype: string, begin: number, end: number }} tensor offsets in the data section
-   * @param {number} address byte address of its float32 destination in the heap
+   * @param {number} address byte address of its destination in the heap
+   * @param {boolean} [asStored] the destination keeps the file's 16-bit values (else float32)
    */
-  constructor(tensor, address) {
+  constructor(tensor, address, asStored = false) {
     this.dtype = tensor.dtype;
+    this.asStored = asStored;
     this.begin = tensor.begin;
     this.end = tensor.end;
     this.address = address;
@@ -43,7 +45,7 @@ export class TensorWriter {
     if (from >= to) return;
     const bytes = chunk.subarray(from - at, to - at);
     const offset = from - this.begin; // bytes of this tensor already written
-    if (this.dtype === 'F32') {
+    if (this.dtype === 'F32' || this.asStored) {
       new Uint8Array(heap, this.address + offset, bytes.length).set(bytes);
       return;
     }
