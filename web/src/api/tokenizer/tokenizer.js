@@ -125,6 +125,11 @@ export class Tokenizer {
     this.#byteDecode = description.byteDecode;
   }
 
+  /** What loadTokenizer gave (a tokenizer.json may hold either model). */
+  get kind() {
+    return 'bpe';
+  }
+
   #d;
   #vocab;
   #pieces;
