@@ -20,6 +20,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import test from 'node:test';
 import { Tokenizer as Reference } from '@huggingface/tokenizers';
+import { LEAST_TOKENS } from '../../web/src/api/tokenizer/bound.js';
 import { loadTokenizer, loadTokenizerAsync } from '../../web/src/api/tokenizer/index.js';
 import { FAMILY_STRINGS, LONE_SURROGATES } from './tokenizer-families-cases.js';
 
@@ -99,6 +100,9 @@ for (const family of ['gemma3', 'llama3', 'qwen3', 'llama2']) {
     // The asynchronous load builds the same tables.
     const sliced = await loadTokenizerAsync({ 'tokenizer.json': text });
     for (const s of FAMILY_STRINGS.slice(0, 60)) assert.deepEqual(sliced.encode(s).ids, ours.encode(s).ids, s);
+    // The text-length bound a model checks first is never above the count.
+    for (const s of FAMILY_STRINGS)
+      assert.ok(ours[LEAST_TOKENS](s) <= ours.encode(s, { addSpecialTokens: false }).ids.length, JSON.stringify(s));
     // Lone surrogates: the ids of the text with U+FFFD in their place.
     for (const s of LONE_SURROGATES) {
       const written = s.replace(/[\ud800-\udfff]/g, '\ufffd');

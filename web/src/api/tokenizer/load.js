@@ -242,15 +242,14 @@ function readPipeline(json, file, added, model) {
     preTokenizer,
     byteLevel,
     unk,
+    // Unknown characters fused into one token: a run of any length may be one token.
+    fusesUnknown: unk !== undefined && model.fuseUnk,
     post: readPostProcessor(json.post_processor, FN, `${file} post_processor`),
     decoder: readDecoder(decoderJson, FN, `${file} decoder`),
     byteDecode: byteLevel && (decoderJson === null || decoderJson.type === 'ByteLevel'),
     shrink: normalizer?.shrink ?? 1,
     unbounded:
-      normalizer?.shrink === Infinity ||
-      preTokenizer?.removes === true ||
-      (unk !== undefined && model.fuseUnk) ||
-      added.some((t) => t.lstrip || t.rstrip),
+      normalizer?.shrink === Infinity || preTokenizer?.removes === true || added.some((t) => t.lstrip || t.rstrip),
   };
 }
 

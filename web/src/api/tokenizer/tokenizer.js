@@ -151,7 +151,8 @@ export class Tokenizer {
    */
   [LEAST_TOKENS](text) {
     const d = this.#d;
-    if (d.unbounded) return 0;
+    // With every byte's token (byte_fallback), the unknown token is never used.
+    if (d.unbounded || (d.fusesUnknown && this.#byteTokens === null)) return 0;
     if (this.#most === 0) {
       // pieceBytes(p) is p.length bytes (alphabet) or p's UTF-8 (<= 3 per unit): skip the short.
       for (const piece of this.#pieces)
