@@ -81,7 +81,8 @@ test('pre-tokenizers: Metaspace prepend schemes, Digits, Whitespace, a Sequence'
     FN,
     'p',
   );
-  assert.deepEqual(seq.apply(['a b\u00e9\n'], true), ['a', 'bÃ©']);
+  assert.deepEqual(seq.apply(['a b\u00e9\n'], true), ['a', 'b\u00e9']); // the last step: bytes later, word by word
+  assert.equal(seq.bytesLater, true);
   assert.equal(seq.byteLevel, true);
   assert.throws(() => readPreTokenizer({ type: 'UnicodeScripts' }, FN, 'x pre_tokenizer'), {
     name: 'RangeError',

@@ -10,8 +10,10 @@ export class AddedMatcher {
   /** @param {Array<{ content: string, id: number, lstrip?: boolean, rstrip?: boolean }>} tokens */
   constructor(tokens) {
     this.root = new Map();
-    this.size = tokens.length;
+    // The UTF-16 units a token starts with: the scan passes any other with one array read.
+    this.first = new Uint8Array(65536);
     for (const token of tokens) {
+      this.first[token.content.charCodeAt(0)] = 1;
       let node = this.root;
       for (let i = 0; i < token.content.length; i++) {
         const unit = token.content.charCodeAt(i);
@@ -30,7 +32,9 @@ export class AddedMatcher {
   split(text) {
     const out = [];
     let plain = 0; // start of the plain text not yet given out
+    const first = this.first;
     for (let at = 0; at < text.length; at++) {
+      if (first[text.charCodeAt(at)] === 0) continue;
       let node = this.root.get(text.charCodeAt(at));
       if (node === undefined) continue;
       let found = null;

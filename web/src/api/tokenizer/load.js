@@ -99,8 +99,9 @@ function* readVocab(object, file, field = 'vocab') {
     if (i % STEP === STEP - 1) yield;
     const token = tokens[i];
     const id = object[token];
-    checkId(id, file, `id of token ${JSON.stringify(token)}`);
-    checkTokenLength(token, file, field);
+    // The message is only written for a bad entry (formatting it for each of 262,144 cost as much as the rest).
+    if (!(id >= 0 && id <= MAX_ID && Number.isInteger(id))) checkId(id, file, `id of token ${JSON.stringify(token)}`);
+    if (token.length > MAX_TOKEN_CHARS) checkTokenLength(token, file, field);
     if (pieces[id] !== undefined) {
       throw new RangeError(
         `${FN}: ${file} gives id ${id} to two tokens, ${JSON.stringify(pieces[id])} and ${JSON.stringify(token)}`,

@@ -108,9 +108,15 @@ export function readPrependScheme(json, fn, where) {
 /**
  * The pre-tokenizer of a tokenizer.json, or null for none.
  * apply(pieces, atStart): atStart says pieces[0] begins the whole text (Metaspace's 'first').
- * @returns {{ apply(pieces: string[], atStart: boolean): string[], removes: boolean, byteLevel: boolean } | null}
+ * bytesLater: the pieces are text still, to be turned into byte characters word by word.
+ * @returns {{ apply(pieces: string[], atStart: boolean): string[], removes: boolean, byteLevel: boolean, bytesLater?: boolean } | null}
  */
 export function readPreTokenizer(json, fn, where) {
+  const read = readStep(json, fn, where);
+  return read?.last ?? read;
+}
+
+function readStep(json, fn, where) {
   if (json === null || json === undefined) return null;
   if (!isPlainObject(json)) throw new TypeError(`${fn}: ${where} must be an object, got ${describe(json)}`);
   const step = (apply, removes = false, byteLevel = false) => ({ apply, removes, byteLevel });
@@ -118,14 +124,20 @@ export function readPreTokenizer(json, fn, where) {
     case 'ByteLevel': {
       const prefix = boolean(json.add_prefix_space, true, fn, `${where} add_prefix_space`);
       const regex = boolean(json.use_regex, true, fn, `${where} use_regex`);
-      return step(
-        flatMap((piece) => {
-          const text = prefix && !piece.startsWith(' ') ? ' ' + piece : piece;
-          return (regex ? (text.match(GPT2_PATTERN) ?? []) : [text]).map(toByteChars);
-        }),
-        false,
-        true,
-      );
+      const split = (piece) => {
+        const text = prefix && !piece.startsWith(' ') ? ' ' + piece : piece;
+        return regex ? (text.match(GPT2_PATTERN) ?? []) : [text];
+      };
+      // As the last step, the pieces stay text: the tokenizer turns a word into byte
+      // characters only when its cache does not hold it (most words repeat).
+      return {
+        ...step(
+          flatMap((piece) => split(piece).map(toByteChars)),
+          false,
+          true,
+        ),
+        last: { ...step(flatMap(split), false, true), bytesLater: true },
+      };
     }
     case 'Split': {
       const regex = readPattern(json.pattern, fn, `${where}.pattern`);
@@ -187,11 +199,13 @@ export function readPreTokenizer(json, fn, where) {
       const list = json.pretokenizers;
       if (!Array.isArray(list))
         throw new TypeError(`${fn}: ${where}.pretokenizers must be an array, got ${describe(list)}`);
-      const steps = list.map((s, i) => readPreTokenizer(s, fn, `${where}.pretokenizers[${i}]`)).filter(Boolean);
+      const steps = list.map((s, i) => readStep(s, fn, `${where}.pretokenizers[${i}]`)).filter(Boolean);
+      if (steps.length > 0 && steps[steps.length - 1].last) steps.push(steps.pop().last);
       return {
         apply: (pieces, atStart) => steps.reduce((p, s) => s.apply(p, atStart), pieces),
         removes: steps.some((s) => s.removes),
         byteLevel: steps.some((s) => s.byteLevel),
+        bytesLater: steps.length > 0 && steps[steps.length - 1].bytesLater === true,
       };
     }
     default:

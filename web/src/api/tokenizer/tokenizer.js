@@ -5,7 +5,7 @@
 
 import { describe } from '../errors.js';
 import { AddedMatcher } from './added.js';
-import { BYTE_TO_CHAR, pieceBytes } from './bytes.js';
+import { BYTE_TO_CHAR, pieceBytes, toByteChars } from './bytes.js';
 import { bpe, MergeTable } from './bpe.js';
 import { LEAST_TOKENS } from './bound.js';
 import { idOf, mergeAt } from './load.js';
@@ -70,19 +70,9 @@ export function* buildTables({ file, vocab, pieces, merges, added, byteLevel, by
   }
 
   const table = new MergeTable(merges.length);
-  for (let rank = 0; rank < merges.length; rank++) {
-    if (rank % STEP === STEP - 1) yield;
-    const [a, b] = mergeAt(merges, rank, file);
-    const left = idOf(vocab, a);
-    const right = idOf(vocab, b);
-    const merged = idOf(vocab, a + b);
-    const missing = left === undefined ? a : right === undefined ? b : merged === undefined ? a + b : null;
-    if (missing !== null) {
-      throw new RangeError(
-        `${FN}: ${file} merge ${rank + 1} (${JSON.stringify(a)} ${JSON.stringify(b)}) uses ${JSON.stringify(missing)}, which is not in the vocabulary`,
-      );
-    }
-    table.add(left, right, merged);
+  for (let from = 0; from < merges.length; from += STEP) {
+    if (from > 0) yield;
+    addMerges(table, merges, from, Math.min(from + STEP, merges.length), vocab, file);
   }
 
   // Added tokens marked `normalized` are matched in the normalized text (their content normalized too).
@@ -99,6 +89,31 @@ export function* buildTables({ file, vocab, pieces, merges, added, byteLevel, by
     rawAdded: raw.length === 0 ? null : new AddedMatcher(raw),
     normalizedAdded: normalized.length === 0 ? null : new AddedMatcher(normalized),
   };
+}
+
+/**
+ * Merges [from, to) into the table, as vocabulary ids. A plain function (the hot loop of a
+ * load, kept out of the generator so that it is optimized as one).
+ */
+function addMerges(table, merges, from, to, vocab, file) {
+  for (let rank = from; rank < to; rank++) {
+    // "a b" read in place (no array per merge); anything else, and every error, through mergeAt.
+    const merge = merges[rank];
+    const space = typeof merge === 'string' ? merge.indexOf(' ') : -1;
+    const plain = space > 0 && space < merge.length - 1 && merge.indexOf(' ', space + 1) === -1;
+    const [a, b] = plain ? [merge.slice(0, space), merge.slice(space + 1)] : mergeAt(merges, rank, file);
+    const left = vocab[a];
+    const right = vocab[b];
+    const merged = vocab[a + b];
+    // Own numbers only (an inherited name like 'constructor' is not a token).
+    if (typeof left !== 'number' || typeof right !== 'number' || typeof merged !== 'number') {
+      const missing = idOf(vocab, a) === undefined ? a : idOf(vocab, b) === undefined ? b : a + b;
+      throw new RangeError(
+        `${FN}: ${file} merge ${rank + 1} (${JSON.stringify(a)} ${JSON.stringify(b)}) uses ${JSON.stringify(missing)}, which is not in the vocabulary`,
+      );
+    }
+    table.add(left, right, merged);
+  }
 }
 
 // A description that carries its tables already built (buildTokenizer's async path).
@@ -123,6 +138,7 @@ export class Tokenizer {
     this.#normalizedAdded = tables.normalizedAdded;
     // GPT-2's decoding: the pieces' bytes joined and read as UTF-8 at once.
     this.#byteDecode = description.byteDecode;
+    this.#bytesLater = description.preTokenizer?.bytesLater === true;
   }
 
   /** What loadTokenizer gave (a tokenizer.json may hold either model). */
@@ -138,6 +154,7 @@ export class Tokenizer {
   #rawAdded;
   #normalizedAdded;
   #byteDecode;
+  #bytesLater;
   #cache = new Map();
   #texts = new Map();
   #most = 0; // the most text one token stands for (0: not computed yet)
@@ -181,7 +198,8 @@ export class Tokenizer {
       if (typeof part === 'number') ids.push(part);
       else this.#encodeStretch(part, start === 0, ids);
     }
-    if (addSpecialTokens) ids = applyTemplate(this.#d.post.single, ids);
+    const template = this.#d.post.single;
+    if (addSpecialTokens && !(template.length === 1 && template[0] === 'A')) ids = applyTemplate(template, ids);
     return { ids, tokens: ids.map((id) => this.tokenText(id)), pieces: ids.map((id) => this.#pieces[id]) };
   }
 
@@ -203,8 +221,9 @@ export class Tokenizer {
   #encodeWord(word) {
     const cached = this.#cache.get(word);
     if (cached !== undefined) return cached;
-    const whole = this.#d.ignoreMerges ? idOf(this.#vocab, word) : undefined;
-    const result = whole !== undefined ? [whole] : bpe(this.#symbols(word), this.#merges);
+    const chars = this.#bytesLater ? toByteChars(word) : word;
+    const whole = this.#d.ignoreMerges ? idOf(this.#vocab, chars) : undefined;
+    const result = whole !== undefined ? [whole] : bpe(this.#symbols(chars), this.#merges);
     if (word.length <= CACHE_WORD_CHARS) {
       if (this.#cache.size >= CACHE_WORDS) this.#cache.clear();
       this.#cache.set(word, result);
