@@ -39,6 +39,8 @@ export function loadTokenizer(files) {
  * @param {AbortSignal} [signal]
  */
 export async function loadTokenizerAsync(files, signal) {
+  // Aborted already: not even the JSON is parsed.
+  if (signal?.aborted) throw signal.reason ?? new DOMException('The operation was aborted.', 'AbortError');
   const { files: read, wordPiece } = parsed(files);
   if (wordPiece) return loadWordPieceTokenizerAsync({ 'tokenizer.json': read['tokenizer.json'] }, {}, signal);
   return buildTokenizer(await runStepsAsync(readTokenizerSteps(read), signal), signal);
