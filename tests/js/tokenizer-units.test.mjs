@@ -205,10 +205,10 @@ testBadInputs(
       'loadTokenizer: tokenizer.json model must be an object, got undefined',
     ],
     [
-      'model WordPiece',
-      withJson((j) => void (j.model.type = 'WordPiece')),
+      'model Unigram',
+      withJson((j) => void (j.model.type = 'Unigram')),
       RangeError,
-      'loadTokenizer: tokenizer.json model.type is "WordPiece"; only byte-level',
+      `loadTokenizer: tokenizer.json model.type is "Unigram"; only 'BPE' and 'WordPiece' are supported`,
     ],
     [
       'model dropout',
@@ -295,28 +295,34 @@ testBadInputs(
       'loadTokenizer: tokenizer.json has no token for byte 0x0a ("Ċ")',
     ],
     [
-      'normalizer',
-      withJson((j) => void (j.normalizer = { type: 'NFC' })),
+      'normalizer Precompiled',
+      withJson((j) => void (j.normalizer = { type: 'Precompiled', precompiled_charsmap: '' })),
       RangeError,
-      'loadTokenizer: tokenizer.json has a normalizer ("NFC")',
+      'loadTokenizer: tokenizer.json normalizer type "Precompiled" is not supported',
     ],
     [
-      'no pre_tokenizer',
-      withJson((j) => void (j.pre_tokenizer = null)),
+      'decoder CTC',
+      withJson((j) => void (j.decoder = { type: 'CTC' })),
       RangeError,
-      'loadTokenizer: tokenizer.json has no pre_tokenizer',
+      'loadTokenizer: tokenizer.json decoder type "CTC" is not supported',
     ],
     [
-      'pre_tokenizer Whitespace',
-      withJson((j) => void (j.pre_tokenizer = { type: 'Whitespace' })),
+      'pre_tokenizer UnicodeScripts',
+      withJson((j) => void (j.pre_tokenizer = { type: 'UnicodeScripts' })),
       RangeError,
-      'loadTokenizer: tokenizer.json pre_tokenizer type is "Whitespace"; only',
+      'loadTokenizer: tokenizer.json pre_tokenizer type "UnicodeScripts" is not supported',
     ],
     [
-      'pre_tokenizer Sequence of two',
-      withJson((j) => void (j.pre_tokenizer = { type: 'Sequence', pretokenizers: [j.pre_tokenizer, j.pre_tokenizer] })),
+      'Split pattern possessive',
+      withJson(
+        (j) =>
+          void (j.pre_tokenizer = {
+            type: 'Sequence',
+            pretokenizers: [{ type: 'Split', pattern: { Regex: '\\p{L}++' }, behavior: 'Isolated' }, j.pre_tokenizer],
+          }),
+      ),
       RangeError,
-      'loadTokenizer: tokenizer.json pre_tokenizer is a Sequence of 2 steps',
+      'loadTokenizer: tokenizer.json pre_tokenizer.pretokenizers[0].pattern.Regex "\\\\p{L}++" uses a possessive quantifier, which is not supported',
     ],
     [
       'add_prefix_space a string',
@@ -337,10 +343,10 @@ testBadInputs(
       'loadTokenizer: tokenizer.json added_tokens[0].content must be a non-empty string',
     ],
     [
-      'added token lstrip',
-      withJson((j) => void (j.added_tokens = [{ id: 300, content: '<m>', lstrip: true }])),
+      'added token single_word',
+      withJson((j) => void (j.added_tokens = [{ id: 300, content: '<m>', single_word: true }])),
       RangeError,
-      'loadTokenizer: tokenizer.json added_tokens[0] ("<m>") has lstrip: true, which is not supported',
+      'loadTokenizer: tokenizer.json added_tokens[0] ("<m>") has single_word: true, which is not supported',
     ],
     [
       'added token on a taken id',

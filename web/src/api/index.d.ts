@@ -366,6 +366,46 @@ export interface OpenModelOptions {
 // Each model family's types live with it (model/families/<family>/types.d.ts); the build
 // writes model/families/index.d.ts, which re-exports every family's.
 export * from './model/families/index.js';
+import type { WordPieceTokenizer } from './model/families/index.js';
+
+/** A tokenizer file: its text, its UTF-8 bytes, or (a .json file) its parsed JSON. */
+export type TokenizerFile = string | ArrayBuffer | ArrayBufferView | object;
+
+/**
+ * A Hugging Face folder's tokenizer files: `tokenizer.json`, or GPT-2's `vocab.json` with
+ * `merges.txt`. Other entries are ignored, so a whole folder's files can be passed.
+ */
+export interface TokenizerFiles {
+  readonly 'tokenizer.json'?: TokenizerFile;
+  readonly 'vocab.json'?: TokenizerFile;
+  readonly 'merges.txt'?: string | ArrayBuffer | ArrayBufferView;
+  readonly [file: string]: unknown;
+}
+
+export interface EncodeOptions {
+  /** Add the special tokens the file's post-processor says (Llama's and Gemma's BOS); default true. */
+  addSpecialTokens?: boolean;
+}
+
+/** A BPE tokenizer (GPT-2, Llama 2 and 3, Qwen, Mistral, Gemma, SmolLM …). Pure JS: nothing to delete. */
+export interface BpeTokenizer {
+  readonly kind: 'bpe';
+  /** The ids Hugging Face's `tokenizer(text)` gives, each token's display text and its vocabulary piece. */
+  encode(text: string, options?: EncodeOptions): { ids: number[]; tokens: string[]; pieces: string[] };
+  /** The text of `ids`, as the file's decoder gives it. */
+  decode(ids: readonly number[] | Int32Array | Uint32Array): string;
+  /** One token's text as it reads inside a text (a partial UTF-8 character shows as U+FFFD). */
+  tokenText(id: number): string;
+  /** One more than the largest id. */
+  readonly vocabSize: number;
+}
+
+/**
+ * The tokenizer of a Hugging Face folder: BPE from `tokenizer.json` (or `vocab.json` +
+ * `merges.txt`), WordPiece when the file's model is WordPiece; narrow by `kind`. A step the
+ * file names that is not supported is a RangeError naming the field and its type.
+ */
+export declare function loadTokenizer(files: TokenizerFiles): BpeTokenizer | WordPieceTokenizer;
 
 /**
  * The translation tasks: `'dates'` (human-written dates → ISO `yyyy-mm-dd`), `'reverse'` (3–12 digits reversed) or

@@ -9,6 +9,8 @@
 import { createLoader } from './api.js';
 
 export { Matrix } from './matrix.js';
+// Pure JS (no wasm, no loadAttention): the tokenizers of Hugging Face's tokenizer.json.
+export { loadTokenizer } from './tokenizer/index.js';
 
 /**
  * The model reader and its wasm module (./model/), imported when openModel is

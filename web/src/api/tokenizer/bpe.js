@@ -26,6 +26,7 @@ export class MergeTable {
     this.ranks = new Int32Array(capacity);
     this.mergedId = new Int32Array(count);
     this.size = 0;
+    this.lastMerged = -2; // the merged id of the last merge added (the loader's guess at the next)
   }
 
   #slot(left, right) {

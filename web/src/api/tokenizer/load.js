@@ -1,14 +1,20 @@
-// Reads the tokenizer files of a Hugging Face GPT-2 folder into one plain
-// description: { vocab, merges, added, addPrefixSpace, useRegex, ignoreMerges }.
-// Nothing here tokenizes; tokenizer.js builds the working tables.
+// Reads a Hugging Face tokenizer.json of a BPE model (GPT-2, Llama, Qwen, Mistral,
+// Gemma, SmolLM …), or GPT-2's vocab.json + merges.txt, into one plain
+// description: the vocabulary, the merges, the added tokens and the pipeline's
+// steps as functions (normalizers.js, pretokenizers.js, postprocess.js,
+// decoders.js). Nothing here tokenizes; tokenizer.js builds the working tables.
 //
 // Errors name loadTokenizer, the file and what is wrong: a TypeError when the
 // file cannot be read as its format (not JSON, a field of the wrong JSON type),
 // a RangeError when it reads but a value cannot be used (a negative id, a merge
-// of unknown tokens, a model or pre-tokenizer other than GPT-2's byte-level BPE).
+// of unknown tokens, a step type or setting that is not supported).
 
 import { isDetachedBytes } from '../detached.js';
 import { describe, isPlainObject } from '../errors.js';
+import { readDecoder } from './decoders.js';
+import { readNormalizer } from './normalizers.js';
+import { readPostProcessor } from './postprocess.js';
+import { readPreTokenizer } from './pretokenizers.js';
 import { runSteps, STEP } from './steps.js';
 
 const FN = 'loadTokenizer';
@@ -67,40 +73,50 @@ export function checkTokenLength(token, file, field, fn = FN) {
     );
 }
 
+/** The id of `token` in a vocabulary object (an own number: inherited names like 'constructor' are not). */
+export function idOf(vocab, token) {
+  const id = vocab[token];
+  return typeof id === 'number' ? id : undefined;
+}
+
 /**
- * token -> id from a JSON object; ids must be distinct. One pass over the keys,
- * the ids seen marked in a bit set (ids < 2^24: 2 MB), no per-entry objects.
+ * The vocabulary as read: the JSON object itself (token -> id; lookups go to it, no
+ * copy into a Map, which cost as much again as JSON.parse on a 262,144-token file)
+ * and id -> token, built in the same pass that checks the ids are distinct.
  */
 function* readVocab(object, file, field = 'vocab') {
   if (!isPlainObject(object))
     throw new TypeError(`${FN}: ${file} vocab must be an object of token: id, got ${describe(object)}`);
   const tokens = Object.keys(object);
   checkCount(tokens.length, MAX_VOCAB, file, field);
-  const vocab = new Map();
-  const seen = new Int32Array((MAX_ID + 1) >>> 5);
+  if (tokens.length === 0) throw new RangeError(`${FN}: ${file} vocab is empty`);
+  // Filled in id order first: set out of order (JSON puts "12" before "a"), a large array
+  // turns sparse (a dictionary) and costs several times more. An id far past the count
+  // makes it sparse instead of a 2^24-entry array.
+  const pieces = [];
+  for (let i = 0; i < tokens.length; i++) pieces.push(undefined);
   for (let i = 0; i < tokens.length; i++) {
     if (i % STEP === STEP - 1) yield;
     const token = tokens[i];
     const id = object[token];
-    checkId(id, file, `id of token ${JSON.stringify(token)}`);
-    checkTokenLength(token, file, field);
-    if (seen[id >>> 5] & (1 << (id & 31))) {
-      const first = tokens.find((t) => object[t] === id);
+    // The message is only written for a bad entry (formatting it for each of 262,144 cost as much as the rest).
+    if (!(id >= 0 && id <= MAX_ID && Number.isInteger(id))) checkId(id, file, `id of token ${JSON.stringify(token)}`);
+    if (token.length > MAX_TOKEN_CHARS) checkTokenLength(token, file, field);
+    if (pieces[id] !== undefined) {
       throw new RangeError(
-        `${FN}: ${file} gives id ${id} to two tokens, ${JSON.stringify(first)} and ${JSON.stringify(token)}`,
+        `${FN}: ${file} gives id ${id} to two tokens, ${JSON.stringify(pieces[id])} and ${JSON.stringify(token)}`,
       );
     }
-    seen[id >>> 5] |= 1 << (id & 31);
-    vocab.set(token, id);
+    pieces[id] = token;
   }
-  if (vocab.size === 0) throw new RangeError(`${FN}: ${file} vocab is empty`);
-  return vocab;
+  return { vocab: object, pieces };
 }
 
 /** One merge "a b" (a line of merges.txt or a string of tokenizer.json) as [a, b]. */
 function splitMerge(line, file, where) {
-  const parts = line.split(' ');
-  if (parts.length !== 2 || parts[0] === '' || parts[1] === '') {
+  const space = line.indexOf(' ');
+  const parts = [line.slice(0, space), line.slice(space + 1)];
+  if (space <= 0 || space === line.length - 1 || parts[1].includes(' ')) {
     throw new RangeError(
       `${FN}: ${file} ${where} must be two tokens separated by one space, got ${JSON.stringify(line)}`,
     );
@@ -124,87 +140,64 @@ function* readMergesText(value) {
   return merges;
 }
 
-/** tokenizer.json model.merges: strings "a b" or pairs ["a", "b"]. */
-function* readMergesJson(list, file) {
+/** tokenizer.json model.merges: strings "a b" or pairs ["a", "b"], kept as given (mergeAt reads one). */
+function readMergesJson(list, file) {
   if (!Array.isArray(list)) throw new TypeError(`${FN}: ${file} model.merges must be an array, got ${describe(list)}`);
   checkCount(list.length, MAX_MERGES, file, 'model.merges');
-  const merges = new Array(list.length);
-  for (let i = 0; i < list.length; i++) {
-    if (i % STEP === STEP - 1) yield;
-    const merge = list[i];
-    if (typeof merge === 'string') merges[i] = splitMerge(merge, file, `model.merges[${i}]`);
-    else if (Array.isArray(merge) && merge.length === 2 && typeof merge[0] === 'string' && typeof merge[1] === 'string')
-      merges[i] = merge;
-    else throw new TypeError(`${FN}: ${file} model.merges[${i}] must be "a b" or ["a", "b"], got ${describe(merge)}`);
-  }
-  return merges;
+  return list;
 }
 
-/** Settings of a BPE model that GPT-2 leaves off; any other value would change the ids. */
+/** Merge `i` of a list as [a, b]: the table building reads each once (no copy of the list first). */
+export function mergeAt(list, i, file) {
+  const merge = list[i];
+  if (typeof merge === 'string') return splitMerge(merge, file, `model.merges[${i}]`);
+  if (Array.isArray(merge) && merge.length === 2 && typeof merge[0] === 'string' && typeof merge[1] === 'string')
+    return merge;
+  throw new TypeError(`${FN}: ${file} model.merges[${i}] must be "a b" or ["a", "b"], got ${describe(merge)}`);
+}
+
+/** Settings of a BPE model that are not supported past these values; any other would change the ids. */
 const OFF = {
   dropout: [null, 0],
-  unk_token: [null],
   continuing_subword_prefix: [null, ''],
   end_of_word_suffix: [null, ''],
-  byte_fallback: [false],
 };
+
+function flag(model, key, file) {
+  const value = model[key];
+  if (value === undefined || value === null) return false;
+  if (typeof value !== 'boolean')
+    throw new TypeError(`${FN}: ${file} model.${key} must be true or false, got ${describe(value)}`);
+  return value;
+}
 
 function* readModel(model, file) {
   if (!isPlainObject(model)) throw new TypeError(`${FN}: ${file} model must be an object, got ${describe(model)}`);
   if (model.type !== undefined && model.type !== 'BPE') {
     throw new RangeError(
-      `${FN}: ${file} model.type is ${JSON.stringify(model.type)}; only byte-level 'BPE' (GPT-2) is supported`,
+      `${FN}: ${file} model.type is ${JSON.stringify(model.type)}; only 'BPE' and 'WordPiece' are supported`,
     );
   }
   for (const [key, allowed] of Object.entries(OFF)) {
     if (model[key] !== undefined && !allowed.includes(model[key])) {
       throw new RangeError(
-        `${FN}: ${file} model.${key} is ${JSON.stringify(model[key])}; GPT-2's byte-level BPE has it off and other values are not supported`,
+        `${FN}: ${file} model.${key} is ${JSON.stringify(model[key])}; only ${allowed.map((v) => JSON.stringify(v)).join(' or ')} is supported`,
       );
     }
   }
-  if (model.ignore_merges !== undefined && typeof model.ignore_merges !== 'boolean') {
-    throw new TypeError(
-      `${FN}: ${file} model.ignore_merges must be true or false, got ${describe(model.ignore_merges)}`,
-    );
-  }
+  if (model.unk_token !== undefined && model.unk_token !== null && typeof model.unk_token !== 'string')
+    throw new TypeError(`${FN}: ${file} model.unk_token must be a string or null, got ${describe(model.unk_token)}`);
   return {
-    vocab: yield* readVocab(model.vocab, file, 'model.vocab'),
-    merges: yield* readMergesJson(model.merges, file),
-    ignoreMerges: model.ignore_merges === true,
+    ...(yield* readVocab(model.vocab, file, 'model.vocab')),
+    merges: readMergesJson(model.merges, file),
+    ignoreMerges: flag(model, 'ignore_merges', file),
+    byteFallback: flag(model, 'byte_fallback', file),
+    fuseUnk: flag(model, 'fuse_unk', file),
+    unkToken: model.unk_token ?? null,
   };
 }
 
-/** The ByteLevel pre-tokenizer's settings, alone or as the only step of a Sequence. */
-function readPreTokenizer(pre, file) {
-  if (pre === null || pre === undefined) {
-    throw new RangeError(`${FN}: ${file} has no pre_tokenizer; GPT-2's ByteLevel pre-tokenizer is needed`);
-  }
-  if (!isPlainObject(pre)) throw new TypeError(`${FN}: ${file} pre_tokenizer must be an object, got ${describe(pre)}`);
-  let step = pre;
-  if (pre.type === 'Sequence') {
-    const steps = pre.pretokenizers;
-    if (!Array.isArray(steps) || steps.length !== 1 || !isPlainObject(steps[0])) {
-      throw new RangeError(
-        `${FN}: ${file} pre_tokenizer is a Sequence of ${Array.isArray(steps) ? steps.length : describe(steps)} steps; only one ByteLevel step is supported`,
-      );
-    }
-    step = steps[0];
-  }
-  if (step.type !== 'ByteLevel') {
-    throw new RangeError(
-      `${FN}: ${file} pre_tokenizer type is ${JSON.stringify(step.type)}; only GPT-2's ByteLevel is supported`,
-    );
-  }
-  for (const key of ['add_prefix_space', 'use_regex']) {
-    if (step[key] !== undefined && typeof step[key] !== 'boolean') {
-      throw new TypeError(`${FN}: ${file} pre_tokenizer ${key} must be true or false, got ${describe(step[key])}`);
-    }
-  }
-  return { addPrefixSpace: step.add_prefix_space === true, useRegex: step.use_regex !== false };
-}
-
-/** added_tokens: [{ id, content, ... }], matched verbatim in the text. */
+/** added_tokens: [{ id, content, lstrip, rstrip, normalized, special }], cut out of the text first. */
 function readAdded(list, file) {
   if (list === undefined || list === null) return [];
   if (!Array.isArray(list)) throw new TypeError(`${FN}: ${file} added_tokens must be an array, got ${describe(list)}`);
@@ -215,33 +208,59 @@ function readAdded(list, file) {
     if (typeof token.content !== 'string' || token.content === '') {
       throw new TypeError(`${FN}: ${file} ${where}.content must be a non-empty string, got ${describe(token.content)}`);
     }
-    for (const key of ['lstrip', 'rstrip', 'single_word']) {
-      if (token[key] === true) {
-        throw new RangeError(
-          `${FN}: ${file} ${where} (${JSON.stringify(token.content)}) has ${key}: true, which is not supported (GPT-2's added tokens match verbatim)`,
-        );
-      }
+    for (const key of ['lstrip', 'rstrip', 'single_word', 'normalized', 'special']) {
+      if (token[key] !== undefined && typeof token[key] !== 'boolean')
+        throw new TypeError(`${FN}: ${file} ${where}.${key} must be true or false, got ${describe(token[key])}`);
+    }
+    if (token.single_word === true) {
+      throw new RangeError(
+        `${FN}: ${file} ${where} (${JSON.stringify(token.content)}) has single_word: true, which is not supported`,
+      );
     }
     checkTokenLength(token.content, file, `${where}.content`);
-    return { id: checkId(token.id, file, `${where}.id`), content: token.content };
+    const special = token.special === true;
+    return {
+      id: checkId(token.id, file, `${where}.id`),
+      content: token.content,
+      lstrip: token.lstrip === true,
+      rstrip: token.rstrip === true,
+      // Hugging Face's default: special tokens match the raw text, others the normalized.
+      normalized: token.normalized ?? !special,
+      special,
+    };
   });
+}
+
+/** The pipeline's steps, and what the text-length bound needs to know of them. */
+function readPipeline(json, file, added, model) {
+  const normalizer = readNormalizer(json.normalizer, FN, `${file} normalizer`);
+  const preTokenizer = readPreTokenizer(json.pre_tokenizer, FN, `${file} pre_tokenizer`);
+  const byteLevel = preTokenizer?.byteLevel === true;
+  const decoderJson = json.decoder ?? null;
+  const unk = model.unkToken === null ? undefined : idOf(model.vocab, model.unkToken);
+  return {
+    normalizer,
+    preTokenizer,
+    byteLevel,
+    unk,
+    // Unknown characters fused into one token: a run of any length may be one token.
+    fusesUnknown: unk !== undefined && model.fuseUnk,
+    post: readPostProcessor(json.post_processor, FN, `${file} post_processor`),
+    decoder: readDecoder(decoderJson, FN, `${file} decoder`),
+    byteDecode: byteLevel && (decoderJson === null || decoderJson.type === 'ByteLevel'),
+    shrink: normalizer?.shrink ?? 1,
+    unbounded:
+      normalizer?.shrink === Infinity || preTokenizer?.removes === true || added.some((t) => t.lstrip || t.rstrip),
+  };
 }
 
 function* readTokenizerJson(value) {
   const file = 'tokenizer.json';
   const json = readJson(value, file);
   if (!isPlainObject(json)) throw new TypeError(`${FN}: ${file} must hold a JSON object, got ${describe(json)}`);
-  if (json.normalizer !== undefined && json.normalizer !== null) {
-    throw new RangeError(
-      `${FN}: ${file} has a normalizer (${JSON.stringify(json.normalizer?.type)}); GPT-2 has none and normalizers are not supported`,
-    );
-  }
-  return {
-    file,
-    ...(yield* readModel(json.model, file)),
-    added: readAdded(json.added_tokens, file),
-    ...readPreTokenizer(json.pre_tokenizer, file),
-  };
+  const model = yield* readModel(json.model, file);
+  const added = readAdded(json.added_tokens, file);
+  return { file, ...model, added, ...readPipeline(json, file, added, model) };
 }
 
 /**
@@ -263,17 +282,20 @@ export function* readTokenizerSteps(files) {
   if (files['vocab.json'] !== undefined && files['merges.txt'] !== undefined) {
     // The pair of files is GPT-2's original format: byte-level, the regex on, no prefix space.
     // '<|endoftext|>' is a special token there too (Hugging Face's GPT2Tokenizer adds it).
-    const vocab = yield* readVocab(readJson(files['vocab.json'], 'vocab.json'), 'vocab.json');
+    const { vocab, pieces } = yield* readVocab(readJson(files['vocab.json'], 'vocab.json'), 'vocab.json');
     const end = '<|endoftext|>';
-    const added = vocab.has(end) ? [{ id: vocab.get(end), content: end }] : [];
+    const endId = idOf(vocab, end);
+    const added = endId === undefined ? [] : [{ id: endId, content: end, normalized: false, special: true }];
+    const model = { vocab, pieces, merges: yield* readMergesText(files['merges.txt']), unkToken: null };
+    const pipeline = { pre_tokenizer: { type: 'ByteLevel', add_prefix_space: false, use_regex: true }, decoder: null };
     return {
       file: 'vocab.json + merges.txt',
-      vocab,
-      merges: yield* readMergesText(files['merges.txt']),
+      ...model,
       added,
       ignoreMerges: false,
-      addPrefixSpace: false,
-      useRegex: true,
+      byteFallback: false,
+      fuseUnk: false,
+      ...readPipeline(pipeline, 'vocab.json', added, model),
     };
   }
   const given =

@@ -1,11 +1,15 @@
 // The working tokenizer: the tables built from a description (load.js) and
-// encode/decode. Pure JS, no wasm: nothing to delete.
+// encode/decode, following tokenizer.json's pipeline: added tokens cut out, then
+// per stretch of text the normalizer, the pre-tokenizer and BPE per word, then the
+// post-processor's special tokens. Pure JS, no wasm: nothing to delete.
 
 import { describe } from '../errors.js';
+import { AddedMatcher } from './added.js';
 import { BYTE_TO_CHAR, pieceBytes, toByteChars } from './bytes.js';
 import { bpe, MergeTable } from './bpe.js';
 import { LEAST_TOKENS } from './bound.js';
-import { preTokenize } from './pretokenize.js';
+import { idOf, mergeAt } from './load.js';
+import { applyTemplate } from './postprocess.js';
 import { runSteps, runStepsAsync, STEP } from './steps.js';
 
 const FN = 'loadTokenizer';
@@ -13,31 +17,20 @@ const FN = 'loadTokenizer';
 // and starts over when full, so a long text of distinct words cannot grow it without bound.
 const CACHE_WORD_CHARS = 64;
 const CACHE_WORDS = 50000;
-const SYNTAX = /[\\^$.*+?()[\]{}|/]/g;
+const HEX = '0123456789ABCDEF';
 
 // Not fatal: bytes that are not whole UTF-8 become U+FFFD. ignoreBOM keeps a leading U+FEFF,
 // which a default TextDecoder would drop from the text.
 const display = new TextDecoder('utf-8', { ignoreBOM: true });
+const utf8 = new TextEncoder();
 
 /**
- * The working tables of a description, as steps (steps.js): id -> piece, added tokens,
- * the byte tokens, the merges and the added tokens' pattern.
+ * The working tables of a description, as steps (steps.js): id -> piece with the added
+ * tokens, the byte_fallback tokens, the merges and the added tokens' matchers.
  */
-export function* buildTables({ file, vocab, merges, added }) {
-  // id -> piece, the vocabulary first, then added tokens not in it.
-  // Filled in id order first: set out of order (JSON puts "12" before "a"), a large array
-  // turns sparse (a dictionary) and costs several times more. Not when the ids are sparse
-  // themselves (one id near 2^24 would make a 128 MB array).
-  let most = -1;
-  for (const id of vocab.values()) if (id > most) most = id;
-  const pieces = [];
-  if (most < 2 * vocab.size + 1024) for (let id = 0; id <= most; id++) pieces.push(undefined);
-  let i = 0;
-  for (const [piece, id] of vocab) {
-    if (++i % STEP === 0) yield;
-    pieces[id] = piece;
-  }
-  const addedIds = new Map();
+export function* buildTables({ file, vocab, pieces, merges, added, byteLevel, byteFallback, normalizer }) {
+  // id -> piece: the vocabulary's (load.js), then added tokens not in it.
+  const addedOnly = new Set(); // ids of added tokens the vocabulary lacks
   for (const { id, content } of added) {
     const owner = pieces[id];
     if (owner !== undefined && owner !== content) {
@@ -45,48 +38,96 @@ export function* buildTables({ file, vocab, merges, added }) {
         `${FN}: ${file} added token ${JSON.stringify(content)} has id ${id}, which the vocabulary gives to ${JSON.stringify(owner)}`,
       );
     }
-    if (vocab.has(content) && vocab.get(content) !== id) {
+    const own = idOf(vocab, content);
+    if (own !== undefined && own !== id) {
       throw new RangeError(
-        `${FN}: ${file} added token ${JSON.stringify(content)} has id ${id} but the vocabulary gives it id ${vocab.get(content)}`,
+        `${FN}: ${file} added token ${JSON.stringify(content)} has id ${id} but the vocabulary gives it id ${own}`,
       );
     }
+    if (own === undefined) addedOnly.add(id);
     pieces[id] = content;
-    addedIds.set(content, id);
   }
   const vocabSize = pieces.length;
 
-  // Every byte must have a token, or some text could not be encoded at all.
-  const byteId = BYTE_TO_CHAR.map((ch, b) => {
-    const id = vocab.get(ch);
-    if (id === undefined) {
-      throw new RangeError(
-        `${FN}: ${file} has no token for byte 0x${b.toString(16).padStart(2, '0')} (${JSON.stringify(ch)}); a byte-level vocabulary needs all 256`,
-      );
+  // Byte-level: every byte must have a token, or some text could not be encoded at all.
+  if (byteLevel) {
+    BYTE_TO_CHAR.forEach((ch, b) => {
+      if (idOf(vocab, ch) === undefined) {
+        throw new RangeError(
+          `${FN}: ${file} has no token for byte 0x${b.toString(16).padStart(2, '0')} (${JSON.stringify(ch)}); a byte-level vocabulary needs all 256`,
+        );
+      }
+    });
+  }
+  // byte_fallback: '<0x00>' … '<0xFF>'; a character outside the vocabulary becomes its bytes' tokens
+  // only when all of them exist (as in Rust's BPE), so keep them only when all 256 do.
+  let byteTokens = null;
+  if (byteFallback) {
+    byteTokens = new Int32Array(256);
+    for (let b = 0; b < 256 && byteTokens !== null; b++) {
+      const id = idOf(vocab, `<0x${HEX[b >> 4]}${HEX[b & 15]}>`);
+      if (id === undefined) byteTokens = null;
+      else byteTokens[b] = id;
     }
-    return id;
-  });
-  const charId = new Map(BYTE_TO_CHAR.map((ch, b) => [ch, byteId[b]]));
+  }
 
   const table = new MergeTable(merges.length);
-  for (let rank = 0; rank < merges.length; rank++) {
-    if (rank % STEP === STEP - 1) yield;
-    const [a, b] = merges[rank];
-    const left = vocab.get(a);
-    const right = vocab.get(b);
-    const merged = vocab.get(a + b);
-    const missing = left === undefined ? a : right === undefined ? b : merged === undefined ? a + b : null;
-    if (missing !== null) {
+  for (let from = 0; from < merges.length; from += STEP) {
+    if (from > 0) yield;
+    addMerges(table, merges, from, Math.min(from + STEP, merges.length), vocab, pieces, addedOnly, file);
+  }
+
+  // Added tokens marked `normalized` are matched in the normalized text (their content normalized too).
+  const raw = added.filter((t) => !t.normalized || normalizer === null);
+  const normalized = added
+    .filter((t) => t.normalized && normalizer !== null)
+    .map((t) => ({ ...t, content: normalizer.apply(t.content) }))
+    .filter((t) => t.content !== '');
+  return {
+    pieces,
+    vocabSize,
+    byteTokens,
+    merges: table,
+    rawAdded: raw.length === 0 ? null : new AddedMatcher(raw),
+    normalizedAdded: normalized.length === 0 ? null : new AddedMatcher(normalized),
+  };
+}
+
+/**
+ * Merges [from, to) into the table, as vocabulary ids. A plain function (the hot loop of a
+ * load, kept out of the generator so that it is optimized as one).
+ */
+function addMerges(table, merges, from, to, vocab, pieces, addedOnly, file) {
+  for (let rank = from; rank < to; rank++) {
+    // "a b" read in place (no array per merge); anything else, and every error, through mergeAt.
+    const merge = merges[rank];
+    const space = typeof merge === 'string' ? merge.indexOf(' ') : -1;
+    const plain = space > 0 && space < merge.length - 1 && merge.indexOf(' ', space + 1) === -1;
+    const [a, b] = plain ? [merge.slice(0, space), merge.slice(space + 1)] : mergeAt(merges, rank, file);
+    const left = vocab[a];
+    const right = vocab[b];
+    // Trained files mostly give each merge's result the id after the last one's (Qwen: all;
+    // Llama 3, Gemma: half): compared in place, that costs no joined string and no hashing.
+    const guess = table.lastMerged + 1;
+    const next = pieces[guess];
+    const merged =
+      next !== undefined &&
+      next.length === a.length + b.length &&
+      next.startsWith(a) &&
+      next.endsWith(b) &&
+      !addedOnly.has(guess)
+        ? guess
+        : vocab[a + b];
+    // Own numbers only (an inherited name like 'constructor' is not a token).
+    if (typeof left !== 'number' || typeof right !== 'number' || typeof merged !== 'number') {
+      const missing = idOf(vocab, a) === undefined ? a : idOf(vocab, b) === undefined ? b : a + b;
       throw new RangeError(
         `${FN}: ${file} merge ${rank + 1} (${JSON.stringify(a)} ${JSON.stringify(b)}) uses ${JSON.stringify(missing)}, which is not in the vocabulary`,
       );
     }
     table.add(left, right, merged);
+    table.lastMerged = merged;
   }
-
-  const contents = [...addedIds.keys()].sort((x, y) => y.length - x.length); // longest first wins
-  const addedPattern =
-    contents.length === 0 ? null : new RegExp(contents.map((c) => c.replace(SYNTAX, '\\$&')).join('|'), 'gu');
-  return { pieces, addedIds, vocabSize, charId, merges: table, addedPattern };
 }
 
 // A description that carries its tables already built (buildTokenizer's async path).
@@ -100,88 +141,103 @@ export async function buildTokenizer(description, signal) {
 export class Tokenizer {
   /** @param {ReturnType<import('./load.js').readTokenizerFiles>} description */
   constructor(description) {
-    const { vocab, addPrefixSpace, useRegex, ignoreMerges } = description;
     const tables = description[TABLES] ?? runSteps(buildTables(description));
-    this.#vocab = vocab;
-    this.#addPrefixSpace = addPrefixSpace;
-    this.#useRegex = useRegex;
-    this.#ignoreMerges = ignoreMerges;
+    this.#d = description;
+    this.#vocab = description.vocab;
     this.#pieces = tables.pieces;
-    this.#added = tables.addedIds;
     this.vocabSize = tables.vocabSize;
-    this.#charId = tables.charId;
+    this.#byteTokens = tables.byteTokens;
     this.#merges = tables.merges;
-    this.#addedPattern = tables.addedPattern;
+    this.#rawAdded = tables.rawAdded;
+    this.#normalizedAdded = tables.normalizedAdded;
+    // GPT-2's decoding: the pieces' bytes joined and read as UTF-8 at once.
+    this.#byteDecode = description.byteDecode;
+    this.#bytesLater = description.preTokenizer?.bytesLater === true;
   }
 
+  /** What loadTokenizer gave (a tokenizer.json may hold either model). */
+  get kind() {
+    return 'bpe';
+  }
+
+  #d;
   #vocab;
   #pieces;
-  #added;
-  #addedPattern;
-  #addPrefixSpace;
-  #useRegex;
-  #ignoreMerges;
-  #charId;
+  #byteTokens;
   #merges;
+  #rawAdded;
+  #normalizedAdded;
+  #byteDecode;
+  #bytesLater;
   #cache = new Map();
   #texts = new Map();
-  #mostBytes = 0; // the most bytes one token stands for (0: not computed yet)
+  #most = 0; // the most text one token stands for (0: not computed yet)
 
   /**
-   * At least this many tokens: every token stands for at most #mostBytes bytes, the tokens'
-   * bytes are the text's UTF-8 (plus a prefix space), and UTF-8 has at least one byte per
-   * UTF-16 code unit (a pair: 4, a lone surrogate: U+FFFD's 3). So ceil(length / most bytes).
+   * At least this many tokens. Byte-level: every token stands for at most #most bytes and
+   * UTF-8 has at least one byte per UTF-16 unit (a pair: 4, a lone surrogate: U+FFFD's 3);
+   * otherwise a token stands for at most its own length of normalized text. The normalizer
+   * may shrink the text (NFC composes), so that factor divides too; steps that drop text
+   * (a Removed split, fused unknown characters, stripping added tokens) give no bound: 0.
    */
   [LEAST_TOKENS](text) {
-    if (this.#mostBytes === 0) {
+    const d = this.#d;
+    // With every byte's token (byte_fallback), the unknown token is never used.
+    if (d.unbounded || (d.fusesUnknown && this.#byteTokens === null)) return 0;
+    if (this.#most === 0) {
       // pieceBytes(p) is p.length bytes (alphabet) or p's UTF-8 (<= 3 per unit): skip the short.
-      for (const pieces of [this.#vocab.keys(), this.#added.keys()])
-        for (const piece of pieces)
-          if (3 * piece.length > this.#mostBytes) this.#mostBytes = Math.max(this.#mostBytes, pieceBytes(piece).length);
+      for (const piece of this.#pieces)
+        if (piece !== undefined && 3 * piece.length > this.#most)
+          this.#most = Math.max(this.#most, pieceBytes(piece).length);
     }
-    return Math.ceil(text.length / this.#mostBytes);
+    return Math.ceil(text.length / (this.#most * d.shrink));
   }
 
   /**
-   * The tokens of `text`: ids, display texts and the raw vocabulary pieces.
+   * The tokens of `text` as Hugging Face's `tokenizer(text)` gives them: ids (with the
+   * post-processor's special tokens unless `addSpecialTokens` is false), display texts
+   * and the raw vocabulary pieces.
    * @param {string} text
+   * @param {{ addSpecialTokens?: boolean }} [options]
    */
-  encode(text) {
+  encode(text, { addSpecialTokens = true } = {}) {
     if (typeof text !== 'string') throw new TypeError(`encode: text must be a string, got ${describe(text)}`);
-    const ids = [];
-    let start = 0;
-    if (this.#addedPattern !== null) {
-      for (const match of text.matchAll(this.#addedPattern)) {
-        this.#encodeSpan(text.slice(start, match.index), ids);
-        ids.push(this.#added.get(match[0]));
-        start = match.index + match[0].length;
-      }
+    if (typeof addSpecialTokens !== 'boolean')
+      throw new TypeError(`encode: options.addSpecialTokens must be true or false, got ${describe(addSpecialTokens)}`);
+    // A lone surrogate cannot be UTF-8: it is U+FFFD, as a TextEncoder makes it.
+    const whole = text.toWellFormed ? text.toWellFormed() : text;
+    let ids = [];
+    const stretches = this.#rawAdded === null ? [[whole, 0]] : this.#rawAdded.split(whole);
+    for (const [part, start] of stretches) {
+      if (typeof part === 'number') ids.push(part);
+      else this.#encodeStretch(part, start === 0, ids);
     }
-    this.#encodeSpan(text.slice(start), ids);
+    const template = this.#d.post.single;
+    if (addSpecialTokens && !(template.length === 1 && template[0] === 'A')) ids = applyTemplate(template, ids);
     return { ids, tokens: ids.map((id) => this.tokenText(id)), pieces: ids.map((id) => this.#pieces[id]) };
   }
 
-  /** Text between added tokens: pre-tokenize, then BPE each word. */
-  #encodeSpan(span, ids) {
-    if (span === '') return;
-    if (this.#addPrefixSpace && !span.startsWith(' ')) span = ' ' + span;
-    for (const word of this.#useRegex ? preTokenize(span) : [span]) {
-      for (const id of this.#encodeWord(word)) ids.push(id);
+  /** Text between added tokens: normalize, cut out the normalized added tokens, pre-tokenize, BPE each word. */
+  #encodeStretch(stretch, atStart, ids) {
+    const { normalizer, preTokenizer } = this.#d;
+    const text = normalizer === null ? stretch : normalizer.apply(stretch);
+    const parts = this.#normalizedAdded === null ? [[text, 0]] : this.#normalizedAdded.split(text);
+    for (const [part, start] of parts) {
+      if (typeof part === 'number') {
+        ids.push(part);
+        continue;
+      }
+      const words = preTokenizer === null ? [part] : preTokenizer.apply([part], atStart && start === 0);
+      for (const word of words) for (const id of this.#encodeWord(word)) ids.push(id);
     }
   }
 
   #encodeWord(word) {
     const cached = this.#cache.get(word);
     if (cached !== undefined) return cached;
-    const chars = toByteChars(word);
-    const whole = this.#ignoreMerges ? this.#vocab.get(chars) : undefined;
-    const result =
-      whole !== undefined
-        ? [whole]
-        : bpe(
-            Array.from(chars, (ch) => this.#charId.get(ch)),
-            this.#merges,
-          );
+    const chars = this.#bytesLater ? toByteChars(word) : word;
+    const whole = this.#d.ignoreMerges ? idOf(this.#vocab, chars) : undefined;
+    const result = whole !== undefined ? [whole] : bpe(this.#symbols(chars), this.#merges);
     if (word.length <= CACHE_WORD_CHARS) {
       if (this.#cache.size >= CACHE_WORDS) this.#cache.clear();
       this.#cache.set(word, result);
@@ -189,8 +245,31 @@ export class Tokenizer {
     return result;
   }
 
+  /** One id per character; one the vocabulary lacks becomes its bytes' tokens (byte_fallback) or the unknown token. */
+  #symbols(word) {
+    const { unk, fuseUnk } = this.#d;
+    const out = [];
+    let lastUnk = false;
+    for (const ch of word) {
+      const id = idOf(this.#vocab, ch);
+      if (id !== undefined) {
+        out.push(id);
+        lastUnk = false;
+      } else if (this.#byteTokens !== null) {
+        for (const b of utf8.encode(ch)) out.push(this.#byteTokens[b]);
+        lastUnk = false;
+      } else if (unk !== undefined) {
+        if (!(fuseUnk && lastUnk)) out.push(unk);
+        lastUnk = true;
+      }
+      // No unknown token: the character gives no id, as in Rust's BPE.
+    }
+    return out;
+  }
+
   /**
-   * The text of `ids`: their bytes joined, read as UTF-8 (bytes that are not valid UTF-8 become U+FFFD).
+   * The text of `ids` (the decoder's; byte-level: their bytes joined, read as UTF-8,
+   * bytes that are not valid UTF-8 becoming U+FFFD).
    * @param {number[]} ids
    */
   decode(ids) {
@@ -198,10 +277,14 @@ export class Tokenizer {
     if (!Array.isArray(ids) && !typed) {
       throw new TypeError(`decode: ids must be an array of token ids, got ${describe(ids)}`);
     }
+    if (!this.#byteDecode) {
+      const pieces = Array.from(ids, (id, i) => this.#piece(id, 'decode', `ids[${i}]`));
+      return this.#decodePieces(pieces, false);
+    }
     const parts = [];
     let total = 0;
     for (let i = 0; i < ids.length; i++) {
-      const bytes = this.#bytes(ids[i], 'decode', `ids[${i}]`);
+      const bytes = pieceBytes(this.#piece(ids[i], 'decode', `ids[${i}]`));
       parts.push(bytes);
       total += bytes.length;
     }
@@ -214,21 +297,27 @@ export class Tokenizer {
     return display.decode(all);
   }
 
-  /** The display text of one token: its bytes read as UTF-8, a partial character shown as U+FFFD. */
+  #decodePieces(pieces, middle) {
+    const decoder = this.#d.decoder;
+    return (typeof decoder === 'function' ? decoder(pieces, middle) : pieces).join('');
+  }
+
+  /** The display text of one token, as it reads inside a text (a partial character shown as U+FFFD). */
   tokenText(id) {
     let text = this.#texts.get(id);
     if (text === undefined) {
-      text = display.decode(this.#bytes(id, 'tokenText', 'id'));
+      const piece = this.#piece(id, 'tokenText', 'id');
+      text = this.#byteDecode ? display.decode(pieceBytes(piece)) : this.#decodePieces([piece], true);
       this.#texts.set(id, text);
     }
     return text;
   }
 
-  #bytes(id, fn, name) {
+  #piece(id, fn, name) {
     if (typeof id !== 'number') throw new TypeError(`${fn}: ${name} must be a number, got ${describe(id)}`);
     const piece = Number.isInteger(id) ? this.#pieces[id] : undefined;
     if (piece === undefined)
       throw new RangeError(`${fn}: ${name} is ${id}, which is not a token id (vocabSize ${this.vocabSize})`);
-    return pieceBytes(piece);
+    return piece;
   }
 }

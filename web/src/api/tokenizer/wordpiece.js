@@ -139,6 +139,11 @@ function* describeSteps(files, lowercase) {
 }
 
 export class WordPieceTokenizer {
+  /** What loadTokenizer gave (a tokenizer.json may hold either model). */
+  get kind() {
+    return 'wordpiece';
+  }
+
   #vocab;
   #pieces = [];
   #unk;

@@ -17,6 +17,7 @@ export interface BertConfig {
 }
 
 export interface WordPieceTokenizer {
+  readonly kind: 'wordpiece';
   /** `[CLS] text [SEP]` (and `pair [SEP]`), with each token's type (0, then 1 for the pair). */
   encode(text: string, pair?: string): { ids: number[]; tokens: string[]; typeIds: number[] };
   /** The WordPiece tokens of `text`, without `[CLS]`/`[SEP]`. */
