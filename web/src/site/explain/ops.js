@@ -15,6 +15,7 @@ import * as mask from './mask.js';
 import * as matmul from './matmul.js';
 import * as positional from './positional.js';
 import * as rnn from './rnn.js';
+import * as rope from './rope.js';
 import * as scale from './scale.js';
 import * as scaleBy from './scale-by.js';
 import * as softmax from './softmax.js';
@@ -43,4 +44,5 @@ export const OPS = {
   transpose,
   cosine,
   additiveScore,
+  rope,
 };

@@ -27,18 +27,19 @@ export function modelLoader({ api, open, signal, assets, hasModel, onModel, onFa
       (m) => {
         if (loading !== controller || signal?.aborted) return m.delete();
         loading = null;
-        if (m.family !== 'gpt2') {
-          // openModel reads BERT folders too; this chapter's views are GPT-2's (causal maps, next token).
-          m.delete();
-          open.showError(
-            `this folder holds a ${m.family.toUpperCase()} model; this chapter opens GPT-2 models (a BERT opens with the API: openModel)`,
-          );
-          open.done(hasModel() ? 'the model before stays open' : 'no model open');
-          return onFailed();
-        }
         const c = m.config;
+        const gpt2 = 'n_layer' in c;
+        const [layers, heads, width] = gpt2
+          ? [c.n_layer, c.n_head, `n_embd ${c.n_embd}`]
+          : [c.num_hidden_layers, c.num_attention_heads, `hidden_size ${c.hidden_size}`];
+        const kv =
+          c.num_key_value_heads && c.num_key_value_heads < heads
+            ? ` sharing ${c.num_key_value_heads} key/value heads`
+            : '';
+        const most = gpt2 ? c.n_positions : c.max_position_embeddings;
+        const family = gpt2 ? '' : `; ${m.family}`;
         open.done(
-          `open: ${label} (${c.n_layer} layers × ${c.n_head} heads, n_embd ${c.n_embd}, ${c.vocab_size} tokens, at most ${c.n_positions} per text)`,
+          `open: ${label} (${layers} layers × ${heads} heads${kv}, ${width}, ${c.vocab_size} tokens, at most ${most} per text${family})`,
         );
         onModel(m, from);
       },
@@ -59,7 +60,10 @@ export function modelLoader({ api, open, signal, assets, hasModel, onModel, onFa
     open.loading('the demo model');
     loadDataScript('gpt2-demo', assets.demoModel ? [assets.demoModel] : DEMO_SCRIPTS).then(
       (value) => openFiles(demoFiles(value), 'the demo model', 'demo'),
-      (error) => open.showError(`the demo model could not be loaded (${message(error)})`),
+      (error) => {
+        open.showError(`the demo model could not be loaded (${message(error)})`);
+        open.done(hasModel() ? 'the model before stays open' : 'no model open');
+      },
     );
   }
 

@@ -67,7 +67,7 @@ export function openStep({ onOpen, onDemo, onCancel }) {
   const drop = el(
     'div',
     { className: 'model-drop', attrs: { tabindex: '-1' } },
-    'Or drop the folder or its files here: config.json, model.safetensors and tokenizer.json (or vocab.json and merges.txt).',
+    'Or drop the folder or its files here: config.json, model.safetensors and tokenizer.json (or vocab.json and merges.txt; a BERT’s vocab.txt).',
   );
   drop.addEventListener('dragover', (event) => {
     event.preventDefault();
@@ -83,7 +83,7 @@ export function openStep({ onOpen, onDemo, onCancel }) {
   const element = step({
     title: '1. Open a model',
     intro: [
-      'A GPT-2 as Hugging Face saves it: a folder with config.json, model.safetensors and the tokenizer. Pick the folder (or its files) or drop it here; the weights are read on this computer, straight into the WebAssembly core, and never leave it. Until then the chapter runs a small demo model the project trained on simple sentences (2 layers, 4 heads, 32 numbers per token).',
+      'A model as Hugging Face saves it (a GPT-2, a BERT, or another family this page reads, named by config.json’s model_type): a folder with config.json, model.safetensors and the tokenizer. Pick the folder (or its files) or drop it here; the weights are read on this computer, straight into the WebAssembly core, and never leave it. Until then the chapter runs a small demo model the project trained on simple sentences (2 layers, 4 heads, 32 numbers per token).',
     ],
     controls: [demo, folder, files, cancel],
     after: [drop, el('div', { className: 'model-load' }, bar, status), error],
@@ -105,6 +105,7 @@ export function openStep({ onOpen, onDemo, onCancel }) {
     /** Loading ended: `text` says which model is open (or why none). */
     done(text) {
       cancel.disabled = true;
+      bar.hidden = true; // nothing is loading: no bar left part full
       status.textContent = text;
     },
     showError,
