@@ -80,7 +80,7 @@ export default {
 
     const open = openStep({
       onOpen: (files, label) => loader.openFiles(files, label, 'own'),
-      onDemo: () => loader.loadDemo(),
+      onDemo: (which) => loader.loadDemo(which),
       onCancel: () => loader.cancel(),
     });
     const loader = modelLoader({
@@ -267,6 +267,7 @@ export default {
       model?.delete();
       model = null;
     });
-    loader.start(state.source === 'own');
+    open.offerLlama(loader.hasDemo('llama'));
+    loader.start(state.source);
   },
 };

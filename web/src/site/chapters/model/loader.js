@@ -4,8 +4,18 @@
 import { loadDataScript } from '../../data-script.js';
 import { demoFiles, folderUrls } from './model.js';
 
-// The site's copy, then the package's (the site hosted from node_modules/attention-lab/dist/site/).
-const DEMO_SCRIPTS = ['gpt2-demo.js', '../elements/gpt2-demo.js'];
+// The demos: the site's copy, then the package's (the site hosted from
+// node_modules/attention-lab/dist/site/). The package carries the GPT-2 demo only
+// (its size), so a lesson offers the Llama demo when its host gives one (assets.llamaDemo).
+const DEMOS = {
+  demo: {
+    script: 'gpt2-demo',
+    label: 'the demo model',
+    files: ['gpt2-demo.js', '../elements/gpt2-demo.js'],
+    asset: 'demoModel',
+  },
+  llama: { script: 'llama-demo', label: 'the Llama demo model', files: ['llama-demo.js'], asset: 'llamaDemo' },
+};
 export const message = (error) => (error instanceof Error ? error.message : String(error));
 
 /**
@@ -56,19 +66,25 @@ export function modelLoader({ api, open, signal, assets, hasModel, onModel, onFa
     );
   }
 
-  function loadDemo() {
-    open.loading('the demo model');
-    loadDataScript('gpt2-demo', assets.demoModel ? [assets.demoModel] : DEMO_SCRIPTS).then(
-      (value) => openFiles(demoFiles(value), 'the demo model', 'demo'),
+  /** Whether demo `which` can be had here: the site has both; a lesson the ones its host gives. */
+  const hasDemo = (which) => !assets.demoModel || Boolean(assets[DEMOS[which].asset]);
+
+  function loadDemo(which = 'demo') {
+    const demo = DEMOS[which];
+    open.loading(demo.label);
+    const from = assets.demoModel ? [assets[demo.asset]] : demo.files;
+    loadDataScript(demo.script, from).then(
+      (value) => openFiles(demoFiles(value), demo.label, which),
       (error) => {
-        open.showError(`the demo model could not be loaded (${message(error)})`);
+        open.showError(`${demo.label} could not be loaded (${message(error)})`);
         open.done(hasModel() ? 'the model before stays open' : 'no model open');
       },
     );
   }
 
-  /** The first model: the lesson's model-src folder, else the demo. */
-  function start(linkWasOwn) {
+  /** The first model: the lesson's model-src folder, else the demo (the link's). */
+  function start(linkSource) {
+    const linkWasOwn = linkSource === 'own';
     if (assets.modelSrc) {
       try {
         const files = folderUrls(assets.modelSrc, document.baseURI, location.origin);
@@ -81,8 +97,8 @@ export function modelLoader({ api, open, signal, assets, hasModel, onModel, onFa
         'This link was made with a model of your own: open its folder again (a link cannot carry files). Meanwhile, the demo model.',
       );
     }
-    loadDemo();
+    loadDemo(linkSource === 'llama' && hasDemo('llama') ? 'llama' : 'demo');
   }
 
-  return { openFiles, loadDemo, start, cancel: () => loading?.abort() };
+  return { openFiles, loadDemo, hasDemo, start, cancel: () => loading?.abort() };
 }

@@ -11,13 +11,13 @@ export const MAX_LAYERS = 96; // permalink bounds (clamped to the open model's s
 export const MAX_HEADS = 128;
 export const TOP_K = 8;
 
-/** The permalink state (url-state.js): the sentence, the chosen head, the demo model or the reader's own. */
+/** The permalink state (url-state.js): the sentence (and BERT's pair), the chosen head, which demo model or the reader's own. */
 export const SCHEMA = [
   { key: 'ms', name: 'sentence', type: 'string', maxLength: MAX_SENTENCE, default: DEMO_SENTENCE },
   { key: 'mp', name: 'pair', type: 'string', maxLength: MAX_SENTENCE, default: '' },
   { key: 'ml', name: 'layer', type: 'int', min: 0, max: MAX_LAYERS - 1, default: 0 },
   { key: 'mh', name: 'head', type: 'int', min: 0, max: MAX_HEADS - 1, default: 0 },
-  { key: 'mm', name: 'source', type: 'enum', values: ['demo', 'own'], default: 'demo' },
+  { key: 'mm', name: 'source', type: 'enum', values: ['demo', 'llama', 'own'], default: 'demo' },
 ];
 
 /** The files openModel reads, by name (vocab.txt: a BERT's WordPiece vocabulary). */
