@@ -166,7 +166,7 @@ const CASES = [
     'not a model openModel knows',
     () => withConfig({ model_type: 't5' }),
     RangeError,
-    /model_type is "t5"; 'gpt2' and 'bert'/,
+    /model_type is "t5"; 'gpt2', 'bert'(, '[a-z0-9_]+')* and '[a-z0-9_]+' models open here/,
   ],
   [
     'config not JSON',
@@ -194,9 +194,9 @@ const CASES = [
   ],
   [
     'an unknown file',
-    () => fixtureFiles('model.safetensors', { 'README.md': 'x' }),
+    () => fixtureFiles('model.safetensors', { 'weights.bin': 'x' }),
     TypeError,
-    /unknown option 'README\.md' in files/,
+    /unknown option 'weights\.bin' in files/,
   ],
   [
     'weights past the wasm memory (5 GiB)',

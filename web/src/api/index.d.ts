@@ -278,15 +278,16 @@ export interface Attention {
    */
   readonly TransformerTrainer: TransformerTrainerConstructor;
 
-  // ---- Open a real model (GPT-2, BERT) ----
+  // ---- Open a real model (GPT-2, BERT, Llama, Qwen2, Qwen3, Gemma 3) ----
   /**
-   * A GPT-2 or BERT checkpoint from the files of a Hugging Face model folder
-   * (`config.json`'s `model_type`: `'gpt2'`, the default, or `'bert'`; narrow the
-   * result with `m.family`). Each file is an
+   * A checkpoint from the files of a Hugging Face model folder (`config.json`'s
+   * `model_type`: `'gpt2'`, the default, `'bert'`, `'llama'`, `'qwen2'`, `'qwen3'`,
+   * `'gemma3_text'`; narrow the result with `m.family`). Each file is an
    * `ArrayBuffer`, a typed array, a `Blob`/`File` or a URL string (fetched relative to
-   * the page). `model.safetensors` may hold F32, F16 or BF16 tensors (converted to
-   * float32), named with or without `transformer.`, with `lm_head.weight` stored or
-   * tied (absent). Everything is checked before the weights are allocated; a model
+   * the page). `model.safetensors` (or the shards a `model.safetensors.index.json`
+   * names) may hold F32, F16 or BF16 tensors (converted to float32), named with or
+   * without the family's prefix, with `lm_head.weight` stored or tied (absent). A whole
+   * downloaded folder may be given: files a model does not need are ignored. Everything is checked before the weights are allocated; a model
    * whose float32 weights need more than 1.75 GiB is refused with a RangeError.
    * The weights stream into WebAssembly memory: call `delete()` when done.
    */
@@ -303,7 +304,18 @@ export type ModelFile = ArrayBuffer | ArrayBufferView | Blob | string;
  */
 export interface ModelFiles {
   readonly 'config.json': ModelFile;
-  readonly 'model.safetensors': ModelFile;
+  /** The checkpoint: this file, or a sharded one's index with its shards. */
+  readonly 'model.safetensors'?: ModelFile;
+  /** A sharded checkpoint's weight_map (tensor → shard); each shard it names must be given. */
+  readonly 'model.safetensors.index.json'?: ModelFile;
+  readonly [shard: `model-${number}-of-${number}.safetensors`]: ModelFile;
+  /** Read where a family keeps it (its bos/eos token ids); the others below are accepted and ignored. */
+  readonly 'generation_config.json'?: ModelFile;
+  readonly 'tokenizer_config.json'?: ModelFile;
+  readonly 'special_tokens_map.json'?: ModelFile;
+  readonly 'README.md'?: ModelFile;
+  readonly '.gitattributes'?: ModelFile;
+  readonly LICENSE?: ModelFile;
 }
 
 /**

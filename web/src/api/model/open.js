@@ -7,9 +7,15 @@
 //
 //   const m = await a.openModel({ 'config.json': …, 'model.safetensors': …, 'tokenizer.json': … });
 //
+// A whole downloaded folder may be handed over: generation_config.json is read
+// where a family keeps it; tokenizer_config.json, special_tokens_map.json,
+// README.md, .gitattributes, LICENSE-like files and the like are accepted and
+// ignored. A sharded checkpoint is model.safetensors.index.json (its weight_map:
+// tensor -> shard file) with every shard it names.
+//
 // Order of work: config.json and the tokenizer are read and checked; then the
-// safetensors header (checked against the file's size and the config: every
-// tensor present with its shape, a float dtype); then the size: a model whose
+// safetensors headers (each checked against its file's size, then against the
+// config: every tensor present with its shape, a float dtype); then the size: a model whose
 // float32 weights need more than MAX_MODEL_BYTES is refused before anything is
 // allocated. Only then are the weights allocated (in the core, which owns
 // them) and streamed in: each chunk of the file is converted straight into its
@@ -28,7 +34,7 @@ import createModelCore from './model_core.mjs';
 
 /** Most bytes the weights may take in float32 (the wasm memory holds 2 GiB; the rest is for running). */
 export const MAX_MODEL_BYTES = 1.75 * 2 ** 30;
-/** Most bytes model.safetensors may have (declared or not): the longest header and MAX_MODEL_BYTES of F32 data. */
+/** Most bytes a safetensors file may have (declared or not): the longest header and MAX_MODEL_BYTES of F32 data. */
 const MAX_FILE_BYTES = 8 + MAX_HEADER_BYTES + MAX_MODEL_BYTES;
 
 const FN = 'openModel';
@@ -63,7 +69,27 @@ function sameShape(shape, { rows, cols }) {
 const REGISTRY = [...FAMILIES.filter((f) => f.untyped), ...FAMILIES.filter((f) => !f.untyped)];
 const TYPES = REGISTRY.flatMap((f) => f.modelTypes);
 /** The file names openModel reads: the model's, then each family's tokenizer files. */
-const FILES = [...new Set(['config.json', 'model.safetensors', ...REGISTRY.flatMap((f) => f.tokenizerFiles)])];
+const FILES = [
+  ...new Set([
+    'config.json',
+    'model.safetensors',
+    'model.safetensors.index.json',
+    ...REGISTRY.flatMap((f) => f.tokenizerFiles),
+    // read where a family uses them (generation_config.json), else accepted and ignored
+    'generation_config.json',
+    'tokenizer_config.json',
+    'special_tokens_map.json',
+    'added_tokens.json',
+    'chat_template.jinja',
+    'chat_template.json',
+    'tokenizer.model',
+    '.gitattributes',
+  ]),
+];
+/** A shard of a sharded checkpoint (Hugging Face's name). */
+const SHARD = /^model-\d{5}-of-\d{5}\.safetensors$/;
+/** Other files of a downloaded folder openModel accepts and ignores: README.md and the like, licences. */
+const IGNORED = /^(.*\.md|LICEN[CS]E.*|NOTICE.*|COPYING.*)$/i;
 const listed = (names) =>
   names.length < 2 ? names.join('') : `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`;
 
@@ -85,26 +111,26 @@ function unprefixed(name, prefixes) {
   return prefix ? name.slice(prefix.length) : name;
 }
 
-/** Each parameter's tensor in the header (names with or without a prefix), checked. */
-function matchTensors(tensors, parameters, prefixes) {
+/** Each parameter's tensor in the headers (names with or without a prefix), checked; `where` names the files. */
+function matchTensors(tensors, parameters, prefixes, where) {
   const byName = new Map();
   for (const t of tensors) {
     const name = unprefixed(t.name, prefixes);
     if (byName.has(name))
-      throw new RangeError(`${FN}: model.safetensors holds ${name} twice (${byName.get(name).name} and ${t.name})`);
+      throw new RangeError(`${FN}: ${where} holds ${name} twice (${byName.get(name).name} and ${t.name})`);
     byName.set(name, t);
   }
   return parameters.map((p) => {
     const t = byName.get(p.name);
     const want = p.rows === 1 ? `[${p.cols}]` : `[${p.rows}, ${p.cols}]`;
-    if (!t) throw new RangeError(`${FN}: model.safetensors has no tensor ${p.name} (${want}) for this config.json`);
+    if (!t) throw new RangeError(`${FN}: ${where} has no tensor ${p.name} (${want}) for this config.json`);
     if (!sameShape(t.shape, p))
       throw new RangeError(
-        `${FN}: model.safetensors: ${t.name} has shape [${t.shape.join(', ')}] but the config needs ${want}`,
+        `${FN}: ${t.file.name}: ${t.name} has shape [${t.shape.join(', ')}] but the config needs ${want}`,
       );
     if (!FLOAT_DTYPES.includes(t.dtype))
       throw new RangeError(
-        `${FN}: model.safetensors: ${t.name} is ${t.dtype}; weights must be ${FLOAT_DTYPES.join(', ')}`,
+        `${FN}: ${t.file.name}: ${t.name} is ${t.dtype}; weights must be ${FLOAT_DTYPES.join(', ')}`,
       );
     return { parameter: p, tensor: t };
   });
@@ -148,14 +174,20 @@ function readOrigins(origins) {
 export async function openModel(files, options) {
   if (!isPlainObject(files))
     throw new TypeError(`${FN}: files must be an object of file name -> contents, got ${describe(files)}`);
-  readOptions(files, FILES, FN, 'files');
+  readOptions(files, [...FILES, ...Object.keys(files).filter((n) => SHARD.test(n) || IGNORED.test(n))], FN, 'files');
   const { onProgress, signal, origins } = readOptions(options, ['onProgress', 'signal', 'origins'], FN);
   if (onProgress !== undefined && typeof onProgress !== 'function')
     throw new TypeError(`${FN}: options.onProgress must be a function, got ${describe(onProgress)}`);
   if (signal !== undefined && (signal === null || typeof signal.aborted !== 'boolean'))
     throw new TypeError(`${FN}: options.signal must be an AbortSignal, got ${describe(signal)}`);
-  for (const name of ['config.json', 'model.safetensors'])
-    if (files[name] === undefined) throw new TypeError(`${FN}: files needs '${name}'`);
+  if (files['config.json'] === undefined) throw new TypeError(`${FN}: files needs 'config.json'`);
+  const sharded = files['model.safetensors.index.json'] !== undefined;
+  if (!sharded && files['model.safetensors'] === undefined)
+    throw new TypeError(`${FN}: files needs 'model.safetensors' (or 'model.safetensors.index.json' and its shards)`);
+  if (sharded && files['model.safetensors'] !== undefined)
+    throw new TypeError(
+      `${FN}: files has both 'model.safetensors' and 'model.safetensors.index.json'; give one checkpoint`,
+    );
   // URL files carry the origins they may come from into every fetch, explainHead's too.
   files = withOrigins(files, readOrigins(origins));
 
@@ -164,14 +196,40 @@ export async function openModel(files, options) {
   const family = familyOf(json);
   const config = family.readConfig(json, FN);
   const tokenizer = await family.openTokenizer(files, FN, signal);
+  const extras = await family.readExtras?.(files, FN, signal);
   checkAborted(signal);
 
-  const reader = await ByteReader.open(files['model.safetensors'], FN, 'model.safetensors', signal, MAX_FILE_BYTES);
+  const shardOf = sharded ? await readIndex(files, signal) : null;
+  const fileNames = sharded ? [...new Set(shardOf.values())].sort() : ['model.safetensors'];
+  /** @type {{ name: string, source: unknown, reader: ByteReader, dataStart: number }[]} */
+  const checkpoint = [];
   let raw = null;
   try {
-    const headerLength = readHeaderLength(await reader.read(8), reader.size, FN);
-    const dataStart = 8 + headerLength;
-    const { tensors } = parseHeader(await reader.read(headerLength), reader.size - dataStart, FN);
+    // Every file's header first: everything is checked before anything is allocated.
+    const tensors = [];
+    for (const name of fileNames) {
+      const reader = await ByteReader.open(files[name], FN, name, signal, MAX_FILE_BYTES);
+      const file = { name, source: files[name], reader, dataStart: 0 };
+      checkpoint.push(file);
+      const headerLength = readHeaderLength(await reader.read(8), reader.size, FN, name);
+      file.dataStart = 8 + headerLength;
+      const header = parseHeader(await reader.read(headerLength), reader.size - file.dataStart, FN, name);
+      for (const t of header.tensors) {
+        if (shardOf && shardOf.get(t.name) !== name)
+          throw new RangeError(
+            `${FN}: ${name} holds ${t.name}, which model.safetensors.index.json places in ${shardOf.get(t.name) ?? 'no shard'}`,
+          );
+        tensors.push(Object.assign(t, { file }));
+      }
+    }
+    if (shardOf) {
+      const found = new Set(tensors.map((t) => t.name));
+      for (const [tensor, shard] of shardOf)
+        if (!found.has(tensor))
+          throw new RangeError(
+            `${FN}: model.safetensors.index.json places ${tensor} in ${shard}, which does not hold it`,
+          );
+    }
     const names = new Set(tensors.map((t) => unprefixed(t.name, family.prefixes)));
     raw = new core[family.coreClass]();
     throwForStatus(core, raw.configure(family.coreConfig(config, names)), FN);
@@ -181,59 +239,91 @@ export async function openModel(files, options) {
       throw new RangeError(
         `${FN}: the model needs ${mib(bytes)} for its float32 weights, more than the ${mib(MAX_MODEL_BYTES)} it may use of the wasm memory (2 GiB)`,
       );
-    const matched = matchTensors(tensors, parameters, family.prefixes);
+    const matched = matchTensors(tensors, parameters, family.prefixes, sharded ? 'the shards' : 'model.safetensors');
     throwForStatus(core, raw.load(0), FN); // allocate the weights
 
-    // Stream the data section in file order into each tensor's heap buffer; the bytes of
-    // those explainHead may read again are fingerprinted on the way.
+    // Stream each file's data section in file order into each tensor's heap buffer; the
+    // bytes of those explainHead may read again are fingerprinted on the way.
     const reread = rereadNames(family, parameters);
-    const writers = matched
-      .map(({ parameter, tensor }) => {
-        const writer = new TensorWriter(tensor, raw.parameterData(parameter.index));
-        writer.name = parameter.name;
-        writer.checksum = reread.has(parameter.name) ? new Checksum() : null;
-        return writer;
-      })
-      .sort((a, b) => a.begin - b.begin);
-    const needed = writers.reduce((end, w) => Math.max(end, w.end), 0);
-    let at = 0; // data offset of the next chunk
-    let first = 0; // the first writer not yet finished
-    onProgress?.({ loaded: dataStart, total: reader.size });
-    while (at < needed) {
-      checkAborted(signal);
-      const chunk = await reader.next();
-      if (chunk === null) throw new RangeError(`${FN}: model.safetensors ended after ${dataStart + at} bytes`);
-      const heap = core.HEAPF64.buffer;
-      while (first < writers.length && writers[first].end <= at) first++;
-      for (let i = first; i < writers.length && writers[i].begin < at + chunk.length; i++) {
-        const w = writers[i];
-        w.write(heap, chunk, at);
-        if (w.checksum && w.end > at)
-          w.checksum.update(chunk.subarray(Math.max(w.begin, at) - at, Math.min(w.end, at + chunk.length) - at));
-      }
-      at += chunk.length;
-      onProgress?.({ loaded: Math.min(reader.size, dataStart + at), total: reader.size });
-      await nextTask();
+    const writers = matched.map(({ parameter, tensor }) => {
+      const writer = new TensorWriter(tensor, raw.parameterData(parameter.index));
+      writer.name = parameter.name;
+      writer.file = tensor.file;
+      writer.checksum = reread.has(parameter.name) ? new Checksum() : null;
+      return writer;
+    });
+    const progress = { loaded: 0, total: checkpoint.reduce((sum, f) => sum + f.reader.size, 0), onProgress };
+    for (const file of checkpoint) {
+      const mine = writers.filter((w) => w.file === file).sort((a, b) => a.begin - b.begin);
+      await streamFile(core, file, mine, progress, signal);
     }
-    // All of the file read: to its end, so a body longer than declared is an error (and a stream
-    // ends instead of being cancelled); bytes after the last tensor used are not fetched.
-    if (dataStart + at >= reader.size && (await reader.next()) !== null)
-      throw new RangeError(`${FN}: model.safetensors has more than the ${reader.size} bytes it declared`);
-    await reader.close();
-    onProgress?.({ loaded: reader.size, total: reader.size });
+    onProgress?.({ loaded: progress.total, total: progress.total });
     throwForStatus(core, raw.load(1), FN); // check them, pack the linear ones
-    // What explainHead needs to read a layer's weights again and check them: the header's
-    // entries and the fingerprints of the bytes read now.
+    // What explainHead needs to read a layer's weights again and check them: each
+    // tensor's header entry (with its file) and the fingerprints of the bytes read now.
     const weights = {
-      source: files['model.safetensors'],
-      dataStart,
-      tensors: new Map(matched.map((m) => [m.parameter.name, m.tensor])),
+      tensors: new Map(
+        matched.map(({ parameter, tensor: { file, ...t } }) => [
+          parameter.name,
+          { ...t, file: file.name, source: file.source, dataStart: file.dataStart },
+        ]),
+      ),
       checksums: new Map(writers.filter((w) => w.checksum).map((w) => [w.name, w.checksum.digest()])),
     };
-    return new family.Model(core, raw, config, tokenizer, weights);
+    return new family.Model(core, raw, config, tokenizer, weights, extras);
   } catch (error) {
     raw?.delete();
-    await reader.close().catch(() => {});
+    for (const file of checkpoint) await file.reader.close().catch(() => {});
     throw error;
   }
+}
+
+/** model.safetensors.index.json's weight_map (tensor -> shard), checked: every shard named is in files. */
+async function readIndex(files, signal) {
+  const index = await readJson(files['model.safetensors.index.json'], FN, 'model.safetensors.index.json', signal);
+  const map = isPlainObject(index) ? index.weight_map : undefined;
+  if (!isPlainObject(map) || Object.keys(map).length === 0)
+    throw new TypeError(`${FN}: model.safetensors.index.json needs a weight_map object (tensor name -> shard file)`);
+  const shardOf = new Map();
+  for (const [tensor, shard] of Object.entries(map)) {
+    if (typeof shard !== 'string' || !SHARD.test(shard))
+      throw new RangeError(
+        `${FN}: model.safetensors.index.json maps ${tensor} to ${describe(shard)}; shards are named model-0000k-of-0000n.safetensors`,
+      );
+    if (files[shard] === undefined)
+      throw new RangeError(`${FN}: model.safetensors.index.json places ${tensor} in ${shard}, which files lacks`);
+    shardOf.set(tensor, shard);
+  }
+  return shardOf;
+}
+
+/** One file's data section into its tensors' heap buffers (`writers`, by offset), then its reader closed. */
+async function streamFile(core, { name, reader, dataStart }, writers, progress, signal) {
+  const needed = writers.reduce((end, w) => Math.max(end, w.end), 0);
+  const report = (loaded) => progress.onProgress?.({ loaded: progress.loaded + loaded, total: progress.total });
+  let at = 0; // data offset of the next chunk
+  let first = 0; // the first writer not yet finished
+  report(dataStart);
+  while (at < needed) {
+    checkAborted(signal);
+    const chunk = await reader.next();
+    if (chunk === null) throw new RangeError(`${FN}: ${name} ended after ${dataStart + at} bytes`);
+    const heap = core.HEAPF64.buffer;
+    while (first < writers.length && writers[first].end <= at) first++;
+    for (let i = first; i < writers.length && writers[i].begin < at + chunk.length; i++) {
+      const w = writers[i];
+      w.write(heap, chunk, at);
+      if (w.checksum && w.end > at)
+        w.checksum.update(chunk.subarray(Math.max(w.begin, at) - at, Math.min(w.end, at + chunk.length) - at));
+    }
+    at += chunk.length;
+    report(Math.min(reader.size, dataStart + at));
+    await nextTask();
+  }
+  // All of the file read: to its end, so a body longer than declared is an error (and a stream
+  // ends instead of being cancelled); bytes after the last tensor used are not fetched.
+  if (dataStart + at >= reader.size && (await reader.next()) !== null)
+    throw new RangeError(`${FN}: ${name} has more than the ${reader.size} bytes it declared`);
+  await reader.close();
+  progress.loaded += reader.size;
 }

@@ -38,27 +38,28 @@ export const MAX_HEADER_BYTES = 100_000_000;
  * @param {Uint8Array} first the first 8 bytes (fewer if the file is shorter)
  * @param {number} fileSize
  * @param {string} fn public function name, for messages
+ * @param {string} [file] the file's name, for messages (a shard's)
  * @returns {number}
  */
-export function readHeaderLength(first, fileSize, fn) {
+export function readHeaderLength(first, fileSize, fn, file = 'model.safetensors') {
   if (first.length < 8 || fileSize < 8)
-    throw new RangeError(`${fn}: model.safetensors has ${fileSize} bytes; a safetensors file starts with 8`);
+    throw new RangeError(`${fn}: ${file} has ${fileSize} bytes; a safetensors file starts with 8`);
   const view = new DataView(first.buffer, first.byteOffset, 8);
   const length = view.getUint32(0, true) + view.getUint32(4, true) * 2 ** 32;
   if (length > fileSize - 8)
     throw new RangeError(
-      `${fn}: model.safetensors's header length ${length} runs past the end of the file (${fileSize} bytes): truncated or not a safetensors file`,
+      `${fn}: ${file}'s header length ${length} runs past the end of the file (${fileSize} bytes): truncated or not a safetensors file`,
     );
   if (length > MAX_HEADER_BYTES)
-    throw new RangeError(`${fn}: model.safetensors's header length ${length} is more than ${MAX_HEADER_BYTES} bytes`);
-  if (length < 2) throw new RangeError(`${fn}: model.safetensors's header length is ${length}: no JSON object fits`);
+    throw new RangeError(`${fn}: ${file}'s header length ${length} is more than ${MAX_HEADER_BYTES} bytes`);
+  if (length < 2) throw new RangeError(`${fn}: ${file}'s header length is ${length}: no JSON object fits`);
   return length;
 }
 
-function checkShape(name, shape, fn) {
+function checkShape(name, shape, fn, file) {
   if (!Array.isArray(shape) || !shape.every((d) => Number.isSafeInteger(d) && d >= 0))
     throw new RangeError(
-      `${fn}: model.safetensors: tensor ${name} has shape ${JSON.stringify(shape)}; expected an array of non-negative integers`,
+      `${fn}: ${file}: tensor ${name} has shape ${JSON.stringify(shape)}; expected an array of non-negative integers`,
     );
   return shape.reduce((a, b) => a * b, 1);
 }
@@ -68,39 +69,40 @@ function checkShape(name, shape, fn) {
  * @param {Uint8Array} bytes the header's JSON bytes
  * @param {number} dataSize bytes of the data section (file size - 8 - header length)
  * @param {string} fn public function name, for messages
+ * @param {string} [file] the file's name, for messages (a shard's)
  * @returns {{ metadata: Record<string, string>, tensors: { name: string, dtype: string, shape: number[], begin: number, end: number }[] }}
  */
-export function parseHeader(bytes, dataSize, fn) {
+export function parseHeader(bytes, dataSize, fn, file = 'model.safetensors') {
   let header;
   try {
     header = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes));
   } catch (error) {
-    throw new TypeError(`${fn}: model.safetensors's header is not JSON (${error.message})`);
+    throw new TypeError(`${fn}: ${file}'s header is not JSON (${error.message})`);
   }
   if (!isPlainObject(header))
-    throw new TypeError(`${fn}: model.safetensors's header must be a JSON object, got ${describe(header)}`);
+    throw new TypeError(`${fn}: ${file}'s header must be a JSON object, got ${describe(header)}`);
   const { __metadata__: metadata = {}, ...entries } = header;
   if (!isPlainObject(metadata))
-    throw new TypeError(`${fn}: model.safetensors's __metadata__ must be an object, got ${describe(metadata)}`);
+    throw new TypeError(`${fn}: ${file}'s __metadata__ must be an object, got ${describe(metadata)}`);
   const tensors = Object.entries(entries).map(([name, entry]) => {
     if (!isPlainObject(entry))
-      throw new TypeError(`${fn}: model.safetensors: tensor ${name} must be an object, got ${describe(entry)}`);
+      throw new TypeError(`${fn}: ${file}: tensor ${name} must be an object, got ${describe(entry)}`);
     const { dtype, shape, data_offsets: offsets } = entry;
     if (!Object.hasOwn(DTYPE_BYTES, dtype))
-      throw new RangeError(`${fn}: model.safetensors: tensor ${name} has unknown dtype ${JSON.stringify(dtype)}`);
-    const count = checkShape(name, shape, fn);
+      throw new RangeError(`${fn}: ${file}: tensor ${name} has unknown dtype ${JSON.stringify(dtype)}`);
+    const count = checkShape(name, shape, fn, file);
     if (!Array.isArray(offsets) || offsets.length !== 2 || !offsets.every((o) => Number.isSafeInteger(o) && o >= 0))
       throw new RangeError(
-        `${fn}: model.safetensors: tensor ${name} has data_offsets ${JSON.stringify(offsets)}; expected [begin, end]`,
+        `${fn}: ${file}: tensor ${name} has data_offsets ${JSON.stringify(offsets)}; expected [begin, end]`,
       );
     const [begin, end] = offsets;
     if (begin > end || end > dataSize)
       throw new RangeError(
-        `${fn}: model.safetensors: tensor ${name}'s data_offsets [${begin}, ${end}] are outside the data section (${dataSize} bytes): truncated file?`,
+        `${fn}: ${file}: tensor ${name}'s data_offsets [${begin}, ${end}] are outside the data section (${dataSize} bytes): truncated file?`,
       );
     if (end - begin !== count * DTYPE_BYTES[dtype])
       throw new RangeError(
-        `${fn}: model.safetensors: tensor ${name} (${dtype} [${shape.join(', ')}]) needs ${count * DTYPE_BYTES[dtype]} bytes but its data_offsets [${begin}, ${end}] hold ${end - begin}`,
+        `${fn}: ${file}: tensor ${name} (${dtype} [${shape.join(', ')}]) needs ${count * DTYPE_BYTES[dtype]} bytes but its data_offsets [${begin}, ${end}] hold ${end - begin}`,
       );
     return { name, dtype, shape: shape.slice(), begin, end };
   });
@@ -109,7 +111,7 @@ export function parseHeader(bytes, dataSize, fn) {
     const [a, b] = [tensors[i - 1], tensors[i]];
     if (b.begin < a.end)
       throw new RangeError(
-        `${fn}: model.safetensors: tensors ${a.name} [${a.begin}, ${a.end}] and ${b.name} [${b.begin}, ${b.end}] overlap`,
+        `${fn}: ${file}: tensors ${a.name} [${a.begin}, ${a.end}] and ${b.name} [${b.begin}, ${b.end}] overlap`,
       );
   }
   return { metadata, tensors };

@@ -1,0 +1,306 @@
+#include "models/families/llama/llama_model.h"
+
+#include <cmath>
+#include <limits>
+
+#include "ops/attention.h"
+#include "ops/gemm.h"
+#include "ops/linear.h"
+#include "ops/softmax.h"
+
+namespace attention {
+
+namespace {
+
+// A layer's parameters, in this order (absent ones -1 in index_).
+enum LayerParam {
+  kInputNorm,
+  kQ,
+  kQBias,
+  kK,
+  kKBias,
+  kV,
+  kVBias,
+  kO,
+  kOBias,
+  kQNorm,
+  kKNorm,
+  kPostAttentionNorm,
+  kPreFeedforwardNorm,
+  kPostFeedforwardNorm,
+  kGate,
+  kGateBias,
+  kUp,
+  kUpBias,
+  kDown,
+  kDownBias,
+  kPerLayer
+};
+constexpr int kMaxLayers = 4096;  // bounds the parameter list
+
+std::string num(double x) {
+  std::string s = std::to_string(x);
+  return s;
+}
+
+}  // namespace
+
+bool LlamaModel::sliding(int l) const {
+  return l < static_cast<int>(config_.slidingLayers.size()) && config_.slidingLayers[l] == '1';
+}
+
+Status LlamaModel::configure(const LlamaConfig& c) {
+  if (c.layers < 1 || c.layers > kMaxLayers) {
+    return Status::invalidValue("num_hidden_layers must be in [1, " + std::to_string(kMaxLayers) +
+                                "], got " + std::to_string(c.layers));
+  }
+  if (c.heads < 1 || c.kvHeads < 1 || c.dModel < 1 || c.headDim < 1 || c.inner < 1 || c.vocab < 1 ||
+      c.positions < 1) {
+    // (families/llama/config.js in web/src/api/model/ names the field first; this guards the core.)
+    return Status::invalidValue("a size in config.json is out of range");
+  }
+  if (c.heads % c.kvHeads != 0) {
+    return Status::shapeMismatch(
+        "num_key_value_heads = " + std::to_string(c.kvHeads) +
+        " does not divide num_attention_heads = " + std::to_string(c.heads));
+  }
+  if (c.headDim % 2 != 0) {
+    return Status::invalidValue("head_dim = " + std::to_string(c.headDim) +
+                                " must be even (RoPE turns coordinates in pairs)");
+  }
+  if (!(c.epsilon > 0) || !std::isfinite(c.epsilon)) {
+    return Status::invalidValue("rms_norm_eps must be a finite number > 0");
+  }
+  if (!c.slidingLayers.empty() && static_cast<int>(c.slidingLayers.size()) != c.layers) {
+    return Status::shapeMismatch("layer_types has " + std::to_string(c.slidingLayers.size()) +
+                                 " entries but num_hidden_layers = " + std::to_string(c.layers));
+  }
+  if (c.slidingWindow < 0) {
+    return Status::invalidValue("sliding_window must be >= 0, got " +
+                                std::to_string(c.slidingWindow));
+  }
+  if (c.queryPreAttnScalar != 0 &&
+      !(c.queryPreAttnScalar >= 1 && std::isfinite(c.queryPreAttnScalar))) {
+    return Status::invalidValue("query_pre_attn_scalar must be a finite number >= 1, got " +
+                                num(c.queryPreAttnScalar));
+  }
+  if (!(c.finalLogitSoftcap >= 0) || !std::isfinite(c.finalLogitSoftcap)) {
+    return Status::invalidValue("final_logit_softcapping must be a finite number > 0 or null");
+  }
+  std::vector<double> globalFreq, localFreq;
+  Status s = ropeInverseFrequencies(c.headDim, c.ropeTheta, c.ropeScaling, globalFreq);
+  if (!s.isOk()) return Status::invalidValue("rope_theta / rope_scaling: " + s.message);
+  s = ropeInverseFrequencies(c.headDim, c.ropeLocalBase > 0 ? c.ropeLocalBase : c.ropeTheta,
+                             RopeScaling{}, localFreq);
+  if (!s.isOk()) return Status::invalidValue("rope_local_base_freq: " + s.message);
+  // Each dimension below 2^31.
+  const long long D = c.dModel, F = c.inner, hd = c.headDim, Q = hd * c.heads, KVD = hd * c.kvHeads;
+  if (Q > std::numeric_limits<int>::max()) {
+    return Status::outOfMemory("num_attention_heads x head_dim is too large");
+  }
+
+  std::vector<CheckpointParameter> params;
+  std::vector<int> linears, index(static_cast<std::size_t>(kPerLayer) * c.layers, -1);
+  const auto add = [&](std::string name, long long rows, long long cols) {
+    params.push_back({std::move(name), static_cast<int>(rows), static_cast<int>(cols)});
+    return static_cast<int>(params.size()) - 1;
+  };
+  const int embed = add("embed_tokens.weight", c.vocab, D);
+  for (int l = 0; l < c.layers; ++l) {
+    const std::string p = "layers." + std::to_string(l) + ".";
+    int* at = index.data() + static_cast<std::size_t>(l) * kPerLayer;
+    const auto linear = [&](LayerParam w, LayerParam b, const std::string& name, long long out,
+                            long long in, bool bias) {
+      at[w] = add(p + name + ".weight", out, in);
+      linears.push_back(at[w]);
+      if (bias) at[b] = add(p + name + ".bias", 1, out);
+    };
+    at[kInputNorm] = add(p + "input_layernorm.weight", 1, D);
+    linear(kQ, kQBias, "self_attn.q_proj", Q, D, c.attentionBias);
+    linear(kK, kKBias, "self_attn.k_proj", KVD, D, c.attentionBias);
+    linear(kV, kVBias, "self_attn.v_proj", KVD, D, c.attentionBias);
+    linear(kO, kOBias, "self_attn.o_proj", D, Q, c.outputBias);
+    if (c.qkNorm) {
+      at[kQNorm] = add(p + "self_attn.q_norm.weight", 1, hd);
+      at[kKNorm] = add(p + "self_attn.k_norm.weight", 1, hd);
+    }
+    at[kPostAttentionNorm] = add(p + "post_attention_layernorm.weight", 1, D);
+    if (c.sandwichNorms) {
+      at[kPreFeedforwardNorm] = add(p + "pre_feedforward_layernorm.weight", 1, D);
+      at[kPostFeedforwardNorm] = add(p + "post_feedforward_layernorm.weight", 1, D);
+    }
+    linear(kGate, kGateBias, "mlp.gate_proj", F, D, c.mlpBias);
+    linear(kUp, kUpBias, "mlp.up_proj", F, D, c.mlpBias);
+    linear(kDown, kDownBias, "mlp.down_proj", D, F, c.mlpBias);
+  }
+  const int finalNorm = add("norm.weight", 1, D);
+  const int head = c.separateHead ? add("lm_head.weight", c.vocab, D) : embed;
+  // PyTorch's nn.Linear: W stored out x in
+  RETURN_IF_ERROR(lay(std::move(params), std::move(linears), WeightLayout::kOutIn, c.layers));
+  config_ = c;
+  index_ = std::move(index);
+  embed_ = embed;
+  finalNorm_ = finalNorm;
+  head_ = head;
+  globalFreq_ = std::move(globalFreq);
+  localFreq_ = std::move(localFreq);
+  residual_.clear();
+  return Status::ok();
+}
+
+void LlamaModel::rmsNorm(const MatrixView32& x, int weight, Eigen::Index width,
+                         MatrixOut32 y) const {
+  rmsNormInto(x, paramData(weight), width, static_cast<float>(config_.epsilon),
+              config_.normOffset ? RmsNormWeight::kOffsetByOne : RmsNormWeight::kPlain, y);
+}
+
+// q (T x H hd), k, v (T x KV hd) of layer l from its input x, QK-normed, not rotated.
+Status LlamaModel::projectHeads(int l, const Matrix32& x, Matrix32& q, Matrix32& k,
+                                Matrix32& v) const {
+  const LlamaConfig& c = config_;
+  const int* at = index_.data() + static_cast<std::size_t>(l) * kPerLayer;
+  const Eigen::Index T = x.rows(), hd = c.headDim;
+  const std::string p = "layers." + std::to_string(l) + ".";
+  Matrix32 normed(T, c.dModel);
+  rmsNorm(x, at[kInputNorm], c.dModel, normed);
+  RETURN_IF_ERROR(requireFiniteIn(normed, l, "input norm (" + p + "input_layernorm)"));
+  q.resize(T, hd * c.heads);
+  k.resize(T, hd * c.kvHeads);
+  v.resize(T, hd * c.kvHeads);
+  linear(normed, at[kQ], at[kQBias], q);
+  linear(normed, at[kK], at[kKBias], k);
+  linear(normed, at[kV], at[kVBias], v);
+  RETURN_IF_ERROR(requireFiniteIn(q, l, "queries (" + p + "self_attn.q_proj)"));
+  RETURN_IF_ERROR(requireFiniteIn(k, l, "keys (" + p + "self_attn.k_proj)"));
+  RETURN_IF_ERROR(requireFiniteIn(v, l, "values (" + p + "self_attn.v_proj)"));
+  if (c.qkNorm) {
+    rmsNorm(q, at[kQNorm], hd, q);
+    rmsNorm(k, at[kKNorm], hd, k);
+    RETURN_IF_ERROR(requireFiniteIn(q, l, "QK-norm (" + p + "self_attn.q_norm)"));
+    RETURN_IF_ERROR(requireFiniteIn(k, l, "QK-norm (" + p + "self_attn.k_norm)"));
+  }
+  return Status::ok();
+}
+
+Status LlamaModel::forward(const std::vector<int>& ids) {
+  if (!loaded()) return Status::invalidArgument("the weights are not loaded");
+  const LlamaConfig& c = config_;
+  const Eigen::Index T = static_cast<Eigen::Index>(ids.size()), D = c.dModel, hd = c.headDim,
+                     F = c.inner;
+  if (T < 1 || T > c.positions) {
+    return Status::shapeMismatch(
+        "ids has " + std::to_string(T) +
+        " tokens but must have 1 to max_position_embeddings = " + std::to_string(c.positions));
+  }
+  for (std::size_t t = 0; t < ids.size(); ++t) {
+    if (ids[t] < 0 || ids[t] >= c.vocab) {
+      return Status::invalidValue("ids[" + std::to_string(t) + "] = " + std::to_string(ids[t]) +
+                                  " is outside [0, vocab_size = " + std::to_string(c.vocab) + ")");
+    }
+  }
+  residual_.assign(c.layers + 1, Matrix32());
+  // x = embed_tokens[ids] (times sqrt(D), rounded to float, for Gemma)     (T x D)
+  const float scale = c.embedScale ? static_cast<float>(std::sqrt(static_cast<double>(D))) : 1.0f;
+  residual_[0].resize(T, D);
+  const Eigen::Map<const Matrix32> embed = param(embed_);
+  for (Eigen::Index t = 0; t < T; ++t) residual_[0].row(t) = embed.row(ids[t]) * scale;
+  RETURN_IF_ERROR(requireFiniteIn(residual_[0], -1, "token embeddings (embed_tokens)"));
+  beginForward(static_cast<int>(T), c.heads);
+  positions_.resize(T);
+  for (Eigen::Index t = 0; t < T; ++t) positions_[t] = static_cast<int>(t);
+
+  Matrix32 q, k, v, heads(T, hd * c.heads), attnOut(T, D), normed(T, D), gate(T, F), up(T, F),
+      mlpOut(T, D);
+  for (int l = 0; l < c.layers; ++l) {
+    const int* at = index_.data() + static_cast<std::size_t>(l) * kPerLayer;
+    const std::string p = "layers." + std::to_string(l) + ".";
+    const Matrix32& x = residual_[l];
+    RETURN_IF_ERROR(projectHeads(l, x, q, k, v));
+    // RoPE of q and k at positions 0..T-1, with the layer's base
+    const std::vector<double>& freq = sliding(l) ? localFreq_ : globalFreq_;
+    RETURN_IF_ERROR(applyRope(q, positions_, freq, c.headDim, RopePairing::kHalf));
+    RETURN_IF_ERROR(applyRope(k, positions_, freq, c.headDim, RopePairing::kHalf));
+    // Per query head h, attention on its columns of q and its kv head's of k, v:
+    //   weights = softmax(q_h k_g^T * scale), causal (and windowed)   (T x T)
+    //   heads[:, h hd .. (h+1) hd) = weights v_g                      (T x hd)
+    AttentionMask32 mask;
+    mask.causal = true;
+    mask.window = sliding(l) ? c.slidingWindow : 0;
+    mask.scale = c.queryPreAttnScalar > 0 ? 1.0 / std::sqrt(c.queryPreAttnScalar) : 0.0;
+    for (int h = 0; h < c.heads; ++h) {
+      const Eigen::Index g = kvHeadOf(h);
+      const Status s = scaledDotProductAttention(
+          q.middleCols(h * hd, hd), k.middleCols(g * hd, hd), v.middleCols(g * hd, hd), mask,
+          heads.middleCols(h * hd, hd), attentionOut(l).middleRows(h * T, T));
+      if (s.code == StatusCode::kInvalidValue) {
+        return overflowIn(
+            l, "attention scores (head " + std::to_string(h) + " of " + p + "self_attn)");
+      }
+      RETURN_IF_ERROR(s);
+    }
+    // The last layer's output counts only at the last position (the logits are
+    // the next token's): from its attention output on it runs on that row alone.
+    const Eigen::Index first = l + 1 == c.layers ? T - 1 : 0, rows = T - first;
+    auto attn = attnOut.topRows(rows);
+    linear(heads.middleRows(first, rows), at[kO], at[kOBias], attn);
+    if (c.sandwichNorms) rmsNorm(attn, at[kPostAttentionNorm], D, attn);
+    Matrix32& next = residual_[l + 1];
+    next = x.middleRows(first, rows) + attn;
+    RETURN_IF_ERROR(requireFiniteIn(next, l, "attention output (" + p + "self_attn.o_proj)"));
+    // MLP: down(act(gate(m)) * up(m)), m the normed stream               (rows x D)
+    auto m = normed.topRows(rows);
+    rmsNorm(next, at[c.sandwichNorms ? kPreFeedforwardNorm : kPostAttentionNorm], D, m);
+    linear(m, at[kGate], at[kGateBias], gate.topRows(rows));
+    linear(m, at[kUp], at[kUpBias], up.topRows(rows));
+    RETURN_IF_ERROR(requireFiniteIn(gate.topRows(rows), l, "MLP gate (" + p + "mlp.gate_proj)"));
+    RETURN_IF_ERROR(requireFiniteIn(up.topRows(rows), l, "MLP up (" + p + "mlp.up_proj)"));
+    gateInPlace(gate.data(), up.data(), static_cast<std::size_t>(rows * F), c.activation);
+    auto down = mlpOut.topRows(rows);
+    linear(gate.topRows(rows), at[kDown], at[kDownBias], down);
+    if (c.sandwichNorms) rmsNorm(down, at[kPostFeedforwardNorm], D, down);
+    next += down;
+    RETURN_IF_ERROR(requireFiniteIn(next, l, "MLP output (" + p + "mlp.down_proj)"));
+  }
+  // h = norm(x) at the last position; logits = W h (V), W = lm_head or embed_tokens
+  Matrix32 last(1, D);
+  rmsNorm(residual_[c.layers], finalNorm_, D, last);
+  logits_.resize(1, c.vocab);
+  gemv(c.vocab, D, paramData(head_), D, last.data(), logits_.data());
+  if (c.finalLogitSoftcap > 0) {
+    const float cap = static_cast<float>(c.finalLogitSoftcap);
+    for (Eigen::Index i = 0; i < c.vocab; ++i) logits_(0, i) = cap * std::tanh(logits_(0, i) / cap);
+  }
+  // Finite weights can still overflow float32 here: then a probability is NaN,
+  // which the JS side reports (web/src/api/model/base_model.js).
+  probabilities_ = logits_;
+  softmaxRow(probabilities_.data(), c.vocab, c.vocab, c.vocab, 1.0f,
+             static_cast<const float*>(nullptr));
+  return Status::ok();
+}
+
+Status LlamaModel::headInputs(int l, int h, MatrixOut32 out) const {
+  const LlamaConfig& c = config_;
+  if (tokens() < 1 || residual_.empty() || l < 0 || l >= c.layers || h < 0 || h >= c.heads) {
+    return Status::invalidArgument("no forward pass, or layer " + std::to_string(l) + " or head " +
+                                   std::to_string(h) + " out of range");
+  }
+  const Eigen::Index T = tokens(), hd = c.headDim, g = kvHeadOf(h);
+  if (out.rows() != T || out.cols() != 5 * hd) {
+    return Status::shapeMismatch("headInputs: out is " + std::to_string(out.rows()) + "x" +
+                                 std::to_string(out.cols()) + " but must be " + std::to_string(T) +
+                                 "x" + std::to_string(5 * hd));
+  }
+  Matrix32 q, k, v;
+  RETURN_IF_ERROR(projectHeads(l, residual_[l], q, k, v));
+  out.middleCols(0, hd) = q.middleCols(h * hd, hd);
+  out.middleCols(hd, hd) = k.middleCols(g * hd, hd);
+  out.middleCols(2 * hd, hd) = v.middleCols(g * hd, hd);
+  out.middleCols(3 * hd, hd) = q.middleCols(h * hd, hd);
+  out.middleCols(4 * hd, hd) = k.middleCols(g * hd, hd);
+  const std::vector<double>& freq = sliding(l) ? localFreq_ : globalFreq_;
+  RETURN_IF_ERROR(
+      applyRope(out.middleCols(3 * hd, 2 * hd), positions_, freq, c.headDim, RopePairing::kHalf));
+  return Status::ok();
+}
+
+}  // namespace attention
