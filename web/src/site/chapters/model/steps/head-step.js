@@ -171,8 +171,6 @@ export function headStep({ story, figures, predict, onNextHead }) {
   });
   const note = el('p', { className: 'model-head-note', attrs: { 'aria-live': 'polite' } });
   const about = el('p', { className: 'model-head-about' });
-  const kCaption = el('span', {}, 'Keys k');
-  const vCaption = el('span', {}, 'Values v');
   // In the page only for a rotary family: no hidden figure waits to be explained.
   const rotatedFigures = [
     captioned(qRotated, 'q̃: each query turned by its position (RoPE)'),
@@ -183,8 +181,12 @@ export function headStep({ story, figures, predict, onNextHead }) {
     'div',
     { className: 'figures model-vectors' },
     captioned(q, 'Queries q (one row per token)'),
-    captioned(k, kCaption),
-    captioned(v, vCaption),
+    captioned(k, 'Keys k'),
+    captioned(v, 'Values v'),
+  );
+  const mixBox = el(
+    'div',
+    { className: 'figures model-vectors' },
     captioned(mix, 'The value mix: each row is its token’s weights times the values'),
   );
   const next = liveExperiment({ label: 'the next head', explain: (text) => text, apply: () => onNextHead() });
@@ -199,7 +201,7 @@ export function headStep({ story, figures, predict, onNextHead }) {
     ],
     predict,
     figures: [largeFigure],
-    after: [about, note, rotatedBox, inputsBox, next.element],
+    after: [about, note, inputsBox, rotatedBox, mixBox, next.element],
   });
   return {
     element,
@@ -244,14 +246,15 @@ export function headStep({ story, figures, predict, onNextHead }) {
       ]
         .filter(Boolean)
         .join(' ');
-      kCaption.textContent = shared ? `Keys k (kv head ${group + 1}, shared)` : 'Keys k';
-      vCaption.textContent = shared ? `Values v (kv head ${group + 1}, shared)` : 'Values v';
+      captioned(k, shared ? `Keys k (kv head ${group + 1}, shared by its heads)` : 'Keys k');
+      captioned(v, shared ? `Values v (kv head ${group + 1}, shared by its heads)` : 'Values v');
       note.textContent = !explains
         ? 'This family’s queries and keys are not read by the chapter: the weights come straight from the model’s run.'
         : inputs
           ? ''
           : 'reading this head’s weights from the model file…';
       inputsBox.hidden = !inputs; // never another head's numbers
+      mixBox.hidden = !inputs;
       rotatedBox.hidden = !inputs?.qRotated;
       if (rotatedBox.hidden) rotatedBox.replaceChildren();
       else if (!rotatedBox.hasChildNodes()) rotatedBox.append(...rotatedFigures);
