@@ -10,7 +10,6 @@ import { credit, errorLine } from '../../chapter-kit.js';
 import { el } from '../../dom.js';
 import { storyForFigures, Trace } from '../../explain/trace.js';
 import { tracedApi } from '../../explain/traced-api.js';
-import { shown } from '../../explain/format.js';
 import { addPrerendered } from '../../math.js';
 import { urlStore } from '../../url-state.js';
 import { headStep, headName, modelViewStep } from './steps/head-step.js';
@@ -20,7 +19,6 @@ import {
   headMix,
   keysOpen,
   MAX_SENTENCE,
-  repeatReading,
   runSentence,
   SCHEMA,
   shapeOf,
@@ -55,8 +53,6 @@ function credits() {
     }),
   ];
 }
-
-const percent = (x) => `${(100 * x).toFixed(0)}%`;
 
 export default {
   ...meta, // id, title, summary
@@ -200,21 +196,12 @@ export default {
           head.figure.scrollIntoView({ block: 'start' }); // below the sticky toolbar (scroll-margin-top)
         },
       );
-      view.showRepeat(repeatText());
+      view.showRepeat(result, shape);
       next.show(result, shape, labelOf);
       questions.everyHead.update(result);
       questions.nextToken.update({ run: result, labelOf });
       root.dataset.modelRun = String(Number(root.dataset.modelRun) + 1 || 1);
       drawHead();
-    }
-
-    /** What the repeat experiment measured on this text (a claim only when it holds). */
-    function repeatText() {
-      const r = repeatReading(result, shape);
-      if (!r)
-        return 'writes the sentence twice; on a text that repeats itself this line names the head that puts most weight on the token that followed the same token’s earlier copy (an induction head).';
-      const holds = r.value >= 2 * r.baseline;
-      return `On this repeated text, ${headName(r)} puts ${percent(r.value)} of a repeated token’s weight on the token that followed its earlier copy (mean over ${r.queries} tokens), against ${percent(r.baseline)} for an even spread${holds ? ': it reads ahead in the earlier copy, as an induction head does.' : '; no head does that clearly here.'}`;
     }
 
     function drawHead() {
@@ -227,7 +214,7 @@ export default {
       // Until this head's q, k, v arrive its weights explain nothing (no stale story).
       tracedApi(api, trace).input(TENSORS.weights, weights);
       head.show(weights, tokens, selected, null, null, { shape, explains });
-      head.showNext(lastRow(weights, tokens));
+      head.showNext(weights, tokens, selected);
       questions.oneHead.update({ weights, tokens });
       root.dataset.modelHead = headName(selected);
       const ask = ++asked;
@@ -251,15 +238,6 @@ export default {
           errors.textContent = message(error);
         },
       );
-    }
-
-    /** The chosen head's last row, as the "next head" experiment states it. */
-    function lastRow(weights, tokens) {
-      const T = weights.rows;
-      let best = 0;
-      for (let j = 1; j < T; j++) if (weights.get(T - 1, j) > weights.get(T - 1, best)) best = j;
-      const open = Array.from({ length: T }, (_, j) => weights.get(T - 1, j)).filter((w) => w > 0).length;
-      return `opens the head after this one. Now: ${headName(selected)}; its last row puts its largest weight, ${shown(weights.get(T - 1, best))}, on “${tokens[best]}” (an even spread over the ${open} tokens it reads: ${shown(1 / open)}).`;
     }
 
     signal?.addEventListener('abort', () => {

@@ -8,7 +8,8 @@ import { asInput, liveExperiment, step } from '../../../chapter-kit.js';
 import { el } from '../../../dom.js';
 import { Heatmap, captioned } from '../../../figures/heatmap.js';
 import { HeadGrid } from '../../../figures/head-grid.js';
-import { FACTOR, HOLDS_AT, maySee, TENSORS } from '../model.js';
+import { shown } from '../../../explain/format.js';
+import { FACTOR, HOLDS_AT, maySee, repeatReading, TENSORS } from '../model.js';
 
 // A real model reads up to 1,024 tokens: past these many cells a map draws one pixel per cell.
 const BIG_MAP = 48 * 48;
@@ -121,9 +122,27 @@ export function modelViewStep({ onSelect, predict, onRepeat }) {
           ),
         );
     },
-    /** The experiment's text for this run (its measure: repeatedTokenWeight). */
-    showRepeat: (data) => repeat.show(data),
+    /** What the repeat experiment measured on this run (a claim only when it holds). */
+    showRepeat: (result, shape) => repeat.show(repeatText(result, shape)),
   };
+}
+
+/** The repeat experiment's sentence: the head that reads ahead in an earlier copy, with its baseline. */
+function repeatText(result, shape) {
+  const r = repeatReading(result, shape);
+  if (!r)
+    return 'writes the sentence twice; on a text that repeats itself this line names the head that puts most weight on the token that followed the same token’s earlier copy (an induction head).';
+  const holds = r.value >= 2 * r.baseline;
+  return `On this repeated text, ${headName(r)} puts ${percent(r.value)} of a repeated token’s weight on the token that followed its earlier copy (mean over ${r.queries} tokens), against ${percent(r.baseline)} for an even spread${holds ? ': it reads ahead in the earlier copy, as an induction head does.' : '; no head does that clearly here.'}`;
+}
+
+/** The "next head" experiment's sentence: where the chosen head's last row looks. */
+function lastRow(weights, tokens, selected) {
+  const T = weights.rows;
+  let best = 0;
+  for (let j = 1; j < T; j++) if (weights.get(T - 1, j) > weights.get(T - 1, best)) best = j;
+  const open = Array.from({ length: T }, (_, j) => weights.get(T - 1, j)).filter((w) => w > 0).length;
+  return `opens the head after this one. Now: ${headName(selected)}; its last row puts its largest weight, ${shown(weights.get(T - 1, best))}, on “${tokens[best]}” (an even spread over the ${open} tokens it reads: ${shown(1 / open)}).`;
 }
 
 const vectorMap = (what, palette = 'blue', explain) =>
@@ -206,7 +225,7 @@ export function headStep({ story, figures, predict, onNextHead }) {
   return {
     element,
     figure: largeFigure,
-    showNext: (data) => next.show(data),
+    showNext: (weights, tokens, selected) => next.show(lastRow(weights, tokens, selected)),
     /**
      * The weights (always); q, k, v and the mix once explainHead answered (null: still
      * reading; `explains` false: this family has no explainHead, the weights are all there is).
@@ -214,19 +233,21 @@ export function headStep({ story, figures, predict, onNextHead }) {
     show(weights, tokens, selected, inputs, mixed, { shape, explains = true }) {
       const see = maySee(shape, selected.layer);
       const w = shape.window(selected.layer);
-      large.update(weights, {
-        rowLabels: tokens,
-        colLabels: tokens,
-        label: `attention weights, ${headName(selected)}`,
-        isMasked: (r, c) => !see(r, c),
-      });
-      large.caption.textContent =
+      // The caption through the options: a lazy repaint writes it again from them.
+      const caption =
         `${headName(selected)}. Rows: the tokens that ask (queries). Columns: the tokens they read (keys). ` +
         (!shape.causal
           ? 'Nothing is masked: BERT reads both ways.'
           : w
             ? `This layer has a sliding window of ${w} tokens (sliding_window): hatched cells are masked, exactly 0: the future, and keys ${w} or more tokens back.`
             : 'Hatched cells are the future, masked: exactly 0.');
+      large.update(weights, {
+        rowLabels: tokens,
+        colLabels: tokens,
+        label: `attention weights, ${headName(selected)}`,
+        caption,
+        isMasked: shape.causal ? (r, c) => !see(r, c) : undefined,
+      });
       const group = kvHeadOf(shape, selected.head);
       const shared = shape.kvHeads < shape.heads;
       const scale =
