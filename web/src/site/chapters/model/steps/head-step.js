@@ -232,6 +232,8 @@ export function headStep({ story, figures, predict, onNextHead }) {
      */
     show(weights, tokens, selected, inputs, mixed, { shape, explains = true }) {
       const see = maySee(shape, selected.layer);
+      // The formulas sum over j ≤ i: a causal model's (BERT reads every j).
+      for (const node of element.querySelectorAll(':scope > .formula')) node.hidden = !shape.causal;
       const w = shape.window(selected.layer);
       // The caption through the options: a lazy repaint writes it again from them.
       const caption =

@@ -91,6 +91,9 @@ export function nextStep({ predict, onMask, onCut } = {}) {
         ? 'BERT reads the whole text at once, so it cannot say what comes next; it was trained to fill in a [MASK]. After the last block it scores every token of its vocabulary at each [MASK] and takes a softmax: the list shows the most likely fillers of the first [MASK] (its row, position in the text, is named in the heading).'
         : 'After the last block, the model normalises the last token’s vector, scores every token of its vocabulary against it with the output matrix and takes a softmax: the list shows the most likely next tokens. Hover a row, or focus the list and use ↑ ↓, to see its probability worked out from the logits.';
       mask.hidden = !bert;
+      // GPT-2's formula and title are a decoder's: BERT's head fills a [MASK] instead.
+      for (const node of element.querySelectorAll(':scope > .formula')) node.hidden = bert;
+      element.querySelector('h2').textContent = bert ? '6. What fills the [MASK]' : '6. What comes next';
       cut.element.hidden = bert;
       const top = result.next?.[0];
       if (top)

@@ -391,6 +391,9 @@ test('a BERT folder (vocab.txt) opens: [CLS]/[SEP], both directions, a sentence 
   const next = page.locator(`${chapter} .model-next tbody tr`);
   assert.equal(await next.count(), 8);
   assert.match(await page.textContent(`${chapter} .model-next th >> nth=0`), /token at \[MASK\] \(token 7\)/);
+  const six = page.locator(`${chapter} section.step`).filter({ has: page.locator('.model-next') });
+  assert.equal(await six.locator('h2').textContent(), '6. What fills the [MASK]');
+  assert.equal(await six.locator(':scope > .formula').isVisible(), false, 'no decoder formula for BERT');
   await page.locator(`${chapter} .model-next`).focus();
   const story = await page.textContent(`${chapter} .model-next-story`);
   const m = story.match(
