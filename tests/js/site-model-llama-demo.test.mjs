@@ -26,6 +26,7 @@ import {
 import { rotated } from '../../web/src/site/explain/rope.js';
 import { storyForFigures, Trace } from '../../web/src/site/explain/trace.js';
 import { assertClose, loadFixture } from './fixtures.js';
+import { assertArithmetic } from './story-arithmetic.js';
 
 const a = await loadAttention();
 const ref = loadFixture('llama_demo.txt');
@@ -104,6 +105,16 @@ test('Llama demo: explainHead (layer 2, head 3) matches NumPy; the trace’s rot
   const story = storyForFigures(trace, figures);
   assert.match(story(TENSORS.weights)(i, 2).text, /over row 7 of score\/√8; .*= q̃7 .* · k̃3 /);
   const turn = story(TENSORS.qRotated)(3, 1).text;
-  assert.match(turn, /^Q̃\[4\]\[2\] .*= Q\[4\]\[2\]·cos\(3·θ2\) − Q\[4\]\[6\]·sin\(3·θ2\), θ2 = /);
-  assert.doesNotMatch(turn, /but the model's value/);
+  assert.match(turn, /^Q̃\[4\]\[2\] .*= Q\[4\]\[2\]·cos\(3·θ2\) − Q\[4\]\[6\]·sin\(3·θ2\) = .*; θ2 is /);
+  // Every rotated cell: the printed arithmetic gives the model's number, within the printed digits.
+  for (const [name, m] of [
+    [TENSORS.qRotated, inputs.qRotated],
+    [TENSORS.kRotated, inputs.kRotated],
+  ])
+    for (let r = 0; r < m.rows; r++)
+      for (let c = 0; c < m.cols; c++) {
+        const text = story(name)(r, c).text;
+        assert.doesNotMatch(text, /but the model's value/);
+        assertArithmetic(text.slice(0, text.indexOf('; θ')), m.get(r, c), `${name} (${r}, ${c})`);
+      }
 });

@@ -37,7 +37,10 @@ export function rotated(x, invFreq, r, c) {
   return at(x, r, c) * Math.cos(angle) + sign * at(x, r, partner) * Math.sin(angle);
 }
 
-/** "q̃[3][2] = q[3][2]·cos(2·θ2) − q[3][6]·sin(2·θ2), θ2 = 0.1 (angle 0.2 rad) = … = 0.41". */
+/**
+ * "q̃[3][2] = q[3][2]·cos(2·θ2) − q[3][6]·sin(2·θ2) = 0.5·0.98 − 0.3·0.2 = 0.43; θ2 is 0.1 (…), the angle 0.2 rad …":
+ * the arithmetic last, its only " = " steps, so the printed numbers give the printed value.
+ */
 export function explain(args, r, c) {
   const { out, inputs, params, names } = args;
   const { x } = inputs;
@@ -51,11 +54,11 @@ export function explain(args, r, c) {
   // The model's number is the one shown; a config whose rotation this story does not write out says so.
   const agrees = Math.abs(ours - value) <= 1e-3 * Math.max(1, Math.abs(value));
   const text =
-    `${names.out.cell(r, c)} = ${names.x.index(r, c)}·cos(${r}·θ${m + 1}) ${op} ${names.x.index(r, partner)}·sin(${r}·θ${m + 1}), ` +
-    `θ${m + 1} = ${shown(theta)} (${params.thetaText ?? 'the rotation base'}), angle ${shown(angle)} rad: ` +
-    `${factor(own)}·${factor(Math.cos(angle))} ${op} ${factor(other)}·${factor(Math.sin(angle))} = ${shown(agrees ? value : ours)}` +
+    `${names.out.cell(r, c)} = ${names.x.index(r, c)}·cos(${r}·θ${m + 1}) ${op} ${names.x.index(r, partner)}·sin(${r}·θ${m + 1}) = ` +
+    `${factor(own)}·${factor(Math.cos(angle))} ${op} ${factor(other)}·${factor(Math.sin(angle))} = ${shown(agrees ? value : ours)}; ` +
+    `θ${m + 1} is ${shown(theta)} (${params.thetaText ?? 'the rotation base'}), the angle ${shown(angle)} rad: ` +
     (agrees
-      ? ` (row ${r + 1} is position ${r} counted from 0; entry ${c + 1} turns with entry ${partner + 1})`
-      : `, but the model's value is ${shown(value)}: its config scales the rotation in a way this story does not write out`);
+      ? `row ${r + 1} is position ${r} counted from 0, and entry ${c + 1} turns with entry ${partner + 1}`
+      : `but the model's value is ${shown(value)}: its config scales the rotation in a way this story does not write out`);
   return { text, sources: sources(args, r, c) };
 }

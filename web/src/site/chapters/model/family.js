@@ -66,7 +66,7 @@ export function ropeFrequencies(config, shape, layer) {
   const base = local ? config.rope_local_base_freq : (config.rope_theta ?? 10000);
   const baseName = local ? 'rope_local_base_freq' : 'rope_theta';
   const invFreq = Float64Array.from({ length: half }, (_, m) => base ** ((-2 * m) / shape.headDim));
-  let text = `${base}^(−2(m−1)/${shape.headDim}), ${baseName} = ${base}`;
+  let text = `${base}^(−2(m−1)/${shape.headDim}), ${baseName} ${base}`;
   const scaling = local ? null : config.rope_scaling;
   const type = scaling?.rope_type ?? scaling?.type;
   if (type === 'linear' && scaling.factor > 0) {

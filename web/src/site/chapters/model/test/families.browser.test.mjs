@@ -54,7 +54,7 @@ async function storyOf(page, label, r, c) {
 
 /** A rotated cell's story: its two products add up to the value it prints, which is the model's. */
 function checkRotation(text) {
-  const m = text.match(/: (\S+)·(\S+) ([−+]) (\S+)·(\S+) = (\S+) \(row/);
+  const m = text.match(/ = (\S+)·(\S+) ([−+]) (\S+)·(\S+) = (\S+?); θ/);
   assert.ok(m, `rotation story: ${text}`);
   const [a, cos, op, b, sin, value] = [m[1], m[2], m[3], m[4], m[5], m[6]].map((x) =>
     typeof x === 'string' && x.length > 1 ? number(x.replace(/[()]/g, '')) : x,
