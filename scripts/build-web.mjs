@@ -430,7 +430,7 @@ copyWasmDataToSite(); // their wasm binaries (the package's site reads ../lib/ i
 cpSync(at('dist/classic/katex.js'), at('dist/site/katex.js')); // formulas missing from a chapter's map (math.js)
 writeNmtCheckpoint(at('dist/site'));
 writeTransformerCheckpoint(at('dist/site'));
-writeDemoModel(at('dist/site'));
+writeDemoModel(at('dist/site'), ['gpt2-demo', 'llama-demo']);
 await writeNmtWorkerSource(at('dist/site'));
 cpSync(at('web/index.html'), at('dist/site/index.html'));
 const publicAddress = writeOembed(at('dist/site')); // oembed/<id>.json + the discovery link, given a public URL

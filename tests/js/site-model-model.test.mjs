@@ -22,8 +22,12 @@ import {
   HOLDS_AT,
   meanWeightOn,
   modelFiles,
+  byteText,
+  pieceBytes,
   runSentence,
   SCHEMA,
+  shapeOf,
+  tokenLabels,
   TENSORS,
   tokenLabel,
 } from '../../web/src/site/chapters/model/model.js';
@@ -177,8 +181,13 @@ test('modelFiles: picks the model’s files by name; says which are missing', ()
   assert.throws(() => modelFiles([file('config.json'), file('vocab.json')]), {
     name: 'TypeError',
     message:
-      'the model folder needs model.safetensors, tokenizer.json (or vocab.json and merges.txt); got config.json, vocab.json',
+      'the model folder needs model.safetensors, tokenizer.json (or vocab.json and merges.txt, or a BERT’s vocab.txt); got config.json, vocab.json',
   });
+  // A BERT folder: vocab.txt is its tokenizer; with tokenizer.json beside it, tokenizer.json wins.
+  const bert = modelFiles([file('config.json'), file('model.safetensors'), file('vocab.txt'), file('vocab.json')]);
+  assert.deepEqual(Object.keys(bert).sort(), ['config.json', 'model.safetensors', 'vocab.txt']);
+  const both = modelFiles([file('config.json'), file('model.safetensors'), file('vocab.txt'), file('tokenizer.json')]);
+  assert.deepEqual(Object.keys(both).sort(), ['config.json', 'model.safetensors', 'tokenizer.json']);
   assert.throws(() => modelFiles([]), { message: /needs config\.json, model\.safetensors, .*; got no files$/ });
 });
 
@@ -257,7 +266,29 @@ test('meanWeightOn and findings: hand-made heads against the even-spread baselin
 
 test('SCHEMA: defaults, clamping and malformed values fall back; clampHead fits the model', () => {
   const state = readState(SCHEMA, new URLSearchParams('ms=hello&ml=999&mh=-3&mm=evil'));
-  assert.deepEqual(state, { sentence: 'hello', layer: 95, head: 0, source: 'demo' });
-  assert.deepEqual(clampHead({ layer: 95, head: 7 }, demo.config), { layer: 1, head: 3 });
+  assert.deepEqual(state, { sentence: 'hello', pair: '', layer: 95, head: 0, source: 'demo' });
+  assert.deepEqual(clampHead({ layer: 95, head: 7 }, shapeOf(demo)), { layer: 1, head: 3 });
   assert.equal(tokenLabel(' the\n'), '·the↵');
+});
+
+test('tokenLabel: a token whose bytes are no whole character shows its bytes as ⟨F0⟩', () => {
+  // An emoji is 4 bytes (F0 9F 99 82); the demo's vocabulary cuts it into byte tokens.
+  const text = ' 🙂';
+  const r = demo.run(text);
+  const labels = tokenLabels(demo, text, r.tokens);
+  assert.ok(
+    r.tokens.some((t) => t.includes('\uFFFD')),
+    `tokens ${JSON.stringify(r.tokens)}`,
+  );
+  assert.ok(
+    labels.every((l) => !l.includes('\uFFFD')),
+    `labels ${labels}`,
+  );
+  // Every byte of the text appears once, in order, across the labels.
+  const shown = labels.join('').replace(/·/g, '⟨20⟩');
+  const bytes = Array.from(new TextEncoder().encode(text), (b) => b.toString(16).toUpperCase());
+  for (const b of bytes.filter((b) => b !== '20')) assert.ok(shown.includes(`⟨${b}⟩`), `${b} in ${shown}`);
+  assert.equal(pieceBytes('Ġthe').join(','), '32,116,104,101');
+  assert.equal(byteText([0xf0, 0x9f]), '⟨F0⟩⟨9F⟩');
+  assert.equal(tokenLabel('\uFFFD'), '⟨?⟩', 'bytes unknown: still no U+FFFD');
 });

@@ -4,8 +4,9 @@
 // key j has opacity weights[i][j]; with several heads, each head has its own
 // colour and its own set of lines (the "head view" of BertViz). Hovering or
 // focusing a token isolates its lines; the head legend shows or hides heads;
-// select(i) pins one query (NMT playback). SVG nodes are built with
-// createElementNS, so typed tokens can never become markup.
+// select(i) pins one query (NMT playback). The tokens are one Tab stop (a roving
+// tabindex): the arrow keys move along a side and across to the other side.
+// SVG nodes are built with createElementNS, so typed tokens can never become markup.
 //
 //   orientation 'vertical'   queries in a column on the left, keys on the right
 //   orientation 'horizontal' keys in a row on top, queries in a row below
@@ -58,7 +59,9 @@ export class TokenLines {
     this.numbers = null;
     const focusFrom = (event) => {
       const token = event.target.closest?.('[data-side]');
-      this.focus(token ? { side: token.dataset.side, index: Number(token.dataset.index) } : null);
+      const at = token ? { side: token.dataset.side, index: Number(token.dataset.index) } : null;
+      if (at && event.type === 'focusin') this.rove(at);
+      this.focus(at);
     };
     this.svg.addEventListener('pointerover', focusFrom);
     this.svg.addEventListener('focusin', focusFrom);
@@ -66,6 +69,33 @@ export class TokenLines {
     this.svg.addEventListener('focusout', (event) => {
       if (!this.svg.contains(event.relatedTarget)) this.focus(null);
     });
+    this.current = { side: 'query', index: 0 }; // the token that holds the Tab stop
+    this.svg.addEventListener('keydown', (event) => this.move(event));
+  }
+
+  /** Arrow keys: along a side (its axis) to the next token, across to the other side; Home/End. */
+  move(event) {
+    const token = event.target.closest?.('[data-side]');
+    if (!token || !this.numbers) return;
+    const side = token.dataset.side;
+    const index = Number(token.dataset.index);
+    const vertical = this.options.orientation === 'vertical';
+    const [back, on, across] = vertical
+      ? ['ArrowUp', 'ArrowDown', ['ArrowLeft', 'ArrowRight']]
+      : ['ArrowLeft', 'ArrowRight', ['ArrowUp', 'ArrowDown']];
+    const count = (s) => (s === 'query' ? this.numbers.queries : this.numbers.keys).length;
+    let next = null;
+    if (event.key === on) next = { side, index: Math.min(index + 1, count(side) - 1) };
+    else if (event.key === back) next = { side, index: Math.max(index - 1, 0) };
+    else if (event.key === 'Home') next = { side, index: 0 };
+    else if (event.key === 'End') next = { side, index: count(side) - 1 };
+    else if (across.includes(event.key)) {
+      const other = side === 'query' ? 'key' : 'query';
+      next = { side: other, index: Math.min(index, count(other) - 1) };
+    }
+    if (!next) return;
+    event.preventDefault();
+    this.svg.querySelector(`[data-side="${next.side}"][data-index="${next.index}"]`)?.focus();
   }
 
   /**
@@ -73,6 +103,11 @@ export class TokenLines {
    */
   update(numbers) {
     this.numbers = numbers;
+    const { side, index } = this.current; // the Tab stop stays on a token that exists
+    this.current = {
+      side,
+      index: Math.min(index, Math.max(0, (side === 'query' ? numbers.queries : numbers.keys).length - 1)),
+    };
     if (this.pinned >= numbers.queries.length) this.pinned = -1;
     for (const h of [...this.hidden]) if (h >= numbers.heads.length) this.hidden.delete(h);
     this.drawLegend();
@@ -83,6 +118,15 @@ export class TokenLines {
   select(index) {
     this.pinned = index;
     if (this.numbers) this.draw();
+  }
+
+  /** Gives the Tab stop to token `at` ({ side, index }). */
+  rove(at) {
+    this.current = at;
+    for (const node of this.svg.querySelectorAll('.token-lines-token')) {
+      const mine = node.dataset.side === at.side && Number(node.dataset.index) === at.index;
+      node.setAttribute('tabindex', mine ? '0' : '-1');
+    }
   }
 
   /** Highlights one token's lines (null: none). Called on hover/focus, and by linked figures. */
@@ -226,11 +270,11 @@ export class TokenLines {
           x: p.x + (p.dx ?? 0),
           y: p.y + (p.dy ?? 4),
           'text-anchor': p.anchor,
-          tabindex: 0,
+          tabindex: side === this.current.side && index === this.current.index ? 0 : -1,
           'data-side': side,
           'data-index': index,
           class: 'token-lines-token',
-          'aria-label': `${side} ${index}: ${text === ' ' ? 'space' : text}`,
+          'aria-label': `${side} ${index + 1}: ${text === ' ' ? 'space' : text}`,
         });
         token.textContent = text === ' ' ? '␣' : text;
         if (side === 'query' && index === this.pinned) token.classList.add('is-pinned');

@@ -1,9 +1,11 @@
-// Chapter "Open a real model": a GPT-2 from the files of a Hugging Face
+// Chapter "Open a real model": a checkpoint from the files of a Hugging Face
 // folder (the reader's, picked or dropped; a course site's model-src folder;
-// or the small demo model the project trained), run on a typed sentence: the
-// model view (every layer × head), one head large with its q, k, v and value
-// mix (every weight explained down to q·k/√d_k through the trace), the head
-// view (lines between tokens) and the next-token list.
+// or the small demo model the project trained) of any family openModel reads
+// (GPT-2, BERT, and the Llama-like ones), run on a typed sentence: the model
+// view (every layer × head, grouped by shared key/value heads), one head large
+// with its q, k (before and after the rotation), v and value mix (every weight
+// explained down to q·k/√d_k through the trace), the head view (lines between
+// tokens) and the predictions (the next token, or BERT's [MASK]).
 import { credit, errorLine } from '../../chapter-kit.js';
 import { el } from '../../dom.js';
 import { storyForFigures, Trace } from '../../explain/trace.js';
@@ -12,7 +14,19 @@ import { publishOpenedModel } from '../../lesson-kit/opened-model.js';
 import { addPrerendered } from '../../math.js';
 import { urlStore } from '../../url-state.js';
 import { headStep, headName, modelViewStep } from './steps/head-step.js';
-import { clampHead, findings, headMix, MAX_SENTENCE, runSentence, SCHEMA, TENSORS, tokenLabel } from './model.js';
+import {
+  clampHead,
+  findings,
+  headMix,
+  keysOpen,
+  MAX_SENTENCE,
+  runSentence,
+  SCHEMA,
+  shapeOf,
+  TENSORS,
+  tokenLabel,
+  tokenLabels,
+} from './model.js';
 import { message, modelLoader } from './loader.js';
 import { linesStep } from './steps/lines-step.js';
 import { nextStep } from './steps/next-step.js';
@@ -27,7 +41,7 @@ addPrerendered(formulas); // this chapter's formulas, typeset at build time
 function credits() {
   return [
     credit({
-      text: 'The model is GPT-2 (Radford et al., 2019),',
+      text: 'The models are GPT-2 (Radford et al., 2019), BERT (Devlin et al., 2019) and the Llama-like families,',
       title: 'Language Models are Unsupervised Multitask Learners',
       url: 'https://cdn.openai.com/better-language-models/language_models_are_unsupervised_multitask_learners.pdf',
       note: 'read from the files Hugging Face saves',
@@ -46,13 +60,15 @@ export default {
 
   render(root, { api, store = urlStore, signal, assets = {} }) {
     const state = store.readState(SCHEMA);
-    let { sentence } = state;
+    let { sentence, pair } = state;
     let selected = { layer: state.layer, head: state.head };
     let source = 'demo';
-    const save = () => store.writeState(SCHEMA, { sentence, ...selected, source });
+    const save = () => store.writeState(SCHEMA, { sentence, pair, ...selected, source });
 
     let model = null;
+    let shape = null; // shapeOf(model)
     let result = null; // the last run of `sentence`
+    let labels = []; // its tokens as the figures show them
     let asked = 0; // explainHead calls: only the latest one's answer is shown
     const trace = new Trace();
     const figures = {}; // tensor name -> the heatmap drawing it
@@ -61,7 +77,7 @@ export default {
 
     const open = openStep({
       onOpen: (files, label) => loader.openFiles(files, label, 'own'),
-      onDemo: () => loader.loadDemo(),
+      onDemo: (which) => loader.loadDemo(which),
       onCancel: () => loader.cancel(),
     });
     const loader = modelLoader({
@@ -73,18 +89,33 @@ export default {
       onModel: (m, from) => {
         model?.delete();
         model = m;
+        shape = shapeOf(m);
         source = from;
         root.dataset.modelSource = from;
+        root.dataset.modelFamily = m.family;
         save();
         update();
       },
       onFailed: () => (root.dataset.modelFailed = String(Number(root.dataset.modelFailed ?? 0) + 1)),
     });
+    const setText = (text, second = pair) => {
+      sentence = text;
+      pair = second;
+      words.sync(sentence, pair);
+      save();
+      update();
+    };
     const words = sentenceStep({
       sentence,
+      pair,
       maxLength: MAX_SENTENCE,
       onInput: (text) => {
         sentence = text;
+        save();
+        update();
+      },
+      onPair: (text) => {
+        pair = text;
         save();
         update();
       },
@@ -95,10 +126,32 @@ export default {
       drawHead();
     };
     const questions = modelQuestions(); // predict, then reveal
-    const view = modelViewStep({ onSelect: choose, predict: questions.everyHead });
-    const head = headStep({ story, figures, predict: questions.oneHead });
+    const view = modelViewStep({
+      onSelect: choose,
+      predict: questions.everyHead,
+      onRepeat: () => setText(`${sentence.trim()} ${sentence.trim()}`),
+    });
+    const head = headStep({
+      story,
+      figures,
+      predict: questions.oneHead,
+      onNextHead: () => {
+        const n = selected.layer * shape.heads + selected.head + 1;
+        const at = n % (shape.layers * shape.heads);
+        choose(Math.floor(at / shape.heads), at % shape.heads);
+      },
+    });
     const lines = linesStep();
-    const next = nextStep({ predict: questions.nextToken });
+    const next = nextStep({
+      predict: questions.nextToken,
+      onMask: () => {
+        const wordsOf = sentence.trim().split(/\s+/);
+        if (wordsOf.length > 1) wordsOf[wordsOf.length - 2] = '[MASK]';
+        else wordsOf[0] = '[MASK]';
+        setText(wordsOf.join(' '));
+      },
+      onCut: () => setText(sentence.trim().split(/\s+/).slice(0, -1).join(' ') || sentence),
+    });
     const results = [view.element, head.element, lines.element, next.element];
 
     root.append(
@@ -110,16 +163,23 @@ export default {
       ...results,
     );
 
+    /** A predicted token's label: bytes known for the sentence's own ids. */
+    const labelOf = (id, token) => {
+      const at = result?.ids?.indexOf(id) ?? -1;
+      return at >= 0 ? labels[at] : tokenLabel(token);
+    };
+
     // ---- running the sentence and drawing
     function update() {
       if (!model) return;
       try {
-        result = runSentence(model, sentence);
+        result = runSentence(model, sentence, pair);
         errors.hidden = true;
       } catch (error) {
         result = { message: message(error) };
       }
-      words.show(result);
+      labels = result.tokens ? tokenLabels(model, sentence, result.tokens) : [];
+      words.show(result, shape, labels);
       for (const element of results) element.hidden = Boolean(result.message); // nothing stale
       if (result.message) {
         asked++;
@@ -128,35 +188,50 @@ export default {
         root.dataset.modelExplained = 'false';
         return;
       }
-      selected = clampHead(selected, model.config);
-      view.showFindings(findings(result.attentions), (f) => choose(f.layer, f.head));
-      next.show(result.next);
+      selected = clampHead(selected, shape);
+      const T = result.tokens.length;
+      view.showFindings(
+        findings(result.attentions, (l) => keysOpen(shape, l, T)),
+        (f) => {
+          choose(f.layer, f.head);
+          head.figure.scrollIntoView({ block: 'start' }); // below the sticky toolbar (scroll-margin-top)
+        },
+      );
+      view.showRepeat(result, shape);
+      next.show(result, shape, labelOf);
       questions.everyHead.update(result);
-      questions.nextToken.update(result);
+      questions.nextToken.update({ run: result, labelOf });
       root.dataset.modelRun = String(Number(root.dataset.modelRun) + 1 || 1);
       drawHead();
     }
 
     function drawHead() {
       if (!result) return;
-      const tokens = result.tokens.map(tokenLabel);
+      const tokens = labels;
       const weights = result.attentions[selected.layer][selected.head];
-      view.show(result, selected);
+      const explains = typeof model.explainHead === 'function';
+      view.show(result, selected, shape);
       lines.show(result.attentions, tokens, selected.layer);
       // Until this head's q, k, v arrive its weights explain nothing (no stale story).
       tracedApi(api, trace).input(TENSORS.weights, weights);
-      head.show(weights, tokens, selected, null);
+      head.show(weights, tokens, selected, null, null, { shape, explains });
+      head.showNext(weights, tokens, selected);
       questions.oneHead.update({ weights, tokens });
-      root.dataset.modelExplained = 'false';
       root.dataset.modelHead = headName(selected);
       publishOpenedModel({ model, sentence, ...selected }); // the rope and qk-norm chapters show this head
       const ask = ++asked;
+      if (!explains) {
+        root.dataset.modelExplained = 'none';
+        return;
+      }
+      root.dataset.modelExplained = 'false';
       const current = model;
+      const context = { shape, layer: selected.layer, config: model.config };
       current.explainHead(sentence, { ...selected }).then(
         (inputs) => {
           if (ask !== asked || current !== model) return;
-          const mixed = headMix(api, trace, inputs, weights, tokens);
-          head.show(weights, tokens, selected, inputs, mixed);
+          const mixed = headMix(api, trace, inputs, weights, tokens, context);
+          head.show(weights, tokens, selected, inputs, mixed, { shape, explains });
           root.dataset.modelExplained = 'true';
         },
         (error) => {
@@ -173,6 +248,7 @@ export default {
       model?.delete();
       model = null;
     });
-    loader.start(state.source === 'own');
+    open.offerLlama(loader.hasDemo('llama'));
+    loader.start(state.source);
   },
 };

@@ -4,8 +4,18 @@
 import { loadDataScript } from '../../data-script.js';
 import { demoFiles, folderUrls } from './model.js';
 
-// The site's copy, then the package's (the site hosted from node_modules/attention-lab/dist/site/).
-const DEMO_SCRIPTS = ['gpt2-demo.js', '../elements/gpt2-demo.js'];
+// The demos: the site's copy, then the package's (the site hosted from
+// node_modules/attention-lab/dist/site/). The package carries the GPT-2 demo only
+// (its size), so a lesson offers the Llama demo when its host gives one (assets.llamaDemo).
+const DEMOS = {
+  demo: {
+    script: 'gpt2-demo',
+    label: 'the demo model',
+    files: ['gpt2-demo.js', '../elements/gpt2-demo.js'],
+    asset: 'demoModel',
+  },
+  llama: { script: 'llama-demo', label: 'the Llama demo model', files: ['llama-demo.js'], asset: 'llamaDemo' },
+};
 export const message = (error) => (error instanceof Error ? error.message : String(error));
 
 /**
@@ -27,18 +37,19 @@ export function modelLoader({ api, open, signal, assets, hasModel, onModel, onFa
       (m) => {
         if (loading !== controller || signal?.aborted) return m.delete();
         loading = null;
-        if (m.family !== 'gpt2') {
-          // openModel reads BERT folders too; this chapter's views are GPT-2's (causal maps, next token).
-          m.delete();
-          open.showError(
-            `this folder holds a ${m.family.toUpperCase()} model; this chapter opens GPT-2 models (a BERT opens with the API: openModel)`,
-          );
-          open.done(hasModel() ? 'the model before stays open' : 'no model open');
-          return onFailed();
-        }
         const c = m.config;
+        const gpt2 = 'n_layer' in c;
+        const [layers, heads, width] = gpt2
+          ? [c.n_layer, c.n_head, `n_embd ${c.n_embd}`]
+          : [c.num_hidden_layers, c.num_attention_heads, `hidden_size ${c.hidden_size}`];
+        const kv =
+          c.num_key_value_heads && c.num_key_value_heads < heads
+            ? ` sharing ${c.num_key_value_heads} key/value heads`
+            : '';
+        const most = gpt2 ? c.n_positions : c.max_position_embeddings;
+        const family = gpt2 ? '' : `; ${m.family}`;
         open.done(
-          `open: ${label} (${c.n_layer} layers × ${c.n_head} heads, n_embd ${c.n_embd}, ${c.vocab_size} tokens, at most ${c.n_positions} per text)`,
+          `open: ${label} (${layers} layers × ${heads} heads${kv}, ${width}, ${c.vocab_size} tokens, at most ${most} per text${family})`,
         );
         onModel(m, from);
       },
@@ -55,16 +66,25 @@ export function modelLoader({ api, open, signal, assets, hasModel, onModel, onFa
     );
   }
 
-  function loadDemo() {
-    open.loading('the demo model');
-    loadDataScript('gpt2-demo', assets.demoModel ? [assets.demoModel] : DEMO_SCRIPTS).then(
-      (value) => openFiles(demoFiles(value), 'the demo model', 'demo'),
-      (error) => open.showError(`the demo model could not be loaded (${message(error)})`),
+  /** Whether demo `which` can be had here: the site has both; a lesson the ones its host gives. */
+  const hasDemo = (which) => !assets.demoModel || Boolean(assets[DEMOS[which].asset]);
+
+  function loadDemo(which = 'demo') {
+    const demo = DEMOS[which];
+    open.loading(demo.label);
+    const from = assets.demoModel ? [assets[demo.asset]] : demo.files;
+    loadDataScript(demo.script, from).then(
+      (value) => openFiles(demoFiles(value), demo.label, which),
+      (error) => {
+        open.showError(`${demo.label} could not be loaded (${message(error)})`);
+        open.done(hasModel() ? 'the model before stays open' : 'no model open');
+      },
     );
   }
 
-  /** The first model: the lesson's model-src folder, else the demo. */
-  function start(linkWasOwn) {
+  /** The first model: the lesson's model-src folder, else the demo (the link's). */
+  function start(linkSource) {
+    const linkWasOwn = linkSource === 'own';
     if (assets.modelSrc) {
       try {
         const files = folderUrls(assets.modelSrc, document.baseURI, location.origin);
@@ -77,8 +97,8 @@ export function modelLoader({ api, open, signal, assets, hasModel, onModel, onFa
         'This link was made with a model of your own: open its folder again (a link cannot carry files). Meanwhile, the demo model.',
       );
     }
-    loadDemo();
+    loadDemo(linkSource === 'llama' && hasDemo('llama') ? 'llama' : 'demo');
   }
 
-  return { openFiles, loadDemo, start, cancel: () => loading?.abort() };
+  return { openFiles, loadDemo, hasDemo, start, cancel: () => loading?.abort() };
 }

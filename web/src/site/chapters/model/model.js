@@ -4,6 +4,9 @@
 // sentence, and the measures behind the chapter's sentences about heads
 // (each stated with its baseline, and shown only when it holds).
 import { tracedApi } from '../../explain/traced-api.js';
+import { keysOpen, maySee, ropeFrequencies, shapeOf } from './family.js';
+
+export { keysOpen, maySee, ropeFrequencies, shapeOf };
 
 export const DEMO_SENTENCE = 'a small dog saw the red bird in the tree.';
 export const MAX_SENTENCE = 2000; // characters in the permalink; the model's n_positions bounds the tokens
@@ -11,16 +14,25 @@ export const MAX_LAYERS = 96; // permalink bounds (clamped to the open model's s
 export const MAX_HEADS = 128;
 export const TOP_K = 8;
 
-/** The permalink state (url-state.js): the sentence, the chosen head, the demo model or the reader's own. */
+/** The permalink state (url-state.js): the sentence (and BERT's pair), the chosen head, which demo model or the reader's own. */
 export const SCHEMA = [
   { key: 'ms', name: 'sentence', type: 'string', maxLength: MAX_SENTENCE, default: DEMO_SENTENCE },
+  { key: 'mp', name: 'pair', type: 'string', maxLength: MAX_SENTENCE, default: '' },
   { key: 'ml', name: 'layer', type: 'int', min: 0, max: MAX_LAYERS - 1, default: 0 },
   { key: 'mh', name: 'head', type: 'int', min: 0, max: MAX_HEADS - 1, default: 0 },
-  { key: 'mm', name: 'source', type: 'enum', values: ['demo', 'own'], default: 'demo' },
+  { key: 'mm', name: 'source', type: 'enum', values: ['demo', 'llama', 'own'], default: 'demo' },
 ];
 
-/** The files openModel reads, by name. */
-export const MODEL_FILES = ['config.json', 'model.safetensors', 'tokenizer.json', 'vocab.json', 'merges.txt'];
+/** The files openModel reads, by name (vocab.txt: a BERT's WordPiece vocabulary). */
+export const MODEL_FILES = [
+  'config.json',
+  'model.safetensors',
+  'tokenizer.json',
+  'vocab.json',
+  'merges.txt',
+  'vocab.txt',
+];
+const TOKENIZER_FILES = 'tokenizer.json (or vocab.json and merges.txt, or a BERT’s vocab.txt)';
 
 /**
  * The model's files among `files` (File objects, or anything with a `name`; a folder
@@ -30,19 +42,23 @@ export const MODEL_FILES = ['config.json', 'model.safetensors', 'tokenizer.json'
 export function modelFiles(files) {
   const found = {};
   for (const file of files) if (MODEL_FILES.includes(file.name)) found[file.name] = file;
-  const tokenizer = found['tokenizer.json'] || (found['vocab.json'] && found['merges.txt']);
+  const tokenizer = found['tokenizer.json'] || (found['vocab.json'] && found['merges.txt']) || found['vocab.txt'];
   const missing = ['config.json', 'model.safetensors'].filter((name) => !found[name]);
-  if (!tokenizer) missing.push('tokenizer.json (or vocab.json and merges.txt)');
+  if (!tokenizer) missing.push(TOKENIZER_FILES);
   if (missing.length > 0) {
     const names = Array.from(files, (f) => f.name);
     throw new TypeError(
       `the model folder needs ${missing.join(', ')}; got ${names.length ? names.slice(0, 8).join(', ') : 'no files'}${names.length > 8 ? ', …' : ''}`,
     );
   }
-  if (found['tokenizer.json']) {
-    delete found['vocab.json'];
-    delete found['merges.txt'];
-  }
+  // One tokenizer: tokenizer.json first, then vocab.json and merges.txt, then vocab.txt.
+  const pair = found['vocab.json'] && found['merges.txt'];
+  const drop = found['tokenizer.json']
+    ? ['vocab.json', 'merges.txt', 'vocab.txt']
+    : pair
+      ? ['vocab.txt']
+      : ['vocab.json', 'merges.txt'];
+  for (const name of drop) delete found[name];
   return found;
 }
 
@@ -83,41 +99,79 @@ export function demoFiles(value) {
   return { 'config.json': text('config.json'), 'tokenizer.json': text('tokenizer.json'), 'model.safetensors': bytes };
 }
 
-/** A token as a label: spaces and newlines made visible (GPT-2 tokens often start with a space). */
-export const tokenLabel = (t) => t.replace(/ /g, '·').replace(/\n/g, '↵').replace(/\t/g, '→') || '∅';
+/** Bytes as ⟨F0⟩⟨9F⟩: what a token is when its bytes are no whole UTF-8 character. */
+export const byteText = (bytes) =>
+  Array.from(bytes, (b) => `⟨${b.toString(16).toUpperCase().padStart(2, '0')}⟩`).join('');
+
+/**
+ * A token as a label: spaces and newlines made visible (GPT-2 tokens often start with a
+ * space); a token whose bytes are no whole character (its text has U+FFFD) shows its
+ * bytes, ⟨F0⟩, when `bytes` are known (pieceBytes), else ⟨?⟩ in place of each U+FFFD.
+ */
+export function tokenLabel(t, bytes) {
+  if (t.includes('\uFFFD')) return bytes ? byteText(bytes) : t.replace(/\uFFFD/g, '⟨?⟩');
+  return t.replace(/ /g, '·').replace(/\n/g, '↵').replace(/\t/g, '→') || '∅';
+}
+
+// GPT-2's byte-level alphabet (Radford et al.'s bytes_to_unicode): printable bytes stand
+// for themselves, the others for 256 + their rank; a vocabulary piece is a string of these.
+const PRINTABLE = (b) => (b >= 0x21 && b <= 0x7e) || (b >= 0xa1 && b <= 0xac) || (b >= 0xae && b <= 0xff);
+const BYTE_OF = new Map();
+for (let b = 0, n = 0; b < 256; b++) BYTE_OF.set(String.fromCodePoint(PRINTABLE(b) ? b : 256 + n++), b);
+
+/** The bytes of a byte-level BPE piece ('Ġ' is the byte 0x20), or null for a piece of another alphabet. */
+export function pieceBytes(piece) {
+  const out = [];
+  for (const ch of piece) {
+    const b = BYTE_OF.get(ch);
+    if (b === undefined) return null;
+    out.push(b);
+  }
+  return out;
+}
+
+/** The sentence's tokens as labels, bytes shown where a token is no whole character. */
+export function tokenLabels(model, text, tokens) {
+  const pieces = model.family === 'bert' ? null : model.tokenizer.encode(text).pieces;
+  return tokens.map((t, i) => tokenLabel(t, pieces?.[i] === undefined ? null : pieceBytes(pieces[i])));
+}
 
 /** "1.5 MiB" */
 export const sizeText = (bytes) =>
   bytes >= 2 ** 20 ? `${(bytes / 2 ** 20).toFixed(1)} MiB` : `${Math.max(1, Math.round(bytes / 1024))} KiB`;
 
 /**
- * Runs `text` through `model`: { tokens, ids, attentions, next } or, for text the model
- * cannot take (empty, more tokens than n_positions), { message }.
+ * Runs `text` (with BERT, `pair` as the second sentence when not empty) through `model`:
+ * { tokens, ids, attentions, next } (BERT: masked in place of next) or, for text the model
+ * cannot take (empty, more tokens than its positions), { message }.
  */
-export function runSentence(model, text) {
-  const { ids } = model.tokenizer.encode(text);
-  const { n_positions } = model.config;
-  if (ids.length === 0) return { message: 'Type a sentence: the model needs at least one token.' };
-  if (ids.length > n_positions)
+export function runSentence(model, text, pair = '') {
+  const shape = shapeOf(model);
+  const bert = model.family === 'bert';
+  const k = Math.min(TOP_K, shape.vocab);
+  const ids = bert ? model.tokenizer.encode(text, pair || undefined).ids : model.tokenizer.encode(text).ids;
+  if (!bert && ids.length === 0) return { message: 'Type a sentence: the model needs at least one token.' };
+  if (ids.length > shape.positions)
     return {
-      message: `This text is ${ids.length} tokens; the model reads at most n_positions = ${n_positions}. Shorten it to see its attention.`,
+      message: `This text is ${ids.length} tokens; the model reads at most ${shape.positionsName} = ${shape.positions}. Shorten it to see its attention.`,
     };
-  return model.run(text, { k: Math.min(TOP_K, model.config.vocab_size) });
+  if (bert) return model.run(text, pair ? { pair, k, logits: true } : { k, logits: true });
+  return model.run(text, { k, logits: true });
 }
 
 /** The chosen head within the model's size. */
-export const clampHead = ({ layer, head }, config) => ({
-  layer: Math.min(Math.max(0, layer), config.n_layer - 1),
-  head: Math.min(Math.max(0, head), config.n_head - 1),
+export const clampHead = ({ layer, head }, shape) => ({
+  layer: Math.min(Math.max(0, layer), shape.layers - 1),
+  head: Math.min(Math.max(0, head), shape.heads - 1),
 });
 
 /**
  * How much of each query's weight one head puts on a key chosen per query
  * (`target(i)`: a column, or -1 to skip the query), averaged over queries, and the
  * same average for a head that spreads its weight evenly over the keys it may
- * read (1 / (i + 1) for query i: the causal baseline).
+ * read (1 / open(i) for query i; the causal baseline 1 / (i + 1) by default).
  */
-export function meanWeightOn(weights, target) {
+export function meanWeightOn(weights, target, open = (i) => i + 1) {
   let sum = 0;
   let base = 0;
   let n = 0;
@@ -125,7 +179,7 @@ export function meanWeightOn(weights, target) {
     const j = target(i);
     if (j < 0) continue;
     sum += weights.get(i, j);
-    base += 1 / (i + 1);
+    base += 1 / open(i);
     n++;
   }
   return n === 0 ? null : { value: sum / n, baseline: base / n, queries: n };
@@ -144,15 +198,16 @@ export const FACTOR = 2;
 
 /**
  * For each pattern, the head that shows it most on this sentence, if one holds:
- * [{ pattern, layer, head, value, baseline, queries }], strongest first.
+ * [{ pattern, layer, head, value, baseline, queries }], strongest first. `open(layer)(i)`:
+ * how many keys query i may read there (default causal).
  */
-export function findings(attentions) {
+export function findings(attentions, open = () => (i) => i + 1) {
   const out = [];
   for (const pattern of PATTERNS) {
     let best = null;
     attentions.forEach((heads, layer) =>
       heads.forEach((weights, head) => {
-        const m = meanWeightOn(weights, pattern.target);
+        const m = meanWeightOn(weights, pattern.target, open(layer));
         if (m && (!best || m.value > best.value)) best = { pattern, layer, head, ...m };
       }),
     );
@@ -162,28 +217,130 @@ export function findings(attentions) {
 }
 
 /** Tensor names of the chosen head (the figures map them to the heatmaps that draw them). */
-export const TENSORS = { q: 'head.q', k: 'head.k', v: 'head.v', weights: 'head.weights', mix: 'head.mix' };
+export const TENSORS = {
+  q: 'head.q',
+  k: 'head.k',
+  v: 'head.v',
+  qRotated: 'head.qRotated',
+  kRotated: 'head.kRotated',
+  scores: 'head.scores',
+  mask: 'head.mask',
+  weights: 'head.weights',
+  mix: 'head.mix',
+};
 
 /**
  * The chosen head's value mix weights · v (T x d_k, float64), recorded in
- * `trace` with the head's queries, keys and values ({ q, k, v } of
- * explainHead) and its weights (T x T, the model's own map from run()), as
- * scaledDotProductAttention records them: the scores q·k and the causal mask
- * computed only when a reader hovers a cell.
+ * `trace` with the head's queries, keys and values (explainHead's { q, k, v }, and
+ * for a rotary family qRotated, kRotated: the rotation recorded from q, k), and its
+ * weights (T x T, the model's own map from run()): the scores q·k (of the rotated
+ * vectors when there are), the mask (causal, the layer's window) and the softmax of
+ * the scores over √d_k (Gemma: √query_pre_attn_scalar), each computed only when a
+ * reader hovers a cell. `context`: { shape, layer, config } (default: a causal GPT-2 head).
  */
-export function headMix(api, trace, { q, k, v }, weights, tokens) {
+export function headMix(api, trace, inputs, weights, tokens, context = {}) {
+  const { q, k, v } = inputs;
+  const { shape, layer = 0, config = {} } = context;
   const t = tracedApi(api, trace);
   const rows = { rowLabels: tokens };
   const pairs = { rowLabels: tokens, colLabels: tokens };
   t.input(TENSORS.q, q, { symbol: 'Q', row: 'q', ...rows });
   t.input(TENSORS.k, k, { symbol: 'K', row: 'k', ...rows });
   t.input(TENSORS.v, v, { symbol: 'V', row: 'v', ...rows });
+  let [queries, keys] = [TENSORS.q, TENSORS.k];
+  let [Q, K] = [q, k];
+  if (inputs.qRotated && inputs.kRotated && shape) {
+    const { invFreq, text } = ropeFrequencies(config, shape, layer);
+    const turn = (name, from, value, symbol, row) =>
+      trace.add({
+        name,
+        op: 'rope',
+        inputs: [from],
+        value,
+        params: { invFreq, thetaText: text },
+        symbol,
+        row,
+        ...rows,
+      });
+    turn(TENSORS.qRotated, TENSORS.q, inputs.qRotated, 'Q̃', 'q̃');
+    turn(TENSORS.kRotated, TENSORS.k, inputs.kRotated, 'K̃', 'k̃');
+    [queries, keys] = [TENSORS.qRotated, TENSORS.kRotated];
+    [Q, K] = [inputs.qRotated, inputs.kRotated];
+  }
+  const scores = () => api.attentionScores(Q, K, { precision: 'float64' });
+  trace.add({
+    name: TENSORS.scores,
+    op: 'matmul',
+    inputs: [queries, keys],
+    value: scores,
+    params: { transposeB: true },
+    symbol: 'score',
+    ...pairs,
+  });
+  const T = weights.rows;
+  const see = shape ? maySee(shape, layer) : (i, j) => j <= i;
+  const w = shape?.window(layer) ?? null;
+  const why = (i, j) =>
+    j > i
+      ? 'key after the query: the future is masked'
+      : `key ${i - j + 1} tokens back: outside the layer’s window of ${w}`;
+  const mask = {
+    rows: T,
+    cols: T,
+    data: Float64Array.from({ length: T * T }, (_, n) => (see(Math.floor(n / T), n % T) ? 1 : 0)),
+  };
+  const masked = mask.data.includes(0);
+  if (masked) trace.add({ name: TENSORS.mask, value: mask, symbol: 'M', note: (i, j) => why(i, j), ...pairs });
+  const dk = shape ? shape.scale.value : k.cols;
+  trace.add({
+    name: TENSORS.weights,
+    op: 'softmax',
+    inputs: masked ? [TENSORS.scores, TENSORS.mask] : [TENSORS.scores],
+    value: weights,
+    params: { dk },
+    symbol: 'weight',
+    ...pairs,
+  });
   const mix = api.matmul(weights, v, { precision: 'float64' });
-  const names = { prefix: 'head.', scores: { symbol: 'score', ...pairs } };
-  names.weights = { name: TENSORS.weights, symbol: 'weight', ...pairs };
-  names.output = { name: TENSORS.mix, symbol: 'mix', ...rows };
-  // The model computed the weights in wasm: recorded as the API's attention records its own.
-  const attention = [q, k, v, { causal: true, precision: 'float64' }];
-  t.name(names).record('scaledDotProductAttention', attention, { weights, output: mix });
+  trace.add({
+    name: TENSORS.mix,
+    op: 'weightedSum',
+    inputs: [TENSORS.weights, TENSORS.v],
+    value: mix,
+    symbol: 'mix',
+    ...rows,
+  });
   return mix;
+}
+
+/**
+ * In a text that repeats itself (the sentence twice: T tokens, the second half at
+ * offset n = floor(T / 2)), for each query i of the second half whose token is the
+ * token n places back, the weight on key i − n + 1 (the token that followed the
+ * earlier copy: what an induction head reads, Olsson et al. 2022). The head with the
+ * largest mean, with the even-spread baseline: { layer, head, value, baseline, queries }
+ * or null (no repeat found).
+ */
+export function repeatReading(result, shape) {
+  const T = result.tokens.length;
+  const n = Math.floor(T / 2);
+  const queries = [];
+  for (let i = n + 1; i < T; i++) if (result.ids[i] === result.ids[i - n] && i - n + 1 < i) queries.push(i);
+  if (n < 2 || queries.length < Math.max(2, Math.floor(n / 2))) return null;
+  let best = null;
+  result.attentions.forEach((heads, layer) => {
+    const open = keysOpen(shape, layer, T);
+    heads.forEach((weights, head) => {
+      let sum = 0;
+      let base = 0;
+      for (const i of queries) {
+        sum += weights.get(i, i - n + 1);
+        base += 1 / open(i);
+      }
+      const value = sum / queries.length;
+      if (!best || value > best.value)
+        best = { layer, head, value, baseline: base / queries.length, queries: queries.length };
+    });
+  });
+  return best;
 }

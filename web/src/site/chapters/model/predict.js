@@ -2,16 +2,18 @@
 // where the last token looks across all heads (step 3), how concentrated the
 // chosen head's last row is (step 4), and how sure the model is of its next
 // token (step 6). `run` is runSentence's result; `weights` a head's (T × T) Matrix.
+// Every question compares like with like: single tokens with single tokens (the
+// tokens in between by their mean), one probability with another.
 import { shown } from '../../explain/format.js';
 import { clearArgmax, prediction } from '../../predict.js';
 
-const PLACES = ['the first token', 'the previous token', 'itself', 'the tokens in between'];
+const PLACES = ['the first token', 'the previous token', 'itself', 'an average token in between'];
 
-/** The last row's weight on the first, the previous, its own and the other tokens (T ≥ 4: four different places). */
+/** The last row's weight on the first, the previous and its own token, and the mean over the tokens in between (T ≥ 4). */
 function placesOf(weights) {
   const T = weights.rows;
   const row = Array.from({ length: T }, (_, j) => weights.get(T - 1, j));
-  const between = row.slice(1, T - 2).reduce((s, w) => s + w, 0);
+  const between = row.slice(1, T - 2).reduce((s, w) => s + w, 0) / (T - 3);
   return [row[0], row[T - 2], row[T - 1], between];
 }
 
@@ -37,7 +39,7 @@ const everyHead = () =>
     explain: (run) =>
       run.tokens.length < 4
         ? 'with fewer than 4 tokens these places overlap; type a longer sentence'
-        : `mean weights of the last token's row: ${placesText(averagePlaces(run))}.`,
+        : `mean weights of the last token's row, each on one token: ${placesText(averagePlaces(run))} (the last is the mean over the ${run.tokens.length - 3} tokens in between).`,
   });
 
 // Concentrated: one key takes at least half of the last row's weight.
@@ -55,16 +57,33 @@ const oneHead = () =>
       const T = weights.rows;
       let best = 0;
       for (let j = 1; j < T; j++) if (weights.get(T - 1, j) > weights.get(T - 1, best)) best = j;
-      return `the largest weight of the last row is ${shown(weights.get(T - 1, best))}, on “${tokens[best]}” (uniform over the ${T} tokens it may read: ${shown(1 / T)}).`;
+      const open = Array.from({ length: T }, (_, j) => weights.get(T - 1, j)).filter((w) => w > 0).length;
+      return `the largest weight of the last row is ${shown(weights.get(T - 1, best))}, on “${tokens[best]}” (uniform over the ${open} tokens it reads: ${shown(1 / open)}).`;
     },
   });
 
+/** The two most likely predictions ({ label, p }), the first one the model's first [MASK]'s for BERT. */
+function topTwo({ run, labelOf }) {
+  const top = run.next ?? run.masked?.[0]?.top ?? [];
+  return top.length < 2 ? null : top.slice(0, 2).map(({ id, token, p }) => ({ label: labelOf(id, token), p }));
+}
+/** The pair in alphabetical order: where a choice stands says nothing about the answer. */
+const ordered = (data) => topTwo(data)?.sort((x, y) => (x.label < y.label ? -1 : x.label > y.label ? 1 : 0)) ?? [];
+
 const nextToken = () =>
   prediction({
-    question: 'Will the most likely next token get more than half of the probability?',
-    choices: ['more than 0.5', '0.5 or less'],
-    answer: (run) => (run.next[0].p > 0.5 ? 0 : 1),
-    explain: (run) => `the top next token has p = ${shown(run.next[0].p)}; the second ${shown(run.next[1]?.p ?? 0)}.`,
+    question:
+      'Of these two tokens, which will the model find more probable (as the next token; for BERT, at the [MASK])?',
+    choices: (data) => ordered(data).map((t) => `“${t.label}”`),
+    answer: (data) => {
+      const pair = ordered(data);
+      return pair.length < 2 ? null : clearArgmax(pair.map((t) => t.p));
+    },
+    explain: (data) => {
+      const [first, second] = topTwo(data) ?? [];
+      if (!second) return 'the model’s vocabulary has fewer than two tokens to compare.';
+      return `p(“${first.label}”) = ${shown(first.p)} and p(“${second.label}”) = ${shown(second.p)}, their probabilities in the softmax over the whole vocabulary: the first is ${shown(first.p / second.p)} times as probable.`;
+    },
   });
 
 /** A fresh set of questions for one lesson. */

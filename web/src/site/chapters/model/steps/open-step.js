@@ -40,11 +40,12 @@ export function openStep({ onOpen, onDemo, onCancel }) {
     error.hidden = !message;
     error.textContent = message ?? '';
   };
-  const useDemo = () => {
+  const useDemo = (which) => {
     showError(null); // a new choice: the last one's error is over
-    onDemo();
+    onDemo(which);
   };
-  const demo = el('button', { type: 'button', on: { click: useDemo } }, 'Use the demo model');
+  const demo = el('button', { type: 'button', on: { click: () => useDemo('demo') } }, 'Use the demo model');
+  const llama = el('button', { type: 'button', on: { click: () => useDemo('llama') } }, 'Use the Llama demo');
   const take = (list) => {
     try {
       const files = modelFiles(list);
@@ -67,7 +68,7 @@ export function openStep({ onOpen, onDemo, onCancel }) {
   const drop = el(
     'div',
     { className: 'model-drop', attrs: { tabindex: '-1' } },
-    'Or drop the folder or its files here: config.json, model.safetensors and tokenizer.json (or vocab.json and merges.txt).',
+    'Or drop the folder or its files here: config.json, model.safetensors and tokenizer.json (or vocab.json and merges.txt; a BERT’s vocab.txt).',
   );
   drop.addEventListener('dragover', (event) => {
     event.preventDefault();
@@ -83,14 +84,18 @@ export function openStep({ onOpen, onDemo, onCancel }) {
   const element = step({
     title: '1. Open a model',
     intro: [
-      'A GPT-2 as Hugging Face saves it: a folder with config.json, model.safetensors and the tokenizer. Pick the folder (or its files) or drop it here; the weights are read on this computer, straight into the WebAssembly core, and never leave it. Until then the chapter runs a small demo model the project trained on simple sentences (2 layers, 4 heads, 32 numbers per token).',
+      'A model as Hugging Face saves it (a GPT-2, a BERT, or another family this page reads, named by config.json’s model_type): a folder with config.json, model.safetensors and the tokenizer. Pick the folder (or its files) or drop it here; the weights are read on this computer, straight into the WebAssembly core, and never leave it. Until then the chapter runs a small demo model the project trained on simple sentences (a GPT-2: 2 layers, 4 heads, 32 numbers per token); the Llama demo, trained on the same sentences, shows modern attention: 4 query heads sharing 2 key/value heads, and positions as rotations (RoPE).',
     ],
-    controls: [demo, folder, files, cancel],
+    controls: [demo, llama, folder, files, cancel],
     after: [drop, el('div', { className: 'model-load' }, bar, status), error],
   });
 
   return {
     element,
+    /** The Llama demo's button, where that demo can be had. */
+    offerLlama(on) {
+      llama.hidden = !on;
+    },
     /** Loading began: progress from 0, Cancel enabled. */
     loading(label) {
       bar.value = 0;
@@ -105,6 +110,7 @@ export function openStep({ onOpen, onDemo, onCancel }) {
     /** Loading ended: `text` says which model is open (or why none). */
     done(text) {
       cancel.disabled = true;
+      bar.hidden = true; // nothing is loading: no bar left part full
       status.textContent = text;
     },
     showError,

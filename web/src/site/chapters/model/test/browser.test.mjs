@@ -103,6 +103,12 @@ test('the demo model opens and every view is drawn; a weight explains itself dow
   for (const f of findings)
     assert.match(f, /(\d+% of each token’s weight .* against \d+% for a head that spreads)|(no head puts)/);
 
+  // The predictions explain their probabilities from the logits (focus the list).
+  await page.locator(`${chapter} .model-next`).focus();
+  assert.match(
+    await page.textContent(`${chapter} .model-next-story`),
+    /^p\(.+\) = e\^\(z − z_max\).* over all 320 tokens/,
+  );
   // Row 4 (the fourth token), column 3: keyboard to the cell, then the story's arithmetic.
   const canvas = page.locator(largeCanvas);
   await canvas.focus();
@@ -353,29 +359,177 @@ test('model-src: a same-origin folder redirecting (302) to another origin is ref
   }
 });
 
-test('a BERT folder (openModel reads it) is refused by this GPT-2 chapter with a message; the demo stays open', async () => {
+const BERT = join(FIXTURE, '..', 'bert');
+const bertFiles = () =>
+  ['config.json', 'model.safetensors', 'vocab.txt'].map((n) => fixtureFile(n, readFileSync(join(BERT, n))));
+test('a BERT folder (vocab.txt) opens: [CLS]/[SEP], both directions, a sentence pair, the [MASK] predictions', async () => {
   const page = await open();
-  await page.waitForFunction((s) => document.querySelector(s)?.dataset.modelSource === 'demo', chapter);
-  const BERT = join(FIXTURE, '..', 'bert');
-  const vocab = readFileSync(join(BERT, 'vocab.txt'), 'utf8').trim().split('\n');
-  const tokenizer = {
-    model: { type: 'WordPiece', unk_token: '[UNK]', vocab: Object.fromEntries(vocab.map((t, i) => [t, i])) },
-    normalizer: { type: 'BertNormalizer', lowercase: true },
-  };
+  await page.getByLabel('Or its files').setInputFiles(bertFiles());
+  await page.waitForFunction((s) => document.querySelector(s)?.dataset.modelFamily === 'bert', chapter);
+  assert.match(
+    await page.textContent(`${chapter} .model-status`),
+    /open: model\.safetensors \(2 layers × 2 heads, hidden_size 8, 40 tokens, at most 12 per text; bert\)/,
+  );
+  assert.equal(await page.locator(`${chapter} .model-progress`).isVisible(), false, 'no bar once open');
+  const box = page.getByRole('textbox', { name: 'sentence for the model' });
+  await box.fill('the cat sat on the [MASK] .');
+  await page.waitForFunction((s) => document.querySelector(s)?.dataset.modelExplained === 'none', chapter);
+  const tokens = await page.locator(`${chapter} .model-token`).allTextContents();
+  assert.deepEqual(tokens, ['[CLS]', 'the', 'cat', 'sat', 'on', 'the', '[MASK]', '.', '[SEP]']);
+  // Both directions: the first token's row reads later tokens (no masked cell in the large map).
+  const row = await page.evaluate((s) => {
+    const canvas = document.querySelector(`${s} figure.model-head-figure canvas.heatmap-canvas`);
+    return canvas.getAttribute('aria-label');
+  }, chapter);
+  assert.match(row, /attention weights, layer 1, head 1/);
+  assert.match(
+    await page.textContent(`${chapter} figure.model-head-figure figcaption`),
+    /Nothing is masked: BERT reads both ways/,
+  );
+  assert.match(await page.textContent(`${chapter} section.step >> nth=2`), /BERT reads in both directions/);
+  // The [MASK] predictions: 8 tokens, probabilities falling; a row explains its p from the logits.
+  const next = page.locator(`${chapter} .model-next tbody tr`);
+  assert.equal(await next.count(), 8);
+  assert.match(await page.textContent(`${chapter} .model-next th >> nth=0`), /token at \[MASK\] \(token 7\)/);
+  const six = page.locator(`${chapter} section.step`).filter({ has: page.locator('.model-next') });
+  assert.equal(await six.locator('h2').textContent(), '6. What fills the [MASK]');
+  assert.equal(await six.locator(':scope > .formula').isVisible(), false, 'no decoder formula for BERT');
+  await page.locator(`${chapter} .model-next`).focus();
+  const story = await page.textContent(`${chapter} .model-next-story`);
+  const m = story.match(
+    /^p\(.+?\) = e\^\(z − z_max\) \/ Σ_j e\^\(z_j − z_max\) = e\^\((\S+) − (\S+)\) \/ (\S+) = (\S+), over all 40 tokens/,
+  );
+  assert.ok(m, story);
+  const [z, max, sum, p] = m.slice(1).map(number);
+  assert.ok(Math.abs(Math.exp(z - max) / sum - p) < 2e-3, story);
+  const first = Number((await next.first().textContent()).match(/(\d\.\d{4})/)[1]);
+  assert.ok(Math.abs(first - p) < 1e-3, `row ${first}, story ${p}`);
+  // A sentence pair: [CLS] A [SEP] B [SEP], the second sentence's tokens of type 1.
+  await page.getByRole('textbox', { name: 'second sentence (BERT reads a pair)' }).fill('a dog');
+  await page.waitForFunction((s) => document.querySelectorAll(`${s} .model-token.is-second`).length === 3, chapter);
+  assert.deepEqual(await page.locator(`${chapter} .model-token`).allTextContents(), [
+    '[CLS]',
+    'the',
+    'cat',
+    'sat',
+    'on',
+    'the',
+    '[MASK]',
+    '.',
+    '[SEP]',
+    'a',
+    'dog',
+    '[SEP]',
+  ]);
+  assert.match(page.url(), /mp=a(\+|%20)dog/);
+  // No [MASK]: the chapter says how to get predictions; Try masks a word.
+  await page.getByRole('textbox', { name: 'second sentence (BERT reads a pair)' }).fill('');
+  await box.fill('the cat sat on the mat .');
+  await page.waitForFunction(
+    (s) => /has no \[MASK\]/.test(document.querySelector(`${s} .model-next-note`)?.textContent),
+    chapter,
+  );
+  await page.getByRole('button', { name: 'Try: mask a word' }).click();
+  assert.equal(await box.inputValue(), 'the cat sat on the [MASK] .');
+  await page.waitForFunction((s) => document.querySelectorAll(`${s} .model-next tbody tr`).length === 8, chapter);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('a model_type no family reads: the error names the model types that open here', async () => {
+  const page = await open();
+  const config = { ...JSON.parse(readFileSync(join(FIXTURE, 'config.json'), 'utf8')), model_type: 't5' };
   await page
     .getByLabel('Or its files')
     .setInputFiles([
-      fixtureFile('config.json', readFileSync(join(BERT, 'config.json'))),
-      fixtureFile('model.safetensors', readFileSync(join(BERT, 'model.safetensors'))),
-      fixtureFile('tokenizer.json', Buffer.from(JSON.stringify(tokenizer))),
+      fixtureFile('config.json', Buffer.from(JSON.stringify(config))),
+      fixtureFile('model.safetensors'),
+      fixtureFile('tokenizer.json'),
     ]);
   await page.waitForFunction((s) => document.querySelector(s)?.dataset.modelFailed === '1', chapter);
-  assert.match(
-    await page.textContent(`${chapter} .model-open-error`),
-    /this folder holds a BERT model; this chapter opens GPT-2 models/,
-  );
+  const error = await page.textContent(`${chapter} .model-open-error`);
+  assert.match(error, /model_type is "t5"; .*'gpt2'.*'bert'.* models open here/);
   assert.match(await page.textContent(`${chapter} .model-status`), /the model before stays open/);
-  assert.equal(await page.evaluate((s) => document.querySelector(s).dataset.modelSource, chapter), 'demo');
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('byte tokens show as ⟨F0⟩, never as �; the progress bar is gone once the demo is open', async () => {
+  const page = await open();
+  assert.equal(await page.locator(`${chapter} .model-progress`).isVisible(), false);
+  await page.getByRole('textbox', { name: 'sentence for the model' }).fill('the cat 🙂');
+  await explained(page);
+  const tokens = (await page.locator(`${chapter} .model-token`).allTextContents()).join(' ');
+  assert.ok(!tokens.includes('\uFFFD'), tokens);
+  assert.match(tokens, /⟨F0⟩/);
+  // The large map and the head view label the same tokens the same way.
+  const lines = await page.locator(`${chapter} .token-lines-token[data-side="query"]`).allTextContents();
+  assert.ok(!lines.join('').includes('\uFFFD'), lines.join(' '));
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('the predict question of step 6 compares two tokens, and its verdict states both probabilities', async () => {
+  const page = await openPage(env.browser, `${env.url}#chapter=model`, { predict: true });
+  await explained(page);
+  const section = page
+    .locator(`${chapter} section.step`)
+    .filter({ has: page.locator('h2', { hasText: '6. What comes next' }) });
+  const box = section.locator(':scope > .predict');
+  const choices = await box.locator('.predict-choice').allTextContents();
+  assert.equal(choices.length, 2);
+  await box.locator('.predict-choice').first().click();
+  const verdict = (await box.locator('.predict-verdict').textContent()).replace(/\u2212/g, '-');
+  const p = [...verdict.matchAll(/p\(“(.+?)”\) = ([0-9.e-]+)/g)].map((x) => [x[1], Number(x[2])]);
+  assert.equal(p.length, 2, verdict);
+  const rows = await section.locator('.model-next tbody tr').allTextContents();
+  const [top1, top2] = rows.slice(0, 2).map((r) => Number(r.match(/(\d\.\d{4})/)[1]));
+  assert.ok(Math.abs(p[0][1] - top1) < 1e-3 && Math.abs(p[1][1] - top2) < 1e-3, `${verdict} vs ${rows}`);
+  assert.deepEqual([...choices].sort(), [`“${p[0][0]}”`, `“${p[1][0]}”`].sort());
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('keyboard and layout: the head view is one Tab stop with arrow keys, labels from 1; a finding scrolls below the toolbar', async () => {
+  const page = await open();
+  const tokens = page.locator(`${chapter} .token-lines-token`);
+  const stops = await tokens.evaluateAll((nodes) => nodes.filter((n) => n.getAttribute('tabindex') === '0').length);
+  assert.equal(stops, 1, 'one Tab stop for the token strip');
+  assert.match(await tokens.first().getAttribute('aria-label'), /^query 1: /);
+  await page.locator(`${chapter} .token-lines-token[tabindex="0"]`).focus();
+  await page.keyboard.press('ArrowDown');
+  const focused = await page.evaluate(() => document.activeElement?.getAttribute('aria-label'));
+  assert.match(focused, /^query 2: /);
+  await page.keyboard.press('ArrowRight');
+  assert.match(await page.evaluate(() => document.activeElement?.getAttribute('aria-label')), /^key 2: /);
+  assert.equal(await tokens.evaluateAll((nodes) => nodes.filter((n) => n.getAttribute('tabindex') === '0').length), 1);
+  // "show layer l, head h": the large map's top lands below the sticky toolbar.
+  const show = page.locator(`${chapter} .model-findings button`).first();
+  if ((await show.count()) === 1) {
+    await show.click();
+    await page.waitForFunction(() => new Promise((ok) => requestAnimationFrame(() => ok(true))));
+    const [top, bar] = await page.evaluate((s) => {
+      const figure = document.querySelector(`${s} figure.model-head-figure`).getBoundingClientRect().top;
+      const toolbar = document.querySelector('.step-toolbar')?.getBoundingClientRect().bottom ?? 0;
+      return [figure, toolbar];
+    }, chapter);
+    assert.ok(top >= bar - 1, `figure top ${top} under the toolbar's bottom ${bar}`);
+  }
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('at 390 px the model view says when heads are cut off to the right', async () => {
+  const page = await openPage(env.browser, `${env.url}#chapter=model`, { viewport: { width: 390, height: 800 } });
+  await explained(page);
+  const grid = page.locator(`${chapter} .head-grid`);
+  const cut = await grid.evaluate((g) => g.scrollWidth > g.clientWidth + 2);
+  const cue = page.locator(`${chapter} .model-scroll-cue`);
+  assert.equal(await cue.isVisible(), cut, `grid cut: ${cut}`);
+  if (cut) {
+    await grid.evaluate((g) => (g.scrollLeft = g.scrollWidth));
+    await cue.waitFor({ state: 'hidden' });
+  }
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
