@@ -11,7 +11,7 @@
 //     `AttentionArgs`, ...) instead of a positional list;
 //   * results are written into output Tensors the caller allocated;
 //   * a Tensor holds doubles, except for the float32 path: the functions whose
-//     name ends in 32 (_matmul32, _attention32, _multiHeadAttention32) take the
+//     name ends in 32 (_matmul32, _attention32, _multiHeadAttention32, ...) take the
 //     same argument objects with every Tensor holding row-major floats;
 //   * every call returns a `StatusCode` (bound below from cpp/status.h); the
 //     message of the last failure is `_lastError()` and the JS Error class for a
@@ -24,6 +24,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <exception>
+#include <limits>
 #include <new>
 #include <optional>
 #include <string>
@@ -34,7 +35,9 @@
 #include "ops/attention.h"
 #include "ops/gemm.h"
 #include "ops/linear.h"
+#include "ops/online_softmax_attention.h"
 #include "ops/random_state.h"
+#include "ops/rope.h"
 #include "ops/softmax.h"
 #include "ops/status.h"
 #include "ops/tensor.h"
@@ -61,15 +64,35 @@ struct ConcatArgs {
 struct AttentionArgs {
   Tensor q, k, v, mask;
   bool causal = false;
+  int window = 0;  // sliding window: keys j <= i - window hidden; 0: none
   bool scaled = true;
   Tensor output, weights;
 };
 struct MultiHeadArgs {
   Tensor q, k, v;
   int heads = 0;
+  int kvHeads = 0;  // 0: as many as heads
   Tensor wq, wk, wv, wo, bq, bk, bv, bo, mask;
   bool causal = false;
   Tensor output, weights;
+};
+// Online-softmax attention over key blocks: output, and m and l after each block.
+struct OnlineSoftmaxArgs {
+  Tensor q, k, v;
+  int blockSize = 0;
+  bool causal = false;
+  Tensor output, max, sum;
+};
+// The rotary embedding of x (T x d) into out; pairing and scaling by name
+// (ropePairingOf, ropeScalingOf), positions a JS array of T integers.
+struct RopeArgs {
+  Tensor x;
+  emscripten::val positions = emscripten::val::undefined();
+  double base = 10000;
+  std::string pairing, scaling;
+  double factor = 1, lowFreqFactor = 1, highFreqFactor = 4;
+  int originalMaxPositions = 8192;
+  Tensor out;
 };
 // PyTorch's nn.Linear: y = x weightᵀ + bias.
 struct LinearArgs {
@@ -198,10 +221,11 @@ StatusCode rawConcatAttention(const ConcatArgs& x) {
 // ---- scaled dot-product and multi-head attention -------------------------------------
 
 template <typename T>
-AttentionMaskOf<T> maskOf(const Tensor& mask, bool causal) {
+AttentionMaskOf<T> maskOf(const Tensor& mask, bool causal, int window = 0) {
   AttentionMaskOf<T> m;
   if (mask.present()) m.mask.emplace(mask.matrixOf<T>());
   m.causal = causal;
+  m.window = window;
   return m;
 }
 
@@ -215,9 +239,10 @@ StatusCode rawAttention(const AttentionArgs& x) {
       return attentionScores(x.q.matrixOf<T>(), x.k.matrixOf<T>(), x.scaled,
                              MatrixOutOf<T>(x.weights.outputOf<T>()));
     }
-    return scaledDotProductAttention(
-        x.q.matrixOf<T>(), x.k.matrixOf<T>(), x.v.matrixOf<T>(), maskOf<T>(x.mask, x.causal),
-        MatrixOutOf<T>(x.output.outputOf<T>()), MatrixOutOf<T>(x.weights.outputOf<T>()));
+    return scaledDotProductAttention(x.q.matrixOf<T>(), x.k.matrixOf<T>(), x.v.matrixOf<T>(),
+                                     maskOf<T>(x.mask, x.causal, x.window),
+                                     MatrixOutOf<T>(x.output.outputOf<T>()),
+                                     MatrixOutOf<T>(x.weights.outputOf<T>()));
   });
 }
 
@@ -233,10 +258,58 @@ StatusCode rawMultiHeadAttention(const MultiHeadArgs& x) {
                                       x.bq.optionalVectorOf<T>(),
                                       x.bk.optionalVectorOf<T>(),
                                       x.bv.optionalVectorOf<T>(),
-                                      x.bo.optionalVectorOf<T>()};
+                                      x.bo.optionalVectorOf<T>(),
+                                      x.kvHeads};
     return multiHeadAttention(x.q.matrixOf<T>(), x.k.matrixOf<T>(), x.v.matrixOf<T>(), params,
                               maskOf<T>(x.mask, x.causal), MatrixOutOf<T>(x.output.outputOf<T>()),
                               MatrixOutOf<T>(x.weights.outputOf<T>()));
+  });
+}
+
+template <typename T>
+StatusCode rawOnlineSoftmaxAttention(const OnlineSoftmaxArgs& x) {
+  return guarded([&] {
+    return onlineSoftmaxAttention(x.q.matrixOf<T>(), x.k.matrixOf<T>(), x.v.matrixOf<T>(),
+                                  x.blockSize, x.causal, MatrixOutOf<T>(x.output.outputOf<T>()),
+                                  MatrixOutOf<T>(x.max.outputOf<T>()),
+                                  MatrixOutOf<T>(x.sum.outputOf<T>()));
+  });
+}
+
+// ---- rotary position embedding -----------------------------------------------------
+
+// The one table of names the JS options use (web/src/api/rotary.js lists the same).
+std::optional<RopePairing> ropePairingOf(const std::string& name) {
+  if (name == "half") return RopePairing::kHalf;
+  if (name == "interleaved") return RopePairing::kInterleaved;
+  return std::nullopt;
+}
+std::optional<RopeScaling::Type> ropeScalingOf(const std::string& name) {
+  if (name == "none") return RopeScaling::Type::kNone;
+  if (name == "linear") return RopeScaling::Type::kLinear;
+  if (name == "llama3") return RopeScaling::Type::kLlama3;
+  return std::nullopt;
+}
+
+template <typename T>
+StatusCode rawRotaryEmbedding(const RopeArgs& x) {
+  return guarded([&] {
+    const auto pairing = ropePairingOf(x.pairing);
+    if (!pairing) return Status::invalidArgument("pairing '" + x.pairing + "' is unknown");
+    const auto type = ropeScalingOf(x.scaling);
+    if (!type) return Status::invalidArgument("scaling '" + x.scaling + "' is unknown");
+    const RopeScaling scaling{*type, x.factor, x.lowFreqFactor, x.highFreqFactor,
+                              x.originalMaxPositions};
+    const MatrixViewOf<T> in = x.x.matrixOf<T>();
+    if (in.cols() > std::numeric_limits<int>::max()) {
+      return Status::shapeMismatch("X has too many columns for one head");
+    }
+    std::vector<double> invFreq;
+    RETURN_IF_ERROR(ropeInverseFrequencies(static_cast<int>(in.cols()), x.base, scaling, invFreq));
+    const std::vector<int> positions = emscripten::vecFromJSArray<int>(x.positions);
+    MatrixOutOf<T> out = x.out.outputOf<T>();
+    out = in;
+    return applyRope(out, positions, invFreq, static_cast<int>(in.cols()), *pairing);
   });
 }
 
@@ -378,6 +451,7 @@ EMSCRIPTEN_BINDINGS(attention_core) {
       .field("v", &AttentionArgs::v)
       .field("mask", &AttentionArgs::mask)
       .field("causal", &AttentionArgs::causal)
+      .field("window", &AttentionArgs::window)
       .field("scaled", &AttentionArgs::scaled)
       .field("output", &AttentionArgs::output)
       .field("weights", &AttentionArgs::weights);
@@ -386,6 +460,7 @@ EMSCRIPTEN_BINDINGS(attention_core) {
       .field("k", &MultiHeadArgs::k)
       .field("v", &MultiHeadArgs::v)
       .field("heads", &MultiHeadArgs::heads)
+      .field("kvHeads", &MultiHeadArgs::kvHeads)
       .field("wq", &MultiHeadArgs::wq)
       .field("wk", &MultiHeadArgs::wk)
       .field("wv", &MultiHeadArgs::wv)
@@ -398,6 +473,26 @@ EMSCRIPTEN_BINDINGS(attention_core) {
       .field("causal", &MultiHeadArgs::causal)
       .field("output", &MultiHeadArgs::output)
       .field("weights", &MultiHeadArgs::weights);
+  value_object<OnlineSoftmaxArgs>("OnlineSoftmaxArgs")
+      .field("q", &OnlineSoftmaxArgs::q)
+      .field("k", &OnlineSoftmaxArgs::k)
+      .field("v", &OnlineSoftmaxArgs::v)
+      .field("blockSize", &OnlineSoftmaxArgs::blockSize)
+      .field("causal", &OnlineSoftmaxArgs::causal)
+      .field("output", &OnlineSoftmaxArgs::output)
+      .field("max", &OnlineSoftmaxArgs::max)
+      .field("sum", &OnlineSoftmaxArgs::sum);
+  value_object<RopeArgs>("RopeArgs")
+      .field("x", &RopeArgs::x)
+      .field("positions", &RopeArgs::positions)
+      .field("base", &RopeArgs::base)
+      .field("pairing", &RopeArgs::pairing)
+      .field("scaling", &RopeArgs::scaling)
+      .field("factor", &RopeArgs::factor)
+      .field("lowFreqFactor", &RopeArgs::lowFreqFactor)
+      .field("highFreqFactor", &RopeArgs::highFreqFactor)
+      .field("originalMaxPositions", &RopeArgs::originalMaxPositions)
+      .field("out", &RopeArgs::out);
   value_object<LinearArgs>("LinearArgs")
       .field("x", &LinearArgs::x)
       .field("weight", &LinearArgs::weight)
@@ -427,6 +522,10 @@ EMSCRIPTEN_BINDINGS(attention_core) {
   function("_attention32", &rawAttention<float>);
   function("_multiHeadAttention", &rawMultiHeadAttention<double>);
   function("_multiHeadAttention32", &rawMultiHeadAttention<float>);
+  function("_onlineSoftmaxAttention", &rawOnlineSoftmaxAttention<double>);
+  function("_onlineSoftmaxAttention32", &rawOnlineSoftmaxAttention<float>);
+  function("_rotaryEmbedding", &rawRotaryEmbedding<double>);
+  function("_rotaryEmbedding32", &rawRotaryEmbedding<float>);
   function("_linear", &rawLinear);
   function("_pairwiseAdditiveAttention", &rawPairwiseAdditiveAttention);
 

@@ -79,7 +79,7 @@ Status CheckpointModel::finishLoading() {
 void CheckpointModel::linear(const MatrixView32& x, int weight, int bias, MatrixOut32 y) const {
   const CheckpointParameter& w = parameters_[weight];
   linearPackedInto(x, paramData(weight), layout_ == WeightLayout::kInOut ? w.cols : w.rows,
-                   paramData(bias), y);
+                   bias < 0 ? nullptr : paramData(bias), y);
 }
 
 Status CheckpointModel::overflowIn(int layer, const std::string& what) {

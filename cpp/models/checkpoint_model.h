@@ -63,7 +63,8 @@ class CheckpointModel {
 
   const float* paramData(int index) const { return tensors_[index].data(); }
   Eigen::Map<const Matrix32> param(int index) const;
-  // y = x W + b with the packed linear weight `weight` and the vector `bias` (T x out).
+  // y = x W + b with the packed linear weight `weight` and the vector `bias`
+  // (T x out; bias < 0: none).
   void linear(const MatrixView32& x, int weight, int bias, MatrixOut32 y) const;
   // Finite weights can still overflow float32 in a forward pass. The model names
   // where (the core ops' messages advise scaling their inputs, which a model's

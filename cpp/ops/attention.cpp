@@ -279,17 +279,20 @@ constexpr Index kRowBlock = ATTENTION_ROW_BLOCK;
 // Inputs are already validated. kt, vp are scratch for packed k^T and v.
 // Returns true, with the cell in (badRow, badCol), when an unmasked score
 // overflows (see "scores that overflow"); out and w are then unspecified.
+// window > 0: row i uses no key j <= i - window; scoreScale 0: 1 / sqrt(d_k).
 template <typename T>
 bool singleHeadAttention(const Block<T>& q, const Block<T>& k, const Block<T>& v,
                          const Block<T>* mask, bool causal, T* out, Index ldo, T* w, Index ldw,
-                         std::vector<T>& kt, std::vector<T>& vp, Index& badRow, Index& badCol) {
+                         std::vector<T>& kt, std::vector<T>& vp, Index& badRow, Index& badCol,
+                         int window = 0, double scoreScale = 0) {
   const Index nq = q.rows, nk = k.rows, dk = k.cols, dv = v.cols;
   // Scores are q k^T: with k^T packed, each score row is a sum of contiguous
   // rows (the SIMD-friendly form) and no horizontal sums are needed.
   packB(Trans::kYes, k.data, k.stride, dk, nk, kt);
   packB(Trans::kNo, v.data, v.stride, nk, dv, vp);
   // 1 / sqrt(d_k) in double, rounded once to T.
-  const T scale = static_cast<T>(1.0 / std::sqrt(static_cast<double>(dk)));
+  const T scale =
+      static_cast<T>(scoreScale > 0 ? scoreScale : 1.0 / std::sqrt(static_cast<double>(dk)));
   for (Index i0 = 0; i0 < nq; i0 += kRowBlock) {
     const Index rows = std::min(kRowBlock, nq - i0);
     // With the causal mask no query of this block looks past key i0 + rows - 1.
@@ -298,24 +301,29 @@ bool singleHeadAttention(const Block<T>& q, const Block<T>& k, const Block<T>& v
     gemmPacked(rows, active, dk, q.data + i0 * q.stride, q.stride, kt.data(), dk, wBlock, ldw);
     for (Index r = 0; r < rows; ++r) {
       const Index i = i0 + r;
-      T* row = wBlock + r * ldw;
-      const T* m = mask ? mask->data + i * mask->stride : nullptr;
+      // The sliding window's first key b: the keys before it get weight 0 and
+      // the row's softmax runs on [b, nk) (b <= i < active when causal).
+      const Index b = std::min(windowStart(i, window), active);
+      std::fill(wBlock + r * ldw, wBlock + r * ldw + b, T(0));
+      T* row = wBlock + r * ldw + b;
+      const T* m = mask ? mask->data + i * mask->stride + b : nullptr;
       // Every score the softmax uses must be finite. The softmax checks its
       // row in the pass that scales it (a sum of x * 0 is NaN exactly when
       // some x is ±inf or NaN) and stops before any exp if not; only such a
       // row is scanned entry by entry, skipping masked scores.
-      if (!softmaxRowIfFinite(row, nk, active, causal ? i + 1 : nk, scale, m)) {
-        const Index end = causal ? std::min(i + 1, active) : nk;
+      const Index limit = (causal ? i + 1 : nk) - b;
+      if (!softmaxRowIfFinite(row, nk - b, active - b, limit, scale, m)) {
+        const Index end = causal ? std::min(i + 1, active) - b : nk - b;
         for (Index j = 0; j < end; ++j) {
           if (!std::isfinite(row[j]) && !(m && m[j] == T(0))) {
             badRow = i;
-            badCol = j;
+            badCol = b + j;
             return true;
           }
         }
         // Only masked scores were not finite: the row is scaled, masked
         // entries -inf (weight exactly 0); finish it with scale 1, no mask.
-        softmaxRow(row, nk, active, causal ? i + 1 : nk, T(1), static_cast<const T*>(nullptr));
+        softmaxRow(row, nk - b, active - b, limit, T(1), static_cast<const T*>(nullptr));
       }
     }
     gemmPacked(rows, dv, active, wBlock, ldw, vp.data(), nk, out + i0 * ldo, ldo);
@@ -387,8 +395,8 @@ Status scaledDotProductAttentionOf(const MatrixViewOf<T>& q, const MatrixViewOf<
   Index i = 0, j = 0;
   if (singleHeadAttention(blockOf<T>(q), blockOf<T>(k), blockOf<T>(v),
                           mask.mask ? &maskBlock : nullptr, mask.causal, output.data(),
-                          output.outerStride(), weights.data(), weights.outerStride(), kt, vp, i,
-                          j)) {
+                          output.outerStride(), weights.data(), weights.outerStride(), kt, vp, i, j,
+                          mask.window, mask.scale)) {
     return scoreOverflow<T>("score (" + std::to_string(i) + ", " + std::to_string(j) + ") of Q·Kᵀ",
                             "Q or K");
   }
@@ -402,15 +410,18 @@ void project(const MatrixViewOf<T>& x, const MatrixViewOf<T>& w,
   linearInto(x, w, b ? b->data() : nullptr, WeightLayout::kInOut, out);
 }
 
+// w: (d_model x cols), b: (cols) or none.
 template <typename T>
 Status checkProjection(const char* wName, const MatrixViewOf<T>& w, const char* bName,
-                       const std::optional<VectorViewOf<T>>& b, Index dModel) {
-  RETURN_IF_ERROR(requireShape(wName, w, dModel, dModel, "d_model x d_model"));
+                       const std::optional<VectorViewOf<T>>& b, Index dModel, Index cols,
+                       const char* colsName) {
+  RETURN_IF_ERROR(requireShape(wName, w, dModel, cols, std::string("d_model x ") + colsName));
   RETURN_IF_ERROR(requireFinite(wName, w));
   if (!b) return Status::ok();
-  if (b->size() != dModel) {
+  if (b->size() != cols) {
     return Status::shapeMismatch(std::string(bName) + " has " + std::to_string(b->size()) +
-                                 " entries but must have d_model = " + std::to_string(dModel));
+                                 " entries but must have " + colsName + " = " +
+                                 std::to_string(cols));
   }
   return requireFinite(bName, *b);
 }
@@ -439,19 +450,28 @@ Status multiHeadAttentionOf(const MatrixViewOf<T>& q, const MatrixViewOf<T>& k,
         "heads = " + std::to_string(h) + " does not divide d_model = " + std::to_string(dModel) +
         " (Q is " + shapeOf(q) + "); each head needs d_model / heads columns");
   }
+  const int kvh = params.kvHeads == 0 ? h : params.kvHeads;
+  if (kvh < 1 || kvh > h || h % kvh != 0) {
+    return Status::invalidValue("kvHeads is " + std::to_string(params.kvHeads) +
+                                " but must divide heads = " + std::to_string(h) +
+                                " (each key/value head serves heads / kvHeads query heads)");
+  }
   RETURN_IF_ERROR(requireFinite("Q", q));
   RETURN_IF_ERROR(requireFinite("K", k));
   RETURN_IF_ERROR(requireFinite("V", v));
-  RETURN_IF_ERROR(checkProjection<T>("Wq", params.wq, "bq", params.bq, dModel));
-  RETURN_IF_ERROR(checkProjection<T>("Wk", params.wk, "bk", params.bk, dModel));
-  RETURN_IF_ERROR(checkProjection<T>("Wv", params.wv, "bv", params.bv, dModel));
-  RETURN_IF_ERROR(checkProjection<T>("Wo", params.wo, "bo", params.bo, dModel));
+  const Index nq = q.rows(), nk = k.rows(), dk = dModel / h, dKv = kvh * dk;
+  const char* kvCols = kvh == h ? "d_model" : "kvHeads * d_k";
+  RETURN_IF_ERROR(checkProjection<T>("Wq", params.wq, "bq", params.bq, dModel, dModel, "d_model"));
+  RETURN_IF_ERROR(checkProjection<T>("Wk", params.wk, "bk", params.bk, dModel, dKv, kvCols));
+  RETURN_IF_ERROR(checkProjection<T>("Wv", params.wv, "bv", params.bv, dModel, dKv, kvCols));
+  RETURN_IF_ERROR(checkProjection<T>("Wo", params.wo, "bo", params.bo, dModel, dModel, "d_model"));
   RETURN_IF_ERROR(checkMask(mask, q.rows(), k.rows()));
-  const Index nq = q.rows(), nk = k.rows(), dk = dModel / h;
   RETURN_IF_ERROR(checkOutputs(nq, dModel, h * nq, nk, output, weights));
 
-  // Projections, one token a row: qProj (n_q x d_model), kProj and vProj (n_k x d_model).
-  MatrixOf<T> qProj(nq, dModel), kProj(nk, dModel), vProj(nk, dModel), concat(nq, dModel);
+  // Projections, one token a row: qProj (n_q x d_model), kProj and vProj
+  // (n_k x kvHeads * d_k): each key/value head is computed once, whatever
+  // number of query heads share it.
+  MatrixOf<T> qProj(nq, dModel), kProj(nk, dKv), vProj(nk, dKv), concat(nq, dModel);
   project<T>(q, params.wq, params.bq, qProj);
   project<T>(k, params.wk, params.bk, kProj);
   project<T>(v, params.wv, params.bv, vProj);
@@ -467,16 +487,17 @@ Status multiHeadAttentionOf(const MatrixViewOf<T>& q, const MatrixViewOf<T>& k,
   const Block<T> maskBlock = mask.mask ? blockOf<T>(*mask.mask) : Block<T>{nullptr, 0, 0, 0};
   thread_local std::vector<T> kt, vp;  // packing buffers, their capacity kept between calls
   for (int head = 0; head < h; ++head) {
-    // Head `head` reads columns [head * d_k, (head + 1) * d_k) of the projections
-    // and writes the same columns of concat (n_q x d_model): no copies.
+    // Head `head` reads columns [head * d_k, (head + 1) * d_k) of qProj, those
+    // of its key/value head g in kProj and vProj, and writes its columns of
+    // concat (n_q x d_model): strided views, no copies.
     const Index c0 = head * dk;
+    const Index g0 = static_cast<Index>(head) * kvh / h * dk;
     Index i = 0, j = 0;
-    if (singleHeadAttention(Block<T>{qProj.data() + c0, nq, dk, dModel},
-                            Block<T>{kProj.data() + c0, nk, dk, dModel},
-                            Block<T>{vProj.data() + c0, nk, dk, dModel},
-                            mask.mask ? &maskBlock : nullptr, mask.causal, concat.data() + c0,
-                            dModel, weights.data() + head * nq * weights.outerStride(),
-                            weights.outerStride(), kt, vp, i, j)) {
+    if (singleHeadAttention(
+            Block<T>{qProj.data() + c0, nq, dk, dModel}, Block<T>{kProj.data() + g0, nk, dk, dKv},
+            Block<T>{vProj.data() + g0, nk, dk, dKv}, mask.mask ? &maskBlock : nullptr, mask.causal,
+            concat.data() + c0, dModel, weights.data() + head * nq * weights.outerStride(),
+            weights.outerStride(), kt, vp, i, j, mask.window, mask.scale)) {
       return scoreOverflow<T>("head " + std::to_string(head) + ": score (" + std::to_string(i) +
                                   ", " + std::to_string(j) + ") of (Q·Wq)·(K·Wk)ᵀ",
                               "Q, K, Wq or Wk");

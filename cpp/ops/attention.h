@@ -121,13 +121,18 @@ Status scaledDotProductAttention(const MatrixView32& q, const MatrixView32& k,
                                  const MatrixView32& v, const AttentionMask32& mask,
                                  Matrix32& output, Matrix32& weights);
 
-// Parameters of multi-head attention. Every W is (d_model x d_model), every b
-// is (d_model) or empty (no bias). Projections are X W + b (X one token a row).
+// Parameters of multi-head attention. Wq and Wo are (d_model x d_model), Wk
+// and Wv (d_model x kvHeads * d_k); each b has as many entries as its W has
+// columns, or is empty (no bias). Projections are X W + b (X one token a row).
+// kvHeads < heads is grouped-query attention (Ainslie et al. 2023), kvHeads = 1
+// multi-query attention (Shazeer 2019): query head i reads key/value head
+// floor(i * kvHeads / heads). 0 means kvHeads = heads (classic multi-head).
 template <typename T>
 struct MultiHeadParamsOf {
   int heads;
-  MatrixViewOf<T> wq, wk, wv, wo;                 // (d_model x d_model) each
-  std::optional<VectorViewOf<T>> bq, bk, bv, bo;  // (d_model) each, or none
+  MatrixViewOf<T> wq, wk, wv, wo;                 // see above
+  std::optional<VectorViewOf<T>> bq, bk, bv, bo;  // (columns of the W) each, or none
+  int kvHeads = 0;
 };
 using MultiHeadParams = MultiHeadParamsOf<double>;
 using MultiHeadParams32 = MultiHeadParamsOf<float>;
@@ -135,11 +140,13 @@ using MultiHeadParams32 = MultiHeadParamsOf<float>;
 // q: (n_q x d_model), k: (n_k x d_model), v: (n_k x d_model)
 //   -> output: (n_q x d_model), weights: h blocks of (n_q x n_k), stacked as
 //      an (h * n_q x n_k) matrix (head i is rows i*n_q .. (i+1)*n_q - 1).
-// Head i attends with columns i*d_k .. (i+1)*d_k - 1 of the projections
-// Q = q Wq + bq, K = k Wk + bk, V = v Wv + bv, where d_k = d_model / h; the
+// Head i attends with columns i*d_k .. (i+1)*d_k - 1 of Q = q Wq + bq and
+// columns g*d_k .. (g+1)*d_k - 1 of K = k Wk + bk, V = v Wv + bv, where
+// d_k = d_model / h and g = floor(i * kvHeads / h) (g = i without kvHeads); the
 // heads' outputs (n_q x d_k each) are concatenated in head order to
 // (n_q x d_model) and output = concat Wo + bo. `mask` applies to every head.
-// Fails if h does not divide d_model. `output`, `weights` must be sized.
+// Fails if h does not divide d_model or kvHeads does not divide h.
+// `output`, `weights` must be sized.
 Status multiHeadAttention(const MatrixView& q, const MatrixView& k, const MatrixView& v,
                           const MultiHeadParams& params, const AttentionMask& mask,
                           MatrixOut output, MatrixOut weights);

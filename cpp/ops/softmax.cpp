@@ -184,6 +184,14 @@ bool rowIsZerosAndOnes(const T* x, Index n) {
 
 template <typename T>
 Status checkMaskOf(const AttentionMaskOf<T>& mask, Index rows, Index cols) {
+  if (mask.window < 0) {
+    return Status::invalidValue("window is " + std::to_string(mask.window) +
+                                " but must be >= 0 (0: no sliding window)");
+  }
+  if (!(mask.scale >= 0 && mask.scale <= 1)) {
+    return Status::invalidValue("scale is " + std::to_string(mask.scale) +
+                                " but must be in (0, 1], or 0 for 1 / sqrt(d_k)");
+  }
   if (!mask.mask) return Status::ok();
   const MatrixViewOf<T>& m = *mask.mask;
   RETURN_IF_ERROR(requireShape("mask", m, rows, cols, "queries x keys"));
@@ -253,8 +261,13 @@ Status softmaxRows(const MatrixView& scores, const AttentionMask& mask, double s
   weights = scores;
   const Index n = scores.cols();
   for (Index r = 0; r < scores.rows(); ++r) {
-    softmaxRow(weights.data() + r * n, n, n, mask.causal ? r + 1 : n, scale,
-               mask.mask ? mask.mask->data() + r * mask.mask->outerStride() : nullptr);
+    // Columns before the window's start get weight 0; the row's softmax starts there.
+    const Index begin = std::min(windowStart(r, mask.window), n);
+    double* row = weights.data() + r * n;
+    std::fill(row, row + begin, 0.0);
+    const Index end = std::max(mask.causal ? std::min(r + 1, n) : n, begin);
+    softmaxRow(row + begin, n - begin, n - begin, end - begin, scale,
+               mask.mask ? mask.mask->data() + r * mask.mask->outerStride() + begin : nullptr);
   }
   return Status::ok();
 }

@@ -27,6 +27,12 @@ struct AttentionMaskOf {
   std::optional<MatrixViewOf<T>> mask;
   // Row i may not use columns j > i (keys "after" its own position).
   bool causal = false;
+  // Sliding window (Gemma 3's local layers): W > 0 hides columns j <= i - W
+  // from row i, so with `causal` it sees the W keys i - W < j <= i. 0: none.
+  int window = 0;
+  // Attention's score scale; 0: 1 / sqrt(d_k). Gemma 3 scales by
+  // query_pre_attn_scalar^-0.5. In (0, 1], so a finite score stays finite.
+  double scale = 0;
 };
 using AttentionMask = AttentionMaskOf<double>;
 using AttentionMask32 = AttentionMaskOf<float>;
@@ -60,15 +66,21 @@ float expNonPositive(float x);
 // rounded once, exactly 0 below -745.13 and for -Infinity.
 double expNonPositive(double x);
 
+// Row `row`'s first column under a sliding window (0 for window 0).
+inline Eigen::Index windowStart(Eigen::Index row, int window) {
+  return window > 0 && row >= window ? row - window + 1 : 0;
+}
+
 // Every row of s (unchecked): s <- softmax(scale * s) row by row, no mask.
 void softmaxRowsInPlace(MatrixOut s, double scale = 1.0);
 
-// mask.mask must be (rows x cols) of 0/1 entries.
+// mask.mask must be (rows x cols) of 0/1 entries, window >= 0, scale 0 or in (0, 1].
 Status checkMask(const AttentionMask& mask, Eigen::Index rows, Eigen::Index cols);
 Status checkMask(const AttentionMask32& mask, Eigen::Index rows, Eigen::Index cols);
 
 // scores: (rows x cols), finite -> weights: (rows x cols), resized.
-// weights[i] = softmax(scale * scores[i]) over the columns mask allows.
+// weights[i] = softmax(scale * scores[i]) over the columns mask allows
+// (mask.mask, causal and window; mask.scale is attention's and unused here).
 Status softmaxRows(const MatrixView& scores, const AttentionMask& mask, double scale,
                    Matrix& weights);
 

@@ -89,3 +89,47 @@ test('without names or a trace the calls are the plain API’s; an unnamed argum
   assert.throws(() => t.name(3), { name: 'TypeError', message: /^tracedApi\.name: name must be/ });
   assert.throws(() => t.name('Q').record('nope', [], null), { name: 'RangeError', message: /'nope'/ });
 });
+
+test('modern attention: grouped-query heads share their key block; online softmax, rotation and the window are recorded', () => {
+  const trace = new Trace();
+  const t = tracedApi(a, trace);
+  const I4 = [0, 1, 2, 3].map((i) => [0, 1, 2, 3].map((j) => (i === j ? 1 : 0)));
+  const kv = I4.map((r) => r.slice(0, 2));
+  const [Xq, Wq, Wk, Wv, Wo] = [X.map((r) => [...r, 1]), I4, kv, kv.map((r) => r.slice()), I4.map((r) => r.slice())];
+  for (const [name, m] of Object.entries({ Xq, Wq, Wk, Wv, Wo })) t.input(name, m);
+  const options = { heads: 4, kvHeads: 2, Wq, Wk, Wv, Wo };
+  const r = t.name({ prefix: 'gqa.' }).multiHeadAttention(Xq, Xq, Xq, options);
+  assert.equal(r.weights.length, 4);
+  // Heads 0 and 1 read key head 0 (columns 0 … 0), heads 2 and 3 key head 1.
+  assert.deepEqual(
+    [0, 1, 2, 3].map((h) => trace.entry(`gqa.head${h}.K`).params.c0),
+    [0, 0, 1, 1],
+  );
+  assert.deepEqual(Array.from(trace.value('gqa.head3.weights').data), Array.from(r.weights[3].data));
+
+  const [Q, K, V] = [
+    t.input('Q', X),
+    t.input(
+      'K',
+      W.map((row) => [...row, 0]),
+    ),
+    t.input(
+      'V',
+      X.map((row) => row.slice()),
+    ),
+  ];
+  const online = t.name({ prefix: 'on.' }).onlineSoftmaxAttention(Q, K, V, { blockSize: 2, causal: true });
+  assert.equal(trace.value('on.max'), online.max);
+  assert.deepEqual(trace.entry('on.sum').params, { blockSize: 2 });
+  assert.deepEqual(trace.entry('on.output').inputs, ['on.weights', 'V']);
+  const sdpa = a.scaledDotProductAttention(X, K, V, { causal: true });
+  assert.deepEqual(Array.from(trace.value('on.weights').data), Array.from(sdpa.weights.data));
+
+  t.name({ weights: 'win' }).scaledDotProductAttention(Q, K, V, { causal: true, window: 1 });
+  assert.deepEqual(Array.from(trace.value('win.mask').data), [1, 0, 0, 0, 1, 0, 0, 0, 1]);
+
+  const Xr = t.input('Xr', [[1, 2, 3, 4]]);
+  const rotated = t.name('R').rotaryEmbedding(Xr, { positions: [3] });
+  assert.equal(trace.value('R'), rotated);
+  assert.deepEqual(trace.entry('R').params, { base: 10000, pairing: 'half', scaling: null, positions: [3] });
+});

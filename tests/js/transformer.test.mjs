@@ -140,7 +140,7 @@ test('bad options: unknown names and wrong types are TypeErrors', () => {
   const X = [[1, 2]];
   assert.throws(() => a.scaledDotProductAttention(X, X, X, { casual: true }), {
     name: 'TypeError',
-    message: "scaledDotProductAttention: unknown option 'casual' (known: mask, causal, precision, out)",
+    message: "scaledDotProductAttention: unknown option 'casual' (known: mask, causal, window, precision, out)",
   });
   assert.throws(() => a.scaledDotProductAttention(X, X, X, { causal: 1 }), {
     name: 'TypeError',

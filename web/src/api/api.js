@@ -10,8 +10,10 @@ import { embeddingsApi } from './embeddings.js';
 import { readOptions, requireBoolean } from './errors.js';
 import { gemmApi } from './gemm.js';
 import { Matrix } from './matrix.js';
+import { onlineSoftmaxApi } from './online_softmax.js';
 import { projectionsApi } from './projections.js';
 import { randomStateApi } from './random_state.js';
+import { rotaryApi } from './rotary.js';
 import { softmaxApi } from './softmax.js';
 
 /**
@@ -48,6 +50,8 @@ export function createLoader({ importTrainers, importReader }) {
       ...softmaxApi(core),
       ...gemmApi(core),
       ...attentionApi(core),
+      ...onlineSoftmaxApi(core),
+      ...rotaryApi(core),
       RandomState,
       ...projectionsApi(core, withRandomState),
       ...embeddingsApi(core),

@@ -17,6 +17,8 @@ import { choosePrecision } from './precision.js';
 const SDPA = 'scaledDotProductAttention';
 const MHA = 'multiHeadAttention';
 const MAX_HEADS = 4096;
+// The widest sliding window the core's int holds (a window past n_k hides nothing).
+const MAX_WINDOW = 2 ** 31 - 1;
 
 /** { mask, causal } -> { mask: matrix | null, causal: boolean } */
 function readMask(options, fn) {
@@ -166,6 +168,7 @@ export function attentionApi(core) {
               v: ABSENT,
               mask: ABSENT,
               causal: false,
+              window: 0,
               scaled,
               output: ABSENT,
               weights,
@@ -180,10 +183,13 @@ export function attentionApi(core) {
 
     /**
      * weights = softmax(Q Kᵀ / sqrt(d_k)) with masked keys at exactly 0, output = weights V.
-     * Q: (n_q x d_k), K: (n x d_k), V: (n x d_v), options { mask: (n_q x n) of 0/1, causal }.
+     * Q: (n_q x d_k), K: (n x d_k), V: (n x d_v), options { mask: (n_q x n) of 0/1, causal,
+     * window }: with window W, key j is hidden from query i when j <= i - W (a sliding
+     * window, Beltagy et al. 2020; with causal, query i sees keys i - W < j <= i).
      */
     scaledDotProductAttention(Q, K, V, options) {
-      const opts = readOptions(options, ['mask', 'causal', 'precision', 'out'], SDPA);
+      const opts = readOptions(options, ['mask', 'causal', 'window', 'precision', 'out'], SDPA);
+      const window = opts.window === undefined ? 0 : requireInteger(opts.window, SDPA, 'options.window', 1, MAX_WINDOW);
       const chosen = choosePrecision(opts.precision, [Q, K, V], SDPA);
       const q = borrowMatrix(Q, SDPA, 'Q');
       const k = borrowMatrix(K, SDPA, 'K');
@@ -204,6 +210,7 @@ export function attentionApi(core) {
               v: heap.matrix(v, 'V'),
               mask: mask ? heap.matrix(mask, 'mask') : ABSENT,
               causal,
+              window,
               scaled: true,
               output,
               weights,
@@ -219,12 +226,14 @@ export function attentionApi(core) {
     /**
      * Multi-head attention: h heads of scaled dot-product attention over column
      * blocks of Q Wq + bq, K Wk + bk, V Wv + bv, concatenated and projected by Wo (+ bo).
+     * With options.kvHeads < heads (grouped-query; 1: multi-query), Wk and Wv are
+     * d_model x (kvHeads · d_k) and query head h reads key/value head ⌊h · kvHeads / heads⌋.
      */
     multiHeadAttention(Q, K, V, options) {
       if (options === undefined) throw new TypeError(`${MHA}: options { heads, Wq, Wk, Wv, Wo } are required`);
       const opts = readOptions(
         options,
-        ['heads', 'Wq', 'Wk', 'Wv', 'Wo', 'bq', 'bk', 'bv', 'bo', 'mask', 'causal', 'precision', 'out'],
+        ['heads', 'kvHeads', 'Wq', 'Wk', 'Wv', 'Wo', 'bq', 'bk', 'bv', 'bo', 'mask', 'causal', 'precision', 'out'],
         MHA,
       );
       const { heads } = opts;
@@ -234,6 +243,11 @@ export function attentionApi(core) {
         );
       }
       requireInteger(heads, MHA, 'options.heads', 1, MAX_HEADS);
+      const kvHeads =
+        opts.kvHeads === undefined ? heads : requireInteger(opts.kvHeads, MHA, 'options.kvHeads', 1, heads);
+      if (heads % kvHeads !== 0) {
+        throw new RangeError(`${MHA}: options.kvHeads = ${kvHeads} must divide options.heads = ${heads}`);
+      }
       const present = ['Wq', 'Wk', 'Wv', 'Wo', 'bq', 'bk', 'bv', 'bo'].map((name) => opts[name]);
       const chosen = choosePrecision(
         opts.precision,
@@ -244,8 +258,10 @@ export function attentionApi(core) {
       const k = borrowMatrix(K, MHA, 'K');
       const v = borrowMatrix(V, MHA, 'V');
       const matrix = (name) => {
-        if (opts[name] === undefined)
-          throw new TypeError(`${MHA}: options.${name} is required (a d_model x d_model matrix)`);
+        if (opts[name] === undefined) {
+          const cols = kvHeads !== heads && (name === 'Wk' || name === 'Wv') ? 'kvHeads * d_k' : 'd_model';
+          throw new TypeError(`${MHA}: options.${name} is required (a d_model x ${cols} matrix)`);
+        }
         return borrowMatrix(opts[name], MHA, name);
       };
       const bias = (name) => (opts[name] === undefined || opts[name] === null ? null : toVector(opts[name], MHA, name));
@@ -258,7 +274,14 @@ export function attentionApi(core) {
         core,
         MHA,
         (heap) => {
-          const args = { q: heap.matrix(q, 'Q'), k: heap.matrix(k, 'K'), v: heap.matrix(v, 'V'), heads, causal };
+          const args = {
+            q: heap.matrix(q, 'Q'),
+            k: heap.matrix(k, 'K'),
+            v: heap.matrix(v, 'V'),
+            heads,
+            kvHeads,
+            causal,
+          };
           for (const [key, w] of Object.entries(W)) args[key] = heap.matrix(w, `W${key[1]}`);
           for (const [key, x] of Object.entries(b)) args[key] = x ? heap.vector(x, key) : ABSENT;
           args.mask = mask ? heap.matrix(mask, 'mask') : ABSENT;

@@ -210,7 +210,9 @@ export interface Attention {
    * attention on columns `i·d_k … (i+1)·d_k − 1` of `Q Wq + bq`, `K Wk + bk`, `V Wv + bv`
    * (d_k = d_model / heads). Q: (n_q × d_model), K and V: (n_k × d_model), every W
    * (d_model × d_model), every b (d_model). Returns the output (n_q × d_model) and one
-   * weights matrix (n_q × n_k) per head. `heads` must divide d_model.
+   * weights matrix (n_q × n_k) per head. `heads` must divide d_model. With `kvHeads`
+   * (grouped-query attention) Wk and Wv are d_model × (kvHeads · d_k) and query head i
+   * reads the columns of key/value head ⌊i · kvHeads / heads⌋.
    * Precision: see `Precision` (the weights and biases count as inputs too, so
    * for Float32Array Q, K, V without an explicit precision the result type is
    * `Float32Array | Float64Array`; give `precision` for an exact type).
@@ -226,6 +228,31 @@ export interface Attention {
     V: V,
     options: MultiHeadAttentionOptions & PrecisionOptions<P>,
   ): MultiHeadAttentionResult<MultiHeadData<P, Q | K | V>>;
+  /**
+   * Rotary position embedding (RoFormer, Su et al. 2021): each row of X (T × d, d even) turned,
+   * pair by pair, by the angle position · θ_i, so that the dot product of two rotated rows
+   * depends on their positions only through their difference. Returns a new Matrix.
+   */
+  rotaryEmbedding<X extends MatrixInput, P extends Precision | undefined = undefined>(
+    X: X,
+    options?: RotaryEmbeddingOptions & PrecisionOptions<P>,
+  ): Matrix<ResultData<P, X>>;
+  /**
+   * Scaled dot-product attention computed over key blocks with a running maximum and sum
+   * (online softmax: Milakov & Gimelshein 2018; FlashAttention: Dao et al. 2022). The output
+   * equals `scaledDotProductAttention`'s; `max` and `sum` show m and ℓ after each block.
+   */
+  onlineSoftmaxAttention<
+    Q extends MatrixInput,
+    K extends MatrixInput,
+    V extends MatrixInput,
+    P extends Precision | undefined = undefined,
+  >(
+    Q: Q,
+    K: K,
+    V: V,
+    options: OnlineSoftmaxAttentionOptions & PrecisionOptions<P>,
+  ): OnlineSoftmaxAttentionResult<ResultData<P, Q | K | V>>;
 
   // ---- Embeddings ----
   /** Splits on white space exactly like Python's `str.split()` (the notebook's tokenizer). */
@@ -750,6 +777,11 @@ export interface AttentionMaskOptions {
 /** The options besides `precision` (which the functions take as `PrecisionOptions`). */
 export interface ScaledDotProductAttentionOptions extends AttentionMaskOptions {
   /**
+   * A sliding window of W keys (Beltagy et al. 2020): key j is hidden from query i when
+   * j ≤ i − W, so with `causal` query i sees keys i − W < j ≤ i. An integer ≥ 1; omitted = none.
+   */
+  window?: number;
+  /**
    * Matrices to write the output and/or the weights into (e.g. the previous result), returned
    * in the result: same shapes and element type as the result's (see `OutOptions`).
    */
@@ -758,23 +790,70 @@ export interface ScaledDotProductAttentionOptions extends AttentionMaskOptions {
 
 /** The options besides `precision` (which the function takes as `PrecisionOptions`). */
 export interface MultiHeadAttentionOptions extends AttentionMaskOptions {
-  /** Number of heads; must divide d_model. */
+  /** Number of (query) heads; must divide d_model. */
   heads: number;
+  /**
+   * Key/value heads, dividing `heads` (default `heads`): grouped-query attention (Ainslie et
+   * al. 2023); 1 is multi-query attention (Shazeer 2019). Query head h reads key/value head
+   * ⌊h · kvHeads / heads⌋.
+   */
+  kvHeads?: number;
   /** Query projection (d_model × d_model). */
   Wq: MatrixInput;
-  /** Key projection (d_model × d_model). */
+  /** Key projection (d_model × kvHeads · d_k; d_model × d_model without kvHeads). */
   Wk: MatrixInput;
-  /** Value projection (d_model × d_model). */
+  /** Value projection (d_model × kvHeads · d_k; d_model × d_model without kvHeads). */
   Wv: MatrixInput;
   /** Output projection (d_model × d_model), applied to the concatenated heads. */
   Wo: MatrixInput;
-  /** Biases (d_model each); omitted or `null` = no bias. */
+  /** Biases (as many entries as their W has columns); omitted or `null` = no bias. */
   bq?: VectorInput | null;
   bk?: VectorInput | null;
   bv?: VectorInput | null;
   bo?: VectorInput | null;
   /** Matrices to write into, as in `ScaledDotProductAttentionOptions.out`; `weights`: one per head. */
   out?: { output?: AnyMatrix | null; weights?: AnyMatrix[] | null } | null;
+}
+
+/** How `rotaryEmbedding` pairs a row's coordinates: i with i + d/2, or 2i with 2i + 1. */
+export type RopePairing = 'half' | 'interleaved';
+
+/** Frequency scaling for longer contexts, as in a Hugging Face config's `rope_scaling`. */
+export type RopeScaling =
+  | { rope_type: 'linear'; factor: number }
+  | {
+      rope_type: 'llama3';
+      factor: number;
+      low_freq_factor: number;
+      high_freq_factor: number;
+      original_max_position_embeddings: number;
+    };
+
+export interface RotaryEmbeddingOptions {
+  /** θ_i = base^(−2i/d). Default 10000. */
+  base?: number;
+  /** One position (an integer ≥ 0) per row; default 0 … T − 1. */
+  positions?: readonly number[] | Int32Array | Float64Array;
+  /** Omitted or `null` = none. */
+  scaling?: RopeScaling | null;
+  /** Default 'half' (Llama, Qwen, Gemma); 'interleaved' is the RoFormer paper's. */
+  pairing?: RopePairing;
+}
+
+export interface OnlineSoftmaxAttentionOptions {
+  /** Keys per block, an integer ≥ 1. */
+  blockSize: number;
+  /** Query i may not attend to keys j > i. Default `false`. */
+  causal?: boolean;
+}
+
+export interface OnlineSoftmaxAttentionResult<D extends Float64Array | Float32Array = Float64Array> {
+  /** (n_q × d_v), equal to `scaledDotProductAttention`'s output. */
+  output: Matrix<D>;
+  /** (n_q × ⌈n_k / blockSize⌉): the running maximum m after each block (−Infinity before any visible key). */
+  max: Matrix<D>;
+  /** (n_q × ⌈n_k / blockSize⌉): the running sum ℓ of exp(score − m) after each block (0 before any visible key). */
+  sum: Matrix<D>;
 }
 
 export interface AttentionResult<D extends Float64Array | Float32Array = Float64Array> {

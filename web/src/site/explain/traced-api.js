@@ -169,7 +169,47 @@ export const RECORDERS = {
     };
     const q = project('Q', Q, Wq, 'Q');
     const k = project('K', K, Wk, 'K');
-    recordHeads(rec, q, k, options, out.weights, colsOf(Wq) / out.weights.length);
+    const heads = out.weights.length;
+    recordHeads(rec, q, k, options, out.weights, colsOf(Wq) / heads, options.kvHeads ?? heads);
+  },
+  /**
+   * X rotated pair by pair (RoFormer): one entry, its parameters those of the
+   * call (positions 0 … T − 1 when not given), for a figure to draw the angles.
+   */
+  rotaryEmbedding(rec, [X, options], out) {
+    const { base = 10000, pairing = 'half', scaling = null } = options ?? {};
+    const positions = Array.from(options?.positions ?? Array.from({ length: out.rows }, (_, i) => i));
+    rec.out('out', {
+      op: 'rotary',
+      inputs: [rec.in(X, 'X')],
+      value: out,
+      params: { base, pairing, scaling, positions },
+    });
+  },
+  /**
+   * Online softmax: the weights (softmax of the scaled scores, masked like
+   * scaledDotProductAttention's, on demand), output = weights V, and the
+   * running maximum and sum after each key block as parts 'max' and 'sum'.
+   */
+  onlineSoftmaxAttention(rec, [Q, K, V, options], out) {
+    const [q, k] = [rec.in(Q, 'Q'), rec.in(K, 'K')];
+    const mask = maskOf(rec, q, k, options);
+    const dk = colsOf(K);
+    const scores = { op: 'matmul', inputs: [q, k], params: { transposeB: true } };
+    const raw =
+      (!rec.named('scores') && rec.find(scores)) ||
+      rec.out('scores', { ...scores, value: () => rec.api.attentionScores(Q, K, precisionOf(options)) });
+    const sdpaOptions = { causal: Boolean(options?.causal), ...precisionOf(options) };
+    const weights = rec.out('weights', {
+      op: 'softmax',
+      inputs: mask ? [raw, mask] : [raw],
+      value: () => rec.api.scaledDotProductAttention(Q, K, V, sdpaOptions).weights,
+      params: { dk },
+    });
+    rec.out('output', { op: 'weightedSum', inputs: [weights, rec.in(V, 'V')], value: out.output });
+    const blocks = { blockSize: options.blockSize };
+    rec.out('max', { value: out.max, params: blocks });
+    rec.out('sum', { value: out.sum, params: blocks });
   },
   /**
    * Not the API's: the heads of multiHeadAttention from its projected queries
@@ -177,22 +217,39 @@ export const RECORDERS = {
    * `${heads(h)}Q`, `.K`, `.scores`, `.weights` (heads(h) = `head${h}.` unless named).
    */
   attentionHeads(rec, [Q, K, options], out) {
-    recordHeads(rec, rec.in(Q, 'Q'), rec.in(K, 'K'), options, out.weights, colsOf(Q) / out.weights.length);
+    const heads = out.weights.length;
+    recordHeads(
+      rec,
+      rec.in(Q, 'Q'),
+      rec.in(K, 'K'),
+      options,
+      out.weights,
+      colsOf(Q) / heads,
+      options?.kvHeads ?? heads,
+    );
   },
 };
 
-/** Every head over the projected queries q and keys k (names), with their mask. */
-function recordHeads(rec, q, k, options, heads, dk) {
+/** Every head over the projected queries q and keys k (names), with their mask; head h reads key head ⌊h·kvHeads/heads⌋. */
+function recordHeads(rec, q, k, options, heads, dk, kvHeads) {
   const mask = maskOf(rec, q, k, options);
-  heads.forEach((weights, h) => recordHead(rec, { prefix: rec.headPrefix(h), q, k, mask, weights, h, dk }));
+  heads.forEach((weights, h) => {
+    const g = Math.floor((h * kvHeads) / heads.length);
+    recordHead(rec, { prefix: rec.headPrefix(h), q, k, mask, weights, h, g, dk });
+  });
 }
 
-/** The name of options.mask, or of a part 'mask' (keys after the query masked) when options.causal. */
+/**
+ * The name of options.mask, or of a part 'mask' when options.causal or
+ * options.window: keys after the query, and keys j <= i − window, masked.
+ */
 function maskOf(rec, q, k, options) {
   if (options?.mask) return rec.in(options.mask, 'options.mask');
-  if (!options?.causal) return null;
-  const causal = () => zeroWhere(rec.value(q).rows, rec.value(k).rows, (i, j) => j > i);
-  return rec.out('mask', { value: causal, symbol: 'M' });
+  const { causal = false, window = 0 } = options ?? {};
+  if (!causal && !window) return null;
+  const hidden = (i, j) => (causal && j > i) || (window > 0 && j <= i - window);
+  const value = () => zeroWhere(rec.value(q).rows, rec.value(k).rows, hidden);
+  return rec.out('mask', { value, symbol: 'M' });
 }
 
 /**
@@ -200,20 +257,22 @@ function maskOf(rec, q, k, options) {
  * keys, q·k and softmax(q·k/√d_k), named Q1, K1, score1, weight1 for head 1
  * and labelled like the queries (rows) and keys (columns).
  */
-function recordHead(rec, { prefix, q, k, mask, weights, h, dk }) {
+function recordHead(rec, { prefix, q, k, mask, weights, h, g = h, dk }) {
   const [rowLabels, colLabels] = [rec.entry(q).rowLabels, rec.entry(k).rowLabels];
-  const block = (of) => () => columnsOf(rec.value(of), h * dk, dk);
+  const block = (of, c) => () => columnsOf(rec.value(of), c * dk, dk);
   const split = { op: 'split', params: { c0: h * dk, width: dk } };
   const Qh = rec.out(`${prefix}Q`, {
     ...split,
     inputs: [q],
-    value: block(q),
+    value: block(q, h),
     symbol: `Q${h + 1}`,
     row: 'q',
     rowLabels,
   });
   const keys = { symbol: `K${h + 1}`, row: 'k', rowLabels: colLabels };
-  const Kh = rec.out(`${prefix}K`, { ...split, inputs: [k], value: block(k), ...keys });
+  // Grouped-query attention: key head g's columns, shared by heads / kvHeads query heads.
+  const kSplit = { op: 'split', params: { c0: g * dk, width: dk } };
+  const Kh = rec.out(`${prefix}K`, { ...kSplit, inputs: [k], value: block(k, g), ...keys });
   const scores = () => rec.api.attentionScores(rec.value(Qh), rec.value(Kh));
   const pairs = { rowLabels, colLabels };
   const S = { op: 'matmul', inputs: [Qh, Kh], value: scores, params: { transposeB: true }, symbol: `score${h + 1}` };
