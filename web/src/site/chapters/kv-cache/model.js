@@ -5,6 +5,7 @@
 // traced API so the figures explain their cells (tests: site-kv-cache-model.test.mjs).
 import { tracedApi } from '../../explain/traced-api.js';
 import { columnsOf } from '../../explain/heads.js';
+import { compareBits } from '../../float-bits.js';
 import { staged } from '../../stages.js';
 
 export const D_MODEL = 8; // width of a token vector
@@ -29,14 +30,21 @@ export const kvHeadsFor = (heads, kvHeads) => (kvHeads <= heads && heads % kvHea
 
 /**
  * The chapter's random inputs, NumPy-exact: np.random.seed(seed); W_Q, W_K, W_V =
- * randn(8, 4) ×3; W_Q', W_K', W_V' = randn(8, 8) ×3 (the grouped-query step uses
+ * 0.5 · randn(8, 4) ×3; W_Q', W_K', W_V' = 0.5 · randn(8, 8) ×3 (the grouped-query step uses
  * their first columns); X = randn(N, 8), the N = prompt + steps tokens.
  */
 export function drawInputs(api, seed, tokens) {
   const rs = new api.RandomState(seed);
   try {
-    const [WQ, WK, WV] = [0, 1, 2].map(() => rs.randn(D_MODEL, D_K));
-    const [WqG, WkG, WvG] = [0, 1, 2].map(() => rs.randn(D_MODEL, D_MODEL));
+    // Halved (exact in binary) so that the scores stay a few units wide and softmax is not all-or-nothing.
+    const half = (m) =>
+      new api.Matrix(
+        m.rows,
+        m.cols,
+        m.data.map((x) => x * 0.5),
+      );
+    const [WQ, WK, WV] = [0, 1, 2].map(() => half(rs.randn(D_MODEL, D_K)));
+    const [WqG, WkG, WvG] = [0, 1, 2].map(() => half(rs.randn(D_MODEL, D_MODEL)));
     return { WQ, WK, WV, WqG, WkG, WvG, X: rs.randn(tokens, D_MODEL) };
   } finally {
     rs.delete();
@@ -78,26 +86,6 @@ export function decode(api, X, prompt, WQ, WK, WV) {
     steps.push({ q, cacheRows: cacheK.rows, ...api.scaledDotProductAttention(q, cacheK, cacheV) });
   }
   return { cacheK, cacheV, steps, rowsComputed };
-}
-
-/** Whether two float64 numbers are the same 64 bits, and their bits in hex. */
-export function bitsOf(x) {
-  const view = new DataView(new ArrayBuffer(8));
-  view.setFloat64(0, x);
-  return view.getBigUint64(0).toString(16).padStart(16, '0');
-}
-
-/** Units in the last place between two finite doubles of one sign (0: identical bits). */
-export function ulpsApart(a, b) {
-  if (Object.is(a, b)) return 0;
-  const view = new DataView(new ArrayBuffer(8));
-  const bits = (x) => {
-    view.setFloat64(0, x);
-    const u = view.getBigInt64(0);
-    return u < 0n ? -(u & 0x7fffffffffffffffn) : u; // order negatives below positives
-  };
-  const d = bits(a) - bits(b);
-  return Number(d < 0n ? -d : d);
 }
 
 const tokenLabels = (prompt, total) =>
@@ -159,16 +147,10 @@ export function kvCacheStages(api, { seed, prompt, steps, heads, kvHeads }, trac
     const full = t.name(names).scaledDotProductAttention(Q, K, V, { causal: true });
     return { fullWeights: full.weights, fullOut: full.output };
   });
-  if (r.stepOut && r.fullOut) r.same = compareRows(r.stepOut.row(0), r.fullOut.row(total - 1));
+  if (r.stepOut && r.fullOut) r.same = compareBits(r.stepOut.row(0), r.fullOut.row(total - 1));
   stage('gqa', () => groupedQuery(api, t, r, { heads, kvHeads: kvHeadsFor(heads, kvHeads), labels }));
   r.costs = costs(prompt, total);
   return run;
-}
-
-/** Entry by entry: the two values, their bits and how many ulps apart. */
-export function compareRows(fromCache, fromFull) {
-  const entries = Array.from(fromCache, (a, i) => ({ a, b: fromFull[i], ulps: ulpsApart(a, fromFull[i]) }));
-  return { entries, identical: entries.every((e) => e.ulps === 0), worst: Math.max(...entries.map((e) => e.ulps)) };
 }
 
 /**
@@ -247,7 +229,7 @@ export const numpyLines = ({ seed, prompt, steps }) =>
   [
     'import numpy as np',
     `np.random.seed(${seed})`,
-    `W_Q, W_K, W_V = (np.random.randn(${D_MODEL}, ${D_K}) for _ in range(3))`,
-    `W_Q2, W_K2, W_V2 = (np.random.randn(${D_MODEL}, ${D_MODEL}) for _ in range(3))`,
+    `W_Q, W_K, W_V = (0.5 * np.random.randn(${D_MODEL}, ${D_K}) for _ in range(3))`,
+    `W_Q2, W_K2, W_V2 = (0.5 * np.random.randn(${D_MODEL}, ${D_MODEL}) for _ in range(3))`,
     `X = np.random.randn(${prompt + steps}, ${D_MODEL})  # ${prompt} prompt tokens, then ${steps} generated`,
   ].join('\n');

@@ -7,10 +7,16 @@ import { symbol, tex } from '../../../math.js';
 import { MAX_PROMPT, MAX_STEPS, numpyLines } from '../model.js';
 import { intField, tracedMap } from './shared.js';
 
-function growText({ state }, r) {
+/** Whether the first rows of `now` are the same bits as all of `before` (the cache before one more token). */
+const keeps = (before, now) =>
+  before !== null && before.rows < now.rows && before.data.every((x, k) => Object.is(x, now.data[k]));
+
+function growText({ state }, r, before) {
+  if (keeps(before, r.cacheK))
+    return `The cache grew from ${before.rows} to ${r.cacheK.rows} rows, and its first ${before.rows} rows are the same bits as before; the step computed only the new row.`;
   if (state.steps >= MAX_STEPS)
     return `The chapter decodes at most ${MAX_STEPS} tokens: the cache holds ${r.cacheK.rows} rows now.`;
-  return `Decodes token ${state.prompt + state.steps + 1} too: the cache gets row ${r.cacheK.rows + 1}, and no row already in it changes.`;
+  return `Decodes token ${state.prompt + state.steps + 1} too: the cache gets row ${r.cacheK.rows + 1}.`;
 }
 
 export function cacheStep(ctx) {
@@ -36,9 +42,10 @@ export function cacheStep(ctx) {
   );
   const code = outputBlock('the inputs as NumPy draws them');
   const growth = el('p', { className: 'worked' });
+  let before = null; // the K cache shown last, to check what one more token changes
   const grow = liveExperiment({
     label: 'decode one more token',
-    explain: (r) => growText(ctx, r),
+    explain: (r) => growText(ctx, r, before),
     apply: () => edit({ steps: Math.min(MAX_STEPS, state.steps + 1) }, { program: true }),
   });
   const element = step({
@@ -75,6 +82,7 @@ export function cacheStep(ctx) {
       growth.textContent = `Rows in the cache: ${sizes.map((n, i) => (i === 0 ? `${n} after the prefill` : `${n} after step ${i}`)).join(', ')}. Rows computed: ${r.loop.rowsComputed.join(', ')}.`;
       questions.rowsPerStep.update(r);
       grow.show(r);
+      before = r.cacheK;
     },
     sync() {
       for (const [key, field] of Object.entries(fields)) field.set(state[key]);

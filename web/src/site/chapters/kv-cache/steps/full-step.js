@@ -3,18 +3,19 @@
 import { el } from '../../../dom.js';
 import { liveExperiment, outputBlock, step } from '../../../chapter-kit.js';
 import { symbol } from '../../../math.js';
-import { bitsOf, MAX_PROMPT, MAX_STEPS } from '../model.js';
+import { bitsOf } from '../../../float-bits.js';
+import { MAX_PROMPT, MAX_STEPS } from '../model.js';
 import { tracedMap } from './shared.js';
 
 function longestText(r) {
   const n = r.same.entries.length;
   return r.same.identical
     ? `With ${r.labels.length} tokens the cached row and the recomputed row still agree in all 64 bits of all ${n} entries.`
-    : `With ${r.labels.length} tokens the largest gap is ${r.same.worst} ulps.`;
+    : `With ${r.labels.length} tokens the largest gap is ${r.same.worst} ulp(s).`;
 }
 
 export function fullStep(ctx) {
-  const { state, edit, questions } = ctx;
+  const { edit, questions } = ctx;
   const weights = tracedMap(
     ctx,
     'fullWeights',
@@ -61,15 +62,14 @@ export function fullStep(ctx) {
       bits.textContent = r.same.entries
         .map(
           (e, i) =>
-            `entry ${i + 1}: cache ${e.a.toPrecision(17)} (0x${bitsOf(e.a)})\n         full  ${e.b.toPrecision(17)} (0x${bitsOf(e.b)})  ${e.ulps === 0 ? 'same bits' : `${e.ulps} ulps apart`}`,
+            `entry ${i + 1}: cache ${e.a.toPrecision(17)} (0x${bitsOf(e.a)})\n         full  ${e.b.toPrecision(17)} (0x${bitsOf(e.b)})  ${e.ulps === 0 ? 'same bits' : `${e.ulps} ulp(s) apart`}`,
         )
         .join('\n');
       verdict.textContent = r.same.identical
         ? `o${t} from the cache equals row ${t} of the full recomputation in all 64 bits of every entry (compared as bit patterns, not with a tolerance).`
-        : `o${t} from the cache and row ${t} of the full recomputation differ by up to ${r.same.worst} ulps.`;
+        : `o${t} from the cache and row ${t} of the full recomputation differ by up to ${r.same.worst} ulp(s).`;
       questions.sameRow.update(r);
       longest.show(r);
-      void state;
     },
   };
 }
