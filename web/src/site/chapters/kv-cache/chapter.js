@@ -77,7 +77,8 @@ export default {
       error,
     );
     linkFormulas(root, figures);
-    followOpenedModel(() => steps[5].show(), signal);
+    // A lesson on a host page may see a model opened later by another lesson; the site shows one chapter at a time.
+    if (signal) followOpenedModel(() => steps[5].show(), signal);
     update();
   },
 };

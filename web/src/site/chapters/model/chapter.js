@@ -8,6 +8,7 @@ import { credit, errorLine } from '../../chapter-kit.js';
 import { el } from '../../dom.js';
 import { storyForFigures, Trace } from '../../explain/trace.js';
 import { tracedApi } from '../../explain/traced-api.js';
+import { openedModel, setOpenedModel } from '../../lesson-kit/opened-model.js';
 import { addPrerendered } from '../../math.js';
 import { urlStore } from '../../url-state.js';
 import { headStep, headName, modelViewStep } from './steps/head-step.js';
@@ -72,6 +73,7 @@ export default {
       onModel: (m, from) => {
         model?.delete();
         model = m;
+        setOpenedModel(m); // the chapters that show a real model's numbers read it there
         source = from;
         root.dataset.modelSource = from;
         save();
@@ -167,6 +169,7 @@ export default {
 
     signal?.addEventListener('abort', () => {
       loader.cancel();
+      if (openedModel() === model) setOpenedModel(null);
       model?.delete();
       model = null;
     });
