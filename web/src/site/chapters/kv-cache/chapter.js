@@ -17,6 +17,7 @@ import { costStep } from './steps/cost-step.js';
 import { decodeStep } from './steps/decode-step.js';
 import { fullStep } from './steps/full-step.js';
 import { gqaStep } from './steps/gqa-step.js';
+import { openedStep } from './steps/opened-step.js';
 import formulas from './formulas.js';
 import meta from './meta.js';
 
@@ -55,6 +56,7 @@ export default {
     const ctx = { state, edit, figures, story, questions: kvCacheQuestions(), opened };
     const steps = [cacheStep(ctx), decodeStep(ctx), fullStep(ctx), costStep(ctx), gqaStep(ctx), bytesStep(ctx)];
     const error = errorLine();
+    const real = openedStep(ctx, { api, opened, trace, root });
 
     function update() {
       guarded(error, () => {
@@ -74,11 +76,17 @@ export default {
         'A model that writes text produces one token per step, and every step attends over all the tokens so far. Recomputing the keys and values of the whole past at each step would repeat the same arithmetic again and again; keeping them in a cache makes each step cost one row. Below: the cache filled and grown, the proof that it changes no number, what it saves, what it costs in memory, and how grouped-query attention makes it smaller.',
       ),
       ...steps.map((s) => s.element),
+      real.element,
       error,
     );
     linkFormulas(root, figures);
     // A lesson on a host page may see a model opened later by another lesson; the site shows one chapter at a time.
-    if (signal) followOpenedModel(() => steps[5].show(), signal);
+    if (signal)
+      followOpenedModel(() => {
+        steps[5].show();
+        real.read();
+      }, signal);
     update();
+    real.read();
   },
 };

@@ -233,3 +233,33 @@ export const numpyLines = ({ seed, prompt, steps }) =>
     `W_Q2, W_K2, W_V2 = (0.5 * np.random.randn(${D_MODEL}, ${D_MODEL}) for _ in range(3))`,
     `X = np.random.randn(${prompt + steps}, ${D_MODEL})  # ${prompt} prompt tokens, then ${steps} generated`,
   ].join('\n');
+
+/**
+ * A real model's cache for one head: the keys and values explainHead read from
+ * the opened model (rotated ones when the family rotates them), the last token's
+ * query against that cache, and the full causal attention's last row to compare.
+ * `head` is explainHead's answer: { tokens, q, k, v, qRotated?, kRotated? }.
+ */
+export function openedHeadStages(api, head, trace) {
+  const t = tracedApi(api, trace);
+  const run = staged();
+  const { stage } = run;
+  stage('realK', () => {
+    const labels = head.tokens.map((token, i) => `${i + 1} ${token}`);
+    const [q, k] = [head.qRotated ?? head.q, head.kRotated ?? head.k];
+    const T = k.rows;
+    const realK = t.input('realK', k, { symbol: 'K', row: 'k', rowLabels: labels });
+    const realV = t.input('realV', head.v, { symbol: 'V', row: 'v', rowLabels: labels });
+    const realQ = t.input('realQ', rowsOf(api, q, T - 1, T), { symbol: `q${T}` });
+    const names = {
+      scores: { name: 'realScores', symbol: 's', colLabels: labels },
+      weights: { name: 'realWeights', symbol: 'a', colLabels: labels },
+      output: { name: 'realOut', symbol: 'o' },
+    };
+    const step = t.name(names).scaledDotProductAttention(realQ, realK, realV);
+    const full = api.scaledDotProductAttention(q, k, head.v, { causal: true });
+    const same = compareBits(step.output.row(0), full.output.row(T - 1));
+    return { labels, realK, realV, realQ, realWeights: step.weights, realOut: step.output, same, tokens: T };
+  });
+  return run;
+}

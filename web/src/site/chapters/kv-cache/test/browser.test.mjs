@@ -118,3 +118,24 @@ test('a weight of the decode step explains itself and outlines the K cache and i
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
+
+test('the model opened in the model chapter shows its real cache here, the cached row equal to the recomputed one', async () => {
+  const page = await openPage(env.browser, `${env.url}#chapter=model`);
+  await page.waitForSelector('#chapter-model[data-model-explained="true"]');
+  await page.evaluate(() => (location.hash = '#chapter=kv-cache'));
+  await page.waitForSelector(`${ROOT}[data-opened-model="shown"]`);
+  const text = await stepText(page, 7);
+  assert.match(text, /Layer 1, head 1: \d+ tokens cached, \d+ numbers per key\./);
+  assert.match(text, /equals the full recomputation’s last row in all 64 bits/);
+  const painted = await paintedPixels(page, `${ROOT} section.step:nth-of-type(7) canvas`);
+  assert.equal(painted.length, 3);
+  painted.forEach((count, i) => assert.ok(count > 50, `canvas ${i} is blank`));
+  await page.focus(`${figure('the last token’s weights over the real cache')} canvas`);
+  assert.match(
+    await page.textContent(`${figure('the last token’s weights over the real cache')} .heatmap-story`),
+    /^a\[1\]\[1\] = .*, over row 1 of s\/√\d+; s\[1\]\[1\] = /,
+  );
+  assert.match(await stepText(page, 6), /The model opened in the “Open a real model” chapter: \d+ layers/);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
