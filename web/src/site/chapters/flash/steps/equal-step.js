@@ -58,7 +58,8 @@ export function equalStep(ctx) {
         .slice(i * cols, (i + 1) * cols)
         .map(
           (e, k) =>
-            `query ${i + 1}, entry ${k + 1}: online ${e.a.toPrecision(17)} (0x${bitsOf(e.a)})\n                   full   ${e.b.toPrecision(17)} (0x${bitsOf(e.b)})  ${e.ulps === 0 ? 'same bits' : `${ulps(e.ulps)} apart`}`,
+            // Narrow lines, so a phone shows the bits without scrolling.
+            `query ${i + 1}, entry ${k + 1}: ${e.ulps === 0 ? 'same bits' : `${ulps(e.ulps)} apart`}\n  online ${e.a.toPrecision(17)}\n         0x${bitsOf(e.a)}\n  full   ${e.b.toPrecision(17)}\n         0x${bitsOf(e.b)}`,
         )
         .join('\n');
       verdict.textContent = verdictText(r);

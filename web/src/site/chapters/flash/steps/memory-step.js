@@ -68,8 +68,16 @@ export function memoryStep(ctx) {
       const n = state.length;
       const N = state.memoryLength;
       table.textContent = [
-        `live example, N = ${n}: full ${heldFull(n)} numbers (the weights matrix computed in step 3 has ${r.fullWeights.data.length} + the output ${r.fullOutput.data.length}); online ${heldOnline(n, state.blockSize)}`,
-        `N = ${thousands(N)}, B = ${state.blockSize}: full ${thousands(heldFull(N))} (${mib(heldFull(N))}); online ${thousands(heldOnline(N, state.blockSize))} (${mib(heldOnline(N, state.blockSize))})`,
+        `live example, N = ${n}, B = ${state.blockSize}:`,
+        `  full ${heldFull(n)} numbers`,
+        `    (step 3's weights: ${r.fullWeights.data.length},`,
+        `     its output: ${r.fullOutput.data.length})`,
+        `  online ${heldOnline(n, state.blockSize)}`,
+        `N = ${thousands(N)}, B = ${state.blockSize}:`,
+        `  full ${thousands(heldFull(N))}`,
+        `    (${mib(heldFull(N))})`,
+        `  online ${thousands(heldOnline(N, state.blockSize))}`,
+        `    (${mib(heldOnline(N, state.blockSize))})`,
       ].join('\n');
       chart.reset();
       for (let i = 0; i < POINTS; i++) {

@@ -80,10 +80,10 @@ export function runningStep(ctx) {
       l.map.update(r.sum, { rowLabels: r.labels, colLabels: cols, rotateColLabels: r.blocks > 4 });
       const i = r.walk.query + 1;
       walk.textContent = [
-        `query ${i}: after each block, the state and O/ℓ (attention over the keys read so far)`,
+        `query ${i}, after each block: m, ℓ and O/ℓ\n(O/ℓ: attention over the keys read so far)`,
         ...r.walk.rows.map(
           (w) =>
-            `block ${w.block} (keys 1–${w.seen}): m = ${formatCell(w.m)}, ℓ = ${formatCell(w.l)}, O/ℓ = [${Array.from(w.output, formatCell).join(', ')}]`,
+            `block ${w.block} (keys 1–${w.seen}): m = ${formatCell(w.m)}, ℓ = ${formatCell(w.l)}\n  O/ℓ = [${Array.from(w.output, formatCell).join(', ')}]`,
         ),
       ].join('\n');
       questions.settles.update(r);

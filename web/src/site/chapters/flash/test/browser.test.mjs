@@ -16,7 +16,7 @@ const figure = (label) => `${ROOT} figure.heatmap:has(canvas[aria-label^="${labe
 /** Step 2's walk: [m, ℓ, O/ℓ] per block. */
 async function walk(page) {
   const text = await page.locator(`${ROOT} section.step:nth-of-type(2) pre.output`).textContent();
-  return [...text.matchAll(/m = (\S+), ℓ = (\S+), O\/ℓ = \[([^\]]+)\]/g)].map((m) => [
+  return [...text.matchAll(/m = (\S+), ℓ = (\S+)\n +O\/ℓ = \[([^\]]+)\]/g)].map((m) => [
     Number(m[1]),
     Number(m[2]),
     m[3].split(', ').map(Number),
@@ -35,7 +35,7 @@ test('loads with no console errors, paints every canvas, shows NumPy’s m, ℓ 
   });
   rows[2][2].forEach((x, k) => assert.ok(near(x, out[k], 4), `output entry ${k + 1}`));
   const bits = await page.locator(`${ROOT} section.step:nth-of-type(3) pre.output`).textContent();
-  const online = [...bits.matchAll(/online (\S+) \(0x/g)].map((x) => Number(x[1]));
+  const online = [...bits.matchAll(/online (\S+)\n +0x/g)].map((x) => Number(x[1]));
   online.forEach((x, k) => assert.ok(Math.abs(x - out[k]) <= 1e-13, `17 digits of entry ${k + 1}`));
   assert.match(
     await stepText(page, 3),
@@ -43,7 +43,7 @@ test('loads with no console errors, paints every canvas, shows NumPy’s m, ℓ 
   );
   assert.match(await stepText(page, 1), /3 blocks of 3 keys \(the last one 2\); live: block 2, keys 4 to 6\./);
   // Step 4 by hand: N = 4,096, B = 3: full 4096² + 4096·4 = 16,793,600; online 4096·(4 + 2 + 3) = 36,864.
-  assert.match(await stepText(page, 4), /full 16,793,600 \(64\.1 MiB in float32\); online 36,864/);
+  assert.match(await stepText(page, 4), /full 16,793,600\n +\(64\.1 MiB in float32\)\n +online 36,864\n/);
   const painted = await paintedPixels(page, `${ROOT} canvas`);
   assert.equal(painted.length, CANVASES);
   painted.forEach((count, i) => assert.ok(count > 100, `canvas ${i} has only ${count} painted pixels`));

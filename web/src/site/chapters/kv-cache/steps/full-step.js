@@ -62,7 +62,8 @@ export function fullStep(ctx) {
       bits.textContent = r.same.entries
         .map(
           (e, i) =>
-            `entry ${i + 1}: cache ${e.a.toPrecision(17)} (0x${bitsOf(e.a)})\n         full  ${e.b.toPrecision(17)} (0x${bitsOf(e.b)})  ${e.ulps === 0 ? 'same bits' : `${e.ulps} ulp(s) apart`}`,
+            // Narrow lines, so a phone shows the bits without scrolling.
+            `entry ${i + 1}: ${e.ulps === 0 ? 'same bits' : `${e.ulps} ulp(s) apart`}\n  cache ${e.a.toPrecision(17)}\n        0x${bitsOf(e.a)}\n  full  ${e.b.toPrecision(17)}\n        0x${bitsOf(e.b)}`,
         )
         .join('\n');
       verdict.textContent = r.same.identical

@@ -18,8 +18,8 @@ const figure = (label) => `${ROOT} figure.heatmap:has(canvas[aria-label^="${labe
 /** The cached row and the recomputed row as step 3 prints them (17 digits each). */
 async function comparedRows(page) {
   const text = await page.locator(`${ROOT} section.step:nth-of-type(3) pre.output`).textContent();
-  const cache = [...text.matchAll(/cache (\S+) \(0x([0-9a-f]{16})\)/g)].map((m) => [Number(m[1]), m[2]]);
-  const full = [...text.matchAll(/full {2}(\S+) \(0x([0-9a-f]{16})\)/g)].map((m) => [Number(m[1]), m[2]]);
+  const cache = [...text.matchAll(/cache (\S+)\n +0x([0-9a-f]{16})/g)].map((m) => [Number(m[1]), m[2]]);
+  const full = [...text.matchAll(/full {2}(\S+)\n +0x([0-9a-f]{16})/g)].map((m) => [Number(m[1]), m[2]]);
   return { cache, full, text };
 }
 
