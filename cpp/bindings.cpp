@@ -41,6 +41,7 @@
 #include "ops/softmax.h"
 #include "ops/status.h"
 #include "ops/tensor.h"
+#include "ops/validate.h"
 
 namespace attention {
 namespace {
@@ -84,10 +85,10 @@ struct OnlineSoftmaxArgs {
   Tensor output, max, sum;
 };
 // The rotary embedding of x (T x d) into out; pairing and scaling by name
-// (ropePairingOf, ropeScalingOf), positions a JS array of T integers.
+// (ropePairingOf, ropeScalingOf), positions (1 x T) integers held as doubles.
+// Float64 only: a float32 path would add as many bytes again to the core.
 struct RopeArgs {
-  Tensor x;
-  emscripten::val positions = emscripten::val::undefined();
+  Tensor x, positions;
   double base = 10000;
   std::string pairing, scaling;
   double factor = 1, lowFreqFactor = 1, highFreqFactor = 4;
@@ -266,13 +267,13 @@ StatusCode rawMultiHeadAttention(const MultiHeadArgs& x) {
   });
 }
 
-template <typename T>
+// Float64 only, like the rotary embedding (the float32 op is the native tests').
 StatusCode rawOnlineSoftmaxAttention(const OnlineSoftmaxArgs& x) {
   return guarded([&] {
-    return onlineSoftmaxAttention(x.q.matrixOf<T>(), x.k.matrixOf<T>(), x.v.matrixOf<T>(),
-                                  x.blockSize, x.causal, MatrixOutOf<T>(x.output.outputOf<T>()),
-                                  MatrixOutOf<T>(x.max.outputOf<T>()),
-                                  MatrixOutOf<T>(x.sum.outputOf<T>()));
+    return onlineSoftmaxAttention(x.q.matrix(), x.k.matrix(), x.v.matrix(), x.blockSize, x.causal,
+                                  MatrixOut(x.output.outputOf<double>()),
+                                  MatrixOut(x.max.outputOf<double>()),
+                                  MatrixOut(x.sum.outputOf<double>()));
   });
 }
 
@@ -291,7 +292,6 @@ std::optional<RopeScaling::Type> ropeScalingOf(const std::string& name) {
   return std::nullopt;
 }
 
-template <typename T>
 StatusCode rawRotaryEmbedding(const RopeArgs& x) {
   return guarded([&] {
     const auto pairing = ropePairingOf(x.pairing);
@@ -300,16 +300,22 @@ StatusCode rawRotaryEmbedding(const RopeArgs& x) {
     if (!type) return Status::invalidArgument("scaling '" + x.scaling + "' is unknown");
     const RopeScaling scaling{*type, x.factor, x.lowFreqFactor, x.highFreqFactor,
                               x.originalMaxPositions};
-    const MatrixViewOf<T> in = x.x.matrixOf<T>();
+    const MatrixView in = x.x.matrix();
     if (in.cols() > std::numeric_limits<int>::max()) {
       return Status::shapeMismatch("X has too many columns for one head");
     }
+    // applyRope rotates whatever it is given: NaN and ±Infinity are refused here,
+    // and a rotation that overflows below.
+    RETURN_IF_ERROR(requireFinite("X", in));
     std::vector<double> invFreq;
     RETURN_IF_ERROR(ropeInverseFrequencies(static_cast<int>(in.cols()), x.base, scaling, invFreq));
-    const std::vector<int> positions = emscripten::vecFromJSArray<int>(x.positions);
-    MatrixOutOf<T> out = x.out.outputOf<T>();
+    const VectorView given = x.positions.vector();  // integers in [0, 2^31): checked in JS
+    std::vector<int> positions(static_cast<std::size_t>(given.size()));
+    for (Eigen::Index t = 0; t < given.size(); ++t) positions[t] = static_cast<int>(given[t]);
+    MatrixOut out = x.out.outputOf<double>();
     out = in;
-    return applyRope(out, positions, invFreq, static_cast<int>(in.cols()), *pairing);
+    RETURN_IF_ERROR(applyRope(out, positions, invFreq, static_cast<int>(in.cols()), *pairing));
+    return requireFiniteResult("the rotated X", out, "X");
   });
 }
 
@@ -522,10 +528,8 @@ EMSCRIPTEN_BINDINGS(attention_core) {
   function("_attention32", &rawAttention<float>);
   function("_multiHeadAttention", &rawMultiHeadAttention<double>);
   function("_multiHeadAttention32", &rawMultiHeadAttention<float>);
-  function("_onlineSoftmaxAttention", &rawOnlineSoftmaxAttention<double>);
-  function("_onlineSoftmaxAttention32", &rawOnlineSoftmaxAttention<float>);
-  function("_rotaryEmbedding", &rawRotaryEmbedding<double>);
-  function("_rotaryEmbedding32", &rawRotaryEmbedding<float>);
+  function("_onlineSoftmaxAttention", &rawOnlineSoftmaxAttention);
+  function("_rotaryEmbedding", &rawRotaryEmbedding);
   function("_linear", &rawLinear);
   function("_pairwiseAdditiveAttention", &rawPairwiseAdditiveAttention);
 

@@ -61,18 +61,25 @@ Status onlineSoftmaxAttentionOf(const MatrixViewOf<T>& q, const MatrixViewOf<T>&
   // 1 / sqrt(d_k) in double, rounded once to T, applied as the softmax kernel does.
   const T scale = static_cast<T>(1.0 / std::sqrt(static_cast<double>(q.cols())));
   const T minusInf = -std::numeric_limits<T>::infinity();
+  const Index dk = q.cols();
+  // Plain loops over the rows (contiguous: views are row-major with inner stride 1):
+  // this op shows the algorithm; they also keep it small in the wasm core.
   std::vector<T> scores(static_cast<std::size_t>(std::min(blockSize, nk)));
-  VectorOf<T> o(dv);  // the unnormalised output of one query
+  std::vector<T> o(static_cast<std::size_t>(dv));  // the unnormalised output of one query
   for (Index i = 0; i < nq; ++i) {
+    const T* qi = q.data() + i * q.outerStride();
     T m = minusInf, l = 0;
-    o.setZero();
+    std::fill(o.begin(), o.end(), T(0));
     const Index visible = causal ? std::min(nk, i + 1) : nk;  // keys [0, visible)
     for (Index b = 0; b < blocks; ++b) {
-      const Index j0 = b * blockSize, end = std::min(visible, j0 + std::min(blockSize, nk - j0));
+      const Index j0 = b * blockSize, end = std::min(visible, std::min(nk, j0 + blockSize));
       if (end > j0) {
         T blockMax = minusInf;
         for (Index j = j0; j < end; ++j) {
-          const T s = q.row(i).dot(k.row(j)) * scale;
+          const T* kj = k.data() + j * k.outerStride();
+          T dot = 0;
+          for (Index c = 0; c < dk; ++c) dot += qi[c] * kj[c];
+          const T s = dot * scale;
           if (!std::isfinite(s)) {
             return Status::invalidValue(
                 "score (" + std::to_string(i) + ", " + std::to_string(j) + ") of Q·Kᵀ overflows " +
@@ -87,22 +94,19 @@ Status onlineSoftmaxAttentionOf(const MatrixViewOf<T>& q, const MatrixViewOf<T>&
         const T mNew = std::max(m, blockMax);
         const T rescale = expNonPositive(m - mNew);
         l *= rescale;
-        o *= rescale;
+        for (T& x : o) x *= rescale;
         for (Index j = j0; j < end; ++j) {
           const T p = expNonPositive(scores[static_cast<std::size_t>(j - j0)] - mNew);
+          const T* vj = v.data() + j * v.outerStride();
           l += p;
-          o += p * v.row(j).transpose();
+          for (Index c = 0; c < dv; ++c) o[static_cast<std::size_t>(c)] += p * vj[c];
         }
         m = mNew;
       }
       maxAfter(i, b) = m;
       sumAfter(i, b) = l;
     }
-    if (l > 0) {
-      output.row(i) = (o / l).transpose();
-    } else {
-      output.row(i).setZero();
-    }
+    for (Index c = 0; c < dv; ++c) output(i, c) = l > 0 ? o[static_cast<std::size_t>(c)] / l : T(0);
   }
   return Status::ok();
 }

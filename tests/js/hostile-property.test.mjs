@@ -700,6 +700,78 @@ const FUNCTIONS = {
       name: 'Embeddings',
     };
   },
+  // Last, so the functions above keep their random cases.
+  rotaryEmbedding(g) {
+    const [T, d] = [g.int(1, 4), 2 * g.int(1, 3)];
+    // Positions always given, so a matrix of another shape is always wrong (rows, or an odd width).
+    const positions = Array.from({ length: T }, () => g.int(0, 1000));
+    const options = { positions, pairing: g.pick(['half', 'interleaved']), base: g.pick([10000, 500]) };
+    const args = maybeBreak(
+      g,
+      [ok(matrixForm(g, T, d)), ok(options)],
+      [
+        (h) => brokenMatrix(h, T, d), // another shape: rows that disagree with positions
+        (h) =>
+          h.pick([
+            () => brokenOptions(h, Object.keys(options)),
+            () => badType({ ...options, pairing: 1 }),
+            () => badValue({ ...options, pairing: 'pairs' }),
+            () => badValue({ ...options, positions: positions.concat([1]) }),
+            () => badValue({ ...options, positions: positions.map(() => h.pick([-1, 1.5, 2 ** 31, NaN])) }),
+            () => badValue({ ...options, base: h.pick([1, 0, -5, NaN, Infinity]) }),
+            () => badValue({ ...options, scaling: { rope_type: 'linear', factor: h.pick([0.5, 0, NaN]) } }),
+            () => badValue({ ...options, scaling: { rope_type: 'yarn', factor: 2 } }),
+            () => badType({ ...options, scaling: { rope_type: 'llama3', factor: 8 } }),
+          ])(),
+      ],
+    );
+    return {
+      args,
+      call: (x, o) => a.rotaryEmbedding(x, o),
+      check: (r, [x]) => {
+        // A rotation keeps each pair's length, so each row's norm.
+        const rows = asRows(x);
+        assert.equal(r.rows, rows.length);
+        rows.forEach((row, i) => {
+          // Norms of rows scaled by their largest entry (huge inputs would overflow hypot).
+          const scale = Math.max(...row.map(Math.abs)) || 1;
+          const norm = (xs) => Math.hypot(...xs.map((x) => x / scale));
+          const [got, want] = [norm(Array.from(r.data.slice(i * r.cols, (i + 1) * r.cols))), norm(row)];
+          assert.ok(close(got, want, 1e-12), `row ${i}: norm ${got}, want ${want} (× ${scale})`);
+        });
+      },
+    };
+  },
+  onlineSoftmaxAttention(g) {
+    const [nq, nk, d, dv] = [g.int(1, 5), g.int(1, 5), g.int(1, 5), g.int(1, 4)];
+    const options = { blockSize: g.int(1, 6), causal: g.chance(0.5) };
+    const args = maybeBreak(
+      g,
+      [ok(matrixForm(g, nq, d)), ok(matrixForm(g, nk, d)), ok(matrixForm(g, nk, dv)), ok(options)],
+      [
+        (h) => brokenMatrix(h, nq, d),
+        (h) => brokenMatrix(h, nk, d),
+        (h) => brokenMatrix(h, nk, dv),
+        (h) =>
+          h.pick([
+            () => brokenOptions(h, Object.keys(options)),
+            () => badType({ ...options, blockSize: '2' }),
+            () => badType({ ...options, causal: 1 }),
+            () => badValue({ ...options, blockSize: h.pick([0, -1, 1.5, 2 ** 31, NaN, Infinity]) }),
+          ])(),
+      ],
+    );
+    return {
+      args,
+      call: (q, k, v, o) => a.onlineSoftmaxAttention(q, k, v, o),
+      check: (r, [q, k, v]) => {
+        const want = a.scaledDotProductAttention(q, k, v, { causal: options.causal }).output;
+        assertMatrixClose(r.output, asRows(want), 'output = scaledDotProductAttention output', 1e-12);
+        assert.equal(r.max.cols, Math.ceil(asRows(k).length / options.blockSize));
+        assert.ok(r.sum.data.every((s) => s === 0 || s >= 1)); // ℓ counts exp(0) = 1 for the maximum
+      },
+    };
+  },
 };
 
 const sharedTable = await a.loadEmbeddings('a 1 2\nb 3 4\n');

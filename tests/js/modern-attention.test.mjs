@@ -9,8 +9,9 @@
 // Tolerances (|got − want| / max(1, |want|)): 1e-12 for every float64 result:
 // each is a few dozen roundings of O(1) numbers (rotation angles up to 5000 rad
 // lose about 5000 · 2^-53 ≈ 6e-13 in the cosine's argument, the largest term);
-// float32 results within 1e-5 of the float64 reference (a few dozen float32
-// roundings, 2^-24 ≈ 6e-8 each, on values below 10).
+// float32 results (grouped-query attention, the window) within 1e-5 of the
+// float64 reference (a few dozen float32 roundings, 2^-24 ≈ 6e-8 each, on
+// values below 10). rotaryEmbedding and onlineSoftmaxAttention are float64 only.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { loadAttention, Matrix } from '../../dist/lib/index.js';
@@ -50,9 +51,6 @@ for (const name of ['half', 'interleaved', 'positions', 'linear', 'llama3', 'lla
     const out = a.rotaryEmbedding(get(`${p}.x`), options);
     assert.ok(out instanceof Matrix);
     assertClose(out.data, get(`${p}.out`).data, 1e-12, { label: p });
-    const out32 = a.rotaryEmbedding(f32(get(`${p}.x`)), options);
-    assert.ok(out32.data instanceof Float32Array);
-    assertClose(out32.data, get(`${p}.out`).data, 1e-5, { label: `${p} float32` });
   });
 }
 
@@ -90,6 +88,12 @@ for (const [window, causal] of [
     const r = a.scaledDotProductAttention(get('window.Q'), get('window.K'), get('window.V'), { causal, window });
     assertClose(r.weights.data, get(`${p}.weights`).data, 1e-12, { label: `${p} weights` });
     assertClose(r.output.data, get(`${p}.output`).data, 1e-12, { label: `${p} output` });
+    const r32 = a.scaledDotProductAttention(get('window.Q'), get('window.K'), get('window.V'), {
+      causal,
+      window,
+      precision: 'float32',
+    });
+    assertClose(r32.weights.data, get(`${p}.weights`).data, 1e-5, { label: `${p} float32 weights` });
     // Hidden keys get weight exactly 0.
     for (let i = 0; i < 6; i++) {
       for (let j = 0; j < 6; j++) {
@@ -114,6 +118,12 @@ for (const name of ['gqa', 'mqa', 'gqac', 'mha']) {
     assertClose(r.output.data, get(`${name}.output`).data, 1e-12, { label: `${name} output` });
     const stacked = new Float64Array(r.weights.flatMap((w) => Array.from(w.data)));
     assertClose(stacked, get(`${name}.weights`).data, 1e-12, { label: `${name} weights` });
+    const r32 = a.multiHeadAttention(get(`${name}.Q`), get(`${name}.K`), get(`${name}.V`), {
+      ...options,
+      precision: 'float32',
+    });
+    assert.ok(r32.output.data instanceof Float32Array);
+    assertClose(r32.output.data, get(`${name}.output`).data, 1e-5, { label: `${name} float32 output` });
   });
 }
 
@@ -153,15 +163,20 @@ test('onlineSoftmaxAttention output equals scaledDotProductAttention output (flo
   assert.ok(worst <= 1e-14, `max |online − sdpa| = ${worst}`);
 });
 
-test('onlineSoftmaxAttention in float32', () => {
+test('rotaryEmbedding and onlineSoftmaxAttention are float64 only: Float32Array inputs give float64 results', () => {
+  const x = f32(get('rope.half.x'));
+  const out = a.rotaryEmbedding(x);
+  assert.ok(out.data instanceof Float64Array);
+  // The float32 inputs, exact in float64, rotated in float64: within float32 rounding of the reference.
+  assertClose(out.data, get('rope.half.out').data, 1e-6, { label: 'rotated float32 input' });
   const r = a.onlineSoftmaxAttention(f32(get('online.Q')), f32(get('online.K')), f32(get('online.V')), {
     blockSize: 3,
-    causal: true,
   });
-  assert.ok(r.output.data instanceof Float32Array && r.max.data instanceof Float32Array);
-  assertClose(r.output.data, get('online.b3c.output').data, 1e-5, { label: 'output' });
-  assertClose(r.max.data, get('online.b3c.max').data, 1e-5, { floor: STRICT_RELATIVE, label: 'max' });
-  assertClose(r.sum.data, get('online.b3c.sum').data, 1e-5, { floor: STRICT_RELATIVE, label: 'sum' });
+  assert.ok(r.output.data instanceof Float64Array && r.max.data instanceof Float64Array);
+  assert.throws(() => a.rotaryEmbedding(x, { precision: 'float32' }), {
+    name: 'TypeError',
+    message: /unknown option 'precision'/,
+  });
 });
 
 // ---- bad options ----------------------------------------------------------------------
@@ -250,6 +265,13 @@ testBadInputs(
       'rotaryEmbedding: options.positions[1]',
     ],
     ['base a string', () => a.rotaryEmbedding(X, { base: '1e4' }), TypeError, 'rotaryEmbedding: options.base'],
+    ['X holding NaN', () => a.rotaryEmbedding([[1, NaN]]), RangeError, 'rotaryEmbedding: X'],
+    [
+      'a rotation that overflows',
+      () => a.rotaryEmbedding([[1.7e308, 1.7e308]], { positions: [1] }),
+      RangeError,
+      'rotaryEmbedding: entry (0, ',
+    ],
     ['base 1', () => a.rotaryEmbedding(X, { base: 1 }), RangeError, 'rotaryEmbedding: options.base must be a finite'],
     [
       'linear factor below 1',

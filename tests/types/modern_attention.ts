@@ -27,7 +27,9 @@ export async function modernAttentionUsage(): Promise<number> {
   const options: RotaryEmbeddingOptions = { base: 500000, positions: [4, 5, 6], scaling: llama3, pairing: 'half' };
   const rotated: Matrix = a.rotaryEmbedding(X, options);
   const linear: Matrix = a.rotaryEmbedding(X, { scaling: { rope_type: 'linear', factor: 2 }, pairing: 'interleaved' });
-  const single: Float32Array = a.rotaryEmbedding(X, { precision: 'float32' }).data;
+  const wide: Float64Array = a.rotaryEmbedding(X).data;
+  // @ts-expect-error rotaryEmbedding is float64 only
+  a.rotaryEmbedding(X, { precision: 'float32' });
   const windowed = a.scaledDotProductAttention(X, X, X, { causal: true, window: 2 });
   const I = [
     [1, 0, 0, 0],
@@ -55,6 +57,6 @@ export async function modernAttentionUsage(): Promise<number> {
   // @ts-expect-error onlineSoftmaxAttention needs its blockSize
   a.onlineSoftmaxAttention(X, X, X, { causal: true });
   return (
-    rotated.rows + linear.cols + single.length + windowed.output.rows + gqa.weights.length + max.cols + online.sum.rows
+    rotated.rows + linear.cols + wide.length + windowed.output.rows + gqa.weights.length + max.cols + online.sum.rows
   );
 }

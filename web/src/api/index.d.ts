@@ -231,28 +231,21 @@ export interface Attention {
   /**
    * Rotary position embedding (RoFormer, Su et al. 2021): each row of X (T × d, d even) turned,
    * pair by pair, by the angle position · θ_i, so that the dot product of two rotated rows
-   * depends on their positions only through their difference. Returns a new Matrix.
+   * depends on their positions only through their difference. Returns a new Matrix (float64 only).
    */
-  rotaryEmbedding<X extends MatrixInput, P extends Precision | undefined = undefined>(
-    X: X,
-    options?: RotaryEmbeddingOptions & PrecisionOptions<P>,
-  ): Matrix<ResultData<P, X>>;
+  rotaryEmbedding(X: MatrixInput, options?: RotaryEmbeddingOptions): Matrix;
   /**
    * Scaled dot-product attention computed over key blocks with a running maximum and sum
    * (online softmax: Milakov & Gimelshein 2018; FlashAttention: Dao et al. 2022). The output
    * equals `scaledDotProductAttention`'s; `max` and `sum` show m and ℓ after each block.
+   * Float64 only.
    */
-  onlineSoftmaxAttention<
-    Q extends MatrixInput,
-    K extends MatrixInput,
-    V extends MatrixInput,
-    P extends Precision | undefined = undefined,
-  >(
-    Q: Q,
-    K: K,
-    V: V,
-    options: OnlineSoftmaxAttentionOptions & PrecisionOptions<P>,
-  ): OnlineSoftmaxAttentionResult<ResultData<P, Q | K | V>>;
+  onlineSoftmaxAttention(
+    Q: MatrixInput,
+    K: MatrixInput,
+    V: MatrixInput,
+    options: OnlineSoftmaxAttentionOptions,
+  ): OnlineSoftmaxAttentionResult;
 
   // ---- Embeddings ----
   /** Splits on white space exactly like Python's `str.split()` (the notebook's tokenizer). */

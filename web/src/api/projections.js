@@ -100,6 +100,7 @@ export function projectionsApi(core, withRandomState) {
           v: heap.matrix(v, 'values'),
           mask: ABSENT,
           causal: false,
+          window: 0,
           scaled: true,
           output,
           weights,

@@ -1,13 +1,13 @@
 // Rotary position embedding (RoFormer, Su et al. 2021): each row of X turned,
 // pair of coordinates by pair, by its position times the pair's frequency
 // (cpp/ops/rope.h). Options cross to the core by name: the pairing and the
-// scaling type are strings the binding looks up in its own table.
+// scaling type are strings the binding looks up in its own table. Float64 only:
+// a float32 path would cost the core as many bytes again as the float64 one.
 //
 // Shapes: X (T x d), d even; positions (T).
 import { borrowMatrix } from './convert.js';
 import { describe, readOptions, requireInteger, requireNumber, requireOneOf, throwForStatus } from './errors.js';
 import { withHeap } from './heap.js';
-import { choosePrecision } from './precision.js';
 
 const FN = 'rotaryEmbedding';
 const MAX_INT = 2 ** 31 - 1; // the core's int
@@ -24,17 +24,17 @@ const SCALING_KEYS = Object.freeze({
   ]),
 });
 
-/** options.positions (or 0 … T − 1) -> Int32Array of T integers >= 0. */
+/** options.positions (or 0 … T − 1) -> Float64Array of T integers in [0, 2^31). */
 function readPositions(positions, rows) {
   const name = 'options.positions';
-  if (positions === undefined) return Int32Array.from({ length: rows }, (_, i) => i);
+  if (positions === undefined) return Float64Array.from({ length: rows }, (_, i) => i);
   if (!Array.isArray(positions) && !(ArrayBuffer.isView(positions) && !(positions instanceof DataView))) {
     throw new TypeError(`${FN}: ${name} must be an array of integers, got ${describe(positions)}`);
   }
   if (positions.length !== rows) {
     throw new RangeError(`${FN}: ${name} has ${positions.length} entries but X has ${rows} rows (one position a row)`);
   }
-  const out = new Int32Array(rows);
+  const out = new Float64Array(rows);
   for (let i = 0; i < rows; ++i) out[i] = requireInteger(positions[i], FN, `${name}[${i}]`, 0, MAX_INT);
   return out;
 }
@@ -80,10 +80,10 @@ export function rotaryApi(core) {
     /**
      * X: (T x d), d even -> X with row t rotated by positions[t] · θ_i on each pair of
      * coordinates, θ_i = base^(−2i/d) (optionally scaled). options { base = 10000,
-     * positions = 0 … T − 1, scaling, pairing = 'half' | 'interleaved', precision }.
+     * positions = 0 … T − 1, scaling, pairing = 'half' | 'interleaved' }.
      */
     rotaryEmbedding(X, options) {
-      const opts = readOptions(options, ['base', 'positions', 'scaling', 'pairing', 'precision'], FN);
+      const opts = readOptions(options, ['base', 'positions', 'scaling', 'pairing'], FN);
       const { base = 10000, pairing = 'half' } = opts;
       requireNumber(base, FN, 'options.base');
       if (!(Number.isFinite(base) && base > 1)) {
@@ -91,23 +91,17 @@ export function rotaryApi(core) {
       }
       requireOneOf(pairing, ROPE_PAIRINGS, FN, 'options.pairing');
       const scaling = readScaling(opts.scaling);
-      const chosen = choosePrecision(opts.precision, [X], FN);
       const x = borrowMatrix(X, FN, 'X');
       if (x.cols % 2 !== 0) {
         throw new RangeError(`${FN}: X is ${x.rows}x${x.cols} but its width must be even (coordinates turn in pairs)`);
       }
       const positions = readPositions(opts.positions, x.rows);
-      const raw = chosen === 'float32' ? core._rotaryEmbedding32 : core._rotaryEmbedding;
-      return withHeap(
-        core,
-        FN,
-        (heap) => {
-          const out = heap.output(x.rows, x.cols, 'result');
-          throwForStatus(core, raw({ x: heap.matrix(x, 'X'), positions, base, pairing, ...scaling, out }), FN);
-          return heap.readMatrix(out);
-        },
-        chosen,
-      );
+      return withHeap(core, FN, (heap) => {
+        const out = heap.output(x.rows, x.cols, 'result');
+        const args = { x: heap.matrix(x, 'X'), positions: heap.vector(positions, 'positions'), base, pairing };
+        throwForStatus(core, core._rotaryEmbedding({ ...args, ...scaling, out }), FN);
+        return heap.readMatrix(out);
+      });
     },
   };
 }
