@@ -3,7 +3,8 @@
 // comes from; `bytes` is the size of one stored number in the checkpoint's dtype.
 export const CONFIGS = [
   {
-    // openai-community/gpt2 config.json: n_layer 12, n_head 12, n_embd 768 (head_dim 768 / 12);
+    // openai-community/gpt2 config.json (and OpenAI's hparams.json for the 124M model): n_layer 12,
+    // n_head 12, n_embd 768 (head_dim 768 / 12);
     // no torch_dtype: the checkpoint's tensors are float32. Plain multi-head: every head has its own K/V.
     id: 'gpt2',
     name: 'GPT-2 small',
@@ -43,7 +44,8 @@ export const CONFIGS = [
   },
   {
     // google/gemma-3-270m config.json: num_hidden_layers 18, num_attention_heads 4,
-    // num_key_value_heads 1, head_dim 256 (hidden_size 640), torch_dtype bfloat16;
+    // num_key_value_heads 1, head_dim 256 (hidden_size 640); stored in bfloat16 like the other
+    // Gemma 3 checkpoints (their configs' dtype);
     // 15 of its 18 layers attend within a sliding window of 512 (layer_types), counted here as full.
     id: 'gemma-3-270m',
     name: 'Gemma-3-270m',
