@@ -9,7 +9,7 @@ import { bytesPerToken, configShape } from '../configs.js';
 import { openedHeadStages } from '../model.js';
 import { intField, thousands, tracedMap } from './shared.js';
 
-export const OPENED_SENTENCE = 'the cache keeps every key and value of the words before';
+export const OPENED_SENTENCE = 'keys and values stay in the cache';
 
 /** The model's layer and head counts (config.json's names), or null. */
 const sizesOf = (model) => configShape(model?.config);
