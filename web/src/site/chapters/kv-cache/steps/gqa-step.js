@@ -95,9 +95,11 @@ export function gqaStep(ctx) {
       );
       K.map.update(gqa.kvK, { rowLabels: labels, colLabels });
       V.map.update(gqa.kvV, { rowLabels: labels, colLabels });
+      // Only the heads in use are in the page (no hidden figure left unexplained).
       maps.forEach(({ map, element }, h) => {
-        element.hidden = h >= gqa.heads;
-        if (h < gqa.heads) map.update(gqa.weights[h], { rowLabels: [`q${h + 1}`], colLabels: labels });
+        if (h >= gqa.heads) return element.remove();
+        if (!element.isConnected) out.element.before(element);
+        map.update(gqa.weights[h], { rowLabels: [`q${h + 1}`], colLabels: labels });
       });
       out.map.update(gqa.output, { rowLabels: ['o'], colLabels: indexLabels(gqa.output.cols) });
       groups.textContent =

@@ -89,7 +89,19 @@ test('grouped-query heads: one K/V head narrows the cache; every query head read
   assert.ok((await page.$eval(cacheCanvas, (c) => c.width)) < wide, 'the K cache got narrower');
   assert.match(await page.evaluate(() => location.hash), /g=1/);
   await page.getByRole('combobox', { name: 'query heads' }).selectOption('2');
-  assert.equal(await page.locator(`${figure('query head 3’s weights')}`).isVisible(), false);
+  assert.equal(await page.locator(figure('query head 3’s weights')).count(), 0);
+  await page.getByRole('combobox', { name: 'query heads' }).selectOption('4');
+  assert.equal(await page.locator(figure('query head 3’s weights')).count(), 1);
+  const order = await page.$$eval(`${ROOT} section.step:nth-of-type(5) canvas.heatmap-canvas`, (cs) =>
+    cs.map((c) => c.getAttribute('aria-label').split(':')[0]),
+  );
+  assert.deepEqual(order.slice(2), [
+    'query head 1’s weights',
+    'query head 2’s weights',
+    'query head 3’s weights',
+    'query head 4’s weights',
+    'the heads’ outputs side by side',
+  ]);
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
