@@ -2,9 +2,20 @@
 // NumPy's (tests/fixtures/flash.txt, made by tests/fixtures/make_flash.py) or
 // worked out by hand in this file.
 import assert from 'node:assert/strict';
+import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { test } from 'node:test';
+import { serve } from '../../../../../../scripts/serve.mjs';
 import { loadFixture } from '../../../../../../tests/js/fixtures.js';
-import { canvasHash, FILE_URL, openPage, paintedPixels, useBrowser } from '../../../../../../tests/browser/harness.mjs';
+import {
+  canvasHash,
+  FILE_URL,
+  openPage,
+  paintedPixels,
+  SITE_DIR,
+  useBrowser,
+} from '../../../../../../tests/browser/harness.mjs';
 
 const ref = loadFixture('flash.txt');
 const CANVASES = 3 + 1 + 2 + 2 + 1; // Q, K, V; scores; m, ℓ; the two outputs; the memory chart
@@ -117,4 +128,38 @@ test('ℓ explains itself from the scores of its block and the maxima, which it 
   ]);
   assert.deepEqual(page.errors, []);
   await page.context().close();
+});
+
+test('both modern-attention chapters work as <attention-lesson> elements on a host page, never touching its URL', async () => {
+  const hostDir = mkdtempSync(join(tmpdir(), 'attention-lab-flash-'));
+  for (const dir of ['lib', 'elements']) cpSync(join(SITE_DIR, '..', dir), join(hostDir, dir), { recursive: true });
+  writeFileSync(
+    join(hostDir, 'index.html'),
+    `<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,">
+<script type="module" src="elements/attention-lab-elements.js"></script>
+<h1>Course page</h1>
+<attention-lesson chapter="kv-cache"></attention-lesson>
+<attention-lesson chapter="flash"></attention-lesson>`,
+  );
+  const host = await serve({ root: hostDir });
+  try {
+    const page = await openPage(env.browser, host.url, { waitForReady: false });
+    const flash = page.locator('attention-lesson[chapter="flash"] article[data-chapter="flash"]');
+    const kv = page.locator('attention-lesson[chapter="kv-cache"] article[data-chapter="kv-cache"]');
+    await flash.locator('pre.output').first().waitFor();
+    await kv.locator('pre.output').first().waitFor();
+    assert.match(await kv.textContent(), /in all 64 bits of every entry/);
+    assert.match(await flash.textContent(), /3 blocks of 3 keys/);
+    await page.getByRole('textbox', { name: 'block size', exact: true }).fill('1');
+    assert.match(await flash.textContent(), /8 blocks of 1 key;/);
+    assert.equal(await page.evaluate(() => location.hash), '', 'a lesson never writes the host page URL');
+    const painted = await paintedPixels(page, 'attention-lesson canvas');
+    assert.equal(painted.length, CANVASES + 17);
+    painted.forEach((count, i) => assert.ok(count > 100, `canvas ${i} is blank`));
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  } finally {
+    await new Promise((ok) => host.server.close(ok));
+    rmSync(hostDir, { recursive: true, force: true });
+  }
 });
