@@ -120,7 +120,7 @@ test('modern attention: grouped-query heads share their key block; online softma
   ];
   const online = t.name({ prefix: 'on.' }).onlineSoftmaxAttention(Q, K, V, { blockSize: 2, causal: true });
   assert.equal(trace.value('on.max'), online.max);
-  assert.deepEqual(trace.entry('on.sum').params, { blockSize: 2 });
+  assert.deepEqual(trace.entry('on.sum').params, { blockSize: 2, dk: 3 }); // explained from the raw scores over √d_k
   assert.deepEqual(trace.entry('on.output').inputs, ['on.weights', 'V']);
   const sdpa = a.scaledDotProductAttention(X, K, V, { causal: true });
   assert.deepEqual(Array.from(trace.value('on.weights').data), Array.from(sdpa.weights.data));

@@ -13,6 +13,7 @@ import * as layerNorm from './layer-norm.js';
 import * as linear from './linear.js';
 import * as mask from './mask.js';
 import * as matmul from './matmul.js';
+import { runningMax, runningSum } from './online-softmax.js';
 import * as positional from './positional.js';
 import * as rmsNorm from './rms-norm.js';
 import * as rnn from './rnn.js';
@@ -50,4 +51,6 @@ export const OPS = {
   ropeFrequencies,
   rmsNorm,
   rope,
+  runningMax,
+  runningSum,
 };

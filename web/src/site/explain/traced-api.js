@@ -215,9 +215,12 @@ export const RECORDERS = {
       params: { dk },
     });
     rec.out('output', { op: 'weightedSum', inputs: [weights, rec.in(V, 'V')], value: out.output });
-    const blocks = { blockSize: options.blockSize };
-    rec.out('max', { value: out.max, params: blocks });
-    rec.out('sum', { value: out.sum, params: blocks });
+    // m and ℓ after each block, explained from the scores (scaled, if recorded) and the mask.
+    const scaled = rec.find({ op: 'scale', inputs: [raw], params: { dk } });
+    const x = scaled ?? raw;
+    const params = scaled ? { blockSize: options.blockSize } : { blockSize: options.blockSize, dk };
+    const max = rec.out('max', { op: 'runningMax', inputs: [x, mask], value: out.max, params });
+    rec.out('sum', { op: 'runningSum', inputs: [x, max, mask], value: out.sum, params });
   },
   /**
    * Not the API's: the heads of multiHeadAttention from its projected queries
