@@ -172,9 +172,10 @@ const modelReaderAsDataScript = {
   setup(b) {
     b.onLoad({ filter: /dist[\\/]lib[\\/]index\.js$/ }, (args) => {
       const source = readFileSync(args.path, 'utf8');
-      const lazy = /\bimport\(reader\)/;
-      if (!lazy.test(source)) throw new Error(`build-web: ${args.path} no longer loads the reader with import(reader)`);
-      return { contents: trainersAsDataScript(source.replace(lazy, '__attentionLabLoadModel(reader)')), loader: 'js' };
+      const lazy = /\bimport\((["'])\.\/model\/open\.js\1\)/;
+      if (!lazy.test(source))
+        throw new Error(`build-web: ${args.path} no longer loads the reader with import('./model/open.js')`);
+      return { contents: trainersAsDataScript(source.replace(lazy, '__attentionLabLoadModel()')), loader: 'js' };
     });
   },
 };
