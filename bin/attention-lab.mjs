@@ -122,6 +122,8 @@ function exportSite(dir, force) {
   for (const [from, to] of Object.entries(SITE_ALIASES))
     if (!existsSync(join(target, 'site', from)))
       cpSync(join(DIST, to), join(target, 'site', from), { recursive: true });
+  // The one-file lessons, where they were built (npm run build:lessons in a checkout; not in the tarball).
+  if (existsSync(join(DIST, 'lessons'))) cpSync(join(DIST, 'lessons'), join(target, 'lessons'), { recursive: true });
   writeFileSync(
     join(target, 'index.html'),
     '<!doctype html><meta charset="utf-8"><title>attention-lab</title>' +
