@@ -72,8 +72,9 @@ export default [
     },
   },
   {
-    // Build scripts, tests and benchmarks run in Node.
+    // Build scripts, tests, benchmarks and the package's command line run in Node.
     files: [
+      'bin/**/*.mjs',
       'scripts/**/*.js',
       'scripts/**/*.mjs',
       'tests/**/*.js',

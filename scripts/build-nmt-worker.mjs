@@ -1,8 +1,10 @@
 // Builds the NMT chapter's Web Worker (web/src/site/chapters/nmt/worker.js) and
 // its data scripts, which the chapter loads only when it opens (see
 // web/src/site/data-script.js):
-//   site:     nmt-worker-source.js   the worker bundled with the wasm core, as text
-//                                   (started from a Blob URL: pages opened from
+//   site:     nmt-worker-source.js   the worker bundled, as text, without the wasm
+//                                   binaries: the page puts its own data scripts'
+//                                   values before it (SITE_WORKER_WASM, one download)
+//                                   and starts it from a Blob URL (pages opened from
 //                                   file:// cannot start a worker from a file)
 //   elements: lesson-worker.js       an ES module worker importing ../lib/with-trainers.js
 //                                   (the API with the trainers imported statically), so
@@ -81,14 +83,31 @@ export function writeTransformerCheckpoint(dir) {
   );
 }
 
-/** The site's worker: one classic script with the wasm core inlined, stored as text in a data script. */
+/**
+ * The site's worker: one classic script stored as text in a data script. Its API is
+ * with-trainers.js (no model reader: the worker opens no model). The wasm binaries'
+ * data scripts (dist/lib/*.wasm.js) are left out: the glue reads
+ * globalThis.attentionLabData['wasm:<name>'], which the page defines first
+ * (lesson-kit/engine-connection.js, from the site's wasm/ copies).
+ */
 export async function writeNmtWorkerSource(dir) {
   const result = await build({
     ...common,
     format: 'iife',
     write: false,
-    alias: { 'attention-lab': join(root, 'dist/lib/index.js') },
+    alias: { 'attention-lab': join(root, 'dist/lib/with-trainers.js') },
+    plugins: [
+      {
+        name: 'wasm-from-the-page',
+        setup(b) {
+          b.onResolve({ filter: /\.wasm\.js$/ }, ({ path }) => ({ path, namespace: 'page-wasm' }));
+          b.onLoad({ filter: /.*/, namespace: 'page-wasm' }, () => ({ contents: '', loader: 'js' }));
+        },
+      },
+    ],
   });
+  if (/base64,(AGFzbQ|H4sI)/.test(result.outputFiles[0].text))
+    throw new Error('build-nmt-worker: the site worker holds a wasm binary of its own');
   writeFileSync(
     join(dir, 'nmt-worker-source.js'),
     dataScript('nmt-worker', result.outputFiles[0].text, 'The NMT chapter’s Web Worker, started from a Blob URL'),

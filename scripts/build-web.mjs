@@ -172,9 +172,10 @@ const modelReaderAsDataScript = {
   setup(b) {
     b.onLoad({ filter: /dist[\\/]lib[\\/]index\.js$/ }, (args) => {
       const source = readFileSync(args.path, 'utf8');
-      const lazy = /\bimport\(reader\)/;
-      if (!lazy.test(source)) throw new Error(`build-web: ${args.path} no longer loads the reader with import(reader)`);
-      return { contents: trainersAsDataScript(source.replace(lazy, '__attentionLabLoadModel(reader)')), loader: 'js' };
+      const lazy = /\bimport\((["'])\.\/model\/open\.js\1\)/;
+      if (!lazy.test(source))
+        throw new Error(`build-web: ${args.path} no longer loads the reader with import('./model/open.js')`);
+      return { contents: trainersAsDataScript(source.replace(lazy, '__attentionLabLoadModel()')), loader: 'js' };
     });
   },
 };
@@ -319,8 +320,20 @@ await bundle({
   format: 'esm',
   loader: { '.css': 'text' },
   define: { ATTENTION_LAB_CLASSIC: 'false' },
-  plugins: [sharedApi, besideElements, chapterListPlugin()],
+  // KaTeX's code (a formula not typeset at build time) from the classic data script, not a
+  // chunk of its own: the package holds it once. A literal new URL(…, import.meta.url) that bundlers
+  // copy, from the chapters' shared chunk in chunks/ (checked below).
+  plugins: [
+    sharedApi,
+    besideElements,
+    chapterListPlugin(),
+    katexFromDataScript("[new URL('../../classic/katex.js', import.meta.url)]"),
+  ],
 });
+// That path is right from chunks/ only: no other file may hold it.
+for (const file of readdirSync(at('dist/elements'), { recursive: true }).filter((f) => f.endsWith('.js')))
+  if (dirname(file) !== 'chunks' && readFileSync(at('dist/elements', file), 'utf8').includes('classic/katex.js'))
+    throw new Error(`build-web: dist/elements/${file} loads ../../classic/katex.js, which is right from chunks/ only`);
 for (const file of katexFonts) cpSync(at('node_modules/katex/dist/fonts', file), at('dist/elements/fonts', file));
 // The lessons' worker (a module importing ../lib/index.js) and the checkpoints, loaded when a lesson opens.
 await writeLessonWorker(at('dist/elements'), '../lib/with-trainers.js'); // the API with the trainers, no import()

@@ -41,9 +41,9 @@ function __attentionLabLoadPart(key, file, importModule, importOnError) {
 
 // The two parts. The imports stay in this banner, outside what esbuild bundles:
 // a path from dist/classic/ that Node and bundlers resolve.
-function __attentionLabLoadModel(modulePath) {
+function __attentionLabLoadModel() {
   return __attentionLabLoadPart('__MODEL_DATA_KEY__', 'attention-lab-model.js', function () {
-    return import(modulePath);
+    return import('../lib/model/open.js');
   });
 }
 function __attentionLabLoadTrainers() {

@@ -1,5 +1,5 @@
-// A tiny static file server for dist/site (no dependencies). `npm start` runs it.
-// Usage: node scripts/serve.mjs [--port N] [--root DIR]; PORT works too.
+// A tiny static file server (no dependencies): the package's command line
+// (bin/attention-lab.mjs, which `npm start` runs too) and the tests serve with it.
 import { createReadStream, statSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { dirname, extname, join, normalize, resolve, sep } from 'node:path';
@@ -23,16 +23,25 @@ const TYPES = {
 };
 
 /**
- * Serves `root` on 127.0.0.1. Resolves to { server, url }.
+ * Serves `root` on `host` (127.0.0.1). Resolves to { server, url }.
  * `handle(req, res)` may answer a request itself (a test's redirect): it returns true then.
- * @param {{root?: string, port?: number, headers?: Record<string, string>,
- *          handle?: (req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse) => boolean}} options
+ * `alias(path)` names the file to send for a path that `root` lacks (the package's
+ * site reads files the tarball holds once, elsewhere; bin/attention-lab.mjs).
+ * @param {{root?: string, port?: number, host?: string, headers?: Record<string, string>,
+ *          handle?: (req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse) => boolean,
+ *          alias?: (path: string) => string | undefined}} options
  */
-export function serve({ root, port = 0, headers = {}, handle } = {}) {
+export function serve({ root, port = 0, host = '127.0.0.1', headers = {}, handle, alias } = {}) {
   const base = resolve(root ?? join(dirname(fileURLToPath(import.meta.url)), '../dist/site'));
   const server = createServer((req, res) => {
     if (handle?.(req, res)) return;
-    const path = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
+    let path;
+    try {
+      path = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
+    } catch {
+      res.writeHead(400, { 'content-type': 'text/plain' }).end('bad path'); // %zz would throw and stop the server
+      return;
+    }
     let file = normalize(join(base, path));
     if (file !== base && !file.startsWith(base + sep)) {
       res.writeHead(403).end('forbidden');
@@ -43,8 +52,13 @@ export function serve({ root, port = 0, headers = {}, handle } = {}) {
       if (statSync(file).isDirectory()) file = join(file, 'index.html');
       size = statSync(file).size;
     } catch {
-      res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
-      return;
+      const other = alias?.(path);
+      size = other === undefined ? undefined : statSync(other, { throwIfNoEntry: false })?.size;
+      if (size === undefined) {
+        res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
+        return;
+      }
+      file = other;
     }
     const type = { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream', 'accept-ranges': 'bytes' };
     // One byte range, as static hosts answer it (explainHead re-reads a layer's weights so);
@@ -71,27 +85,10 @@ export function serve({ root, port = 0, headers = {}, handle } = {}) {
   });
   return new Promise((ok, fail) => {
     server.once('error', fail);
-    server.listen(port, '127.0.0.1', () => {
+    server.listen(port, host, () => {
       const address = server.address();
-      ok({ server, url: `http://127.0.0.1:${typeof address === 'object' && address ? address.port : port}/` });
+      const name = host.includes(':') ? `[${host}]` : host;
+      ok({ server, url: `http://${name}:${typeof address === 'object' && address ? address.port : port}/` });
     });
   });
-}
-
-if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  const arg = (name) => {
-    const i = process.argv.indexOf(name);
-    return i > 0 ? process.argv[i + 1] : undefined;
-  };
-  const wanted = Number(arg('--port') ?? process.env.PORT ?? 8080);
-  let started;
-  try {
-    started = await serve({ root: arg('--root'), port: wanted });
-  } catch (error) {
-    if (error.code !== 'EADDRINUSE') throw error;
-    started = await serve({ root: arg('--root'), port: 0 }); // any free port
-    console.log(`port ${wanted} is busy; using another`);
-  }
-  console.log(`attention-lab tutorial: ${started.url}`);
-  console.log('(or open dist/site/index.html directly; Ctrl+C stops the server)');
 }

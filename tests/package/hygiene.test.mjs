@@ -75,9 +75,12 @@ test('no shipped file holds a build-machine address or path (127.0.0.1, localhos
     .map((entry) => join(entry.parentPath ?? entry.path, entry.name));
   assert.ok(files.length > 50, `${files.length} files`);
   const found = [];
+  // The command line's server listens on the reader's own machine by default: its address is meant.
+  const listens = new Set(['bin/attention-lab.mjs', 'scripts/serve.mjs']);
   for (const file of files) {
     const text = readFileSync(file, 'latin1');
-    for (const pattern of [/127\.0\.0\.1/, /localhost/i, /file:\/\/\/\w/, new RegExp(ROOT.replaceAll('/', '\\/'))]) {
+    const loopback = listens.has(relative(installed, file)) ? [] : [/127\.0\.0\.1/];
+    for (const pattern of [...loopback, /localhost/i, /file:\/\/\/\w/, new RegExp(ROOT.replaceAll('/', '\\/'))]) {
       const match = pattern.exec(text);
       if (match) found.push(`${relative(installed, file)}: ${text.slice(match.index - 40, match.index + 40)}`);
     }

@@ -7,10 +7,9 @@ import * as trainers from './trainers.js';
 
 export { Matrix } from './matrix.js';
 
-/** As index.js's `reader` (a variable bundlers leave alone). */
-let reader = './model/open.js';
-
+// No model reader: the workers open no model, and an import() of it here would
+// be the chunk such a bundler refuses.
 export const loadAttention = createLoader({
   importTrainers: () => Promise.resolve(trainers),
-  importReader: () => import(reader),
+  importReader: () => Promise.reject(new Error("openModel: not in the lessons' worker build; import 'attention-lab'")),
 });

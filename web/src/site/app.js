@@ -83,6 +83,11 @@ async function siteAssets(id) {
   if (id === 'nmt' || id === 'trained') {
     try {
       await loadDataScript('nmt-worker', ['nmt-worker-source.js']);
+      // The binaries that worker reads, from the page's data scripts (the API's core is loaded already).
+      assets.nmtWorkerWasm = {
+        'wasm:attention_core': ['wasm/attention_core.wasm.js'],
+        'wasm:trainer_core': ['wasm/trainer_core.wasm.js'],
+      };
     } catch {
       assets.nmtWorker = '../elements/lesson-worker.js';
     }

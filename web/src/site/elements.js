@@ -5,7 +5,6 @@
 // leaks in or out), keeps its own state in memory (never the host page's URL),
 // and on removal stops its workers. Importing this module where there is no
 // DOM (server-side rendering) defines nothing and throws nothing.
-import { loadAttention } from 'attention-lab';
 import { el } from './dom.js';
 import { repaintAll } from './figures/live.js';
 import { PALETTES } from './figures/palettes.js';
@@ -16,6 +15,14 @@ import { applyTheme, Base, canDefine, message, shadowFrame, THEMES } from './ele
 import { AttentionHeatmapElement } from './elements/heatmap-element.js';
 import { declareFonts } from './elements/styles.js';
 import { packagedAssets } from './elements/assets.js';
+
+/**
+ * The page's API module ('attention-lab'), imported when a lesson (or the page)
+ * first asks for it: a page with only heatmaps loads no wasm. One module, so one
+ * wasm instance with the page's own `import 'attention-lab'`.
+ * @type {typeof import('attention-lab').loadAttention}
+ */
+const loadAttention = (options) => import('attention-lab').then((api) => api.loadAttention(options));
 
 // The chapters (chapters/index.js), each loaded when a lesson first shows it: its
 // own chunk in the ES module build, so a page with the Basics lesson loads only that chapter.

@@ -4,16 +4,19 @@
 // module worker when it names one (the custom elements: it imports the page's
 // own API module, so the wasm is downloaded once), else the bundled worker
 // source started from a Blob URL, which also works for pages opened from file://.
+// That source holds no wasm binary: the page's own data scripts' values
+// (assets.nmtWorkerWasm names them) go before it, so the page downloads each once.
 import { loadDataScript } from '../data-script.js';
 import { createEngine } from './nmt-engine.js';
 import { decodeBase64 } from './seq2seq-model.js';
 
 /**
- * @param {{api: object, worker?: (() => Worker) | string, workerSource?: string,
+ * @param {{api: object, worker?: (() => Worker) | string, workerSource?: string, workerData?: Record<string, string>,
  *          init: object, onMessage: (data: object) => void, onError: (message: string) => void}} options
+ *   workerData: data-script values (key → value) the worker source reads, defined before it runs
  * @returns {{send: (message: object) => void, stop: () => void, readonly onMainThread: boolean}}
  */
-export function connectEngine({ api, worker: hostWorker, workerSource, init, onMessage, onError }) {
+export function connectEngine({ api, worker: hostWorker, workerSource, workerData = {}, init, onMessage, onError }) {
   let worker;
   let engine;
   let ready = false;
@@ -34,7 +37,11 @@ export function connectEngine({ api, worker: hostWorker, workerSource, init, onM
     if (typeof hostWorker === 'function') worker = hostWorker();
     else if (hostWorker) worker = new Worker(hostWorker, { type: 'module' });
     else {
-      url = URL.createObjectURL(new Blob([workerSource], { type: 'text/javascript' }));
+      const data = Object.entries(workerData).map(
+        ([key, value]) =>
+          `(globalThis.attentionLabData = globalThis.attentionLabData || {})[${JSON.stringify(key)}] = ${JSON.stringify(value)};\n`,
+      );
+      url = URL.createObjectURL(new Blob([...data, workerSource], { type: 'text/javascript' }));
       worker = new Worker(url);
     }
   } catch {
@@ -79,9 +86,12 @@ export function connectEngine({ api, worker: hostWorker, workerSource, init, onM
  *          onMessage: (data: object) => void, onError: (message: string) => void}} options
  */
 export async function startShippedModel({ api, assets, signal, model, checkpoint, input, onMessage, onError }) {
-  const [base64, workerSource] = await Promise.all([
+  // The wasm binaries the worker source leaves out: key → the page's data script(s).
+  const wasm = assets.nmtWorker ? [] : Object.entries(assets.nmtWorkerWasm ?? {});
+  const [base64, workerSource, ...wasmValues] = await Promise.all([
     loadDataScript(checkpoint.key, checkpoint.urls),
     assets.nmtWorker ? null : loadDataScript('nmt-worker', [assets.nmtWorkerSource ?? 'nmt-worker-source.js']),
+    ...wasm.map(([key, urls]) => loadDataScript(key, urls)),
   ]);
   if (signal?.aborted) return null;
   const bytes = decodeBase64(base64);
@@ -89,6 +99,7 @@ export async function startShippedModel({ api, assets, signal, model, checkpoint
     api,
     worker: assets.nmtWorker,
     workerSource,
+    workerData: Object.fromEntries(wasm.map(([key], i) => [key, wasmValues[i]])),
     init: { type: 'init', model, checkpoint: bytes, input },
     onMessage,
     onError: (message) =>
