@@ -20,7 +20,7 @@
 // check after the frame"), the permalink once edits pause, figures off screen are painted when
 // they scroll in (--step N measures with the page scrolled to step N), the
 // scaled scores are divided in JS, the checks scan rows with one vectorised
-// probe, and randn is ~1.4x faster (README, "Chapter frame time"). Third pass:
+// probe, and randn is ~1.4x faster (docs/benchmarks.md, "Chapter frame time"). Third pass:
 // the chapter writes its results into matrices kept across edits (options.out,
 // web/src/site/workspace.js; a new array's first-touch page faults cost more
 // than its copy) and randn takes its logarithms two at a time in SIMD lanes.

@@ -456,11 +456,16 @@ const katexDist = at('node_modules/katex/dist');
 // KaTeX's stylesheet with woff2 fonts only (every browser the site supports reads woff2).
 writeFileSync(
   at('dist/site/vendor/katex/katex.min.css'),
-  readFileSync(join(katexDist, 'katex.min.css'), 'utf8').replace(
-    /src:url\((fonts\/[\w-]+\.woff2)\) format\("woff2"\)[^;}]*/g,
-    // then the package's copy (the site hosted from node_modules/attention-lab/dist/site/)
-    (_, file) => `src:url(${file}) format("woff2"),url(../../../elements/${file}) format("woff2")`,
-  ),
+  readFileSync(join(katexDist, 'katex.min.css'), 'utf8')
+    // only the faces the formulas can select ship (build-katex-fonts.mjs)
+    .replace(/@font-face\s*\{[^}]*\}/g, (face) =>
+      katexFonts.some((file) => face.includes(`fonts/${file})`)) ? face : '',
+    )
+    .replace(
+      /src:url\((fonts\/[\w-]+\.woff2)\) format\("woff2"\)[^;}]*/g,
+      // then the package's copy (the site hosted from node_modules/attention-lab/dist/site/)
+      (_, file) => `src:url(${file}) format("woff2"),url(../../../elements/${file}) format("woff2")`,
+    ),
 );
 mkdirSync(at('dist/site/vendor/katex/fonts'), { recursive: true });
 for (const file of katexFonts) cpSync(join(katexDist, 'fonts', file), at('dist/site/vendor/katex/fonts', file));

@@ -33,7 +33,7 @@ export function pairsStep({ state, edit, figures, story, questions }) {
         ').',
       ),
     ],
-    formula: `${symbol('inputs', 'x_i')} = \\begin{bmatrix} ${hi} \\\\ ${sDec} \\end{bmatrix} \\in \\mathbb{R}^{2\\,\\mathrm{hidden}}, \\qquad ${symbol('inputs', 'X')} = \\big[\\, ${symbol('encoder', 'H')} \\;\\big|\\; \\mathbf{1}\\, ${sDec}^\\top \\big] \\in \\mathbb{R}^{n \\times 2\\,\\mathrm{hidden}}`,
+    formula: `${symbol('inputs', 'x_i')} = \\begin{bmatrix} ${hi} \\\\ ${sDec} \\end{bmatrix} \\in \\mathbb{R}^{2\\,\\mathrm{hidden}}, \\qquad ${symbol('inputs', 'X')} = \\big[\\, ${symbol('encoder', 'H')} \\;\\big|\\; \\pmb{1}\\, ${sDec}^\\top \\big] \\in \\mathbb{R}^{n \\times 2\\,\\mathrm{hidden}}`,
     predict: questions.sameHalf,
     output: folded(out),
     figures: [captioned(map, 'inputs: [h_i ; s] on row i')],
