@@ -5,7 +5,7 @@
 // layer's input rows, W and b: drawn as the model sent them, the chapter's inputs).
 import { asInput } from '../../../chapter-kit.js';
 import { el } from '../../../dom.js';
-import { Heatmap } from '../../../figures/heatmap.js';
+import { captioned, Heatmap } from '../../../figures/heatmap.js';
 import { SOURCE_FIELDS, sourceTensor } from '../model.js';
 
 /** @param {object} options Heatmap options (label, cell size, explain, …) over the weights' defaults */
@@ -15,6 +15,17 @@ export const weightsMap = (options) =>
 /** @param {string} label @param {object} options cell size, explain, … */
 export const projectionMap = (label, options) => new Heatmap({ palette: 'blue', label, annotate: false, ...options });
 
+/** What each source figure shows, in words (under it). */
+const CAPTIONS = {
+  x: (which, use) =>
+    which === 'Q'
+      ? 'X_q: the rows the queries read (the layer’s input after its layer norm).'
+      : use === 'cross'
+        ? 'X_k: the rows the keys read (the encoder’s output).'
+        : 'X_k: the rows the keys read (in self-attention, the same rows as X_q).',
+  W: (which) => `W_${which.toLowerCase()}: column c gives entry c of every ${which === 'Q' ? 'query' : 'key'}.`,
+  b: (which) => `b_${which.toLowerCase()}`,
+};
 const PARTS = {
   x: (which) => `the rows X_${which} the ${which === 'q' ? 'queries' : 'keys'} read`,
   W: (which) => `W_${which}`,
@@ -24,7 +35,7 @@ const PARTS = {
 /**
  * The sources of one use and layer's Q and K: for each, x (the layer's normed
  * input rows; cross-attention's keys read the encoder's output), W and b, as
- * input heatmaps labelled after `prefix`. cellWidth × cellHeight sizes x's
+ * input heatmaps labelled after `prefix` (group(which, figure) lays them out after figure). cellWidth × cellHeight sizes x's
  * cells, weightCell W's (and b's width). show(translation, use, layer, labels,
  * figures) draws them and registers them in `figures` by tensor name.
  */
@@ -40,17 +51,20 @@ export function projectionSources(prefix, { cellWidth, cellHeight, weightCell, m
   const maps = Object.fromEntries(
     ['Q', 'K'].map((which) => [which, { x: make(which, 'x'), W: make(which, 'W'), b: make(which, 'b') }]),
   );
-  const group = (which) =>
+  // The projection first, then what it was computed from, wrapping as the column allows.
+  const group = (which, projection) =>
     el(
       'div',
       { className: 'trained-projection-sources' },
+      projection.element,
       maps[which].x.element,
       maps[which].W.element,
       maps[which].b.element,
     );
   return {
     maps,
-    elements: { Q: group('Q'), K: group('K') },
+    /** The Q (or K) figure and its sources side by side. */
+    group,
     /**
      * @param {{Q: string[], K: string[]}} labels rows of each x
      * @param {{Q?: (r: number) => boolean, K?: (r: number) => boolean}} [later] rows of x not read yet (hatched)
@@ -60,6 +74,7 @@ export function projectionSources(prefix, { cellWidth, cellHeight, weightCell, m
         for (const part of ['x', 'W', 'b']) {
           const map = maps[which][part];
           figures[sourceTensor(use, layer, which, part)] = map;
+          captioned(map, CAPTIONS[part](which, use));
           const mask = part === 'x' ? later[which] : undefined;
           map.update(translation[SOURCE_FIELDS[which][part]][use][layer], {
             rowLabels: part === 'x' ? labels[which] : undefined,

@@ -74,15 +74,7 @@ export function headsStep({ input, story, figures, onInput, onSelectHead, onTry 
     queryLabel: 'queries',
     keyLabel: 'keys',
   });
-  const drawn = [
-    grid.element,
-    largeFigure,
-    queriesMap.element,
-    sources.elements.Q,
-    keysMap.element,
-    sources.elements.K,
-    lines.element,
-  ];
+  const drawn = [grid.element, largeFigure, sources.group('Q', queriesMap), sources.group('K', keysMap), lines.element];
   const stale = staleNote(...drawn);
   const predict = sharpness();
   const element = step({

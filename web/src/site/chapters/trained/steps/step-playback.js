@@ -97,10 +97,8 @@ export function playbackStep({ trace, onStep, onTry }) {
       'div',
       { className: 'trained-playback-use' },
       captioned(m, i === 0 ? USES[i].name : `${USES[i].name}: rows after the current step are not computed yet`),
-      projections[i].Q.element,
-      projections[i].sources.elements.Q,
-      projections[i].K.element,
-      projections[i].sources.elements.K,
+      projections[i].sources.group('Q', projections[i].Q),
+      projections[i].sources.group('K', projections[i].K),
     ),
   );
   const caption = el('p', { className: 'nmt-playback trained-playback', attrs: { 'aria-live': 'polite' } });
