@@ -208,6 +208,32 @@ void transformerCopyProjection(const RawTransformerTrainer& raw, int use, int la
                                const Tensor& out) {
   copyOut(transformerProjection(raw, use, layer, which), out);
 }
+// What the projected queries (which = 0) or keys (1) of one use and layer were
+// computed from: part 0 the rows read, 1 the weight (D x D), 2 the bias (1 x D);
+// an empty matrix outside the model.
+const Matrix& transformerSource(const RawTransformerTrainer& raw, int use, int layer, int which,
+                                int part) {
+  static const Matrix empty;
+  const TransformerDecoded& d = raw.details();
+  const auto& all = part == 0   ? (which == 0 ? d.queryInputs : d.keyInputs)
+                    : part == 1 ? (which == 0 ? d.queryWeights : d.keyWeights)
+                                : (which == 0 ? d.queryBiases : d.keyBiases);
+  if (part < 0 || part > 2 || use < 0 || use >= static_cast<int>(all.size())) return empty;
+  if (layer < 0 || layer >= static_cast<int>(all[use].size())) return empty;
+  return all[use][layer];
+}
+int transformerSourceRows(const RawTransformerTrainer& raw, int use, int layer, int which,
+                          int part) {
+  return static_cast<int>(transformerSource(raw, use, layer, which, part).rows());
+}
+int transformerSourceCols(const RawTransformerTrainer& raw, int use, int layer, int which,
+                          int part) {
+  return static_cast<int>(transformerSource(raw, use, layer, which, part).cols());
+}
+void transformerCopySource(const RawTransformerTrainer& raw, int use, int layer, int which,
+                           int part, const Tensor& out) {
+  copyOut(transformerSource(raw, use, layer, which, part), out);
+}
 // The sinusoidal positional encoding the model adds: (maxLength x dModel).
 int transformerPositionRows(const RawTransformerTrainer& raw) {
   return raw.trainer().config().maxLength;
@@ -250,6 +276,9 @@ EMSCRIPTEN_BINDINGS(trainer_core) {
       .function("projectionRows", &transformerProjectionRows)
       .function("projectionCols", &transformerProjectionCols)
       .function("copyProjection", &transformerCopyProjection)
+      .function("sourceRows", &transformerSourceRows)
+      .function("sourceCols", &transformerSourceCols)
+      .function("copySource", &transformerCopySource)
       .function("positionRows", &transformerPositionRows)
       .function("copyPositionalEncoding", &transformerCopyPositionalEncoding);
 }

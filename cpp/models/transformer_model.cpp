@@ -225,6 +225,29 @@ std::vector<Matrix> projectionsOf(const LayerCaches& layers, int b, Pick pick, i
   return out;
 }
 
+// Per layer, example b's rows of the input its projection read.
+template <typename LayerCaches, typename Pick>
+std::vector<Matrix> inputsOf(const LayerCaches& layers, const PackedLayout& rows, int b,
+                             Pick pick) {
+  std::vector<Matrix> out;
+  for (const auto& layer : layers) {
+    out.emplace_back(pick(layer).middleRows(rows.offset[b], rows.length[b]));
+  }
+  return out;
+}
+
+// [use][layer] copies of one attention weight (Wq, bq, ...) of every layer.
+std::vector<std::vector<Matrix>> attentionWeights(const TransformerWeights& w,
+                                                  MatrixMap MultiHeadWeights::*part) {
+  std::vector<std::vector<Matrix>> out(3);
+  for (const EncoderLayerWeights& l : w.encoder) out[0].emplace_back(l.self.*part);
+  for (const DecoderLayerWeights& l : w.decoder) {
+    out[1].emplace_back(l.self.*part);
+    out[2].emplace_back(l.cross.*part);
+  }
+  return out;
+}
+
 }  // namespace
 
 std::vector<TransformerDecoded> transformerGreedy(const TransformerConfig& config,
@@ -304,6 +327,26 @@ std::vector<TransformerDecoded> transformerGreedy(const TransformerConfig& confi
       out[b].keys = {projectionsOf(c.encoder, b, encSelf, 1),
                      projectionsOf(c.decoder, b, decSelf, 1),
                      projectionsOf(c.decoder, b, cross, 1)};
+      const auto encN1 = [](const EncoderLayerCache& l) -> const Matrix& { return l.n1; };
+      const auto decN1 = [](const DecoderLayerCache& l) -> const Matrix& { return l.n1; };
+      const auto decN2 = [](const DecoderLayerCache& l) -> const Matrix& { return l.n2; };
+      const Matrix memory = c.memory.middleRows(source.offset[b], source.length[b]);
+      out[b].queryInputs = {inputsOf(c.encoder, source, b, encN1),
+                            inputsOf(c.decoder, target, b, decN1),
+                            inputsOf(c.decoder, target, b, decN2)};
+      out[b].keyInputs = {out[b].queryInputs[0], out[b].queryInputs[1],
+                          std::vector<Matrix>(c.decoder.size(), memory)};
+    }
+    // The weights are the model's, the same for every example.
+    const auto Wq = attentionWeights(w, &MultiHeadWeights::Wq);
+    const auto Wk = attentionWeights(w, &MultiHeadWeights::Wk);
+    const auto bq = attentionWeights(w, &MultiHeadWeights::bq);
+    const auto bk = attentionWeights(w, &MultiHeadWeights::bk);
+    for (int b = 0; b < B; ++b) {
+      out[b].queryWeights = Wq;
+      out[b].keyWeights = Wk;
+      out[b].queryBiases = bq;
+      out[b].keyBiases = bk;
     }
   }
   return out;

@@ -168,6 +168,13 @@ struct TransformerDecoded {
   // i*dk .. (i+1)*dk - 1) the maps were computed from, so a page can show
   // q·k/√dk for any cell. Filled when keepDetails.
   std::vector<std::vector<Matrix>> queries, keys;
+  // [use][layer], likewise: what each projection read and applied, copied at
+  // decoding time so a page can show q = x Wq + bq for any cell. The rows the
+  // queries and the keys were projected from (the layer's normed input; for
+  // cross-attention the keys read the encoder's output), and Wq, Wk (dModel x
+  // dModel, in x out), bq, bk (1 x dModel). Filled when keepDetails.
+  std::vector<std::vector<Matrix>> queryInputs, keyInputs, queryWeights, keyWeights, queryBiases,
+      keyBiases;
 };
 
 // Greedy decoding of every example (source layout and ids), at most maxSteps tokens each.

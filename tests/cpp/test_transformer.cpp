@@ -5,6 +5,7 @@
 // reference of tests/fixtures/make_transformer_forward.py (1e-12), masks
 // (causal zeros, an example's keys only), rows summing to 1, determinism and
 // checkpoints.
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <functional>
@@ -453,6 +454,38 @@ TEST_CASE("transformer trainer: translate keeps every map; checkpoint round trip
       }
     }
   }
+  // What each projection read and applied: q = x Wq + bq, k = x Wk + bk, summed
+  // here term by term (1e-12), with Wq the model's own weights.
+  const TransformerWeights w = bindTransformerWeights(t.config(), t.parameters().data());
+  REQUIRE(d.queryInputs.size() == 3);
+  for (int use = 0; use < 3; ++use) {
+    REQUIRE(d.queryInputs[use].size() == 2);
+    for (int l = 0; l < 2; ++l) {
+      const auto check = [&](const Matrix& x, const Matrix& W, const Matrix& b, const Matrix& y) {
+        REQUIRE(x.rows() == y.rows());
+        REQUIRE(W.rows() == x.cols());
+        REQUIRE(b.cols() == W.cols());
+        double worst = 0;
+        for (Eigen::Index r = 0; r < x.rows(); ++r) {
+          for (Eigen::Index c = 0; c < W.cols(); ++c) {
+            double sum = b(0, c);
+            for (Eigen::Index k = 0; k < x.cols(); ++k) sum += x(r, k) * W(k, c);
+            worst = std::max(worst, std::abs(sum - y(r, c)));
+          }
+        }
+        CHECK(worst < 1e-12);
+      };
+      check(d.queryInputs[use][l], d.queryWeights[use][l], d.queryBiases[use][l],
+            d.queries[use][l]);
+      check(d.keyInputs[use][l], d.keyWeights[use][l], d.keyBiases[use][l], d.keys[use][l]);
+    }
+  }
+  const MultiHeadWeights& cross1 = w.decoder[1].cross;
+  CHECK(d.queryWeights[2][1] == Matrix(cross1.Wq));
+  CHECK(d.keyBiases[2][1] == Matrix(cross1.bk));
+  CHECK(d.queryInputs[0][0].rows() == n);
+  CHECK(d.queryInputs[2][0].rows() == m);
+  CHECK(d.keyInputs[2][0].rows() == n);  // cross-attention's keys read the encoder's output
   CHECK(t.translate("21 Nov 2026 ~", output, d).code == StatusCode::kInvalidValue);
 
   const std::vector<std::uint8_t> bytes = t.save();

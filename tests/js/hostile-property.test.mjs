@@ -628,12 +628,13 @@ const FUNCTIONS = {
       },
       check: (r) => {
         assert.ok(r.losses.every((l) => Number.isFinite(l) && l > 0));
-        const { output, queries, keys, ...maps } = r.translation;
+        const { encoderSelf, decoderSelf, cross, output, ...perLayer } = r.translation;
         assert.equal(typeof output, 'string');
-        for (const layers of Object.values(maps))
+        for (const layers of [encoderSelf, decoderSelf, cross])
           for (const heads of layers) heads.forEach((m, h) => assertRowsAreWeights(m, `head ${h}`));
-        // The queries and keys the maps came from: finite, one Matrix per layer of each use.
-        for (const perUse of [queries, keys])
+        // The queries and keys the maps came from, and their projections' x, W and b: finite,
+        // one Matrix per layer of each use.
+        for (const perUse of Object.values(perLayer))
           for (const [use, layers] of Object.entries(perUse))
             layers.forEach((m, l) => assert.ok(m.data.every(Number.isFinite), `${use} layer ${l}`));
       },

@@ -1,5 +1,5 @@
 // The NMT chapter's encoder outputs and decoder states explained from the GRU
-// weights (chapters/nmt/states.js, explain/gru.js): a small Seq2SeqTrainer,
+// weights (lesson-kit/gru-states.js, explain/gru.js): a small Seq2SeqTrainer,
 // trained a little and reloaded from its own checkpoint (so its weights are the
 // float32 numbers the engine's 'weights' message carries), translates a date;
 // every state's story must print arithmetic that evaluates, from its printed
@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { loadAttention } from '../../dist/lib/index.js';
 import { checkpointParameters } from '../../web/src/site/lesson-kit/nmt-engine.js';
-import { recurrentWeights, stateStories } from '../../web/src/site/chapters/nmt/steps/states.js';
+import { recurrentWeights, stateStories } from '../../web/src/site/lesson-kit/gru-states.js';
 import { assertArithmetic, lastStep, evaluate, valueOf } from './story-arithmetic.js';
 
 const a = await loadAttention();

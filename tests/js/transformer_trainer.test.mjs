@@ -145,6 +145,45 @@ test('translate: the queries and keys returned give every map as softmax(q·k/�
   }
 });
 
+test("translate: each projection's x, W and b give its queries and keys, q = x·W + b (JS float64 reference, 1e-12)", () => {
+  const t = new a.TransformerTrainer({ layers: 2, heads: 4, dModel: 16, dFF: 16, batch: 8 });
+  try {
+    t.train(3);
+    const r = t.translate('3 May 1999');
+    const worstOf = (x, W, b, y) => {
+      assert.deepEqual([x.rows, x.cols, W.rows, W.cols, b.rows, b.cols], [y.rows, 16, 16, 16, 1, 16]);
+      let worst = 0;
+      for (let i = 0; i < x.rows; i++)
+        for (let c = 0; c < W.cols; c++) {
+          let sum = b.get(0, c);
+          for (let k = 0; k < x.cols; k++) sum += x.get(i, k) * W.get(k, c);
+          worst = Math.max(worst, Math.abs(sum - y.get(i, c)));
+        }
+      return worst;
+    };
+    for (const use of ['encoderSelf', 'decoderSelf', 'cross']) {
+      for (let l = 0; l < 2; l++) {
+        const q = worstOf(r.queryInputs[use][l], r.queryWeights[use][l], r.queryBiases[use][l], r.queries[use][l]);
+        const k = worstOf(r.keyInputs[use][l], r.keyWeights[use][l], r.keyBiases[use][l], r.keys[use][l]);
+        assert.ok(q < 1e-12 && k < 1e-12, `${use}[${l}]: largest differences ${q}, ${k}`);
+      }
+    }
+    // Cross-attention's keys read the encoder's output: the same rows in every layer, one per input character.
+    assert.equal(r.keyInputs.cross[0].rows, '3 May 1999'.length);
+    assert.deepEqual(Array.from(r.keyInputs.cross[0].data), Array.from(r.keyInputs.cross[1].data));
+    // A layer's two projections differ (W_q is not W_k), and the weights are copies the caller owns.
+    assert.notDeepEqual(Array.from(r.queryWeights.cross[1].data), Array.from(r.keyWeights.cross[1].data));
+    const before = r.queryWeights.cross[1].get(0, 0);
+    r.queryWeights.cross[1].data[0] = before + 1;
+    assert.equal(t.translate('3 May 1999').queryWeights.cross[1].get(0, 0), before);
+    // They are the model's as it was: training on changes the next translation's, not this one's.
+    t.train(2);
+    assert.notEqual(t.translate('3 May 1999').queryWeights.cross[1].get(0, 0), before);
+  } finally {
+    t.delete();
+  }
+});
+
 test('positionalEncoding: the sinusoids of Vaswani et al. (JS Math reference, 1e-12), one row per position', () => {
   const t = new a.TransformerTrainer({ ...tiny, task: 'dates', dModel: 6 });
   try {

@@ -33,6 +33,15 @@ export async function transformerTrainerUsage(): Promise<number> {
   const queries: Matrix = result.queries.cross[1];
   const keys: Matrix = result.keys.decoderSelf[0];
   console.log(queries.cols === keys.cols);
+  const x: Matrix = result.queryInputs.cross[1];
+  const Wk: Matrix = result.keyWeights.encoderSelf[0];
+  console.log(
+    x.cols === Wk.rows,
+    result.queryBiases.cross[0].cols,
+    result.keyInputs.cross[0].rows,
+    result.queryWeights.decoderSelf[0].cols,
+    result.keyBiases.cross[1].rows,
+  );
   const self: Matrix = result.decoderSelf[0][0];
   const enc: Matrix = result.encoderSelf[0][0];
   const bytes: Uint8Array = t.save();

@@ -565,6 +565,21 @@ export interface TransformerTranslation {
   queries: { encoderSelf: Matrix[]; decoderSelf: Matrix[]; cross: Matrix[] };
   /** The projected keys x·Wk + bk, likewise (rows as the maps' columns × dModel). */
   keys: { encoderSelf: Matrix[]; decoderSelf: Matrix[]; cross: Matrix[] };
+  /**
+   * The rows x the queries were projected from (the layer's layer-normed input), per use and layer
+   * (rows as queries × dModel): queries = queryInputs · queryWeights + queryBiases.
+   */
+  queryInputs: { encoderSelf: Matrix[]; decoderSelf: Matrix[]; cross: Matrix[] };
+  /** The rows the keys were projected from (cross-attention: the encoder's output), rows as keys × dModel. */
+  keyInputs: { encoderSelf: Matrix[]; decoderSelf: Matrix[]; cross: Matrix[] };
+  /** W_q of each use and layer (dModel × dModel, input × output), as the model held it for this translation. */
+  queryWeights: { encoderSelf: Matrix[]; decoderSelf: Matrix[]; cross: Matrix[] };
+  /** W_k, likewise. */
+  keyWeights: { encoderSelf: Matrix[]; decoderSelf: Matrix[]; cross: Matrix[] };
+  /** b_q of each use and layer (1 × dModel). */
+  queryBiases: { encoderSelf: Matrix[]; decoderSelf: Matrix[]; cross: Matrix[] };
+  /** b_k, likewise. */
+  keyBiases: { encoderSelf: Matrix[]; decoderSelf: Matrix[]; cross: Matrix[] };
 }
 
 /** The class `a.TransformerTrainer` (only reachable from the loaded API object). */

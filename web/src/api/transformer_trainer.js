@@ -60,7 +60,9 @@ export function transformerTrainerApi(core) {
     /**
      * translate()'s details: every attention map, each an array over layers
      * of arrays over heads of Matrix (rows sum to 1), and the queries and keys
-     * (per use, per layer) they were computed from. With n input characters
+     * (per use, per layer) they were computed from, with what each projection
+     * read and applied (queryInputs x, queryWeights W_q, queryBiases b_q: Q = x W_q + b_q;
+     * likewise for the keys; cross-attention's keys read the encoder's output). With n input characters
      * and m output characters: encoderSelf (n x n); decoderSelf (m+1 x m+1,
      * zero above the diagonal; keys <start>, y1..ym); cross (m+1 x n). Row t
      * is the step that produced output character t (row m produced the end token).
@@ -79,22 +81,43 @@ export function transformerTrainerApi(core) {
           ),
         );
       });
-      // The projected queries and keys each use's maps came from: per use, per layer (rows x dModel).
-      const projections = (which, name) =>
+      // Per use, per layer: the projected queries and keys each use's maps came from
+      // (rows x dModel), and what each projection read and applied (x, W, b of x W + b).
+      const perLayer = (name, rows, cols, copy) =>
         Object.fromEntries(
           USES.map((use, u) => [
             use,
             Array.from({ length: layers }, (_, layer) =>
               withHeap(core, fn, (heap) => {
-                const out = heap.output(raw.projectionRows(u, layer, which), raw.projectionCols(u, layer, which), name);
-                raw.copyProjection(u, layer, which, out);
+                const out = heap.output(rows(u, layer), cols(u, layer), name);
+                copy(u, layer, out);
                 return heap.readMatrix(out);
               }),
             ),
           ]),
         );
+      const projections = (which, name) =>
+        perLayer(
+          name,
+          (u, layer) => raw.projectionRows(u, layer, which),
+          (u, layer) => raw.projectionCols(u, layer, which),
+          (u, layer, out) => raw.copyProjection(u, layer, which, out),
+        );
+      const sources = (which, part, name) =>
+        perLayer(
+          name,
+          (u, layer) => raw.sourceRows(u, layer, which, part),
+          (u, layer) => raw.sourceCols(u, layer, which, part),
+          (u, layer, out) => raw.copySource(u, layer, which, part, out),
+        );
       details.queries = projections(0, 'queries');
       details.keys = projections(1, 'keys');
+      details.queryInputs = sources(0, 0, 'queryInputs');
+      details.keyInputs = sources(1, 0, 'keyInputs');
+      details.queryWeights = sources(0, 1, 'queryWeights');
+      details.keyWeights = sources(1, 1, 'keyWeights');
+      details.queryBiases = sources(0, 2, 'queryBiases');
+      details.keyBiases = sources(1, 2, 'keyBiases');
       return details;
     }
   }

@@ -19,8 +19,9 @@
 //                              scores, probabilities, outputAlphabet }
 //                            { type: 'weights', steps, parameters } (Float32Array, the checkpoint's, in
 //                              seq2seqLayout order: cpp/models/seq2seq_model.h)
-//               transformer: { type: 'translation', input, output, encoderSelf, decoderSelf, cross, queries, keys }
-//                            (each layers x heads of {rows, cols, data})
+//               transformer: { type: 'translation', input, output, encoderSelf, decoderSelf, cross, queries, keys,
+//                              queryInputs, keyInputs, queryWeights, keyWeights, queryBiases, keyBiases }
+//                            (maps layers x heads, the rest per layer, of {rows, cols, data})
 //               { type: 'sample', input, target } (before its translation)
 //                            baseline (transformer only): { output, encoderSelf, decoderSelf, cross } of the
 //                            same options and seed untrained, on the same input (what the chapter's claims
@@ -29,7 +30,7 @@
 
 const plain = (m) => ({ rows: m.rows, cols: m.cols, data: m.data });
 
-/** A TransformerTrainer translation as plain matrices: each use layers × heads, queries and keys per layer. */
+/** A TransformerTrainer translation as plain matrices: each use layers × heads; queries, keys and their x, W, b per layer. */
 function transformerTranslation(r) {
   const maps = (use) => use.map((heads) => heads.map(plain));
   const perLayer = (uses) => Object.fromEntries(Object.entries(uses).map(([use, layers]) => [use, layers.map(plain)]));
@@ -40,6 +41,12 @@ function transformerTranslation(r) {
     cross: maps(r.cross),
     queries: perLayer(r.queries),
     keys: perLayer(r.keys),
+    queryInputs: perLayer(r.queryInputs),
+    keyInputs: perLayer(r.keyInputs),
+    queryWeights: perLayer(r.queryWeights),
+    keyWeights: perLayer(r.keyWeights),
+    queryBiases: perLayer(r.queryBiases),
+    keyBiases: perLayer(r.keyBiases),
   };
 }
 

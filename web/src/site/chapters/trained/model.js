@@ -258,29 +258,42 @@ export function speedWhy(speed) {
 /** The tensor of one head's weights, and of one use and layer's queries ('Q') or keys ('K'). */
 export const headTensor = (use, layer, head) => `${use}.L${layer}.H${head}.weights`;
 export const projectionTensor = (use, layer, which) => `${use}.L${layer}.${which}`;
+/** What one use and layer's queries ('Q') or keys ('K') were computed from: part 'x', 'W' or 'b' of x W + b. */
+export const sourceTensor = (use, layer, which, part) => `${use}.L${layer}.${which}.${part}`;
+/** The translation's fields of each part, for the queries and the keys. */
+export const SOURCE_FIELDS = {
+  Q: { x: 'queryInputs', W: 'queryWeights', b: 'queryBiases' },
+  K: { x: 'keyInputs', W: 'keyWeights', b: 'keyBiases' },
+};
 
 /**
  * Every head of every layer of the three uses of `translation` (the engine's
- * message) for `input`: each map the engine sent is recorded as the softmax of
- * q·k/√d_k over the queries and keys it also sent, so any cell of any head
- * explains itself down to the dot product (a head's blocks and scores are
- * computed only when a reader hovers one of its cells).
+ * message) for `input`: the queries and keys the engine sent are recorded as
+ * the projections x W + b of the rows, weights and biases it also sent, and
+ * each map as the softmax of q·k/√d_k over them, so any cell of any head
+ * explains itself down to the dot product and each q or k down to its layer's
+ * input (a head's blocks and scores are computed only when a reader hovers one of its cells).
  */
 export function traceTranslation(api, trace, translation, input) {
   const t = tracedApi(api, trace);
+  // Q = x W_q + b_q (K likewise), as the model computed it: x, W and b recorded as its inputs.
+  const projection = (use, layer, which, labels) => {
+    const letter = which.toLowerCase();
+    const part = (p) => translation[SOURCE_FIELDS[which][p]][use][layer];
+    const name = (p) => sourceTensor(use, layer, which, p);
+    const x = t.input(name('x'), part('x'), { symbol: `X_${letter}`, row: 'x', rowLabels: labels });
+    const W = t.input(name('W'), part('W'), { symbol: `W_${letter}` });
+    const b = t.input(name('b'), part('b'), { symbol: `b_${letter}` });
+    const names = { symbol: which, row: letter, rowLabels: labels };
+    return t
+      .name(projectionTensor(use, layer, which), names)
+      .record('linear', [x, W, b], translation[which === 'Q' ? 'queries' : 'keys'][use][layer]);
+  };
   for (const use of USE_IDS) {
     const { rowLabels, colLabels } = labelsFor(use, input, translation.output);
     translation[use].forEach((heads, layer) => {
-      const Q = t.input(projectionTensor(use, layer, 'Q'), translation.queries[use][layer], {
-        symbol: 'Q',
-        row: 'q',
-        rowLabels,
-      });
-      const K = t.input(projectionTensor(use, layer, 'K'), translation.keys[use][layer], {
-        symbol: 'K',
-        row: 'k',
-        rowLabels: colLabels,
-      });
+      const Q = projection(use, layer, 'Q', rowLabels);
+      const K = projection(use, layer, 'K', colLabels);
       const names = { prefix: `${use}.L${layer}.`, heads: (h) => `H${h}.` };
       t.name(names).record('attentionHeads', [Q, K, { causal: use === 'decoderSelf' }], { weights: heads });
     });

@@ -2,16 +2,16 @@
 // weights are asked of the engine the first time a reader opens a cell of a
 // translation (nothing is sent or computed while nobody looks); until they
 // arrive the figure is aria-busy and its story says so, then the cell being
-// explained is told again with its arithmetic (states.js).
+// explained is told again with its arithmetic (lesson-kit/gru-states.js).
 import { cellStory } from '../../../chapter-kit.js';
-import { recurrentWeights, stateStories } from './states.js';
+import { recurrentWeights, stateStories } from '../../../lesson-kit/gru-states.js';
 
 const ASKING = 'Asking the model for its weights, to write out this state’s arithmetic…';
 
 /**
  * @param {{send: (message: object) => void, figures: Record<string, any>,
  *          onStories: (stories: ReturnType<typeof stateStories>, translation: object) => void}} options
- *   figures: by the names states.js gives sources (encoder, decoder, inputs, previous, output), filled later.
+ *   figures: by the names gru-states.js gives sources (encoder, decoder, inputs, previous, output), filled later.
  */
 export function explainedStates({ send, figures, onStories }) {
   let model = null; // { alphabet, outputAlphabet, embedding, hidden }

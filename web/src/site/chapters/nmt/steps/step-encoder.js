@@ -1,6 +1,6 @@
 // The NMT chapter, step 1: the bidirectional GRU encoder and its outputs s_j.
 // Its cells explain themselves from the GRU weights, which the engine sends
-// when a reader opens one (states.js); the input characters' embeddings, the
+// when a reader opens one (lesson-kit/gru-states.js); the input characters' embeddings, the
 // encoder's input, are drawn then too.
 import { asInput, experiment, step } from '../../../chapter-kit.js';
 import { el } from '../../../dom.js';

@@ -1,6 +1,6 @@
 // Step 3: translate, and look at every head: the input, the model view (every
 // layer × head of the chosen use), the chosen head large with the queries and
-// keys its weights came from, and the head view. With no translation (an
+// keys its weights came from (and the rows, W and b those were projected from), and the head view. With no translation (an
 // unreadable input, a Reset not yet translated) every figure is greyed and says why.
 import { experiment, step } from '../../../chapter-kit.js';
 import { el } from '../../../dom.js';
@@ -10,7 +10,7 @@ import { TokenLines } from '../../../figures/token-lines.js';
 import { clearArgmax, prediction } from '../../../predict.js';
 import { shown } from '../../../explain/format.js';
 import { headName, headTensor, labelsFor, MAX_INPUT, projectionTensor, USES } from '../model.js';
-import { projectionMap, weightsMap } from './maps.js';
+import { projectionMap, projectionSources, weightsMap } from './maps.js';
 import { staleNote } from './stale.js';
 
 const useById = Object.fromEntries(USES.map((u) => [u.id, u]));
@@ -58,17 +58,23 @@ export function headsStep({ input, story, figures, onInput, onSelectHead, onTry 
     explain: (r, c) => story(headTensor(current.use, current.selected.layer, current.selected.head))(r, c),
   });
   const largeFigure = captioned(large, ' ');
-  // The chosen use and layer's queries and keys as the model sent them: a weight's readout
-  // outlines the rows and the head's columns its q·k came from.
-  const projection = (what) => projectionMap(what, { cellWidth: 10, cellHeight: 16 });
-  const queriesMap = projection('queries Q = x W_q + b_q of the chosen use and layer');
-  const keysMap = projection('keys K = x W_k + b_k of the chosen use and layer');
+  // The chosen use and layer's queries and keys: a weight's readout outlines the rows and the
+  // head's columns its q·k came from; a q or k cell's, the row of x and the column of W it came from.
+  const projection = (what, which) =>
+    projectionMap(what, {
+      cellWidth: 10,
+      cellHeight: 16,
+      explain: (r, c) => story(projectionTensor(current.use, current.selected.layer, which))(r, c),
+    });
+  const queriesMap = projection('queries Q = x W_q + b_q of the chosen use and layer', 'Q');
+  const keysMap = projection('keys K = x W_k + b_k of the chosen use and layer', 'K');
+  const sources = projectionSources('', { cellWidth: 10, cellHeight: 16, weightCell: 6 });
   const lines = new TokenLines({
     label: 'head view: lines from each query token to the key tokens, one colour per head',
     queryLabel: 'queries',
     keyLabel: 'keys',
   });
-  const drawn = [grid.element, largeFigure, queriesMap.element, keysMap.element, lines.element];
+  const drawn = [grid.element, largeFigure, sources.group('Q', queriesMap), sources.group('K', keysMap), lines.element];
   const stale = staleNote(...drawn);
   const predict = sharpness();
   const element = step({
@@ -92,9 +98,10 @@ export function headsStep({ input, story, figures, onInput, onSelectHead, onTry 
   });
 
   function showProjections(translation, use, layer, rowLabels, colLabels) {
-    for (const key of Object.keys(figures)) if (/\.[QK]$/.test(key)) delete figures[key];
+    for (const key of Object.keys(figures)) if (/\.[QK](\.[xWb])?$/.test(key)) delete figures[key];
     figures[projectionTensor(use, layer, 'Q')] = queriesMap;
     figures[projectionTensor(use, layer, 'K')] = keysMap;
+    sources.show(translation, use, layer, { Q: rowLabels, K: colLabels }, figures);
     const name = `${useById[use].name}, layer ${layer + 1}`;
     queriesMap.update(translation.queries[use][layer], { rowLabels, label: `queries Q of ${name}` });
     keysMap.update(translation.keys[use][layer], { rowLabels: colLabels, label: `keys K of ${name}` });

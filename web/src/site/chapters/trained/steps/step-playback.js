@@ -4,8 +4,9 @@
 // self-attention (computed once, before the first character), the masked
 // decoder self-attention and the encoder–decoder attention up to that step's
 // row. Rows not yet computed are hatched and show no value (nor do their
-// queries, or the keys not yet written): the reader never sees the future.
-// Every cell shown explains itself through the trace, as the maps of step 3 do.
+// queries, or the keys not yet written, nor the rows those read): the reader
+// never sees the future. Every cell shown explains itself through the trace, as
+// the maps of step 3 do, down to the rows, W and b each q and k was projected from.
 import { experiment, step } from '../../../chapter-kit.js';
 import { storyForFigures } from '../../../explain/trace.js';
 import { el } from '../../../dom.js';
@@ -14,7 +15,7 @@ import { prediction } from '../../../predict.js';
 import { shown } from '../../../explain/format.js';
 import { chars } from '../../../lesson-kit/seq2seq-model.js';
 import { END, headName, headTensor, labelsFor, projectionTensor, USES } from '../model.js';
-import { projectionMap, weightsMap } from './maps.js';
+import { projectionMap, projectionSources, weightsMap } from './maps.js';
 import { staleNote } from './stale.js';
 
 const THIRDS = ['the first third of the input', 'the middle third', 'the last third'];
@@ -55,11 +56,25 @@ export function playbackStep({ trace, onStep, onTry }) {
   const figures = {};
   const story = storyForFigures(trace, figures);
   // Rows tall enough for a label each (a date's 16 characters once sat in ~100 px).
-  const projection = (what) =>
-    projectionMap(what, { colorbar: false, cellWidth: 4, cellHeight: 14, maskedText: 'not yet computed' });
+  const size = { cellWidth: 4, cellHeight: 14, maskedText: 'not yet computed' };
+  const notComputed = (r) => ({
+    text: `Not computed yet: row ${r + 1} is read at step ${r + 1}, and the playback is at step ${view.t + 1}.`,
+    sources: [],
+  });
+  // A q or k not computed yet (a decoder row after the current step) tells so; any other, its x W + b.
+  const projection = (what, u, which) =>
+    projectionMap(what, {
+      colorbar: false,
+      ...size,
+      explain: (r, c) =>
+        u.id !== 'encoderSelf' && (which === 'Q' || u.id === 'decoderSelf') && notYet(view.t, r)
+          ? notComputed(r)
+          : story(projectionTensor(u.id, view.selected.layer, which))(r, c),
+    });
   const projections = USES.map((u) => ({
-    Q: projection(`playback: queries Q of ${u.name}`),
-    K: projection(`playback: keys K of ${u.name}`),
+    Q: projection(`playback: queries Q of ${u.name}`, u, 'Q'),
+    K: projection(`playback: keys K of ${u.name}`, u, 'K'),
+    sources: projectionSources(`playback, ${u.short}: `, { ...size, weightCell: 3 }),
   }));
   const maps = USES.map((u) =>
     weightsMap({
@@ -82,8 +97,8 @@ export function playbackStep({ trace, onStep, onTry }) {
       'div',
       { className: 'trained-playback-use' },
       captioned(m, i === 0 ? USES[i].name : `${USES[i].name}: rows after the current step are not computed yet`),
-      projections[i].Q.element,
-      projections[i].K.element,
+      projections[i].sources.group('Q', projections[i].Q),
+      projections[i].sources.group('K', projections[i].K),
     ),
   );
   const caption = el('p', { className: 'nmt-playback trained-playback', attrs: { 'aria-live': 'polite' } });
@@ -106,17 +121,19 @@ export function playbackStep({ trace, onStep, onTry }) {
       const future = (r, c) => notYet(t, r) || (u.id === 'decoderSelf' && c > r);
       const hidden = encoder ? undefined : future; // the encoder ran in full before the first step
       maps[i].update(translation[u.id][selected.layer][selected.head], { rowLabels, colLabels, isMasked: hidden });
-      const { Q, K } = projections[i];
+      const { Q, K, sources } = projections[i];
       // The decoder's queries, and its own keys, exist only for the rows written so far.
       const rowsNotYet = (r) => notYet(t, r);
-      for (const [which, figure, labels, later] of [
-        ['Q', Q, rowLabels, encoder ? undefined : rowsNotYet],
-        ['K', K, colLabels, u.id === 'decoderSelf' ? rowsNotYet : undefined],
+      const later = { Q: encoder ? undefined : rowsNotYet, K: u.id === 'decoderSelf' ? rowsNotYet : undefined };
+      sources.show(translation, u.id, selected.layer, { Q: rowLabels, K: colLabels }, figures, later);
+      for (const [which, figure, labels] of [
+        ['Q', Q, rowLabels],
+        ['K', K, colLabels],
       ]) {
         figures[projectionTensor(u.id, selected.layer, which)] = figure;
         figure.update(translation[which === 'Q' ? 'queries' : 'keys'][u.id][selected.layer], {
           rowLabels: labels,
-          isMasked: later,
+          isMasked: later[which],
         });
       }
     });

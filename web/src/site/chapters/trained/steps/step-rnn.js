@@ -1,16 +1,26 @@
 // Step 7: side by side with the NMT chapter's RNN. The RNN's one attention map
 // (the softmax of its scores), its scores (each the decoder state h_t times W_a,
 // dotted with an encoder output s_j), the states and outputs they came from
-// (drawn as the inputs the readouts outline), the Transformer's encoder–decoder
+// (each explained by its GRU from the characters' embeddings, drawn as inputs), the Transformer's encoder–decoder
 // heads of the chosen layer, and the measured training speeds with a sentence
 // read from their numbers.
-import { asInput, experiment, step } from '../../../chapter-kit.js';
+import { asInput, cellStory, experiment, step } from '../../../chapter-kit.js';
 import { el } from '../../../dom.js';
 import { Heatmap, captioned } from '../../../figures/heatmap.js';
 import { prediction } from '../../../predict.js';
 import { chars } from '../../../lesson-kit/seq2seq-model.js';
 import { checkpointParameters } from '../../../lesson-kit/nmt-engine.js';
-import { headTensor, labelsFor, rnnScoreWeights, speedModelName, speedSentence, speedWhy, traceRnn } from '../model.js';
+import { recurrentWeights, stateStories } from '../../../lesson-kit/gru-states.js';
+import {
+  headTensor,
+  labelsFor,
+  START,
+  rnnScoreWeights,
+  speedModelName,
+  speedSentence,
+  speedWhy,
+  traceRnn,
+} from '../model.js';
 import { weightsMap } from './maps.js';
 import { staleNote } from './stale.js';
 
@@ -49,15 +59,19 @@ const sameOutput = () =>
     explain: ({ rnn, transformer }) => `the RNN writes “${rnn ?? '…'}”, the Transformer “${transformer ?? '…'}”.`,
   });
 
-/** W_a of the RNN's score (Luong general), read once per model; null for a score without one. */
-function scoreWeights(rnn) {
-  if (rnn.options.attention !== 'luong-general') return null;
-  return rnnScoreWeights(checkpointParameters(rnn), {
-    inputAlphabet: rnn.inputAlphabet,
-    outputAlphabet: rnn.outputAlphabet,
-    embedding: rnn.options.embedding,
-    hidden: rnn.options.hidden,
-  });
+/**
+ * The RNN's weights, read once per model from its checkpoint: W_a of its score (Luong general;
+ * null for a score without one) and its embeddings and GRUs (the states' stories).
+ */
+function modelWeights(rnn) {
+  const parameters = checkpointParameters(rnn);
+  const { embedding, hidden } = rnn.options;
+  const { inputAlphabet, outputAlphabet } = rnn;
+  const Wa =
+    rnn.options.attention === 'luong-general'
+      ? rnnScoreWeights(parameters, { inputAlphabet, outputAlphabet, embedding, hidden })
+      : null;
+  return { rnn, Wa, gru: recurrentWeights(parameters, { alphabet: inputAlphabet, outputAlphabet, embedding, hidden }) };
 }
 
 export function rnnStep({ api, story, figures, trace, speed, onTry }) {
@@ -77,10 +91,25 @@ export function rnnStep({ api, story, figures, trace, speed, onTry }) {
     annotate: false,
     explain: story('rnn.scores'),
   });
-  const stateMap = (label) =>
-    asInput(new Heatmap({ palette: 'blue', label, annotate: false, colorbar: false, cellWidth: 3, cellHeight: 14 }));
-  const statesMap = stateMap('the RNN’s decoder states h_t: one row per output character');
-  const encoderMap = stateMap('the RNN’s encoder outputs s_j: one row per input character');
+  // The states and encoder outputs, each cell explained by its GRU step (lesson-kit/gru-states.js)
+  // from the embeddings drawn beside them; stories are made per translation.
+  let stories = null;
+  const stateFigures = {};
+  const stateStory = (kind) =>
+    cellStory(
+      stateFigures,
+      () => stories !== null,
+      (r, c) => stories[kind](r, c),
+    );
+  const stateMap = (label, explain) =>
+    new Heatmap({ palette: 'blue', label, annotate: false, colorbar: false, cellWidth: 3, cellHeight: 14, explain });
+  const statesMap = stateMap('the RNN’s decoder states h_t: one row per output character', stateStory('decoder'));
+  const encoderMap = stateMap('the RNN’s encoder outputs s_j: one row per input character', stateStory('encoder'));
+  const embeddingMap = (label) =>
+    asInput(new Heatmap({ palette: 'blue', label, annotate: false, colorbar: false, cellWidth: 8, cellHeight: 14 }));
+  const inputsMap = embeddingMap('the RNN’s input embeddings: one row per input character');
+  const previousMap = embeddingMap('the RNN’s output embeddings: the character each decoder step reads');
+  Object.assign(stateFigures, { encoder: encoderMap, decoder: statesMap, inputs: inputsMap, previous: previousMap });
   // h_t W_a: computed here from the states and the checkpoint's W_a (Luong's general score).
   const queriesMap = new Heatmap({
     palette: 'blue',
@@ -97,7 +126,7 @@ export function rnnStep({ api, story, figures, trace, speed, onTry }) {
     'rnn.encoder': encoderMap,
     'rnn.queries': queriesMap,
   });
-  let weightsOf = { rnn: null, Wa: null };
+  let weightsOf = { rnn: null, Wa: null, gru: null };
   const rnnFigure = captioned(rnnMap, 'RNN with attention (the NMT chapter’s shipped model): its one attention map.');
   const scoresFigure = captioned(
     scoresMap,
@@ -106,13 +135,30 @@ export function rnnStep({ api, story, figures, trace, speed, onTry }) {
   const output = el('p', { className: 'trained-rnn-output' });
   const crossHeads = el('div', { className: 'figures heads trained-cross-heads' });
   const crossMaps = [];
-  const statesFigure = captioned(statesMap, 'Decoder states h_t (the queries), as the RNN computed them.');
-  const encoderFigure = captioned(encoderMap, 'Encoder outputs s_j (the keys), as the RNN computed them.');
+  const statesFigure = captioned(statesMap, 'Decoder states h_t (the queries): each a GRU step of the decoder.');
+  const encoderFigure = captioned(
+    encoderMap,
+    'Encoder outputs s_j (the keys): each the sum of the two GRUs’ states at that character.',
+  );
+  const inputsFigure = captioned(inputsMap, 'Input embeddings: what the encoder’s GRUs read.');
+  const previousFigure = captioned(
+    previousMap,
+    'Output embeddings: what each decoder step reads (the start symbol, then the character written before).',
+  );
   const queriesFigure = captioned(
     queriesMap,
     'Projected queries h_t W_a: each state times the score’s matrix W_a (read from the RNN’s checkpoint).',
   );
-  const stale = staleNote(rnnFigure, scoresFigure, statesFigure, queriesFigure, encoderFigure, crossHeads);
+  const drawnFigures = [
+    inputsFigure,
+    encoderFigure,
+    previousFigure,
+    statesFigure,
+    queriesFigure,
+    scoresFigure,
+    rnnFigure,
+  ];
+  const stale = staleNote(...drawnFigures, crossHeads);
   const why = el('p', { className: 'trained-speed-why' }, speedWhy(speed));
   const predict = sameOutput();
   const element = step({
@@ -128,7 +174,7 @@ export function rnnStep({ api, story, figures, trace, speed, onTry }) {
       }),
     ],
     output: el('div', {}, output, stale.element),
-    figures: [statesFigure, queriesFigure, encoderFigure, scoresFigure, rnnFigure],
+    figures: drawnFigures,
     after: [crossHeads, el('p', { className: 'trained-speed-sentence' }, speedSentence(speed)), why, speedTable(speed)],
     predict,
   });
@@ -171,15 +217,22 @@ export function rnnStep({ api, story, figures, trace, speed, onTry }) {
       drawCross(translation, input, layer);
       if (!rnn) return;
       let rnnOutput = null;
+      stories = null; // until this input's translation and weights make new ones
       try {
         const r = rnn.translate(input);
         rnnOutput = r.output;
         output.textContent = `RNN: “${input}” → “${r.output}”; Transformer: “${translation.output}”.`;
-        if (weightsOf.rnn !== rnn) weightsOf = { rnn, Wa: scoreWeights(rnn) };
+        if (weightsOf.rnn !== rnn) weightsOf = modelWeights(rnn);
         const dot = rnn.options.attention === 'luong-dot';
         const labels = { rowLabels: chars(r.output), colLabels: chars(input) };
         traceRnn(api, trace, r, { Wa: weightsOf.Wa, dot, ...labels });
+        const alphabets = { alphabet: rnn.inputAlphabet, outputAlphabet: rnn.outputAlphabet };
+        const states = { input, output: r.output, encoderOutputs: r.encoderOutputs, decoderStates: r.decoderStates };
+        stories = stateStories(states, weightsOf.gru, alphabets);
         if (r.attention.rows > 0) {
+          inputsMap.update(stories.x, { rowLabels: labels.colLabels });
+          const read = [START, ...labels.rowLabels.slice(0, -1)];
+          previousMap.update(stories.y, { rowLabels: read });
           statesMap.update(r.decoderStates, { rowLabels: labels.rowLabels });
           queriesFigure.hidden = !weightsOf.Wa;
           if (weightsOf.Wa) queriesMap.update(trace.value('rnn.queries'), { rowLabels: labels.rowLabels });

@@ -460,3 +460,48 @@ test('the RNN’s scores explain a cell as (h_t W_a) · s_j, outlining the encod
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
+
+test('a query cell explains itself as x·W_q + b_q, outlining its row of x, the column of W_q and b_q', async () => {
+  const page = await open();
+  const canvas = page.locator(`${chapter} canvas[aria-label^="queries Q of encoder–decoder attention"]`);
+  await canvas.scrollIntoViewIfNeeded();
+  await canvas.focus();
+  await page.keyboard.press('ArrowRight');
+  const story = await canvas.locator('xpath=ancestor::figure[1]').locator('.heatmap-story').textContent();
+  assert.match(story, /^Q\[1\]\[2\] .* = x1 .* · W_q\[:, 2\] \+ b_q\[2\] = .* = /, story);
+  const outlined = await page.$$eval(`${chapter} figure.heatmap.is-source canvas`, (cs) =>
+    cs.map((c) => c.getAttribute('aria-label').split(':')[0]),
+  );
+  for (const label of ['the rows X_q the queries read', 'W_q', 'b_q']) {
+    assert.ok(outlined.includes(label), `${label} outlined: ${outlined.join(' | ')}`);
+  }
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('the RNN’s encoder outputs and decoder states explain a cell by their GRU steps, outlining the embeddings read', async () => {
+  const page = await open();
+  await page.waitForFunction((s) => document.querySelector(s)?.dataset.trainedRnn === 'true', chapter);
+  for (const [label, pattern, source] of [
+    [
+      'the RNN’s encoder outputs s_j',
+      /^s1\[2\] = f1\[2\] \+ b1\[2\] = .*GRU reading left to right/,
+      'the RNN’s input embeddings',
+    ],
+    ['the RNN’s decoder states h_t', /^Output step 1 reads the start symbol: h0 = /, 'the RNN’s output embeddings'],
+  ]) {
+    const canvas = page.locator(`${chapter} canvas[aria-label^="${label}"]`);
+    await canvas.scrollIntoViewIfNeeded();
+    await canvas.focus();
+    await page.keyboard.press('ArrowRight');
+    const story = await canvas.locator('xpath=ancestor::figure[1]').locator('.heatmap-story').textContent();
+    assert.match(story, pattern, story);
+    const outlined = await page.$$eval(`${chapter} figure.heatmap.is-source canvas`, (cs) =>
+      cs.map((c) => c.getAttribute('aria-label').split(':')[0]),
+    );
+    assert.ok(outlined.includes(source), `${label}: ${outlined.join(' | ')}`);
+    await canvas.blur();
+  }
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});

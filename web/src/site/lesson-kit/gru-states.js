@@ -1,11 +1,12 @@
-// The NMT chapter's encoder outputs and decoder states explained (no DOM): the
-// GRU weights come from the engine on demand (its 'weights' message, the
-// checkpoint's float32 parameters), sliced here as cpp/models/seq2seq_model.h's
+// An RNN translator's encoder outputs and decoder states explained (no DOM), for
+// the NMT chapter and the trained chapter's RNN: the GRU weights are the
+// checkpoint's float32 parameters (the NMT engine's 'weights' message, or read
+// from a trainer on the main thread), sliced here as cpp/models/seq2seq_model.h's
 // seq2seqLayout stores them; each state's arithmetic is the GRU cell's
-// explainer (../../explain/gru.js).
-import { factor, rowCells, shown } from '../../../explain/format.js';
-import * as gru from '../../../explain/gru.js';
-import { at, rowOf } from '../../../explain/names.js';
+// explainer (../explain/gru.js).
+import { factor, rowCells, shown } from '../explain/format.js';
+import * as gru from '../explain/gru.js';
+import { at, rowOf } from '../explain/names.js';
 
 /**
  * The embeddings and GRUs at the start of the parameters, in storage order:
