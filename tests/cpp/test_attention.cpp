@@ -360,7 +360,7 @@ TEST_CASE("dot, scaled dot and general scores against the Eigen formulas", "[att
   CHECK(scores == dot);
 }
 
-TEST_CASE("weightsTimesValues is weights . V; the one-query forms agree with it",
+TEST_CASE("weightsTimesValues is weights . V, the one-query forms agree with it",
           "[attention][weights]") {
   std::mt19937_64 rng(8);
   const Matrix weights = randomMatrix(4, 6, rng), values = randomMatrix(6, 3, rng);

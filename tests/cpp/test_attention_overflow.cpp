@@ -61,7 +61,7 @@ TEST_CASE("overflowing scores are value errors naming the score, float64",
         "score (0, 0) of Q·Kᵀ overflows float64 (|score| > 1.8e308); scale Q or K down");
 }
 
-TEST_CASE("a masked overflowing score is not an error; causal rows check only their keys",
+TEST_CASE("a masked overflowing score is not an error, causal rows check only their keys",
           "[attention][overflow]") {
   const Matrix q = rows2({{1e200, 1e200}, {1, 1}});
   const Matrix k = rows2({{1, 1}, {1e200, 1e200}});

@@ -300,7 +300,7 @@ TEST_CASE("parser: any chunking gives the same table, even one byte at a time",
         "line 3: expected a word and 2 values, found 2 fields");
 }
 
-TEST_CASE("parser: a vocabulary keeps only its words; a limit keeps the first words",
+TEST_CASE("parser: a vocabulary keeps only its words, a limit keeps the first words",
           "[embeddings][parser]") {
   const std::string text = "the 1 1\nof 2 2\nteacher 3 3\nand 4 4\nstudent 5 5\n";
   {
@@ -384,7 +384,7 @@ TEST_CASE("parser: a streamed multi-megabyte file", "[embeddings][parser][stream
 
 // ---- lookup -------------------------------------------------------------------------------
 
-TEST_CASE("lookup: exact word first, then lower case; missing words are zero rows",
+TEST_CASE("lookup: exact word first, then lower case, missing words are zero rows",
           "[embeddings][lookup]") {
   const EmbeddingTable t = parseOk("the 1 2\nThe 3 4\nteacher 5 6\n");
   CHECK(t.indexOf("The") == 1);  // the exact word wins over its lower-case form

@@ -115,7 +115,7 @@ TEST_CASE("GELU tanh form, vector kernel: within 3e-7 of the formula in double",
   CHECK(fast[n - 3 - 4] == 1e30f);   // gelu(x) = x for large x
 }
 
-TEST_CASE("token + position embeddings match NumPy; ids are checked",
+TEST_CASE("token + position embeddings match NumPy, ids are checked",
           "[gpt2][embedding][fixture]") {
   const Matrix& wte = ref().matrix("embedding.wte");
   const Matrix& wpe = ref().matrix("embedding.wpe");

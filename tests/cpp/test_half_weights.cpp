@@ -154,7 +154,7 @@ TEST_CASE("rotary families with 16-bit weights give the float32 model's maps and
   }
 }
 
-TEST_CASE("16-bit storage: only where it may stay so, before allocating; sizes as stored",
+TEST_CASE("16-bit storage: only where it may stay so, before allocating, sizes as stored",
           "[half][checkpoint]") {
   const fixtures::File ref("qwen2/expected.txt");
   LlamaModel model;

@@ -36,7 +36,7 @@ TEST_CASE("linear: PyTorch layout matches the NumPy references", "[linear][fixtu
   CHECK_CLOSE(qp, ref().matrix("sentences.trainable.projected_queries"), 1e-12);
 }
 
-TEST_CASE("linear: x W + b equals x (W^T)^T + b bit for bit; no bias is bias 0", "[linear]") {
+TEST_CASE("linear: x W + b equals x (W^T)^T + b bit for bit, no bias is bias 0", "[linear]") {
   Matrix x(5, 3), w(3, 4);
   for (Eigen::Index i = 0; i < x.size(); ++i) x.data()[i] = 0.1 * i - 0.7;
   for (Eigen::Index i = 0; i < w.size(); ++i) w.data()[i] = 0.3 * i - 1.1;

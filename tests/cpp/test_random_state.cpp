@@ -270,7 +270,7 @@ TEST_CASE("state() / setState() round trip continues the identical stream", "[ra
   }
 }
 
-TEST_CASE("the state text is std::mt19937's standard form; libstdc++'s block form also loads",
+TEST_CASE("the state text is std::mt19937's standard form, libstdc++'s block form also loads",
           "[random][state]") {
   for (int draws : {0, 1, 2, 226, 227, 228, 396, 397, 398, 623, 624, 625, 1000, 1247, 1248}) {
     std::mt19937 engine(5489u);

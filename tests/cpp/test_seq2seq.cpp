@@ -277,7 +277,7 @@ TEST_CASE("seq2seq gradient check: attention, every score function", "[seq2seq][
   }
 }
 
-TEST_CASE("seq2seq gradient check: Luong combination a = tanh([c; h] Wc)", "[seq2seq][gradcheck]") {
+TEST_CASE("seq2seq gradient check: Luong combination a = tanh([c, h] Wc)", "[seq2seq][gradcheck]") {
   RandomState rng(31);
   const int N = 5, H = 4;
   Matrix Wc = randomMatrix(rng, 2 * H, H), c = randomMatrix(rng, N, H), h = randomMatrix(rng, N, H);
@@ -425,7 +425,7 @@ TEST_CASE("seq2seq trainer: options are validated", "[seq2seq]") {
   CHECK(t.train(1, x).message == "the trainer is not initialised");
 }
 
-TEST_CASE("seq2seq trainer: deterministic for a seed; loss falls", "[seq2seq]") {
+TEST_CASE("seq2seq trainer: deterministic for a seed, loss falls", "[seq2seq]") {
   Seq2SeqOptions o;
   o.task = "reverse";
   o.hidden = 16;

@@ -408,7 +408,7 @@ TEST_CASE("transformer trainer: warm-up schedule", "[transformer]") {
   CHECK(t.rateAt(7) == 0.003);
 }
 
-TEST_CASE("transformer trainer: deterministic for a seed; loss falls", "[transformer]") {
+TEST_CASE("transformer trainer: deterministic for a seed, loss falls", "[transformer]") {
   TransformerOptions o = tinyOptions();
   o.batch = 8;
   TransformerTrainer a, b, c;
@@ -425,7 +425,7 @@ TEST_CASE("transformer trainer: deterministic for a seed; loss falls", "[transfo
   CHECK(la.back() < la.front());
 }
 
-TEST_CASE("transformer trainer: translate keeps every map; checkpoint round trip",
+TEST_CASE("transformer trainer: translate keeps every map, checkpoint round trip",
           "[transformer]") {
   TransformerOptions o = tinyOptions();
   TransformerTrainer t;
