@@ -3,10 +3,11 @@
 // course site's model-src folder lives, the demo model's files, running a
 // sentence, and the measures behind the chapter's sentences about heads
 // (each stated with its baseline, and shown only when it holds).
+import { rotationOfConfig } from '../../explain/rotary.js';
 import { tracedApi } from '../../explain/traced-api.js';
-import { keysOpen, maySee, ropeFrequencies, shapeOf } from './family.js';
+import { keysOpen, maySee, shapeOf } from './family.js';
 
-export { keysOpen, maySee, ropeFrequencies, shapeOf };
+export { keysOpen, maySee, shapeOf };
 
 export const DEMO_SENTENCE = 'a small dog saw the red bird in the tree.';
 export const MAX_SENTENCE = 2000; // characters in the permalink; the model's n_positions bounds the tokens
@@ -250,14 +251,16 @@ export function headMix(api, trace, inputs, weights, tokens, context = {}) {
   let [queries, keys] = [TENSORS.q, TENSORS.k];
   let [Q, K] = [q, k];
   if (inputs.qRotated && inputs.kRotated && shape) {
-    const { invFreq, text } = ropeFrequencies(config, shape, layer);
+    // Hugging Face's Llama-like layout: coordinate m turns with m + d/2, row r at position r.
+    const rotation = rotationOfConfig(config, shape.window(layer) !== null);
+    const positions = Array.from({ length: q.rows }, (_, r) => r);
     const turn = (name, from, value, symbol, row) =>
       trace.add({
         name,
-        op: 'rope',
+        op: 'rotary',
         inputs: [from],
         value,
-        params: { invFreq, thetaText: text },
+        params: { ...rotation, positions, pairing: 'half' },
         symbol,
         row,
         ...rows,
