@@ -14,12 +14,7 @@ const CHAPTERS = await chapterMetas(); // chapters/*/meta.js, in order
 const env = useBrowser();
 
 /** Steps (by their number) known to compute without a Try yet, per chapter, and why. */
-const LEFT = {
-  model: {
-    steps: ['4'],
-    why: 'the model chapter (a checkpoint opened by the reader) is another branch’s work on issue 35',
-  },
-};
+const LEFT = {};
 
 for (const { id } of CHAPTERS) {
   test(`${id}: every step with a computed figure has a Try experiment, and it runs`, async () => {

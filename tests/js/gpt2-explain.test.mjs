@@ -1,11 +1,13 @@
 // Gpt2Model.explainHead: one head's queries, keys and values, read again from
 // the model file on demand, against the float64 NumPy forward pass of
 // tests/fixtures/gpt2/make.py (expected.txt: seq1.L1H1.q/k/v, layer 1, head 1 of
-// the 5-token sequence " thecat ab"). The text is the sequence decoded, so the tokenizer
-// gives the fixture's ids back (checked).
+// the 5-token sequence " thecat ab", and seq1.L1.x, the ln_1 rows they come
+// from). The text is the sequence decoded, so the tokenizer gives the
+// fixture's ids back (checked).
 //
 // Tolerances, |got - want| / max(1, |want|): q, k, v 2e-5 (float32 forward
-// against float64; measured about 1e-6); softmax(q kᵀ/√d_k) against the
+// against float64; measured about 1e-6); x 1e-5; x wq + bq recomputed in
+// float64 against q (k, v alike) 1e-5; softmax(q kᵀ/√d_k) against the
 // head's own attention map from run() 1e-6 (the same float32 numbers).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -53,6 +55,24 @@ for (const [how, file, wrap] of [
       return assertClose(e[name].data, ref.get(`seq1.L1H1.${name}`).data, 2e-5, { label: name });
     });
     console.log(`# ${how}: q, k, v max difference ${Math.max(...diffs).toExponential(1)}`);
+    // The rows the head projects (NumPy's ln_1 output) and its weights: q = x wq + bq, k, v alike.
+    assert.deepEqual([e.x.rows, e.x.cols], [ids.length, 8]);
+    assert.ok(e.x.data instanceof Float32Array);
+    const xDiff = assertClose(e.x.data, ref.get('seq1.L1.x').data, 1e-5, { label: 'x' });
+    let worst = 0;
+    for (const p of ['q', 'k', 'v']) {
+      const [W, b] = [e[`w${p}`], e[`b${p}`]];
+      assert.deepEqual([W.rows, W.cols, b.rows, b.cols], [8, 4, 1, 4]);
+      const again = new Float64Array(ids.length * 4);
+      for (let i = 0; i < ids.length; i++)
+        for (let c = 0; c < 4; c++) {
+          let sum = b.get(0, c);
+          for (let j = 0; j < 8; j++) sum += e.x.get(i, j) * W.get(j, c);
+          again[i * 4 + c] = sum;
+        }
+      worst = Math.max(worst, assertClose(again, e[p].data, 1e-5, { label: `x w${p} + b${p}` }));
+    }
+    console.log(`# ${how}: x vs NumPy ${xDiff.toExponential(1)}, x w + b vs q, k, v ${worst.toExponential(1)}`);
     const map = model.run(text).attentions[1][1];
     assertClose(causalWeights(e.q, e.k), map.data, 1e-6, { label: 'softmax(q kᵀ/√d_k)' });
     model.delete();

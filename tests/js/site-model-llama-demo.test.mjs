@@ -2,7 +2,7 @@
 // tests/fixtures/make_llama_demo.py) through openModel, against the script's
 // float64 NumPy forward pass of the same F16 weights (llama_demo.txt), and the
 // chapter's trace of one head on it: the rotation the story writes out
-// (explain/rope.js, with the frequencies ropeFrequencies reads from config.json)
+// (explain/rotary.js, with the frequencies it reads from config.json)
 // gives the model's rotated q and k, and the weights are the softmax of q̃·k̃/√d.
 //
 // Tolerances, |got - want| / max(1, |want|), float32 against float64: attention
@@ -17,13 +17,12 @@ import { loadAttention } from '../../dist/lib/index.js';
 import {
   demoFiles,
   headMix,
-  ropeFrequencies,
   runSentence,
   shapeOf,
   TENSORS,
   tokenLabels,
 } from '../../web/src/site/chapters/model/model.js';
-import { rotated } from '../../web/src/site/explain/rope.js';
+import { inverseFrequencies, rotated, rotationOfConfig } from '../../web/src/site/explain/rotary.js';
 import { storyForFigures, Trace } from '../../web/src/site/explain/trace.js';
 import { assertClose, loadFixture } from './fixtures.js';
 import { assertArithmetic } from './story-arithmetic.js';
@@ -75,7 +74,8 @@ test('Llama demo: explainHead (layer 2, head 3) matches NumPy; the trace’s rot
     assertClose(inputs[name].data, ref.get(`s1.L1H2.${name}`).data, 2e-5, { label: name });
   assert.equal(inputs.kvHead, 1, 'head 3 of 4 reads kv head 2 of 2');
   const shape = shapeOf(demo);
-  const { invFreq } = ropeFrequencies(demo.config, shape, 1);
+  const { base, scaling } = rotationOfConfig(demo.config, shape.window(1) !== null);
+  const invFreq = inverseFrequencies(shape.headDim, base, scaling);
   let worst = 0;
   for (let r = 0; r < inputs.q.rows; r++)
     for (let c = 0; c < inputs.q.cols; c++) {

@@ -5,7 +5,8 @@
 // its loss against the uniform baseline, and the pure helpers on hand-made input.
 //
 // Tolerances, |got - want| / max(1, |want|), float32 against float64: attention
-// weights 1e-5, logits 2e-5, one head's q, k, v 2e-5 (measured maxima printed).
+// weights 1e-5, logits 2e-5, one head's q, k, v 2e-5 (measured maxima printed);
+// a story's printed value within half its last printed digit.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -34,6 +35,7 @@ import {
 import { storyForFigures, Trace } from '../../web/src/site/explain/trace.js';
 import { readState } from '../../web/src/site/url-state.js';
 import { assertClose, loadFixture } from './fixtures.js';
+import { halfUnit, valueOf } from './story-arithmetic.js';
 
 const a = await loadAttention();
 const ref = loadFixture('gpt2_demo.txt');
@@ -164,6 +166,23 @@ test('the trace explains a weight of the demo head: q·k products sum to the sco
   );
   // A masked weight says so.
   assert.match(storyForFigures(trace, figures)(TENSORS.weights)(1, 3).text, /= 0: .*masked/);
+  // q, k, v are x·W + b: a cell of v outlines x's row and v's column of the head's q | k | v columns.
+  const drawn = { ...figures, [TENSORS.x]: {}, [TENSORS.W]: {} };
+  const cell = storyForFigures(trace, drawn)(TENSORS.v)(4, 2);
+  assert.match(cell.text, /^V\[5\]\[3\] .* = x5 .* · W_v\[:, 3\] \+ b_v\[3\] = .* \(32 products\) \+ \S+ = \S+$/);
+  const printed = valueOf(cell.text.slice(cell.text.lastIndexOf(' = ') + 3));
+  assert.ok(Math.abs(printed - inputs.v.get(4, 2)) <= halfUnit(String(Math.abs(printed))) + 1e-12);
+  const outlined = Object.fromEntries(
+    cell.sources.map((s) => [Object.keys(drawn).find((k) => drawn[k] === s.figure), s.cells]),
+  );
+  assert.deepEqual(
+    outlined[TENSORS.x],
+    Array.from({ length: 32 }, (_, j) => [4, j]),
+  );
+  assert.deepEqual(
+    [...outlined[TENSORS.W]].sort((p, q) => p[0] - q[0]),
+    Array.from({ length: 32 }, (_, j) => [j, 2 * 8 + 2]),
+  );
 });
 
 test('modelFiles: picks the model’s files by name; says which are missing', () => {

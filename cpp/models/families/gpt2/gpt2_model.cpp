@@ -196,12 +196,17 @@ Status Gpt2Model::headInputs(int l, const MatrixView32& gamma, const MatrixView3
   }
   const Matrix32& x = residual_[l];
   if (gamma.size() != c.dModel || beta.size() != c.dModel || weight.rows() != c.dModel ||
-      bias.size() != weight.cols() || out.rows() != x.rows() || out.cols() != weight.cols()) {
+      bias.size() != weight.cols() || out.rows() != x.rows() ||
+      out.cols() != c.dModel + weight.cols()) {
     return Status::shapeMismatch("headInputs: the weights do not fit n_embd");
   }
   Matrix32 normed(x.rows(), x.cols());
   layerNormInto(x, gamma.data(), beta.data(), static_cast<float>(c.epsilon), normed);
-  linearInto(normed, weight, bias.data(), WeightLayout::kInOut, out);
+  Matrix32 projected(x.rows(), weight.cols());
+  linearInto(normed, weight, bias.data(), WeightLayout::kInOut, projected);
+  // The head's input rows first: a reader's explanation of q = x W + b needs them.
+  out.leftCols(c.dModel) = normed;
+  out.rightCols(weight.cols()) = projected;
   return Status::ok();
 }
 

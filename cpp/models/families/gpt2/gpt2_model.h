@@ -73,8 +73,9 @@ class Gpt2Model : public CheckpointModel {
   const Matrix32& probabilities() const { return probabilities_; }
 
   // Explaining one head: layer l's ln_1 of the last forward pass's residual
-  // stream, times `weight` (D x n: the head's q | k | v columns of c_attn, which
-  // the caller reads again from its file) plus `bias` (n) -> out (T x n).
+  // stream x, and x times `weight` (D x n: the head's q | k | v columns of c_attn,
+  // which the caller reads again from its file) plus `bias` (n) -> out
+  // (T x (D + n)): x's D columns, then the n projected ones.
   // gamma, beta: ln_1's D values. Fails before a forward pass, for l out of
   // range, or when the shapes do not fit n_embd.
   Status headInputs(int l, const MatrixView32& gamma, const MatrixView32& beta,

@@ -18,7 +18,6 @@ import * as positional from './positional.js';
 import * as rmsNorm from './rms-norm.js';
 import * as rnn from './rnn.js';
 import { frequencies as ropeFrequencies, rotary } from './rotary.js';
-import * as rope from './rope.js';
 import * as scale from './scale.js';
 import * as scaleBy from './scale-by.js';
 import * as softmax from './softmax.js';
@@ -50,7 +49,6 @@ export const OPS = {
   rotary,
   ropeFrequencies,
   rmsNorm,
-  rope,
   runningMax,
   runningSum,
 };

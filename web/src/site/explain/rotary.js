@@ -1,9 +1,35 @@
 // Rotary position embeddings (Su et al. 2021, RoFormer): each pair of a row's
 // coordinates turns by position · θ_i. `rotary` explains a rotated cell from
 // its pair, `frequencies` a pair's θ_i from rope_theta and the config's scaling
-// (Hugging Face's rope_scaling names: linear, or llama3's three bands).
+// (Hugging Face's rope_scaling names: linear, or llama3's three bands). The
+// one place the site computes θ_i: the RoPE chapter's figures and the model
+// chapter's rotated q and k both read it from here.
 import { factor, shown } from './format.js';
 import { at } from './names.js';
+
+const SCALING_KEYS = ['factor', 'low_freq_factor', 'high_freq_factor', 'original_max_position_embeddings'];
+
+/** config.json's rope_scaling as the rotation takes it (null: none, or a type not computed here). */
+export function scalingOfConfig(config) {
+  const s = config.rope_scaling;
+  const type = s?.rope_type ?? s?.type;
+  if (type !== 'linear' && type !== 'llama3') return null;
+  const keys = type === 'linear' ? ['factor'] : SCALING_KEYS;
+  return { rope_type: type, ...Object.fromEntries(keys.map((k) => [k, s[k]])) };
+}
+
+/**
+ * The rotation a layer's config.json sets: { base, baseName, scaling }. Gemma 3's
+ * sliding-window layers turn with rope_local_base_freq and no scaling.
+ */
+export function rotationOfConfig(config, sliding = false) {
+  const local = sliding && typeof config.rope_local_base_freq === 'number';
+  return {
+    base: local ? config.rope_local_base_freq : (config.rope_theta ?? 10000),
+    baseName: local ? 'rope_local_base_freq' : 'rope_theta',
+    scaling: local ? null : scalingOfConfig(config),
+  };
+}
 
 /** θ_i = base^(−2i/d), i = 0 … d/2 − 1, before any scaling. */
 export const baseFrequencies = (d, base) => Array.from({ length: d / 2 }, (_, i) => base ** ((-2 * i) / d));
@@ -40,6 +66,20 @@ export function pairOf(c, d, pairing) {
   return c < h ? { i: c, partner: c + h, sign: -1 } : { i: c - h, partner: c - h, sign: 1 };
 }
 
+/** Cell (r, c) of x turned (position positions[r], or r), as the explanation writes it out. */
+export function rotated(x, invFreq, r, c, { positions, pairing } = {}) {
+  const { i, partner, sign } = pairOf(c, x.cols, pairing);
+  const angle = (positions?.[r] ?? r) * invFreq[i];
+  return at(x, r, c) * Math.cos(angle) + sign * at(x, r, partner) * Math.sin(angle);
+}
+
+/** Where θ_i came from: "rope_theta 10000^(−2·1/8), rope_scaling llama3". */
+function thetaSource({ base, baseName = 'base', scaling, invFreq }, i, d) {
+  if (base === undefined && invFreq) return 'as given';
+  const scaled = scaling ? `, rope_scaling ${scaling.rope_type}` : '';
+  return `${baseName} ${shown(base ?? 10000)}^(−2·${i}/${d})${scaled}`;
+}
+
 export const rotary = {
   roles: ['x'],
   sources({ inputs: { x }, params }, r, c) {
@@ -55,21 +95,35 @@ export const rotary = {
     ];
   },
   focus: (_, r, c) => ({ input: 'x', cell: [r, c] }),
-  /** "position 3, pair 2 (coordinates 2 and 6) turns by 3·0.1 = 0.3; q′[1][2] = … = x·cos 0.3 − y·sin 0.3 = …". */
+  /**
+   * "q′[4][2] = q[4][2]·cos(3·θ2) − q[4][6]·sin(3·θ2) = 0.5·0.9936 − 0.3·0.1126 = 0.463; θ2 is 0.03761 (…);
+   * position 3, pair 2 (coordinates 2 and 6) turns by 3·θ2 = …": the arithmetic first and its only
+   * " = " steps, so its printed numbers give the printed value.
+   */
   explain(args, r, c) {
     const { out, inputs, params, names } = args;
     const { x } = inputs;
     const { i, partner, sign } = pairOf(c, x.cols, params.pairing);
-    const m = params.positions[r];
-    const theta = (params.invFreq ?? inverseFrequencies(x.cols, params.base ?? 10000, params.scaling))[i];
+    const m = params.positions?.[r] ?? r;
+    const invFreq = params.invFreq ?? inverseFrequencies(x.cols, params.base ?? 10000, params.scaling);
+    const theta = invFreq[i];
     const angle = m * theta;
     const [first, second] = [c, partner].sort((p, q) => p - q);
+    const op = sign < 0 ? '−' : '+';
     const turn = `(${m}·θ${i + 1})`;
-    const numbers = `${factor(at(x, r, c))}·cos ${shown(angle)} ${sign < 0 ? '−' : '+'} ${factor(at(x, r, partner))}·sin ${shown(angle)}`;
+    const value = at(out, r, c);
+    const ours = rotated(x, invFreq, r, c, params);
+    // A model's own number is the one shown; a rotation this story does not write out says so.
+    const agrees = Math.abs(ours - value) <= 1e-3 * Math.max(1, Math.abs(value));
+    const numbers = `${factor(at(x, r, c))}·${factor(Math.cos(angle))} ${op} ${factor(at(x, r, partner))}·${factor(Math.sin(angle))}`;
     return {
       text:
-        `position ${m}, pair ${i + 1} (coordinates ${first + 1} and ${second + 1}) turns by ${m}·θ${i + 1} = ${m}·${shown(theta)} = ${shown(angle)} rad; ` +
-        `${names.out.cell(r, c)} = ${names.x.index(r, c)}·cos${turn} ${sign < 0 ? '−' : '+'} ${names.x.index(r, partner)}·sin${turn} = ${numbers} = ${shown(at(out, r, c))}`,
+        `${names.out.cell(r, c)} = ${names.x.index(r, c)}·cos${turn} ${op} ${names.x.index(r, partner)}·sin${turn} = ${numbers} = ${shown(agrees ? value : ours)}; ` +
+        `θ${i + 1} is ${shown(theta)} (${thetaSource(params, i, x.cols)}); ` +
+        `position ${m}, pair ${i + 1} (coordinates ${first + 1} and ${second + 1}) turns by ${m}·θ${i + 1} = ${m}·${shown(theta)} = ${shown(angle)} rad` +
+        (agrees
+          ? ''
+          : `; but the model's value is ${shown(value)}: its config scales the rotation in a way this story does not write out`),
       sources: rotary.sources(args, r, c),
     };
   },

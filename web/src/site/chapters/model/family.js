@@ -1,6 +1,7 @@
 // What the model chapter reads of a model's family, by config.json's names (no
 // DOM): its sizes, whether it is causal, each layer's sliding window, the shared
-// key/value heads, QK-norm, the score scale, and the rotation's frequencies.
+// key/value heads, QK-norm and the score scale (the rotation's frequencies:
+// explain/rotary.js, shared with the RoPE chapter).
 
 /** Families whose heads normalise q and k (RMSNorm per head, q_norm and k_norm) before the rotation. */
 const QK_NORM = ['qwen3', 'gemma3'];
@@ -54,35 +55,3 @@ export const keysOpen = (shape, layer, T) => {
   if (!shape.causal) return () => T;
   return (i) => (w === null ? i + 1 : Math.min(i + 1, w));
 };
-
-/**
- * The rotation's frequencies θ_m of layer `layer` (m < head_dim / 2) by config.json's names:
- * rope_theta (Gemma 3's sliding layers: rope_local_base_freq), then rope_scaling 'linear'
- * (θ / factor) or 'llama3' (Llama 3.1's long-wavelength rescaling). { invFreq, text }.
- */
-export function ropeFrequencies(config, shape, layer) {
-  const half = shape.headDim / 2;
-  const local = shape.window(layer) !== null && typeof config.rope_local_base_freq === 'number';
-  const base = local ? config.rope_local_base_freq : (config.rope_theta ?? 10000);
-  const baseName = local ? 'rope_local_base_freq' : 'rope_theta';
-  const invFreq = Float64Array.from({ length: half }, (_, m) => base ** ((-2 * m) / shape.headDim));
-  let text = `${base}^(−2(m−1)/${shape.headDim}), ${baseName} ${base}`;
-  const scaling = local ? null : config.rope_scaling;
-  const type = scaling?.rope_type ?? scaling?.type;
-  if (type === 'linear' && scaling.factor > 0) {
-    for (let m = 0; m < half; m++) invFreq[m] /= scaling.factor;
-    text += `, divided by rope_scaling's factor ${scaling.factor}`;
-  } else if (type === 'llama3') {
-    const { factor, low_freq_factor: low, high_freq_factor: high, original_max_position_embeddings: old } = scaling;
-    for (let m = 0; m < half; m++) {
-      const wavelength = (2 * Math.PI) / invFreq[m];
-      if (wavelength > old / low) invFreq[m] /= factor;
-      else if (wavelength >= old / high) {
-        const smooth = (old / wavelength - low) / (high - low);
-        invFreq[m] = (1 - smooth) * (invFreq[m] / factor) + smooth * invFreq[m];
-      }
-    }
-    text += ', rescaled as rope_scaling llama3 says';
-  }
-  return { invFreq, text };
-}

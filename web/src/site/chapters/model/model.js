@@ -3,10 +3,11 @@
 // course site's model-src folder lives, the demo model's files, running a
 // sentence, and the measures behind the chapter's sentences about heads
 // (each stated with its baseline, and shown only when it holds).
+import { rotationOfConfig } from '../../explain/rotary.js';
 import { tracedApi } from '../../explain/traced-api.js';
-import { keysOpen, maySee, ropeFrequencies, shapeOf } from './family.js';
+import { keysOpen, maySee, shapeOf } from './family.js';
 
-export { keysOpen, maySee, ropeFrequencies, shapeOf };
+export { keysOpen, maySee, shapeOf };
 
 export const DEMO_SENTENCE = 'a small dog saw the red bird in the tree.';
 export const MAX_SENTENCE = 2000; // characters in the permalink; the model's n_positions bounds the tokens
@@ -218,6 +219,9 @@ export function findings(attentions, open = () => (i) => i + 1) {
 
 /** Tensor names of the chosen head (the figures map them to the heatmaps that draw them). */
 export const TENSORS = {
+  x: 'head.x',
+  W: 'head.W',
+  b: 'head.b',
   q: 'head.q',
   k: 'head.k',
   v: 'head.v',
@@ -229,9 +233,60 @@ export const TENSORS = {
   mix: 'head.mix',
 };
 
+const PARTS = ['q', 'k', 'v'];
+
+/** Matrices side by side (same rows), as a plain row-major float64 one. */
+function sideBySide(parts) {
+  const rows = parts[0].rows;
+  const cols = parts.reduce((n, m) => n + m.cols, 0);
+  const data = new Float64Array(rows * cols);
+  for (let r = 0; r < rows; r++) {
+    let c0 = 0;
+    for (const m of parts) {
+      for (let c = 0; c < m.cols; c++) data[r * cols + c0 + c] = m.data[r * m.cols + c];
+      c0 += m.cols;
+    }
+  }
+  return { rows, cols, data };
+}
+
+/** The head's q | k | v columns of c_attn side by side (n_embd x 3 d_k), as drawn and traced. */
+export const headColumns = (inputs) => sideBySide(PARTS.map((p) => inputs[`w${p}`]));
+/** Their labels: q1 … q_dk, k1 …, v1 … */
+export const headColumnLabels = (dk) => PARTS.flatMap((p) => Array.from({ length: dk }, (_, c) => `${p}${c + 1}`));
+
+/**
+ * q, k, v recorded as x·W + b (GPT-2's explainHead gives x, the head's rows of ln_1,
+ * and its columns of c_attn): W and b are the head's q | k | v columns side by side,
+ * each part a split of them, so a cell of q outlines x's row and W's column.
+ */
+function recordProjections(t, trace, inputs, tokens) {
+  const dk = inputs.q.cols;
+  const labels = headColumnLabels(dk);
+  t.input(TENSORS.x, inputs.x, { symbol: 'x', row: 'x', rowLabels: tokens });
+  t.input(TENSORS.W, headColumns(inputs), { symbol: 'W', colLabels: labels });
+  t.input(TENSORS.b, sideBySide(PARTS.map((p) => inputs[`b${p}`])), { symbol: 'b', colLabels: labels });
+  PARTS.forEach((p, i) => {
+    const params = { c0: i * dk, width: dk };
+    const [W, b] = [`${TENSORS.W}${p}`, `${TENSORS.b}${p}`];
+    trace.add({ name: W, op: 'split', inputs: [TENSORS.W], value: inputs[`w${p}`], params, symbol: `W_${p}` });
+    trace.add({ name: b, op: 'split', inputs: [TENSORS.b], value: inputs[`b${p}`], params, symbol: `b_${p}` });
+    trace.add({
+      name: TENSORS[p],
+      op: 'linear',
+      inputs: [TENSORS.x, W, b],
+      value: inputs[p],
+      symbol: p.toUpperCase(),
+      row: p,
+      rowLabels: tokens,
+    });
+  });
+}
+
 /**
  * The chosen head's value mix weights · v (T x d_k, float64), recorded in
  * `trace` with the head's queries, keys and values (explainHead's { q, k, v }, and
+ * with GPT-2's x and weights each as x·W + b, and
  * for a rotary family qRotated, kRotated: the rotation recorded from q, k), and its
  * weights (T x T, the model's own map from run()): the scores q·k (of the rotated
  * vectors when there are), the mask (causal, the layer's window) and the softmax of
@@ -244,20 +299,25 @@ export function headMix(api, trace, inputs, weights, tokens, context = {}) {
   const t = tracedApi(api, trace);
   const rows = { rowLabels: tokens };
   const pairs = { rowLabels: tokens, colLabels: tokens };
-  t.input(TENSORS.q, q, { symbol: 'Q', row: 'q', ...rows });
-  t.input(TENSORS.k, k, { symbol: 'K', row: 'k', ...rows });
-  t.input(TENSORS.v, v, { symbol: 'V', row: 'v', ...rows });
+  if (inputs.x && inputs.wq) recordProjections(t, trace, inputs, tokens);
+  else {
+    t.input(TENSORS.q, q, { symbol: 'Q', row: 'q', ...rows });
+    t.input(TENSORS.k, k, { symbol: 'K', row: 'k', ...rows });
+    t.input(TENSORS.v, v, { symbol: 'V', row: 'v', ...rows });
+  }
   let [queries, keys] = [TENSORS.q, TENSORS.k];
   let [Q, K] = [q, k];
   if (inputs.qRotated && inputs.kRotated && shape) {
-    const { invFreq, text } = ropeFrequencies(config, shape, layer);
+    // Hugging Face's Llama-like layout: coordinate m turns with m + d/2, row r at position r.
+    const rotation = rotationOfConfig(config, shape.window(layer) !== null);
+    const positions = Array.from({ length: q.rows }, (_, r) => r);
     const turn = (name, from, value, symbol, row) =>
       trace.add({
         name,
-        op: 'rope',
+        op: 'rotary',
         inputs: [from],
         value,
-        params: { invFreq, thetaText: text },
+        params: { ...rotation, positions, pairing: 'half' },
         symbol,
         row,
         ...rows,

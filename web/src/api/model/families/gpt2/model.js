@@ -25,10 +25,13 @@ export class Gpt2 extends CausalModel {
 
   /**
    * What one head computed on `text`, to explain its weights down to q·k: its queries,
-   * keys and values (T x d_k float32 Matrices, as the model's attention op read them).
-   * Costs nothing until called: it reads the layer's ln_1 and c_attn weights again from
-   * model.safetensors (the Blob/File, buffer or URL the model was opened from), runs the
-   * model, and applies ln_1 and the head's columns of c_attn with the core's ops.
+   * keys and values (T x d_k float32 Matrices, as the model's attention op read them),
+   * the rows they were projected from (x: T x n_embd, ln_1 of the residual stream) and
+   * the head's weight columns and biases (wq, wk, wv: n_embd x d_k; bq, bk, bv: 1 x d_k),
+   * so q = x wq + bq. Costs nothing until called: it reads the layer's ln_1 and c_attn
+   * weights again from model.safetensors (the Blob/File, buffer or URL the model was
+   * opened from), runs the model, and applies ln_1 and the head's columns of c_attn with
+   * the core's ops.
    * @param {string} text
    * @param {{ layer: number, head: number, signal?: AbortSignal }} options
    */
@@ -51,7 +54,8 @@ export class Gpt2 extends CausalModel {
       (heap) => {
         forwardIn(raw, heap, ids, fn);
         const vector = (v, name) => heap.matrix({ rows: 1, cols: v.length, data: v }, name);
-        const out = heap.output(T, 3 * dk, 'q | k | v');
+        const width = n_embd + 3 * dk;
+        const out = heap.output(T, width, 'x | q | k | v');
         throwForStatus(
           core,
           raw.headInputs(
@@ -64,13 +68,35 @@ export class Gpt2 extends CausalModel {
           ),
           fn,
         );
-        const qkv = heap.read(out);
-        const part = (p) => {
-          const m = new Float32Array(T * dk);
-          for (let i = 0; i < T; i++) m.set(qkv.subarray(i * 3 * dk + p * dk, i * 3 * dk + (p + 1) * dk), i * dk);
-          return new Matrix(T, dk, m);
+        const all = heap.read(out);
+        const columns = (from, cols) => {
+          const m = new Float32Array(T * cols);
+          for (let i = 0; i < T; i++) m.set(all.subarray(i * width + from, i * width + from + cols), i * cols);
+          return new Matrix(T, cols, m);
         };
-        return { tokens: ids.map((id) => tokenText(this, id)), ids, q: part(0), k: part(1), v: part(2) };
+        const part = (p) => columns(n_embd + p * dk, dk);
+        // w.weight is n_embd x 3 d_k (q | k | v columns); each part's d_k of them.
+        const weightOf = (p) => {
+          const m = new Float32Array(n_embd * dk);
+          for (let r = 0; r < n_embd; r++)
+            m.set(w.weight.subarray(r * 3 * dk + p * dk, r * 3 * dk + (p + 1) * dk), r * dk);
+          return new Matrix(n_embd, dk, m);
+        };
+        const biasOf = (p) => new Matrix(1, dk, w.bias.slice(p * dk, (p + 1) * dk));
+        return {
+          tokens: ids.map((id) => tokenText(this, id)),
+          ids,
+          x: columns(0, n_embd),
+          q: part(0),
+          k: part(1),
+          v: part(2),
+          wq: weightOf(0),
+          wk: weightOf(1),
+          wv: weightOf(2),
+          bq: biasOf(0),
+          bk: biasOf(1),
+          bv: biasOf(2),
+        };
       },
       'float32',
     );

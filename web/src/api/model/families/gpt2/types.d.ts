@@ -50,7 +50,8 @@ export interface Gpt2Model extends OwnedObject {
   /** Runs the model on 1 to `n_positions` token ids in [0, vocab_size). */
   runIds(ids: readonly number[] | Int32Array | Uint32Array, options?: Gpt2RunOptions): Gpt2Result;
   /**
-   * One head's queries, keys and values on `text` ((T × d_k) float32), to explain its weights down to q·k.
+   * One head's queries, keys and values on `text` ((T × d_k) float32), to explain its weights down to q·k,
+   * with the rows and weights they were projected from (x, wq, bq, …: q = x wq + bq).
    * Reads that layer's ln_1 and c_attn weights again from `model.safetensors` (nothing is kept for it).
    */
   explainHead(text: string, options: Gpt2ExplainOptions): Promise<Gpt2HeadInputs>;
@@ -71,6 +72,16 @@ export interface Gpt2HeadInputs {
   q: Matrix;
   k: Matrix;
   v: Matrix;
+  /** (T × n_embd): the rows the head projects, ln_1 of the layer's residual stream. */
+  x: Matrix;
+  /** (n_embd × d_k): the head's columns of c_attn, so q = x wq + bq (k, v alike). */
+  wq: Matrix;
+  wk: Matrix;
+  wv: Matrix;
+  /** (1 × d_k): the head's biases of c_attn. */
+  bq: Matrix;
+  bk: Matrix;
+  bv: Matrix;
 }
 
 // This family's entries in the shared types: openModel's result and the files it reads.

@@ -9,7 +9,7 @@ import { el } from '../../../dom.js';
 import { Heatmap, captioned } from '../../../figures/heatmap.js';
 import { HeadGrid } from '../../../figures/head-grid.js';
 import { shown } from '../../../explain/format.js';
-import { FACTOR, HOLDS_AT, maySee, repeatReading, TENSORS } from '../model.js';
+import { FACTOR, headColumnLabels, headColumns, HOLDS_AT, maySee, repeatReading, TENSORS } from '../model.js';
 
 // A real model reads up to 1,024 tokens: past these many cells a map draws one pixel per cell.
 const BIG_MAP = 48 * 48;
@@ -172,18 +172,53 @@ export function headStep({ story, figures, predict, onNextHead }) {
   });
   const largeFigure = captioned(large, ' ');
   largeFigure.classList.add('model-head-figure');
-  // Drawn, not computed here (the model computed them): the readouts outline their rows.
-  const q = asInput(vectorMap('queries q of the chosen head'));
-  const k = asInput(vectorMap('keys k of the chosen head'));
-  const v = asInput(vectorMap('values v of the chosen head'));
+  // GPT-2's x and the head's columns of c_attn: what q, k, v are computed from (drawn, not computed).
+  const x = asInput(vectorMap('the head’s input x: ln_1 of the layer’s input', 'bone'));
+  const W = asInput(
+    new Heatmap({
+      palette: 'bone',
+      label: 'the head’s columns of c_attn: W_q, W_k, W_v side by side',
+      annotate: false,
+      cellWidth: 12,
+      cellHeight: 10,
+      pixelAbove: BIG_VECTORS,
+    }),
+  );
+  const projectionFigures = [
+    captioned(x, 'x: one row per token (ln_1 of the residual stream)'),
+    captioned(W, 'W: the head’s columns of c_attn, q | k | v'),
+  ];
+  const projectionBox = el('div', { className: 'figures model-vectors model-projection', hidden: true });
+  const inputsBox = el('div', { className: 'figures model-vectors' });
+  // q, k, v explain their cells when the family gives x and W (GPT-2: q = x·W_q + b_q);
+  // otherwise they are drawn as read from the model, inputs whose readouts outline their rows.
+  let q, k, v;
+  let projected = null;
+  function vectorMaps(explained) {
+    if (explained === projected) return;
+    projected = explained;
+    const map = (what, name) => {
+      const m = vectorMap(what, 'blue', explained ? story(name) : undefined);
+      return explained ? m : asInput(m);
+    };
+    q = map('queries q of the chosen head', TENSORS.q);
+    k = map('keys k of the chosen head', TENSORS.k);
+    v = map('values v of the chosen head', TENSORS.v);
+    Object.assign(figures, { [TENSORS.q]: q, [TENSORS.k]: k, [TENSORS.v]: v });
+    inputsBox.replaceChildren(
+      captioned(q, 'Queries q (one row per token)'),
+      captioned(k, 'Keys k'),
+      captioned(v, 'Values v'),
+    );
+  }
+  vectorMaps(false);
   const qRotated = vectorMap('queries after the rotation, q̃', 'green', story(TENSORS.qRotated));
   const kRotated = vectorMap('keys after the rotation, k̃', 'green', story(TENSORS.kRotated));
   const mix = vectorMap('the chosen head’s output: its value mix', 'orange', story(TENSORS.mix));
   Object.assign(figures, {
     [TENSORS.weights]: large,
-    [TENSORS.q]: q,
-    [TENSORS.k]: k,
-    [TENSORS.v]: v,
+    [TENSORS.x]: x,
+    [TENSORS.W]: W,
     [TENSORS.qRotated]: qRotated,
     [TENSORS.kRotated]: kRotated,
     [TENSORS.mix]: mix,
@@ -196,13 +231,6 @@ export function headStep({ story, figures, predict, onNextHead }) {
     captioned(kRotated, 'k̃: each key turned the same way'),
   ];
   const rotatedBox = el('div', { className: 'figures model-vectors model-rotated', hidden: true });
-  const inputsBox = el(
-    'div',
-    { className: 'figures model-vectors' },
-    captioned(q, 'Queries q (one row per token)'),
-    captioned(k, 'Keys k'),
-    captioned(v, 'Values v'),
-  );
   const mixBox = el(
     'div',
     { className: 'figures model-vectors' },
@@ -220,7 +248,7 @@ export function headStep({ story, figures, predict, onNextHead }) {
     ],
     predict,
     figures: [largeFigure],
-    after: [about, note, inputsBox, rotatedBox, mixBox, next.element],
+    after: [about, note, projectionBox, inputsBox, rotatedBox, mixBox, next.element],
   });
   return {
     element,
@@ -231,6 +259,7 @@ export function headStep({ story, figures, predict, onNextHead }) {
      * reading; `explains` false: this family has no explainHead, the weights are all there is).
      */
     show(weights, tokens, selected, inputs, mixed, { shape, explains = true }) {
+      if (inputs) vectorMaps(Boolean(inputs.x));
       const see = maySee(shape, selected.layer);
       // The formulas sum over j ≤ i: a causal model's (BERT reads every j).
       for (const node of element.querySelectorAll(':scope > .formula')) node.hidden = !shape.causal;
@@ -263,6 +292,9 @@ export function headStep({ story, figures, predict, onNextHead }) {
         shape.qkNorm
           ? 'In this family each query and key is normalised first (QK-norm: an RMSNorm over the head’s numbers, with learned weights q_norm and k_norm), then rotated; q and k below are after the norm, before the rotation.'
           : '',
+        inputs?.x
+          ? 'Each query, key and value is a row of x, the layer’s input after ln_1, times the head’s columns of c_attn, plus their bias: hover a cell of q, k or v to see that sum.'
+          : '',
         shape.rotary
           ? `Positions enter by rotating q and k (RoPE), so the score is q̃·k̃; ${scale}.`
           : `${scale[0].toUpperCase()}${scale.slice(1)}.`,
@@ -278,10 +310,18 @@ export function headStep({ story, figures, predict, onNextHead }) {
           : 'reading this head’s weights from the model file…';
       inputsBox.hidden = !inputs; // never another head's numbers
       mixBox.hidden = !inputs;
+      // In the page only when drawn: no hidden figure waits to be explained.
+      projectionBox.hidden = !inputs?.x;
+      if (projectionBox.hidden) projectionBox.replaceChildren();
+      else if (!projectionBox.hasChildNodes()) projectionBox.append(...projectionFigures);
       rotatedBox.hidden = !inputs?.qRotated;
       if (rotatedBox.hidden) rotatedBox.replaceChildren();
       else if (!rotatedBox.hasChildNodes()) rotatedBox.append(...rotatedFigures);
       if (!inputs) return;
+      if (inputs.x) {
+        x.update(inputs.x, { rowLabels: tokens });
+        W.update(headColumns(inputs), { colLabels: headColumnLabels(inputs.q.cols) });
+      }
       q.update(inputs.q, { rowLabels: tokens });
       k.update(inputs.k, { rowLabels: tokens });
       v.update(inputs.v, { rowLabels: tokens });

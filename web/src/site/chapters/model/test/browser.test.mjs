@@ -86,7 +86,7 @@ test('the demo model opens and every view is drawn; a weight explains itself dow
   assert.equal(thumbs.length, 8);
   thumbs.forEach((n, i) => assert.ok(n > 20, `thumbnail ${i}: ${n} painted pixels`));
   const maps = await paintedPixels(page, `${chapter} canvas.heatmap-canvas`);
-  assert.equal(maps.length, 5, 'the head, its q, k, v and its value mix');
+  assert.equal(maps.length, 7, 'the head, x and W, its q, k, v and its value mix');
   maps.forEach((n, i) => assert.ok(n > 100, `heatmap ${i}: ${n} painted pixels`));
   assert.equal(await page.locator(`${chapter} .token-lines-head`).count(), 4);
   assert.ok((await page.locator(`${chapter} .token-lines line`).count()) > 10);
@@ -119,6 +119,16 @@ test('the demo model opens and every view is drawn; a weight explains itself dow
   assert.match(story, /^weight\[4\]\[3\]/);
   // Its sources are outlined: the query's row and the keys' rows.
   assert.ok((await page.locator(`${chapter} figure.heatmap.is-source`).count()) >= 2);
+  // GPT-2's q is computed, not an input: a cell of q is x's row times W's column, plus the bias, both outlined.
+  const q = page.locator(`${chapter} figure.heatmap`).filter({ has: page.locator('canvas[aria-label^="queries q"]') });
+  assert.equal(await q.getAttribute('data-role'), null);
+  await q.locator('canvas').focus();
+  for (const key of ['ArrowDown', 'ArrowRight']) await page.keyboard.press(key);
+  assert.match(await q.locator('.heatmap-story').textContent(), /^Q\[2\]\[2\] .* = x2 .* · W_q\[:, 2\] \+ b_q\[2\] = /);
+  const outlined = await page.$$eval(`${chapter} figure.heatmap.is-source canvas`, (cs) =>
+    cs.map((c) => c.getAttribute('aria-label').split(':')[0]),
+  );
+  assert.deepEqual(outlined.sort(), ['the head’s columns of c_attn', 'the head’s input x']);
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
@@ -374,6 +384,8 @@ test('a BERT folder (vocab.txt) opens: [CLS]/[SEP], both directions, a sentence 
   const box = page.getByRole('textbox', { name: 'sentence for the model' });
   await box.fill('the cat sat on the [MASK] .');
   await page.waitForFunction((s) => document.querySelector(s)?.dataset.modelExplained === 'none', chapter);
+  // No explainHead: the demo's q, k, v and value mix are gone, not left on the page stale.
+  assert.equal(await page.locator(`${chapter} .model-vectors figure.heatmap:visible`).count(), 0);
   const tokens = await page.locator(`${chapter} .model-token`).allTextContents();
   assert.deepEqual(tokens, ['[CLS]', 'the', 'cat', 'sat', 'on', 'the', '[MASK]', '.', '[SEP]']);
   // Both directions: the first token's row reads later tokens (no masked cell in the large map).

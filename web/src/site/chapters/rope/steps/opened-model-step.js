@@ -4,23 +4,13 @@
 import { el } from '../../../dom.js';
 import { asInput, indexLabels, step } from '../../../chapter-kit.js';
 import { shown } from '../../../explain/format.js';
+import { rotationOfConfig } from '../../../explain/rotary.js';
 import { tracedApi } from '../../../explain/traced-api.js';
 import { captioned, Heatmap } from '../../../figures/heatmap.js';
 import { openedModelView, tokenLabels } from '../../../lesson-kit/opened-model.js';
 import { prediction } from '../../../predict.js';
 
 const FIRST_TOKENS = 12; // the most tokens the figures show
-const SCALING_KEYS = ['factor', 'low_freq_factor', 'high_freq_factor', 'original_max_position_embeddings'];
-
-/** config.json's rope_scaling as rotaryEmbedding takes it (null when the core has no such type). */
-export function scalingOfConfig(config) {
-  const s = config.rope_scaling;
-  const type = s?.rope_type ?? s?.type;
-  if (type !== 'linear' && type !== 'llama3') return null;
-  const keys = type === 'linear' ? ['factor'] : SCALING_KEYS;
-  return { rope_type: type, ...Object.fromEntries(keys.map((k) => [k, s[k]])) };
-}
-
 /** Float32 rounding of a model's own rotation against the core's float64 one: agreement within 1e-3. */
 const AGREE = 1e-3;
 const agreement = () =>
@@ -40,11 +30,7 @@ export function openedModelStep({ api, figures, story, trace, signal }) {
     const cut = (m) => new api.Matrix(T, m.cols, m.data.slice(0, T * m.cols));
     const q = cut(inputs.q);
     const tokens = tokenLabels(inputs, T);
-    const config = model.config ?? {};
-    // Gemma 3's sliding-window layers turn with their own base and no scaling.
-    const local = inputs.window != null && typeof config.rope_local_base_freq === 'number';
-    const base = local ? config.rope_local_base_freq : (config.rope_theta ?? 10000);
-    const scaling = local ? null : scalingOfConfig(config);
+    const { base, baseName, scaling } = rotationOfConfig(model.config ?? {}, inputs.window != null);
     t.input('modelQ', q, { symbol: 'q', row: 'q', rowLabels: tokens });
     const turned = t
       .name('modelQRot', { symbol: 'q′', row: 'q′', rowLabels: tokens })
@@ -64,7 +50,7 @@ export function openedModelStep({ api, figures, story, trace, signal }) {
     const sentence = el(
       'p',
       { className: 'live-sentence' },
-      `Layer ${layer + 1}, head ${head + 1} of this ${model.family} model, first ${T} tokens (row r is position r − 1), head size ${q.cols}, ${local ? 'rope_local_base_freq' : 'rope_theta'} ${shown(base)}${scaling ? `, rope_scaling ${scaling.rope_type}` : ''}. `,
+      `Layer ${layer + 1}, head ${head + 1} of this ${model.family} model, first ${T} tokens (row r is position r − 1), head size ${q.cols}, ${baseName} ${shown(base)}${scaling ? `, rope_scaling ${scaling.rope_type}` : ''}. `,
       gap === null
         ? 'The model did not hand over its own rotated q to compare.'
         : `The largest difference between this rotation and the model’s own rotated q is ${shown(gap)} (the model computes in float32).`,
