@@ -75,7 +75,8 @@ export function bytesStep(ctx) {
         ' numbers per K/V head, for every token, each number stored in the checkpoint’s dtype (2 bytes for bfloat16, 4 for float32). The shapes below are the ones these models’ config.json files state; the last column is what the same model would hold with a K/V head for every query head. The context length is the one of step 4.',
       ),
     ],
-    formula: `\\text{bytes per token} = 2 \\times \\text{layers} \\times \\text{K/V heads} \\times \\text{head\\_dim} \\times \\text{bytes per number}`,
+    // two lines: one is wider than a phone's column even at 70%
+    formula: `\\begin{aligned}\\text{bytes per token} &= 2 \\times \\text{layers} \\times \\text{K/V heads} \\\\ &\\quad \\times \\text{head\\_dim} \\times \\text{bytes per number}\\end{aligned}`,
     predict: questions.biggestCache,
     figures: [
       el(
