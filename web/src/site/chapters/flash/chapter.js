@@ -2,10 +2,9 @@
 // keys with a running maximum and sum, drawn block by block, compared with the
 // full softmax to the bit, and the memory each way holds. Steps in steps/.
 import { el } from '../../dom.js';
-import { credit, errorLine, guarded, inputEditor, showSteps } from '../../chapter-kit.js';
-import { tracedFigures } from '../../explain/trace.js';
+import { credit } from '../../chapter-kit.js';
+import { stepChapter } from '../../lesson-kit/chapter-shell.js';
 import { addPrerendered } from '../../math.js';
-import { linkFormulas } from '../../formula-links.js';
 import { urlStore } from '../../url-state.js';
 import { flashStages, SCHEMA } from './model.js';
 import { flashQuestions } from './predict.js';
@@ -39,37 +38,23 @@ export default {
   ...meta, // id, title, summary
 
   render(root, { api, store = urlStore }) {
-    const state = { ...store.readState(SCHEMA) };
-    const { trace, figures, story } = tracedFigures();
-    const edit = inputEditor(
-      state,
-      () => steps,
-      () => update(),
-    );
-    const ctx = { state, edit, figures, story, questions: flashQuestions() };
-    const steps = [tilesStep(ctx), runningStep(ctx), equalStep(ctx), memoryStep(ctx)];
-    const error = errorLine();
-
-    function update() {
-      guarded(error, () => {
-        const run = flashStages(api, state, trace);
-        showSteps(steps, run.r, run.failures);
-        store.writeState(SCHEMA, state);
-      });
-    }
-
-    root.append(
-      el('h1', { className: 'chapter-title' }, meta.title),
-      ...credits(),
-      el(
-        'p',
-        { className: 'lede' },
-        'Attention’s softmax seems to need every score of a row before it can produce a single weight. It does not: a running maximum and a running sum, corrected as each new block of keys arrives, give the same result in one pass over the keys. That is the idea behind FlashAttention, which never writes the N × N weight matrix to memory.',
-      ),
-      ...steps.map((s) => s.element),
-      error,
-    );
-    linkFormulas(root, figures);
-    update();
+    stepChapter(root, {
+      store,
+      schema: SCHEMA,
+      title: meta.title,
+      head: [
+        ...credits(),
+        el(
+          'p',
+          { className: 'lede' },
+          'Attention’s softmax seems to need every score of a row before it can produce a single weight. It does not: a running maximum and a running sum, corrected as each new block of keys arrives, give the same result in one pass over the keys. That is the idea behind FlashAttention, which never writes the N × N weight matrix to memory.',
+        ),
+      ],
+      build: (kit) => {
+        const ctx = { ...kit, questions: flashQuestions() };
+        return { steps: [tilesStep(ctx), runningStep(ctx), equalStep(ctx), memoryStep(ctx)] };
+      },
+      stages: (state, trace) => flashStages(api, state, trace),
+    });
   },
 };
