@@ -1,24 +1,8 @@
-// What the flash chapter's steps share: number fields, a checkbox, a heatmap
-// registered under its trace name, and `name = array(...)` as NumPy prints it.
+// What the flash chapter's steps share: a checkbox, and (from the lesson kit)
+// number fields, traced heatmaps and grouped digits.
 import { el } from '../../../dom.js';
-import { captioned, Heatmap } from '../../../figures/heatmap.js';
-import { NumberInput } from '../../../number-input.js';
-import { formatNumpy } from '../../../numpy-format.js';
 
-/** An integer field whose value the chapter can set back (sync). */
-export function intField(label, value, min, max, onChange) {
-  return new NumberInput({
-    caption: label,
-    label,
-    value,
-    integer: true,
-    min,
-    max,
-    width: '6em',
-    onChange,
-    scrub: { step: 1 },
-  });
-}
+export { intField, thousands, tracedMap } from '../../../lesson-kit/step-parts.js';
 
 /** A labelled checkbox: { element, set(checked) }. */
 export function checkbox(label, checked, onChange) {
@@ -30,16 +14,3 @@ export function checkbox(label, checked, onChange) {
   });
   return { element: el('label', { className: 'control' }, node, ` ${label}`), set: (v) => (node.checked = v) };
 }
-
-/** A computed heatmap drawing trace tensor `name`, explained from the trace. */
-export function tracedMap({ figures, story }, name, options, caption) {
-  const map = new Heatmap({ explain: story(name), ...options });
-  figures[name] = map;
-  return { map, element: captioned(map, caption) };
-}
-
-/** `prefix array([...])` as NumPy prints a matrix. */
-export const numpyRepr = (m, prefix) =>
-  `${prefix}${formatNumpy(m.data, [m.rows, m.cols], { prefix: `${' '.repeat(prefix.length)}array(` }).trimStart()}`;
-
-export const thousands = (x) => x.toLocaleString('en-US');

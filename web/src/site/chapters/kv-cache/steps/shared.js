@@ -1,35 +1,8 @@
-// What the KV-cache chapter's steps share: number fields, a heatmap registered
-// under its trace name, and `name = array(...)` as NumPy prints it.
+// What the KV-cache chapter's steps share: a select of numbers, and (from the
+// lesson kit) number fields, traced heatmaps and `name = array(...)` as NumPy prints it.
 import { el } from '../../../dom.js';
-import { captioned, Heatmap } from '../../../figures/heatmap.js';
-import { NumberInput } from '../../../number-input.js';
-import { formatNumpy } from '../../../numpy-format.js';
 
-/** An integer field whose value the chapter can set back (sync). */
-export function intField(label, value, min, max, onChange) {
-  return new NumberInput({
-    caption: label,
-    label,
-    value,
-    integer: true,
-    min,
-    max,
-    width: '6em',
-    onChange,
-    scrub: { step: 1 },
-  });
-}
-
-/** A computed heatmap drawing trace tensor `name`, explained from the trace. */
-export function tracedMap({ figures, story }, name, options, caption) {
-  const map = new Heatmap({ explain: story(name), ...options });
-  figures[name] = map;
-  return { map, element: captioned(map, caption) };
-}
-
-/** `prefix array([...])` as NumPy prints a matrix. */
-export const numpyRepr = (m, prefix) =>
-  `${prefix}${formatNumpy(m.data, [m.rows, m.cols], { prefix: `${' '.repeat(prefix.length)}array(` }).trimStart()}`;
+export { intField, numpyRepr, thousands, tracedMap } from '../../../lesson-kit/step-parts.js';
 
 /** A <select> of numbers, labelled. */
 export function numberSelect(label, values, current, format, onChange) {
@@ -40,5 +13,3 @@ export function numberSelect(label, values, current, format, onChange) {
   );
   return { element: el('label', { className: 'control' }, `${label} `, node), set: (v) => (node.value = String(v)) };
 }
-
-export const thousands = (x) => x.toLocaleString('en-US');
