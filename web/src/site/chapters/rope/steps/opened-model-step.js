@@ -6,7 +6,7 @@ import { asInput, indexLabels, step } from '../../../chapter-kit.js';
 import { shown } from '../../../explain/format.js';
 import { tracedApi } from '../../../explain/traced-api.js';
 import { captioned, Heatmap } from '../../../figures/heatmap.js';
-import { openedModelView, tokenLabels } from '../../../lesson-kit/opened-model.js';
+import { firstTokens, openedModelView } from '../../../lesson-kit/opened-model.js';
 import { prediction } from '../../../predict.js';
 
 const FIRST_TOKENS = 12; // the most tokens the figures show
@@ -36,10 +36,8 @@ const agreement = () =>
 export function openedModelStep({ api, figures, story, trace, signal }) {
   const t = tracedApi(api, trace);
   function show({ model, layer, head }, inputs) {
-    const T = Math.min(inputs.q.rows, FIRST_TOKENS);
-    const cut = (m) => new api.Matrix(T, m.cols, m.data.slice(0, T * m.cols));
+    const { T, cut, tokens } = firstTokens(api, inputs, FIRST_TOKENS);
     const q = cut(inputs.q);
-    const tokens = tokenLabels(inputs, T);
     const config = model.config ?? {};
     // Gemma 3's sliding-window layers turn with their own base and no scaling.
     const local = inputs.window != null && typeof config.rope_local_base_freq === 'number';
