@@ -1,5 +1,7 @@
-// Step parts the flash and KV-cache chapters share: an integer field, a heatmap
-// registered under its trace name, a matrix as NumPy prints it, grouped digits.
+// Step parts several chapters share: an integer field, a checkbox, a select of
+// numbers, a heatmap registered under its trace name, a matrix as NumPy prints
+// it, grouped digits.
+import { el } from '../dom.js';
 import { captioned, Heatmap } from '../figures/heatmap.js';
 import { NumberInput } from '../number-input.js';
 import { formatNumpy } from '../numpy-format.js';
@@ -17,6 +19,27 @@ export function intField(label, value, min, max, onChange) {
     onChange,
     scrub: { step: 1 },
   });
+}
+
+/** A labelled checkbox: { element, set(checked) }. */
+export function checkbox(label, checked, onChange) {
+  const node = el('input', {
+    type: 'checkbox',
+    checked,
+    attrs: { 'aria-label': label },
+    on: { change: () => onChange(node.checked) },
+  });
+  return { element: el('label', { className: 'control' }, node, ` ${label}`), set: (v) => (node.checked = v) };
+}
+
+/** A <select> of numbers, labelled: { element, set(value) }. */
+export function numberSelect(label, values, current, format, onChange) {
+  const node = el(
+    'select',
+    { attrs: { 'aria-label': label }, on: { change: () => onChange(Number(node.value)) } },
+    ...values.map((v) => el('option', { value: String(v), selected: v === current }, format(v))),
+  );
+  return { element: el('label', { className: 'control' }, `${label} `, node), set: (v) => (node.value = String(v)) };
 }
 
 /** A computed heatmap drawing trace tensor `name`, explained from the trace. */
