@@ -2,7 +2,7 @@
 // figures, the inputs editor, one error line, and an update that recomputes the
 // stages, shows each step its part and writes the state back.
 import { el } from '../dom.js';
-import { errorLine, guarded, inputEditor, showSteps } from '../chapter-kit.js';
+import { credit, errorLine, guarded, inputEditor, showSteps } from '../chapter-kit.js';
 import { tracedFigures } from '../explain/trace.js';
 import { linkFormulas } from '../formula-links.js';
 
@@ -13,7 +13,8 @@ import { linkFormulas } from '../formula-links.js';
  * @param {any} parts.store the state store (render's context)
  * @param {object[]} parts.schema the chapter's URL state
  * @param {string} parts.title
- * @param {Node[]} parts.head what stands between the title and the steps (credits, lede)
+ * @param {object[]} parts.sources the credits under the title (credit()'s { text, title, url, note })
+ * @param {string[]} parts.lede the opening paragraph's sentences
  * @param {(kit: {state: object, edit: Function, figures: any, story: any, trace: any}) =>
  *   {steps: object[], after?: Node[], why?: () => Node}} parts.build the steps, the nodes after
  *   them and showSteps's `why`
@@ -22,7 +23,7 @@ import { linkFormulas } from '../formula-links.js';
  *   before each computation
  * @returns {object} what `build` returned, for what the chapter adds (listeners)
  */
-export function stepChapter(root, { store, schema, title, head, build, stages, settle = () => {} }) {
+export function stepChapter(root, { store, schema, title, sources, lede, build, stages, settle = () => {} }) {
   const state = store.readState(schema);
   settle(state);
   const { trace, figures, story } = tracedFigures(); // every figure explains its cells from the trace
@@ -46,7 +47,8 @@ export function stepChapter(root, { store, schema, title, head, build, stages, s
 
   root.append(
     el('h1', { className: 'chapter-title' }, title),
-    ...head,
+    ...sources.map(credit),
+    el('p', { className: 'lede' }, ...lede),
     ...steps.map((s) => s.element),
     ...after,
     error,

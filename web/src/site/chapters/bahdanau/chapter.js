@@ -3,8 +3,6 @@
 // NumPy walk-through of the paper (seed 42, 5 encoder steps, 16 hidden units,
 // attention size 10). One module per step in bahdanau/ (see README.md); this
 // file reads the state, builds the steps and recomputes.
-import { el } from '../../dom.js';
-import { credit } from '../../chapter-kit.js';
 import { stepChapter } from '../../lesson-kit/chapter-shell.js';
 import { addPrerendered } from '../../math.js';
 import { urlStore } from '../../url-state.js';
@@ -37,27 +35,25 @@ export default {
       store,
       schema: SCHEMA,
       title: meta.title,
-      head: [
-        credit({
+      sources: [
+        {
           text: 'The attention mechanism of',
           title:
             'Bahdanau, Cho and Bengio (2014), “Neural Machine Translation by Jointly Learning to Align and Translate”',
           url: 'https://arxiv.org/abs/1409.0473',
           note: 'Appendix A of the paper defines the alignment model computed here',
-        }),
-        credit({
+        },
+        {
           text: 'Reproduces the numbers of a NumPy walk-through of that paper written after',
           title: 'DeepLearning.AI’s course “Natural Language Processing with Attention Models”',
           url: 'https://www.coursera.org/learn/attention-models-in-nlp',
           note: 'Same seed, sizes and draws; the explanations here are our own and every number is computed live by the WebAssembly core',
-        }),
-        el(
-          'p',
-          { className: 'lede' },
-          'A plain encoder–decoder network hands the decoder one fixed-size vector for the whole source sentence, and long sentences do not fit. ',
-          'Bahdanau attention lets the decoder look back at every encoder state instead: at each output step a tiny neural network rates how well each encoder state matches what the decoder needs now, ',
-          'and the decoder receives a blend of the encoder states weighted by those ratings. Here that network runs on random inputs, drawn exactly as NumPy draws them, so you can compare every number with the original NumPy code.',
-        ),
+        },
+      ],
+      lede: [
+        'A plain encoder–decoder network hands the decoder one fixed-size vector for the whole source sentence, and long sentences do not fit. ',
+        'Bahdanau attention lets the decoder look back at every encoder state instead: at each output step a tiny neural network rates how well each encoder state matches what the decoder needs now, ',
+        'and the decoder receives a blend of the encoder states weighted by those ratings. Here that network runs on random inputs, drawn exactly as NumPy draws them, so you can compare every number with the original NumPy code.',
       ],
       build: (kit) => {
         const ctx = { ...kit, questions: bahdanauQuestions() };

@@ -3,7 +3,6 @@
 // per step in basics/ (see README.md); this file reads the state, builds the
 // steps and recomputes.
 import { el } from '../../dom.js';
-import { credit } from '../../chapter-kit.js';
 import { stepChapter } from '../../lesson-kit/chapter-shell.js';
 import { addPrerendered } from '../../math.js';
 import { urlStore } from '../../url-state.js';
@@ -34,20 +33,18 @@ export default {
       store,
       schema: SCHEMA,
       title: meta.title,
-      head: [
-        credit({
+      sources: [
+        {
           text: 'Reproduces, step by step, the',
           title: 'Attention Basics notebook of Udacity’s deep-learning course',
           url: 'https://github.com/udacity/deep-learning-v2-pytorch/blob/master/attention/Attention_Basics.ipynb',
           note: 'The explanations here are our own; every number is computed live by the WebAssembly core',
-        }),
-        el(
-          'p',
-          { className: 'lede' },
-          'A decoder producing a translation one word at a time does not have to squeeze the whole source sentence into its own state. ',
-          'At each step it can look back at every encoder state (an “annotation”), decide how relevant each one is, and blend them into a context vector. ',
-          'This chapter does that with three-number vectors, small enough to follow every multiplication. Edit any number: everything below it is recomputed.',
-        ),
+        },
+      ],
+      lede: [
+        'A decoder producing a translation one word at a time does not have to squeeze the whole source sentence into its own state. ',
+        'At each step it can look back at every encoder state (an “annotation”), decide how relevant each one is, and blend them into a context vector. ',
+        'This chapter does that with three-number vectors, small enough to follow every multiplication. Edit any number: everything below it is recomputed.',
       ],
       build: (kit) => {
         const ctx = {

@@ -2,8 +2,6 @@
 // decoded one at a time from a growing cache of keys and values, the same rows as
 // a full recomputation (bit for bit), the work saved, query heads sharing K/V
 // heads, and the cache's bytes in real models. One module per step in steps/.
-import { el } from '../../dom.js';
-import { credit } from '../../chapter-kit.js';
 import { stepChapter } from '../../lesson-kit/chapter-shell.js';
 import { onOpenedModel, openedModel } from '../../lesson-kit/opened-model.js';
 import { addPrerendered } from '../../math.js';
@@ -22,22 +20,20 @@ import meta from './meta.js';
 
 addPrerendered(formulas); // this chapter's formulas, typeset at build time
 
-function credits() {
-  return [
-    credit({
-      text: 'Multi-query attention:',
-      title: 'Fast Transformer Decoding: One Write-Head is All You Need',
-      url: 'https://arxiv.org/abs/1911.02150',
-      note: 'Noam Shazeer, 2019',
-    }),
-    credit({
-      text: 'Grouped-query attention:',
-      title: 'GQA: Training Generalized Multi-Query Transformer Models from Multi-Head Checkpoints',
-      url: 'https://arxiv.org/abs/2305.13245',
-      note: 'Ainslie et al., 2023. The explanations here are our own; every number is computed live by the WebAssembly core',
-    }),
-  ];
-}
+const SOURCES = [
+  {
+    text: 'Multi-query attention:',
+    title: 'Fast Transformer Decoding: One Write-Head is All You Need',
+    url: 'https://arxiv.org/abs/1911.02150',
+    note: 'Noam Shazeer, 2019',
+  },
+  {
+    text: 'Grouped-query attention:',
+    title: 'GQA: Training Generalized Multi-Query Transformer Models from Multi-Head Checkpoints',
+    url: 'https://arxiv.org/abs/2305.13245',
+    note: 'Ainslie et al., 2023. The explanations here are our own; every number is computed live by the WebAssembly core',
+  },
+];
 
 export default {
   ...meta, // id, title, summary
@@ -48,13 +44,9 @@ export default {
       store,
       schema: SCHEMA,
       title: meta.title,
-      head: [
-        ...credits(),
-        el(
-          'p',
-          { className: 'lede' },
-          'A model that writes text produces one token per step, and every step attends over all the tokens so far. Recomputing the keys and values of the whole past at each step would repeat the same arithmetic again and again; keeping them in a cache makes each step cost one row. Below: the cache filled and grown, the proof that it changes no number, what it saves, what it costs in memory, and how grouped-query attention makes it smaller.',
-        ),
+      sources: SOURCES,
+      lede: [
+        'A model that writes text produces one token per step, and every step attends over all the tokens so far. Recomputing the keys and values of the whole past at each step would repeat the same arithmetic again and again; keeping them in a cache makes each step cost one row. Below: the cache filled and grown, the proof that it changes no number, what it saves, what it costs in memory, and how grouped-query attention makes it smaller.',
       ],
       build: (kit) => {
         const ctx = { ...kit, questions: kvCacheQuestions(), opened };

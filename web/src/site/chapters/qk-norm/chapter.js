@@ -2,8 +2,6 @@
 // softmax saturates, and RMS-normalising q and k per head bounds them. One
 // module per step in steps/ (see ../README.md); this file reads the state,
 // builds the steps and recomputes.
-import { el } from '../../dom.js';
-import { credit } from '../../chapter-kit.js';
 import { stepChapter } from '../../lesson-kit/chapter-shell.js';
 import { addPrerendered } from '../../math.js';
 import { urlStore } from '../../url-state.js';
@@ -47,14 +45,10 @@ export default {
       store,
       schema: SCHEMA,
       title: meta.title,
-      head: [
-        ...SOURCES.map(credit),
-        el(
-          'p',
-          { className: 'lede' },
-          'Attention compares a query with every key through a dot product, and nothing in the formula stops those dot products from growing. ',
-          'This chapter makes queries and keys longer on purpose and watches softmax give up mixing, then applies the fix of recent models (Qwen3, Gemma 3): normalise q and k before they meet.',
-        ),
+      sources: SOURCES,
+      lede: [
+        'Attention compares a query with every key through a dot product, and nothing in the formula stops those dot products from growing. ',
+        'This chapter makes queries and keys longer on purpose and watches softmax give up mixing, then applies the fix of recent models (Qwen3, Gemma 3): normalise q and k before they meet.',
       ],
       build: (kit) => {
         // predict, then reveal: one question per computing step

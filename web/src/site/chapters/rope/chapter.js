@@ -3,8 +3,6 @@
 // scalings; scores that depend only on m − n; the two pairing layouts; a real
 // model's q. One module per step in steps/ (see ../README.md); this file reads
 // the state, builds the steps and recomputes.
-import { el } from '../../dom.js';
-import { credit } from '../../chapter-kit.js';
 import { stepChapter } from '../../lesson-kit/chapter-shell.js';
 import { addPrerendered } from '../../math.js';
 import { urlStore } from '../../url-state.js';
@@ -46,14 +44,10 @@ export default {
       store,
       schema: SCHEMA,
       title: meta.title,
-      head: [
-        ...SOURCES.map(credit),
-        el(
-          'p',
-          { className: 'lede' },
-          'The Transformer of 2017 added a position vector to every token. Most open language models of recent years (Llama, Mistral, Qwen, Gemma, SmolLM) instead turn the query and the key by an angle that grows with the position. ',
-          'This chapter takes one query and one key apart pair by pair, shows why the turned vectors score each other by their distance alone, and ends in the model you open.',
-        ),
+      sources: SOURCES,
+      lede: [
+        'The Transformer of 2017 added a position vector to every token. Most open language models of recent years (Llama, Mistral, Qwen, Gemma, SmolLM) instead turn the query and the key by an angle that grows with the position. ',
+        'This chapter takes one query and one key apart pair by pair, shows why the turned vectors score each other by their distance alone, and ends in the model you open.',
       ],
       build: (kit) => {
         const ctx = { ...kit, api, signal, questions: ropeQuestions() };
