@@ -8,11 +8,21 @@ let current = null;
 const listeners = new Set();
 
 /** The first `T` tokens of an explainHead answer as figure labels: spaces shown as ·, an empty one as ∅. */
-export const tokenLabels = (inputs, T) =>
+const tokenLabels = (inputs, T) =>
   Array.from({ length: T }, (_, i) => {
     const text = inputs.tokens?.[i] ?? `t${i + 1}`;
     return text.replace(/ /g, '·').replace(/\n/g, '↵').replace(/\t/g, '→') || '∅';
   });
+
+/**
+ * The first tokens the figures show (at most `most`) of a head's inputs: their count T,
+ * `cut(m)` keeping a per-token matrix's first T rows, and their labels.
+ */
+export function firstTokens(api, inputs, most) {
+  const T = Math.min(inputs.q.rows, most);
+  const cut = (m) => new api.Matrix(T, m.cols, m.data.slice(0, T * m.cols));
+  return { T, cut, tokens: tokenLabels(inputs, T) };
+}
 
 /** Called by the model chapter: `opened` is { model, sentence, layer, head }, or null. */
 export function publishOpenedModel(opened) {

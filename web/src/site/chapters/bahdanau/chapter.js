@@ -3,11 +3,8 @@
 // NumPy walk-through of the paper (seed 42, 5 encoder steps, 16 hidden units,
 // attention size 10). One module per step in bahdanau/ (see README.md); this
 // file reads the state, builds the steps and recomputes.
-import { el } from '../../dom.js';
-import { credit, errorLine, guarded, inputEditor } from '../../chapter-kit.js';
-import { tracedFigures } from '../../explain/trace.js';
+import { stepChapter } from '../../lesson-kit/chapter-shell.js';
 import { addPrerendered } from '../../math.js';
-import { linkFormulas } from '../../formula-links.js';
 import { urlStore } from '../../url-state.js';
 import { bahdanauAttention, SCHEMA } from './model.js';
 import { bahdanauQuestions } from './predict.js';
@@ -34,62 +31,49 @@ export default {
    * @param {{api: import('attention-lab').Attention}} context
    */
   render(root, { api, store = urlStore }) {
-    const state = store.readState(SCHEMA);
-    const { trace, figures, story } = tracedFigures(); // every figure explains its cells from the trace
-    const edit = inputEditor(
-      state,
-      () => steps,
-      () => update(),
-    );
-    const ctx = { state, edit, figures, story, questions: bahdanauQuestions() };
-    const steps = [
-      whyStep(),
-      sizesStep(ctx),
-      statesStep(ctx),
-      pairsStep(ctx),
-      layer1Step(ctx),
-      scoresStep(ctx),
-      softmaxStep(ctx),
-      weightedStep(ctx),
-      contextStep(ctx),
-      compareStep(ctx),
-    ];
-    const error = errorLine();
-
-    function update() {
-      guarded(error, () => {
-        const r = bahdanauAttention(api, state, trace);
-        for (const s of steps) s.show(r);
-        store.writeState(SCHEMA, state);
-      });
-    }
-
-    root.append(
-      el('h1', { className: 'chapter-title' }, meta.title),
-      credit({
-        text: 'The attention mechanism of',
-        title:
-          'Bahdanau, Cho and Bengio (2014), “Neural Machine Translation by Jointly Learning to Align and Translate”',
-        url: 'https://arxiv.org/abs/1409.0473',
-        note: 'Appendix A of the paper defines the alignment model computed here',
-      }),
-      credit({
-        text: 'Reproduces the numbers of a NumPy walk-through of that paper written after',
-        title: 'DeepLearning.AI’s course “Natural Language Processing with Attention Models”',
-        url: 'https://www.coursera.org/learn/attention-models-in-nlp',
-        note: 'Same seed, sizes and draws; the explanations here are our own and every number is computed live by the WebAssembly core',
-      }),
-      el(
-        'p',
-        { className: 'lede' },
+    stepChapter(root, {
+      store,
+      schema: SCHEMA,
+      title: meta.title,
+      sources: [
+        {
+          text: 'The attention mechanism of',
+          title:
+            'Bahdanau, Cho and Bengio (2014), “Neural Machine Translation by Jointly Learning to Align and Translate”',
+          url: 'https://arxiv.org/abs/1409.0473',
+          note: 'Appendix A of the paper defines the alignment model computed here',
+        },
+        {
+          text: 'Reproduces the numbers of a NumPy walk-through of that paper written after',
+          title: 'DeepLearning.AI’s course “Natural Language Processing with Attention Models”',
+          url: 'https://www.coursera.org/learn/attention-models-in-nlp',
+          note: 'Same seed, sizes and draws; the explanations here are our own and every number is computed live by the WebAssembly core',
+        },
+      ],
+      lede: [
         'A plain encoder–decoder network hands the decoder one fixed-size vector for the whole source sentence, and long sentences do not fit. ',
         'Bahdanau attention lets the decoder look back at every encoder state instead: at each output step a tiny neural network rates how well each encoder state matches what the decoder needs now, ',
         'and the decoder receives a blend of the encoder states weighted by those ratings. Here that network runs on random inputs, drawn exactly as NumPy draws them, so you can compare every number with the original NumPy code.',
-      ),
-      ...steps.map((s) => s.element),
-      error,
-    );
-    linkFormulas(root, figures);
-    update();
+      ],
+      build: (kit) => {
+        const ctx = { ...kit, questions: bahdanauQuestions() };
+        return {
+          steps: [
+            whyStep(),
+            sizesStep(ctx),
+            statesStep(ctx),
+            pairsStep(ctx),
+            layer1Step(ctx),
+            scoresStep(ctx),
+            softmaxStep(ctx),
+            weightedStep(ctx),
+            contextStep(ctx),
+            compareStep(ctx),
+          ],
+        };
+      },
+      // One computation, no stages: it shows every step or the error line.
+      stages: (state, trace) => ({ r: bahdanauAttention(api, state, trace), failures: {} }),
+    });
   },
 };

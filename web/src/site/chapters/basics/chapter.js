@@ -3,9 +3,7 @@
 // per step in basics/ (see README.md); this file reads the state, builds the
 // steps and recomputes.
 import { el } from '../../dom.js';
-import { credit, errorLine, guarded, inputEditor, showSteps } from '../../chapter-kit.js';
-import { tracedFigures } from '../../explain/trace.js';
-import { linkFormulas } from '../../formula-links.js';
+import { stepChapter } from '../../lesson-kit/chapter-shell.js';
 import { addPrerendered } from '../../math.js';
 import { urlStore } from '../../url-state.js';
 import { basicsStages, SCHEMA } from './model.js';
@@ -31,72 +29,54 @@ export default {
    * @param {{api: import('attention-lab').Attention}} context
    */
   render(root, { api, store = urlStore }) {
-    const state = store.readState(SCHEMA);
-    const { trace, figures, story } = tracedFigures(); // every figure explains its cells from the trace
-    const edit = inputEditor(
-      state,
-      () => steps,
-      () => update(),
-    );
-    const ctx = {
-      api,
-      state,
-      edit,
-      figures,
-      story,
-      questions: basicsQuestions(), // predict, then reveal: one per computing step
-    };
-    const softmax = softmaxStep(ctx);
-    const steps = [
-      decoderStep(ctx),
-      annotationStep(ctx),
-      singleScoreStep(ctx),
-      annotationsStep(ctx),
-      scoresStep(ctx),
-      softmax,
-      weightedStep(ctx),
-      contextStep(ctx),
-    ];
-    // A failing step shows its error in place, with a way to the explanation of overflow.
-    const why = () =>
-      el(
-        'button',
+    stepChapter(root, {
+      store,
+      schema: SCHEMA,
+      title: meta.title,
+      sources: [
         {
-          type: 'button',
-          className: 'small',
-          on: { click: () => softmax.overflowHeading.scrollIntoView({ behavior: 'smooth', block: 'start' }) },
+          text: 'Reproduces, step by step, the',
+          title: 'Attention Basics notebook of Udacity’s deep-learning course',
+          url: 'https://github.com/udacity/deep-learning-v2-pytorch/blob/master/attention/Attention_Basics.ipynb',
+          note: 'The explanations here are our own; every number is computed live by the WebAssembly core',
         },
-        'why numbers overflow, and how softmax avoids it',
-      );
-    const error = errorLine();
-
-    function update() {
-      guarded(error, () => {
-        const { r, failures } = basicsStages(api, state, trace);
-        showSteps(steps, r, failures, { why });
-        store.writeState(SCHEMA, state);
-      });
-    }
-
-    root.append(
-      el('h1', { className: 'chapter-title' }, meta.title),
-      credit({
-        text: 'Reproduces, step by step, the',
-        title: 'Attention Basics notebook of Udacity’s deep-learning course',
-        url: 'https://github.com/udacity/deep-learning-v2-pytorch/blob/master/attention/Attention_Basics.ipynb',
-        note: 'The explanations here are our own; every number is computed live by the WebAssembly core',
-      }),
-      el(
-        'p',
-        { className: 'lede' },
+      ],
+      lede: [
         'A decoder producing a translation one word at a time does not have to squeeze the whole source sentence into its own state. ',
         'At each step it can look back at every encoder state (an “annotation”), decide how relevant each one is, and blend them into a context vector. ',
         'This chapter does that with three-number vectors, small enough to follow every multiplication. Edit any number: everything below it is recomputed.',
-      ),
-      ...steps.map((s) => s.element),
-      error,
-    );
-    linkFormulas(root, figures);
-    update();
+      ],
+      build: (kit) => {
+        const ctx = {
+          ...kit,
+          api,
+          questions: basicsQuestions(), // predict, then reveal: one per computing step
+        };
+        const softmax = softmaxStep(ctx);
+        const steps = [
+          decoderStep(ctx),
+          annotationStep(ctx),
+          singleScoreStep(ctx),
+          annotationsStep(ctx),
+          scoresStep(ctx),
+          softmax,
+          weightedStep(ctx),
+          contextStep(ctx),
+        ];
+        // A failing step shows its error in place, with a way to the explanation of overflow.
+        const why = () =>
+          el(
+            'button',
+            {
+              type: 'button',
+              className: 'small',
+              on: { click: () => softmax.overflowHeading.scrollIntoView({ behavior: 'smooth', block: 'start' }) },
+            },
+            'why numbers overflow, and how softmax avoids it',
+          );
+        return { steps, why };
+      },
+      stages: (state, trace) => basicsStages(api, state, trace),
+    });
   },
 };

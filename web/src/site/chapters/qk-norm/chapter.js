@@ -2,10 +2,7 @@
 // softmax saturates, and RMS-normalising q and k per head bounds them. One
 // module per step in steps/ (see ../README.md); this file reads the state,
 // builds the steps and recomputes.
-import { el } from '../../dom.js';
-import { credit, errorLine, guarded, inputEditor, showSteps } from '../../chapter-kit.js';
-import { tracedFigures } from '../../explain/trace.js';
-import { linkFormulas } from '../../formula-links.js';
+import { stepChapter } from '../../lesson-kit/chapter-shell.js';
 import { addPrerendered } from '../../math.js';
 import { urlStore } from '../../url-state.js';
 import { qkNormStages, SCHEMA } from './model.js';
@@ -44,49 +41,24 @@ export default {
    * @param {{api: import('attention-lab').Attention, store?: any, signal?: AbortSignal}} context
    */
   render(root, { api, store = urlStore, signal }) {
-    const state = store.readState(SCHEMA);
-    const { trace, figures, story } = tracedFigures(); // every figure explains its cells from the trace
-    const edit = inputEditor(
-      state,
-      () => steps,
-      () => update(),
-    );
-    const ctx = {
-      api,
-      state,
-      edit,
-      figures,
-      story,
-      trace,
-      signal,
-      questions: qkNormQuestions(() => state.gain), // predict, then reveal: one per computing step
-    };
-    const steps = [sizeStep(ctx), logitsStep(ctx), saturationStep(ctx), normStep(ctx), boundedStep(ctx)];
-    const opened = openedModelStep(ctx);
-    const error = errorLine();
-
-    function update() {
-      guarded(error, () => {
-        const run = qkNormStages(api, state, trace);
-        showSteps(steps, run.r, run.failures);
-        store.writeState(SCHEMA, state);
-      });
-    }
-
-    root.append(
-      el('h1', { className: 'chapter-title' }, meta.title),
-      ...SOURCES.map(credit),
-      el(
-        'p',
-        { className: 'lede' },
+    stepChapter(root, {
+      store,
+      schema: SCHEMA,
+      title: meta.title,
+      sources: SOURCES,
+      lede: [
         'Attention compares a query with every key through a dot product, and nothing in the formula stops those dot products from growing. ',
         'This chapter makes queries and keys longer on purpose and watches softmax give up mixing, then applies the fix of recent models (Qwen3, Gemma 3): normalise q and k before they meet.',
-      ),
-      ...steps.map((s) => s.element),
-      opened.element,
-      error,
-    );
-    linkFormulas(root, figures);
-    update();
+      ],
+      build: (kit) => {
+        // predict, then reveal: one question per computing step
+        const ctx = { ...kit, api, signal, questions: qkNormQuestions(() => kit.state.gain) };
+        return {
+          steps: [sizeStep(ctx), logitsStep(ctx), saturationStep(ctx), normStep(ctx), boundedStep(ctx)],
+          after: [openedModelStep(ctx).element],
+        };
+      },
+      stages: (state, trace) => qkNormStages(api, state, trace),
+    });
   },
 };

@@ -3,10 +3,7 @@
 // scalings; scores that depend only on m − n; the two pairing layouts; a real
 // model's q. One module per step in steps/ (see ../README.md); this file reads
 // the state, builds the steps and recomputes.
-import { el } from '../../dom.js';
-import { credit, errorLine, guarded, inputEditor, showSteps } from '../../chapter-kit.js';
-import { tracedFigures } from '../../explain/trace.js';
-import { linkFormulas } from '../../formula-links.js';
+import { stepChapter } from '../../lesson-kit/chapter-shell.js';
 import { addPrerendered } from '../../math.js';
 import { urlStore } from '../../url-state.js';
 import { ropeStages, SCHEMA } from './model.js';
@@ -43,40 +40,23 @@ export default {
    * @param {{api: import('attention-lab').Attention, store?: any, signal?: AbortSignal}} context
    */
   render(root, { api, store = urlStore, signal }) {
-    const state = store.readState(SCHEMA);
-    const { trace, figures, story } = tracedFigures(); // every figure explains its cells from the trace
-    const edit = inputEditor(
-      state,
-      () => steps,
-      () => update(),
-    );
-    const ctx = { api, state, edit, figures, story, trace, signal, questions: ropeQuestions() };
-    const steps = [pairsStep(ctx), spectrumStep(ctx), relativeStep(ctx), pairingStep(ctx)];
-    const opened = openedModelStep(ctx);
-    const error = errorLine();
-
-    function update() {
-      guarded(error, () => {
-        const run = ropeStages(api, state, trace);
-        showSteps(steps, run.r, run.failures);
-        store.writeState(SCHEMA, state);
-      });
-    }
-
-    root.append(
-      el('h1', { className: 'chapter-title' }, meta.title),
-      ...SOURCES.map(credit),
-      el(
-        'p',
-        { className: 'lede' },
+    stepChapter(root, {
+      store,
+      schema: SCHEMA,
+      title: meta.title,
+      sources: SOURCES,
+      lede: [
         'The Transformer of 2017 added a position vector to every token. Most open language models of recent years (Llama, Mistral, Qwen, Gemma, SmolLM) instead turn the query and the key by an angle that grows with the position. ',
         'This chapter takes one query and one key apart pair by pair, shows why the turned vectors score each other by their distance alone, and ends in the model you open.',
-      ),
-      ...steps.map((s) => s.element),
-      opened.element,
-      error,
-    );
-    linkFormulas(root, figures);
-    update();
+      ],
+      build: (kit) => {
+        const ctx = { ...kit, api, signal, questions: ropeQuestions() };
+        return {
+          steps: [pairsStep(ctx), spectrumStep(ctx), relativeStep(ctx), pairingStep(ctx)],
+          after: [openedModelStep(ctx).element],
+        };
+      },
+      stages: (state, trace) => ropeStages(api, state, trace),
+    });
   },
 };

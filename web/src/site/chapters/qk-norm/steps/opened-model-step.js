@@ -5,7 +5,7 @@ import { asInput, step } from '../../../chapter-kit.js';
 import { shown } from '../../../explain/format.js';
 import { tracedApi } from '../../../explain/traced-api.js';
 import { captioned, Heatmap } from '../../../figures/heatmap.js';
-import { openedModelView, tokenLabels } from '../../../lesson-kit/opened-model.js';
+import { firstTokens, openedModelView } from '../../../lesson-kit/opened-model.js';
 import { rootMeanSquare } from '../../../explain/rms-norm.js';
 import { clearArgmax, leader, prediction } from '../../../predict.js';
 import { largestMagnitude } from './shared.js';
@@ -28,10 +28,8 @@ const largestRms = () =>
 export function openedModelStep({ api, figures, story, trace, signal }) {
   const t = tracedApi(api, trace);
   function show({ model, layer, head }, inputs) {
-    const T = Math.min(inputs.q.rows, FIRST_TOKENS);
-    const cut = (m) => new api.Matrix(T, m.cols, m.data.slice(0, T * m.cols));
+    const { T, cut, tokens } = firstTokens(api, inputs, FIRST_TOKENS);
     const [q, k] = [cut(inputs.q), cut(inputs.k)];
-    const tokens = tokenLabels(inputs, T);
     t.input('modelQ', q, { symbol: 'Q', row: 'q', rowLabels: tokens });
     t.input('modelK', k, { symbol: 'K', row: 'k', rowLabels: tokens });
     const names = { out: { name: 'modelLogits', symbol: 'S' }, scores: { name: 'modelProducts', symbol: 'QKᵀ' } };

@@ -7,7 +7,7 @@ import { shown } from '../../../explain/format.js';
 import { rotationOfConfig } from '../../../explain/rotary.js';
 import { tracedApi } from '../../../explain/traced-api.js';
 import { captioned, Heatmap } from '../../../figures/heatmap.js';
-import { openedModelView, tokenLabels } from '../../../lesson-kit/opened-model.js';
+import { firstTokens, openedModelView } from '../../../lesson-kit/opened-model.js';
 import { prediction } from '../../../predict.js';
 
 const FIRST_TOKENS = 12; // the most tokens the figures show
@@ -26,10 +26,8 @@ const agreement = () =>
 export function openedModelStep({ api, figures, story, trace, signal }) {
   const t = tracedApi(api, trace);
   function show({ model, layer, head }, inputs) {
-    const T = Math.min(inputs.q.rows, FIRST_TOKENS);
-    const cut = (m) => new api.Matrix(T, m.cols, m.data.slice(0, T * m.cols));
+    const { T, cut, tokens } = firstTokens(api, inputs, FIRST_TOKENS);
     const q = cut(inputs.q);
-    const tokens = tokenLabels(inputs, T);
     const { base, baseName, scaling } = rotationOfConfig(model.config ?? {}, inputs.window != null);
     t.input('modelQ', q, { symbol: 'q', row: 'q', rowLabels: tokens });
     const turned = t

@@ -3,6 +3,7 @@
 // linked to figures.
 import { el } from '../../../dom.js';
 import { Heatmap } from '../../../figures/heatmap.js';
+import { checkbox as labelledCheckbox, numberSelect } from '../../../lesson-kit/step-parts.js';
 import { symbol } from '../../../math.js';
 import { NumberInput } from '../../../number-input.js';
 import { formatNumpy } from '../../../numpy-format.js';
@@ -24,14 +25,9 @@ export const numpyLinesBlock = (label) => el('pre', { className: 'numpy-lines', 
 
 // ---- controls ---------------------------------------------------------------------
 
-export function select(label, values, current, format, onChange) {
-  const node = el(
-    'select',
-    { attrs: { 'aria-label': label }, on: { change: () => onChange(Number(node.value)) } },
-    ...values.map((v) => el('option', { value: String(v), selected: v === current }, format(v))),
-  );
-  return el('label', { className: 'control' }, `${label} `, node);
-}
+/** A labelled select of numbers (its label element). */
+export const select = (label, values, current, format, onChange) =>
+  numberSelect(label, values, current, format, onChange).element;
 
 export const seedField = (label, value, onChange) =>
   new NumberInput({
@@ -73,15 +69,8 @@ export function textField(label, value, onChange) {
   return el('label', { className: 'control' }, `${label} `, el('span', { className: 'num-field' }, node, note));
 }
 
-export function checkbox(label, checked, onChange) {
-  const node = el('input', {
-    type: 'checkbox',
-    checked,
-    attrs: { 'aria-label': label },
-    on: { change: () => onChange(node.checked) },
-  });
-  return el('label', { className: 'control' }, node, ` ${label}`);
-}
+/** A labelled checkbox (its label element). */
+export const checkbox = (label, checked, onChange) => labelledCheckbox(label, checked, onChange).element;
 
 /** Sets the control labelled `label` inside `scope` as a reader would, firing its change event. */
 export function setControl(scope, label, value) {
