@@ -1,0 +1,111 @@
+// The computations of the "Sliding-window attention" chapter (no DOM): causal
+// attention limited to the last W keys (the API's scaledDotProductAttention with
+// `window`), and how far back information can come from after L such layers:
+// the window as a 0/1 matrix M and its powers M^L by the API's matmul, whose
+// entry (i, j) counts the chains of windowed steps from token i back to token j.
+// Tests: tests/js/site-sliding-window-model.test.mjs (NumPy: tests/fixtures/sliding_window.txt).
+import { tracedApi } from '../../explain/traced-api.js';
+import { staged } from '../../stages.js';
+
+export const D_K = 4; // query/key/value width
+export const MAX_LENGTH = 24; // tokens of the live example
+export const MAX_LAYERS = 8;
+
+/** The permalink state (url-state.js): every size bounded like the controls. */
+export const SCHEMA = [
+  { key: 'seed', type: 'int', default: 3, min: 0, max: 4294967295 },
+  { key: 'n', name: 'length', type: 'int', default: 10, min: 2, max: MAX_LENGTH },
+  { key: 'W', name: 'window', type: 'int', default: 3, min: 1, max: MAX_LENGTH },
+  { key: 'L', name: 'layers', type: 'int', default: 3, min: 1, max: MAX_LAYERS },
+];
+
+/** Query i sees key j (both from 0) when i − W < j ≤ i. */
+export const visible = (window) => (i, j) => j <= i && j > i - window;
+
+/** The earliest token (from 1) whose information reaches token `last` after `layers` layers: each moves W − 1 back. */
+export const earliestReached = (last, window, layers) => Math.max(1, last - layers * (window - 1));
+
+/** np.random.seed(seed); Q, K, V = randn(n, 4) three times. */
+export function drawInputs(api, seed, n) {
+  const rs = new api.RandomState(seed);
+  try {
+    return { Q: rs.randn(n, D_K), K: rs.randn(n, D_K), V: rs.randn(n, D_K) };
+  } finally {
+    rs.delete();
+  }
+}
+
+/** A 0/1 n × n matrix with 1 where `keep(i, j)`. */
+export function indicator(api, n, keep) {
+  const data = new Float64Array(n * n);
+  for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) data[i * n + j] = keep(i, j) ? 1 : 0;
+  return new api.Matrix(n, n, data);
+}
+
+/**
+ * Everything the chapter shows, stage by stage, through `trace`: Q, K, V; the
+ * scaled scores; the windowed attention (weights, output, mask); the window M
+ * as a 0/1 matrix and reach = M^L (M times itself L times, from the identity).
+ */
+export function slidingStages(api, { seed, length, window, layers }, trace) {
+  const t = tracedApi(api, trace);
+  const run = staged();
+  const { r, stage } = run;
+  const labels = Array.from({ length }, (_, i) => `${i + 1}`);
+  Object.assign(r, { labels, length, window, layers });
+  stage('Q', () => {
+    const inputs = drawInputs(api, seed, length);
+    t.input('Q', inputs.Q, { symbol: 'Q', row: 'q', rowLabels: labels });
+    t.input('K', inputs.K, { symbol: 'K', row: 'k', rowLabels: labels });
+    t.input('V', inputs.V, { symbol: 'V', row: 'v', rowLabels: labels });
+    return inputs;
+  });
+  if (!r.Q) return run;
+  stage('scaled', () => {
+    const names = { scores: { name: 'scores', symbol: 'S' }, out: { name: 'scaled', symbol: 'S̃' } };
+    return { scaled: t.name(names).attentionScores(r.Q, r.K, { scaled: true }) };
+  });
+  stage('weights', () => {
+    const names = {
+      weights: { name: 'weights', symbol: 'A' },
+      output: { name: 'output', symbol: 'O', rowLabels: labels },
+      mask: { name: 'mask', symbol: 'M' },
+    };
+    const out = t.name(names).scaledDotProductAttention(r.Q, r.K, r.V, { causal: true, window });
+    return { weights: out.weights, output: out.output };
+  });
+  stage('reach', () => {
+    const M = t.input('M', indicator(api, length, visible(window)), { symbol: 'M', rowLabels: labels });
+    let power = t.input(
+      'I',
+      indicator(api, length, (i, j) => i === j),
+      { symbol: 'I', rowLabels: labels },
+    );
+    for (let l = 1; l <= layers; l++) {
+      const name = l === layers ? 'reach' : `reach${l}`;
+      power = t.name(name, { symbol: `M${superscript(l)}`, rowLabels: labels }).matmul(M, power);
+    }
+    return { M, reach: power };
+  });
+  return run;
+}
+
+const SUPERSCRIPTS = '⁰¹²³⁴⁵⁶⁷⁸⁹';
+const superscript = (n) => [...String(n)].map((d) => SUPERSCRIPTS[d]).join('');
+
+/** The first token (from 1) with a nonzero entry in row `row` (from 0) of `m`, or null. */
+export function firstNonzero(m, row) {
+  for (let j = 0; j < m.cols; j++) if (m.get(row, j) !== 0) return j + 1;
+  return null;
+}
+
+/** Readable NumPy lines that reproduce the inputs, the window and its reach. */
+export const numpyLines = ({ seed, length, window, layers }) =>
+  [
+    'import numpy as np',
+    `np.random.seed(${seed})`,
+    `Q, K, V = (np.random.randn(${length}, ${D_K}) for _ in range(3))`,
+    `i, j = np.indices((${length}, ${length}))`,
+    `M = ((j <= i) & (j > i - ${window})).astype(int)  # the window`,
+    `reach = np.linalg.matrix_power(M, ${layers})`,
+  ].join('\n');
