@@ -9,9 +9,11 @@ import { loadAttention } from '../../dist/lib/index.js';
 import {
   earliestReached,
   firstNonzero,
+  firstTokenMass,
   MAX_LAYERS,
   MAX_LENGTH,
   SCHEMA,
+  sinkHeads,
   slidingStages,
 } from '../../web/src/site/chapters/sliding-window/model.js';
 import { Trace } from '../../web/src/site/explain/trace.js';
@@ -83,4 +85,20 @@ test('permalinks are bounded: oversized or malformed values fall back', () => {
   assert.equal(state.window, 1);
   assert.equal(state.layers, MAX_LAYERS);
   assert.equal(state.seed, 3);
+});
+
+test('first-token mass: by hand on two heads of 3 tokens, against the even spread (1/2 + 1/3) / 2; only the head above both bars is a sink', () => {
+  const rows = (data) => new a.Matrix(3, 3, Float64Array.from(data));
+  const sink = rows([1, 0, 0, 0.95, 0.05, 0, 0.85, 0.1, 0.05]); // token 1 gets 0.95 and 0.85: mean 0.9 ≥ 2 × 0.4167
+  const even = rows([1, 0, 0, 0.5, 0.5, 0, 1 / 3, 1 / 3, 1 / 3]); // exactly the even spread
+  const m = firstTokenMass([[sink, even]]);
+  assert.deepEqual([m.layers, m.heads, m.queries], [1, 2, 2]);
+  assertClose(m.mass.data, [0.9, (0.5 + 1 / 3) / 2], 1e-15, { label: 'mean weight on token 1' });
+  assertClose([m.baseline], [(1 / 2 + 1 / 3) / 2], 1e-15, { label: 'even spread' });
+  assertClose(m.column.data, [0.95, 0.85, 0.5, 1 / 3], 0, { label: 'the weights averaged' });
+  assert.deepEqual(
+    sinkHeads(m).map(({ layer, head }) => [layer, head]),
+    [[0, 0]],
+  );
+  assert.throws(() => firstTokenMass([[new a.Matrix(1, 1, Float64Array.of(1))]]), RangeError);
 });

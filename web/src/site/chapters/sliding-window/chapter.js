@@ -10,6 +10,7 @@ import { urlStore } from '../../url-state.js';
 import { slidingStages, SCHEMA } from './model.js';
 import { slidingQuestions } from './predict.js';
 import { reachStep } from './steps/reach-step.js';
+import { sinksStep } from './steps/sinks-step.js';
 import { windowStep } from './steps/window-step.js';
 import formulas from './formulas.js';
 import meta from './meta.js';
@@ -34,7 +35,13 @@ function credits() {
       text: 'Windowed layers alternating with global ones:',
       title: 'Gemma 2: Improving Open Language Models at a Practical Size',
       url: 'https://arxiv.org/abs/2408.00118',
-      note: 'Gemma Team, 2024. The explanations here are our own; every number is computed live by the WebAssembly core',
+      note: 'Gemma Team, 2024',
+    }),
+    credit({
+      text: 'Attention sinks, and a cache that keeps the first tokens:',
+      title: 'Efficient Streaming Language Models with Attention Sinks',
+      url: 'https://arxiv.org/abs/2309.17453',
+      note: 'Xiao et al., 2023. The explanations here are our own; every number is computed live by the WebAssembly core',
     }),
   ];
 }
@@ -42,7 +49,7 @@ function credits() {
 export default {
   ...meta, // id, title, summary
 
-  render(root, { api, store = urlStore }) {
+  render(root, { api, store = urlStore, signal }) {
     const state = { ...store.readState(SCHEMA) };
     const { trace, figures, story } = tracedFigures();
     const edit = inputEditor(
@@ -50,8 +57,8 @@ export default {
       () => steps,
       () => update(),
     );
-    const ctx = { state, edit, figures, story, questions: slidingQuestions() };
-    const steps = [windowStep(ctx), reachStep(ctx)];
+    const ctx = { state, edit, figures, story, signal, questions: slidingQuestions() };
+    const steps = [windowStep(ctx), reachStep(ctx), sinksStep(ctx)];
     const error = errorLine();
 
     function update() {

@@ -109,3 +109,44 @@ export const numpyLines = ({ seed, length, window, layers }) =>
     `M = ((j <= i) & (j > i - ${window})).astype(int)  # the window`,
     `reach = np.linalg.matrix_power(M, ${layers})`,
   ].join('\n');
+
+/** A head is called a sink when its mean weight on token 1 is at least SINK_AT and SINK_FACTOR × the even spread. */
+export const SINK_FACTOR = 2;
+export const SINK_AT = 0.2;
+
+/**
+ * Attention sinks (Xiao et al., 2023) measured on a model's run: `attentions[l][h]`
+ * is layer l's head h weights (T × T, causal). Per layer × head, the mean over
+ * queries 2 … T (from 1) of the weight on token 1 (`mass`), against the same mean
+ * for a head spreading its weight evenly over the i keys query i may read (1/i:
+ * `baseline`, one number, the same for every head). `column` holds the weights
+ * averaged: row l·H + h, column i − 2 is A[i][1] of that head.
+ */
+export function firstTokenMass(attentions) {
+  const layers = attentions.length;
+  const heads = attentions[0].length;
+  const T = attentions[0][0].rows;
+  if (T < 2) throw new RangeError(`firstTokenMass: the text needs at least 2 tokens, got ${T}`);
+  const column = { rows: layers * heads, cols: T - 1, data: new Float64Array(layers * heads * (T - 1)) };
+  const mass = { rows: layers, cols: heads, data: new Float64Array(layers * heads) };
+  attentions.forEach((row, l) =>
+    row.forEach((weights, h) => {
+      let sum = 0;
+      for (let i = 1; i < T; i++) {
+        const w = weights.get(i, 0);
+        column.data[(l * heads + h) * (T - 1) + i - 1] = w;
+        sum += w;
+      }
+      mass.data[l * heads + h] = sum / (T - 1);
+    }),
+  );
+  let base = 0;
+  for (let i = 1; i < T; i++) base += 1 / (i + 1);
+  return { mass, column, baseline: base / (T - 1), queries: T - 1, layers, heads };
+}
+
+/** The heads that hold the first-token rule: [{ layer, head, value }] (from 0), strongest first. */
+export const sinkHeads = ({ mass, heads, baseline }) =>
+  Array.from(mass.data, (value, k) => ({ layer: Math.floor(k / heads), head: k % heads, value }))
+    .filter((s) => s.value >= SINK_AT && s.value >= SINK_FACTOR * baseline)
+    .sort((a, b) => b.value - a.value);

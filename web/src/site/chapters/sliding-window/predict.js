@@ -1,7 +1,8 @@
 // The sliding-window chapter's questions: one per computing step, each answered
 // from the live result of slidingStages() (model.js).
 import { prediction } from '../../predict.js';
-import { earliestReached, firstNonzero } from './model.js';
+import { shown } from '../../explain/format.js';
+import { earliestReached, firstNonzero, SINK_AT, SINK_FACTOR } from './model.js';
 
 const unique = (xs) => [...new Set(xs)].sort((a, b) => a - b);
 const lastRow = (r) => r.length - 1;
@@ -42,5 +43,18 @@ const reachesBack = () => {
   });
 };
 
+// Step 3: whether the opened model has a head that is a sink by the stated rule.
+const SINK_CHOICES = ['yes, at least one head', 'no head'];
+const sinks = () =>
+  prediction({
+    question: `Does some head of this model put at least ${SINK_AT} and ${SINK_FACTOR}× the even spread of its weight on token 1?`,
+    choices: SINK_CHOICES,
+    answer: ({ sinks: found }) => (found.length > 0 ? 0 : 1),
+    explain: ({ m, sinks: found }) => {
+      const largest = Math.max(...m.mass.data);
+      return `${found.length} of ${m.layers * m.heads} heads do; the largest mean weight on token 1 is ${shown(largest)}, against ${shown(m.baseline)} for an even spread.`;
+    },
+  });
+
 /** A fresh set of questions for one lesson. */
-export const slidingQuestions = () => ({ keysSeen: keysSeen(), reachesBack: reachesBack() });
+export const slidingQuestions = () => ({ keysSeen: keysSeen(), reachesBack: reachesBack(), sinks: sinks() });

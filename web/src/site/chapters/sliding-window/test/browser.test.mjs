@@ -45,6 +45,7 @@ test('loads with no console errors, paints every canvas, shows NumPy’s weights
     'https://arxiv.org/abs/2004.05150',
     'https://arxiv.org/abs/2310.06825',
     'https://arxiv.org/abs/2408.00118',
+    'https://arxiv.org/abs/2309.17453',
   ]);
   assert.deepEqual(page.errors, []);
   await page.context().close();

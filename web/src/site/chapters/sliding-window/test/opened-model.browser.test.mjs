@@ -1,0 +1,57 @@
+// The model opened in the chapter "Open a real model" reaches step 3 through
+// lesson-kit/opened-model.js: the demo GPT-2's heads measured for a sink, each
+// cell explained from the weights it averages; the longer text re-reads them.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { openChapter, tableValues, useBrowser } from '../../../../../../tests/browser/harness.mjs';
+
+const env = useBrowser();
+const ROOT = '#chapter-sliding-window';
+const figure = (label) => `${ROOT} figure.heatmap:has(canvas[aria-label^="${label}"])`;
+
+test('without a model, step 3 says where to open one; with the demo GPT-2 it measures every head against the even spread', async () => {
+  const page = await openChapter(env, 'sliding-window');
+  assert.match(
+    await page.locator(`${ROOT} .opened-model`).textContent(),
+    /^Open a model in the chapter “Open a real model”/,
+  );
+  await page.evaluate(() => (location.hash = '#chapter=model'));
+  await page.waitForSelector('#chapter-model[data-model-explained="true"]');
+  await page.evaluate(() => (location.hash = '#chapter=sliding-window'));
+  const opened = page.locator(`${ROOT} .opened-model[data-opened="shown"]`);
+  await opened.waitFor();
+  const summary = await opened.locator('p.worked').textContent();
+  const [, T, sinks, heads, even] = summary.match(
+    /^gpt2 model, (\d+) tokens \(the model chapter’s sentence\): (\d+) of (\d+) heads put at least 0\.2 and 2× the even spread \((\S+)\) on token 1/,
+  );
+  // The even spread by hand: the mean of 1/i over i = 2 … T.
+  let base = 0;
+  for (let i = 2; i <= Number(T); i++) base += 1 / i;
+  assert.ok(Math.abs(Number(even) - base / (Number(T) - 1)) <= 1e-4, `even spread ${even}`);
+  // Each mean is the mean of its row of weights on token 1 (both printed to 4 digits).
+  const means = (await tableValues(page.locator(figure('mean weight on token 1')))).map(Number);
+  const weights = (await tableValues(page.locator(figure('weight on token 1')))).map(Number);
+  assert.equal(means.length, Number(heads));
+  const q = Number(T) - 1;
+  means.forEach((m, k) => {
+    const row = weights.slice(k * q, (k + 1) * q);
+    const mean = row.reduce((s, w) => s + w, 0) / q;
+    assert.ok(Math.abs(mean - m) <= 1e-3, `head ${k + 1}: ${m} against the mean of its weights ${mean}`);
+  });
+  assert.equal(Number(sinks), means.filter((m) => m >= 0.2 && m >= 2 * Number(even)).length);
+  await page.focus(`${figure('mean weight on token 1')} canvas`);
+  await page.keyboard.press('ArrowRight');
+  assert.match(
+    await page.textContent(`${figure('mean weight on token 1')} .heatmap-story`),
+    /^first\[L1 H2\] = mean over queries 2 … \d+ of A\[i\]\[1\] = \(.*\) \/ \d+ = \S+; an even spread gives the mean of 1\/i = /,
+  );
+  assert.equal(await page.locator(`${ROOT} figure.heatmap.is-source`).count(), 1);
+  await page.getByRole('button', { name: 'Try: a longer text' }).click();
+  await page.locator(`${ROOT} .opened-model p.worked`, { hasText: 'the longer text' }).waitFor();
+  assert.match(
+    await page.locator(`${ROOT} .opened-model p.worked`).textContent(),
+    /^gpt2 model, 64 tokens \(the longer text\)/,
+  );
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
