@@ -61,8 +61,12 @@ function sinkFigures(m, labels) {
   });
   return {
     nodes: [
-      captioned(mass, 'first[layer, head]: the mean over queries 2 … T of the weight on token 1'),
-      captioned(column, 'A[i][1]: one row per layer and head, one column per query i = 2 … T'),
+      el(
+        'div',
+        { className: 'figures' },
+        captioned(mass, 'first[layer, head]: the mean over queries 2 … T of the weight on token 1'),
+        captioned(column, 'A[i][1]: one row per layer and head, one column per query i = 2 … T'),
+      ),
     ],
     draw() {
       mass.update(m.mass);
@@ -74,7 +78,7 @@ function sinkFigures(m, labels) {
 export function sinksStep(ctx) {
   const { questions, signal } = ctx;
   let long = false;
-  const holder = el('div', {});
+  let view = null;
   const longer = liveExperiment({
     label: 'a longer text',
     explain: (found) =>
@@ -87,11 +91,12 @@ export function sinksStep(ctx) {
     },
   });
   let controller = null;
+  // The view is a direct child of the step, so the question hides it until answered.
   function mount() {
     controller?.abort();
     controller = new AbortController();
     signal?.addEventListener('abort', () => controller.abort(), { once: true });
-    const view = openedModelView({
+    const next = openedModelView({
       signal: controller.signal,
       empty:
         'Open a model in the chapter “Open a real model” (the demo GPT-2 loads with one click): this step then measures its heads here.',
@@ -116,8 +121,10 @@ export function sinksStep(ctx) {
         return { nodes: [summary, ...figures.nodes], data: found, draw: figures.draw };
       },
     });
-    holder.replaceChildren(view);
+    if (view) view.replaceWith(next);
+    view = next;
   }
+  mount();
   const element = step({
     title: '3. Attention sinks in a real model',
     intro: [
@@ -129,9 +136,7 @@ export function sinksStep(ctx) {
     ],
     formula:
       '\\text{first}_{l,h} = \\frac{1}{T-1} \\sum_{i=2}^{T} A^{(l,h)}_{i1}, \\qquad \\text{even} = \\frac{1}{T-1} \\sum_{i=2}^{T} \\frac{1}{i}',
-    figures: [holder],
-    after: [longer.element],
+    after: [view, longer.element],
   });
-  mount();
   return { element, needs: [], show() {} };
 }

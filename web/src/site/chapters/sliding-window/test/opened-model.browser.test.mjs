@@ -55,3 +55,19 @@ test('without a model, step 3 says where to open one; with the demo GPT-2 it mea
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
+
+test('with questions on, step 3 asks whether some head is a sink before showing the measure', async () => {
+  const page = await openChapter(env, 'model', { predict: true });
+  await page.evaluate(() => (location.hash = '#chapter=sliding-window'));
+  await page.locator(`${ROOT} .opened-model[data-opened="shown"]`).waitFor({ state: 'attached' });
+  const section = page.locator(`${ROOT} section.step`, { has: page.locator('.opened-model') });
+  const box = section.locator(':scope > .predict');
+  assert.match(await box.textContent(), /Does some head of this model put at least 0\.2 and 2× the even spread/);
+  assert.equal(await section.locator('.opened-model').evaluate((n) => getComputedStyle(n).visibility), 'hidden');
+  await box.scrollIntoViewIfNeeded();
+  await box.locator('.predict-choice').first().click();
+  assert.match(await box.locator('.predict-verdict').textContent(), /^(Right: |Not this time ).*\d+ of \d+ heads do; /);
+  assert.equal(await section.locator('.opened-model').evaluate((n) => getComputedStyle(n).visibility), 'visible');
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
