@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { loadAttention } from '../../dist/lib/index.js';
 import {
+  cacheComparison,
   earliestReached,
   firstNonzero,
   firstTokenMass,
@@ -15,6 +16,7 @@ import {
   SCHEMA,
   sinkHeads,
   slidingStages,
+  totalVariation,
 } from '../../web/src/site/chapters/sliding-window/model.js';
 import { Trace } from '../../web/src/site/explain/trace.js';
 import { readState } from '../../web/src/site/url-state.js';
@@ -101,4 +103,30 @@ test('first-token mass: by hand on two heads of 3 tokens, against the even sprea
     [[0, 0]],
   );
   assert.throws(() => firstTokenMass([[new a.Matrix(1, 1, Float64Array.of(1))]]), RangeError);
+});
+
+test('total variation by hand; the cache comparison runs the full ids, the last W, and the first s + the last W, renumbered from 1', () => {
+  assert.equal(totalVariation([0.5, 0.5, 0], [0, 0.5, 0.5]), 0.5);
+  assert.equal(totalVariation([1, 0], [0, 1]), 1);
+  const seen = [];
+  // A test double for a causal model: its next-token distribution puts 0.75 on (number of ids) mod 3.
+  const model = {
+    config: { vocab_size: 3 },
+    runIds(ids, { k }) {
+      seen.push([...ids]);
+      const top = ids.length % 3;
+      const next = [0, 1, 2].map((id) => ({ id, token: `t${id}`, p: id === top ? 0.75 : 0.125 }));
+      return { next: next.sort((a, b) => b.p - a.p).slice(0, k) };
+    },
+  };
+  const ids = Array.from({ length: 10 }, (_, i) => 100 + i);
+  const c = cacheComparison(model, ids, 4, 2);
+  assert.deepEqual(seen, [ids, [106, 107, 108, 109], [100, 101, 106, 107, 108, 109]]);
+  assert.deepEqual([c.T, c.window, c.sinks, c.full.tv], [10, 4, 2, 0]);
+  // full: 10 ids → 1; last 4 → 1 (the same); first 2 + last 4 = 6 ids → 0: TV = |0.125 − 0.75| = 0.625.
+  assert.equal(c.recent.tv, 0);
+  assert.equal(c.streaming.tv, 0.625);
+  assert.equal(c.streaming.top.token, 't0');
+  // A window as long as the text keeps no first tokens besides it.
+  assert.equal(cacheComparison(model, ids, 48, 8).sinks, 0);
 });

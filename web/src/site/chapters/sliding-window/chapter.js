@@ -9,6 +9,7 @@ import { linkFormulas } from '../../formula-links.js';
 import { urlStore } from '../../url-state.js';
 import { slidingStages, SCHEMA } from './model.js';
 import { slidingQuestions } from './predict.js';
+import { cacheStep } from './steps/cache-step.js';
 import { reachStep } from './steps/reach-step.js';
 import { sinksStep } from './steps/sinks-step.js';
 import { windowStep } from './steps/window-step.js';
@@ -58,7 +59,7 @@ export default {
       () => update(),
     );
     const ctx = { state, edit, figures, story, signal, questions: slidingQuestions() };
-    const steps = [windowStep(ctx), reachStep(ctx), sinksStep(ctx)];
+    const steps = [windowStep(ctx), reachStep(ctx), sinksStep(ctx), cacheStep(ctx)];
     const error = errorLine();
 
     function update() {

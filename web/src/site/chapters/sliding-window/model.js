@@ -17,6 +17,8 @@ export const SCHEMA = [
   { key: 'n', name: 'length', type: 'int', default: 10, min: 2, max: MAX_LENGTH },
   { key: 'W', name: 'window', type: 'int', default: 3, min: 1, max: MAX_LENGTH },
   { key: 'L', name: 'layers', type: 'int', default: 3, min: 1, max: MAX_LAYERS },
+  { key: 'cw', name: 'cacheWindow', type: 'int', default: 16, min: 1, max: 48 },
+  { key: 'cs', name: 'cacheSinks', type: 'int', default: 4, min: 0, max: 8 },
 ];
 
 /** Query i sees key j (both from 0) when i − W < j ≤ i. */
@@ -150,3 +152,38 @@ export const sinkHeads = ({ mass, heads, baseline }) =>
   Array.from(mass.data, (value, k) => ({ layer: Math.floor(k / heads), head: k % heads, value }))
     .filter((s) => s.value >= SINK_AT && s.value >= SINK_FACTOR * baseline)
     .sort((a, b) => b.value - a.value);
+
+/** Total variation distance between two distributions over the same ids: half the sum of |p − q|. */
+export function totalVariation(p, q) {
+  let sum = 0;
+  for (let t = 0; t < p.length; t++) sum += Math.abs(p[t] - q[t]);
+  return sum / 2;
+}
+
+/** The model's next-token distribution after `ids`, as an array indexed by id (from runIds' full top-k). */
+function nextDistribution(model, ids, vocab) {
+  const { next } = model.runIds(ids, { k: vocab });
+  const p = new Float64Array(vocab);
+  for (const { id, p: prob } of next) p[id] = prob;
+  return { p, top: next[0], kept: ids.length };
+}
+
+/**
+ * StreamingLLM's comparison on `ids`: the next-token distribution of the full
+ * context, of only the last `window` ids, and of the first `sinks` ids followed
+ * by the last `window` (positions renumbered within what is kept: runIds numbers
+ * them from 1), each with its top-1 token and its total variation to the full one.
+ */
+export function cacheComparison(model, ids, window, sinks) {
+  const vocab = model.config.vocab_size;
+  const T = ids.length;
+  const w = Math.min(window, T);
+  const s = Math.min(sinks, T - w);
+  const full = nextDistribution(model, ids, vocab);
+  const recent = nextDistribution(model, ids.slice(T - w), vocab);
+  const streaming = nextDistribution(model, [...ids.slice(0, s), ...ids.slice(T - w)], vocab);
+  recent.tv = totalVariation(recent.p, full.p);
+  streaming.tv = totalVariation(streaming.p, full.p);
+  full.tv = 0;
+  return { T, window: w, sinks: s, full, recent, streaming };
+}

@@ -56,5 +56,21 @@ const sinks = () =>
     },
   });
 
+// Step 4: which cut cache stays closer to the full context's next-token distribution.
+const streaming = () =>
+  prediction({
+    question: (c) =>
+      `Which cache gives a next-token distribution closer to the full context’s: the last ${c.window} tokens, or the first ${c.sinks} and the last ${c.window}?`,
+    choices: (c) => [`the last ${c.window}`, `the first ${c.sinks} + the last ${c.window}`],
+    answer: (c) => (c.recent.tv === c.streaming.tv ? null : c.recent.tv < c.streaming.tv ? 0 : 1),
+    explain: (c) =>
+      `total variation to the full context: ${shown(c.recent.tv)} for the last ${c.window}, ${shown(c.streaming.tv)} with the first ${c.sinks} kept too.`,
+  });
+
 /** A fresh set of questions for one lesson. */
-export const slidingQuestions = () => ({ keysSeen: keysSeen(), reachesBack: reachesBack(), sinks: sinks() });
+export const slidingQuestions = () => ({
+  keysSeen: keysSeen(),
+  reachesBack: reachesBack(),
+  sinks: sinks(),
+  streaming: streaming(),
+});

@@ -24,3 +24,23 @@ export function tracedMap({ figures, story }, name, options, caption) {
   figures[name] = map;
   return { map, element: captioned(map, caption) };
 }
+
+/**
+ * An opened-model view (lesson-kit/opened-model.js) that can be built again when
+ * the step's own inputs change: `remount()` replaces it in place (and stops the old
+ * one listening). `options()` gives openedModelView's options, minus the signal.
+ */
+export function remountableView(openedModelView, signal, options) {
+  let view = null;
+  let controller = null;
+  function remount() {
+    controller?.abort();
+    controller = new AbortController();
+    signal?.addEventListener('abort', () => controller.abort(), { once: true });
+    const next = openedModelView({ ...options(), signal: controller.signal });
+    if (view) view.replaceWith(next);
+    view = next;
+    return view;
+  }
+  return { remount, element: () => view };
+}

@@ -15,12 +15,13 @@ export const LONG_TEXT =
 /** At most this many tokens are read (the model's positions, if fewer): the story of a cell lists them all. */
 const MAX_TOKENS = 64;
 
-/** The model's run over the first tokens of `text` that it can take. */
-function readText(model, text) {
+/** The ids of the first tokens of `text` that the model can take (at most MAX_TOKENS). */
+export function modelIds(model, text) {
   const positions = model.config.n_positions ?? model.config.max_position_embeddings ?? MAX_TOKENS;
-  const ids = model.tokenizer.encode(text).ids.slice(0, Math.min(positions, MAX_TOKENS));
-  return model.runIds(ids, { k: 1 });
+  return model.tokenizer.encode(text).ids.slice(0, Math.min(positions, MAX_TOKENS));
 }
+
+const readText = (model, text) => model.runIds(modelIds(model, text), { k: 1 });
 
 const cellName = (l, h) => `L${l + 1} H${h + 1}`;
 
