@@ -8,7 +8,7 @@ let current = null;
 const listeners = new Set();
 
 /** The first `T` tokens of an explainHead answer as figure labels: spaces shown as ·, an empty one as ∅. */
-const tokenLabels = (inputs, T) =>
+export const tokenLabels = (inputs, T) =>
   Array.from({ length: T }, (_, i) => {
     const text = inputs.tokens?.[i] ?? `t${i + 1}`;
     return text.replace(/ /g, '·').replace(/\n/g, '↵').replace(/\t/g, '→') || '∅';
