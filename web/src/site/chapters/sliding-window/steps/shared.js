@@ -1,29 +1,6 @@
-// What the sliding-window chapter's steps share: number fields and a heatmap
-// registered under its trace name.
-import { captioned, Heatmap } from '../../../figures/heatmap.js';
-import { NumberInput } from '../../../number-input.js';
-
-/** An integer field whose value the chapter can set back (sync). */
-export function intField(label, value, min, max, onChange) {
-  return new NumberInput({
-    caption: label,
-    label,
-    value,
-    integer: true,
-    min,
-    max,
-    width: '6em',
-    onChange,
-    scrub: { step: 1 },
-  });
-}
-
-/** A computed heatmap drawing trace tensor `name`, explained from the trace. */
-export function tracedMap({ figures, story }, name, options, caption) {
-  const map = new Heatmap({ explain: story(name), ...options });
-  figures[name] = map;
-  return { map, element: captioned(map, caption) };
-}
+// What the sliding-window chapter's steps share: lesson-kit's number field and
+// traced heatmap, and an opened-model view that can be rebuilt in place.
+export { intField, tracedMap } from '../../../lesson-kit/step-parts.js';
 
 /**
  * An opened-model view (lesson-kit/opened-model.js) that can be built again when
