@@ -6,6 +6,7 @@
 import { compareBits } from '../../float-bits.js';
 import { tracedApi } from '../../explain/traced-api.js';
 import { staged } from '../../stages.js';
+import { drawQkv, inputQkv } from '../../lesson-kit/seeded-qkv.js';
 
 export const D_K = 4; // query/key width
 export const D_V = 4; // value width
@@ -26,14 +27,7 @@ export const SCHEMA = [
 export const blockCount = (keys, blockSize) => Math.ceil(keys / blockSize);
 
 /** np.random.seed(seed); Q, K, V = randn(n, 4) three times. */
-export function drawInputs(api, seed, n) {
-  const rs = new api.RandomState(seed);
-  try {
-    return { Q: rs.randn(n, D_K), K: rs.randn(n, D_K), V: rs.randn(n, D_V) };
-  } finally {
-    rs.delete();
-  }
-}
+export const drawInputs = (api, seed, n) => drawQkv(api, seed, n, D_K, D_V);
 
 const rowsOf = (api, m, r0, r1) => new api.Matrix(r1 - r0, m.cols, m.data.slice(r0 * m.cols, r1 * m.cols));
 
@@ -76,9 +70,7 @@ export function flashStages(api, { seed, length, blockSize, causal, query, memor
   Object.assign(r, { labels, blockSize, causal, memoryLength, blocks: blockCount(length, blockSize) });
   stage('Q', () => {
     const inputs = drawInputs(api, seed, length);
-    t.input('Q', inputs.Q, { symbol: 'Q', row: 'q', rowLabels: labels });
-    t.input('K', inputs.K, { symbol: 'K', row: 'k', rowLabels: labels });
-    t.input('V', inputs.V, { symbol: 'V', row: 'v', rowLabels: labels });
+    inputQkv(t, inputs, labels);
     return inputs;
   });
   if (!r.Q) return run;

@@ -6,6 +6,7 @@
 // Tests: tests/js/site-sliding-window-model.test.mjs (NumPy: tests/fixtures/sliding_window.txt).
 import { tracedApi } from '../../explain/traced-api.js';
 import { staged } from '../../stages.js';
+import { drawQkv, inputQkv } from '../../lesson-kit/seeded-qkv.js';
 
 export const D_K = 4; // query/key/value width
 export const MAX_LENGTH = 24; // tokens of the live example
@@ -28,14 +29,7 @@ export const visible = (window) => (i, j) => j <= i && j > i - window;
 export const earliestReached = (last, window, layers) => Math.max(1, last - layers * (window - 1));
 
 /** np.random.seed(seed); Q, K, V = randn(n, 4) three times. */
-export function drawInputs(api, seed, n) {
-  const rs = new api.RandomState(seed);
-  try {
-    return { Q: rs.randn(n, D_K), K: rs.randn(n, D_K), V: rs.randn(n, D_K) };
-  } finally {
-    rs.delete();
-  }
-}
+export const drawInputs = (api, seed, n) => drawQkv(api, seed, n, D_K, D_K);
 
 /** A 0/1 n × n matrix with 1 where `keep(i, j)`. */
 export function indicator(api, n, keep) {
@@ -57,9 +51,7 @@ export function slidingStages(api, { seed, length, window, layers }, trace) {
   Object.assign(r, { labels, length, window, layers });
   stage('Q', () => {
     const inputs = drawInputs(api, seed, length);
-    t.input('Q', inputs.Q, { symbol: 'Q', row: 'q', rowLabels: labels });
-    t.input('K', inputs.K, { symbol: 'K', row: 'k', rowLabels: labels });
-    t.input('V', inputs.V, { symbol: 'V', row: 'v', rowLabels: labels });
+    inputQkv(t, inputs, labels);
     return inputs;
   });
   if (!r.Q) return run;
