@@ -14,7 +14,7 @@ import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { loadAttention } from '../../dist/lib/index.js';
 import { bertFiles } from './bert-files.js';
-import { fixtureFiles } from './gpt2-files.js';
+import { fixtureBytes, fixtureFiles, gpt2Safetensors } from './gpt2-files.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures');
 const ROTARY = ['llama', 'qwen2', 'qwen3', 'gemma3'];
@@ -285,6 +285,27 @@ test('every bad option is a TypeError or RangeError naming it; the model keeps w
   await assert.rejects(m.generateIds(Array(P).fill(1)), /options\.maxTokens/);
   const g = await m.generateIds(PROMPT, { maxTokens: 2 });
   assert.equal(g.ids.length <= 2, true);
+  m.delete();
+});
+
+test('a KV cache that cannot fit is refused before allocating, naming its MiB; smaller ones work', async () => {
+  // 64 layers of width 8 and 2^21 positions: 70 MiB of weights, but a full cache needs 8 GiB.
+  const config = { model_type: 'gpt2', n_layer: 64, n_head: 2, n_embd: 8, n_positions: 2 ** 21, vocab_size: 262 };
+  const m = await a.openModel({
+    'config.json': new TextEncoder().encode(JSON.stringify(config)),
+    'model.safetensors': gpt2Safetensors({ ...config, n_inner: 32 }),
+    'tokenizer.json': fixtureBytes('tokenizer.json'),
+  });
+  const before = a.memoryBytes();
+  await assert.rejects(
+    m.generateIds(PROMPT, { maxTokens: 2 ** 21 - PROMPT.length }),
+    (e) =>
+      e instanceof RangeError &&
+      /^Gpt2Model\.generateIds: the KV cache of 2097152 positions needs 8192 MiB/.test(e.message),
+  );
+  assert.equal(a.memoryBytes(), before, 'nothing allocated');
+  const g = await m.generateIds(PROMPT, { maxTokens: 4, stop: [] });
+  assert.equal(g.ids.length, 4);
   m.delete();
 });
 

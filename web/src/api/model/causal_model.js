@@ -165,7 +165,8 @@ export class CausalModel extends CheckpointModel {
     if (!(topP > 0 && topP <= 1)) throw new RangeError(`${fn}: options.topP must be in (0, 1], got ${topP}`);
     const seed = o.seed ?? 0;
     requireInteger(seed, fn, 'options.seed', 0, 2 ** 32 - 1);
-    const stopList = o.stop ?? eos;
+    // (the config's EOS ids past the vocabulary, as a small model's default 50256, never come)
+    const stopList = o.stop ?? eos.filter((id) => id < vocab);
     if (!Array.isArray(stopList))
       throw new TypeError(`${fn}: options.stop must be an array of token ids, got ${describe(stopList)}`);
     const stop = new Set(Array.from(stopList, (id, i) => requireInteger(id, fn, `options.stop[${i}]`, 0, vocab - 1)));
