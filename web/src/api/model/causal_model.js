@@ -299,15 +299,15 @@ export function forwardIn(raw, heap, ids, fn) {
   throwForStatus(heap.core, raw.forward(int32At(heap, ids, 'ids'), ids.length), fn);
 }
 
-/** eos_token_id: an id, a list of ids or null, checked (a list is frozen). */
-export function eosIdOf(value, fn) {
-  if (value === null) return null;
+/**
+ * config.json's eos_token_id as the model keeps it: an id, a frozen list of ids, or
+ * null (absent, or anything else: only generate's default stop reads it).
+ */
+export function eosIdOf(value) {
   const id = (x) => Number.isSafeInteger(x) && x >= 0;
   if (id(value)) return value;
   if (Array.isArray(value) && value.every(id)) return Object.freeze([...value]);
-  throw new TypeError(
-    `${fn}: config.json's eos_token_id must be a token id, a list of them or null, got ${describe(value)}`,
-  );
+  return null;
 }
 
 /** config.json's or generation_config.json's eos_token_id (an id, a list of ids, or absent) as a list. */
