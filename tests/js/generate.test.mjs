@@ -5,8 +5,9 @@
 // within 1e-6 absolute; pModel equals runIds' probability within 1e-6); a
 // sampled token's p equals softmax(logits / temperature) of runIds' logits,
 // computed here in float64 and renormalised over the candidates (1e-5); seeds
-// repeat; topK 1 and a tiny topP are greedy; stop ids, abort, deletion, every
-// bad option; BERT has no generate.
+// repeat; topK 1 and a tiny topP are greedy; BF16 weights; stop ids and the
+// configs' defaults, abort, deletion, a cache too large, every bad option; BERT
+// has no generate.
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -106,6 +107,25 @@ for (const family of FAMILIES) {
     }
   });
 }
+
+test('16-bit weights (BF16 files, kept 16-bit in the core) decode as they run: greedy equals the runIds loop', async () => {
+  for (const family of ['gpt2', 'gemma3']) {
+    const bf16 = new Uint8Array(readFileSync(join(ROOT, family, 'model-bf16.safetensors')));
+    const m = await a.openModel({ ...folder(family), 'model.safetensors': bf16 });
+    try {
+      const g = await m.generateIds(PROMPT, { maxTokens: 6, temperature: 0, stop: [] });
+      const context = [...PROMPT];
+      for (const step of g.steps) {
+        const want = fullStep(m, context);
+        assert.equal(step.id, want.id);
+        assert.ok(maxRowDifference(step.attentions, want.rows) <= 1e-6);
+        context.push(step.id);
+      }
+    } finally {
+      m.delete();
+    }
+  }
+});
 
 test('sampling: p is the tempered, truncated softmax of the logits; seeds repeat; topK 1 and tiny topP are greedy', async () => {
   for (const family of ['gpt2', 'gemma3']) {
