@@ -4,7 +4,7 @@
 #   bash scripts/setup.sh --site   what `npm start` needs to build and serve the site:
 #                                  Emscripten, CMake, Eigen, the npm dev dependencies
 #   bash scripts/setup.sh          all `npm test` needs besides: g++, Catch2, Chromium,
-#                                  clang-format and Jupyter (the notebook test)
+#                                  clang-format, Jupyter (the notebook test) and MkDocs
 # Asks for root (sudo) only when a Debian package is missing, and says which first.
 # Without apt-get, or without root and sudo, it prints what to install by hand.
 set -euo pipefail
@@ -42,6 +42,8 @@ if [ "$site_only" = false ]; then
   need python3-nbconvert command -v jupyter-nbconvert
   need jupyter-notebook command -v jupyter-notebook
   need python3-ipykernel /usr/bin/python3 -c 'import ipykernel'
+  # A real static-site host for tests/package/mkdocs.test.mjs (9 MB to download).
+  need mkdocs command -v mkdocs
 fi
 
 manual() {
@@ -52,7 +54,7 @@ setup: install these by hand, then run this again: ${missing[*]}
   emsdk activate 3.1.6, then source emsdk_env.sh), Eigen 3 and CMake from the system's packages
   (macOS: brew install eigen cmake; Fedora: sudo dnf install eigen3-devel cmake; Arch: sudo pacman
   -S eigen cmake; set EIGEN3_INCLUDE_DIR if Eigen is elsewhere), and for npm test also g++, Catch2 2,
-  Chromium, clang-format and Jupyter.
+  Chromium, clang-format, Jupyter and MkDocs.
 EOF
   exit 1
 }

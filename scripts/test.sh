@@ -13,5 +13,7 @@ echo "== Types (tsc)"
 npx --no-install tsc -p tests/types/tsconfig.json
 echo "== Package (npm pack -> offline install -> Node, tsc --strict, esbuild, module and classic scripts)"
 node --test --test-concurrency=1 tests/package/
+echo "== Hosts (npm registry -> Vite 8 and 7, Astro 5, SvelteKit 2, Docusaurus 3 -> Chromium; skipped offline)"
+node --test --test-concurrency=1 tests/hosts/
 echo "== Browser end-to-end (node:test + playwright-core + chromium)"
 node --test --test-concurrency=1 tests/browser/ web/src/site/chapters/  # chapters/<id>/test/*.test.mjs

@@ -15,6 +15,8 @@ import { serve } from '../../scripts/serve.mjs';
 
 const CHAPTERS = await chapterMetas(); // every chapter folder's meta.js
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+// The GloVe lesson's step 4 prints the sentences' vectors: numbers from the shipped file.
+const GLOVE_VECTORS = 'article[data-chapter="glove"] section.step:nth-of-type(4) pre.output';
 const BASICS_CONTEXT = /array\(\[ 3\.88079708, {2}4\.0728263 , 45\.26423912\]\)/; // tests/fixtures/basics.txt
 
 let env;
@@ -41,10 +43,9 @@ async function recorded(url) {
   return { page, fetched };
 }
 
-test('a lesson per chapter but GloVe (its vectors are fetched)', () => {
+test('a lesson per chapter', () => {
   const files = readdirSync(join(dir, 'lessons')).sort();
-  const chapters = CHAPTERS.map(({ id }) => id).filter((id) => id !== 'glove');
-  assert.deepEqual(files, chapters.map((id) => `${id}.html`).sort());
+  assert.deepEqual(files, CHAPTERS.map(({ id }) => `${id}.html`).sort());
 });
 
 test('from file://: Basics computes, embed mode, only the file itself is read, nothing throws', async () => {
@@ -59,15 +60,17 @@ test('from file://: Basics computes, embed mode, only the file itself is read, n
   await page.context().close();
 });
 
-test('from file://: the NMT lesson translates in its Blob worker; the model lesson explains the demo model', async () => {
+test('from file://: the NMT lesson translates in its Blob worker; the model lesson explains the demo model; GloVe reads its inlined vectors', async () => {
   for (const [id, ready] of [
     ['nmt', '[data-nmt-output="2026-11-21"]'],
     ['model', '[data-model-explained="true"]'],
+    ['glove', '[data-loaded="true"]'],
   ]) {
     const url = pathToFileURL(join(dir, 'lessons', `${id}.html`)).href;
     const { page, fetched } = await recorded(url);
     await page.locator(`article[data-chapter="${id}"]${ready}`).waitFor();
     if (id === 'nmt') assert.doesNotMatch(await page.textContent('.nmt-status'), /main thread/);
+    if (id === 'glove') assert.match(await page.textContent(GLOVE_VECTORS), /^array\(\[\[ *-?\d/);
     assert.deepEqual(fetched, [url], id);
     assert.deepEqual(page.errors, [], id);
     await page.context().close();
@@ -115,6 +118,31 @@ test('in <iframe sandbox="allow-scripts">: no storage, nothing throws, the heigh
   );
   assert.deepEqual(await lesson.evaluate(() => globalThis.thrown), []);
   assert.deepEqual(fetched, [`${host.url}host.html`, `${host.url}lessons/basics.html`]);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('GloVe in <iframe sandbox="allow-scripts">: the inlined vectors load with nothing fetched, nothing throws', async () => {
+  writeFileSync(
+    join(dir, 'glove-host.html'),
+    `<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,"><h1>Course</h1>
+<iframe sandbox="allow-scripts" src="lessons/glove.html" title="lesson" style="width:900px;height:300px"></iframe>`,
+  );
+  const page = await openPage(env.browser, 'about:blank', { waitForReady: false });
+  await page.context().addInitScript(() => {
+    globalThis.thrown = [];
+    addEventListener('error', (e) => globalThis.thrown.push(String(e.message)));
+    addEventListener('unhandledrejection', (e) => globalThis.thrown.push(String(e.reason)));
+  });
+  const fetched = [];
+  page.on('request', (r) => !/^(data|blob):/.test(r.url()) && fetched.push(r.url()));
+  await page.goto(`${host.url}glove-host.html`);
+  const frame = page.frameLocator('iframe');
+  await frame.locator('article[data-chapter="glove"][data-loaded="true"]').waitFor();
+  assert.match(await frame.locator(GLOVE_VECTORS).textContent(), /^array\(\[\[ *-?\d/);
+  const lesson = page.frames().find((f) => f.url().endsWith('lessons/glove.html#chapter=glove&embed=1'));
+  assert.deepEqual(await lesson.evaluate(() => globalThis.thrown), []);
+  assert.deepEqual(fetched, [`${host.url}glove-host.html`, `${host.url}lessons/glove.html`]);
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });

@@ -13,10 +13,21 @@ export const NMT_OUTPUT = '2026-11-21';
  * @param {import('playwright-core').Browser} browser
  * @param {string} url the page
  * @param {{shared?: boolean, nmt?: boolean, glove?: boolean, fonts?: boolean}} expect
+ * @param {{setup?: (context: object) => Promise<void>, extra?: (page: object) => Promise<void>}} [hooks]
+ *   setup: before the page loads (init scripts); extra: more checks, before the console's
  */
-export async function checkHostPage(browser, url, { shared = true, nmt = true, glove = true, fonts = true } = {}) {
-  const page = await openPage(browser, url, { waitForReady: false });
+export async function checkHostPage(
+  browser,
+  url,
+  { shared = true, nmt = true, glove = true, fonts = true } = {},
+  { setup, extra } = {},
+) {
+  const page = await openPage(browser, setup ? 'about:blank' : url, { waitForReady: false });
   try {
+    if (setup) {
+      await setup(page.context());
+      await page.goto(url);
+    }
     const basics = page.locator('attention-lesson article[data-chapter="basics"]');
     await basics.waitFor();
     assert.match(await basics.textContent(), BASICS_SCORES);
@@ -45,6 +56,7 @@ export async function checkHostPage(browser, url, { shared = true, nmt = true, g
       // The heatmap the page's own code filled with the API's result.
       assert.equal(await page.locator('attention-heatmap#h canvas').evaluate((c) => c.dataset.painted), 'true');
     }
+    await extra?.(page);
     assert.deepEqual(page.errors, []);
   } catch (error) {
     error.message += `\nconsole: ${page.errors.join('\n')}`;
