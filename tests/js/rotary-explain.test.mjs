@@ -22,9 +22,11 @@ import { assertClose, loadFixture } from './fixtures.js';
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures');
 const FAMILIES = ['llama', 'qwen2', 'qwen3', 'gemma3'];
 
+/** The fixture folder's Hugging Face files (model-* only in a sharded one: elsewhere they are other dtypes). */
 function folder(family) {
+  const sharded = family.endsWith('-sharded');
   const names = readdirSync(join(ROOT, family)).filter(
-    (n) => !['make.py', 'expected.txt', '__pycache__'].includes(n) && !n.startsWith('model-'),
+    (n) => !['make.py', 'expected.txt', '__pycache__'].includes(n) && (sharded || !n.startsWith('model-')),
   );
   return Object.fromEntries(names.map((n) => [n, new Uint8Array(readFileSync(join(ROOT, family, n)))]));
 }
@@ -115,6 +117,19 @@ for (const family of FAMILIES) {
     }
   });
 }
+
+test('a sharded checkpoint: the weights re-read from both shards give the same answer', async () => {
+  const one = await a.openModel(folder('qwen2'));
+  const two = await a.openModel(folder('qwen2-sharded'));
+  try {
+    const [e1, e2] = await Promise.all([one, two].map((m) => m.explainHead('the cat sat', { layer: 1, head: 2 })));
+    for (const p of ['x', 'wq', 'wk', 'wv', 'bq', 'bk', 'bv', 'q', 'k', 'v'])
+      assert.deepEqual(Array.from(e2[p].data), Array.from(e1[p].data), p);
+  } finally {
+    one.delete();
+    two.delete();
+  }
+});
 
 test('a q_proj byte changed after openModel: explainHead is a RangeError naming the tensor', async () => {
   const files = folder('llama');
