@@ -26,7 +26,7 @@ function projectionWords(family) {
     };
   if (family === 'bert')
     return {
-      x: 'the layer’s input (the previous layer’s output after its LayerNorm)',
+      x: 'the layer’s input: the previous layer’s output after its LayerNorm (layer 1: the embeddings’)',
       name: 'the head’s rows of query, key and value',
       W: 'the head’s rows of query, key and value, as columns, q | k | v',
       sentence:
