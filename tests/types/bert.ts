@@ -1,5 +1,5 @@
 // Compiled by `tsc --strict`: openModel with a BERT folder as a page uses it.
-import { loadAttention, type BertModel, type BertResult } from '../../dist/lib/index.js';
+import { loadAttention, type BertHeadInputs, type BertModel, type BertResult } from '../../dist/lib/index.js';
 
 export async function bertUsage(vocab: Blob, weights: Blob): Promise<number> {
   const a = await loadAttention();
@@ -15,6 +15,17 @@ export async function bertUsage(vocab: Blob, weights: Blob): Promise<number> {
   const byIds = m.runIds([101, 103, 102], { typeIds: [0, 0, 0], logits: true });
   // @ts-expect-error BERT has no next-token list
   r.next;
+  const e: BertHeadInputs = await m.explainHead('How old?', { layer: 0, head: 1, pair: 'Six.' });
+  // @ts-expect-error explainHead needs the layer and the head
+  await m.explainHead('Hello', { head: 0 });
   m.delete();
-  return best.length + r.attentions[0][0].get(0, 0) + byIds.typeIds.length + m.config.num_hidden_layers;
+  return (
+    best.length +
+    r.attentions[0][0].get(0, 0) +
+    byIds.typeIds.length +
+    m.config.num_hidden_layers +
+    e.x.get(0, 0) * e.wq.get(0, 0) +
+    e.bq.get(0, 0) +
+    e.scale
+  );
 }

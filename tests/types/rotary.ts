@@ -40,6 +40,9 @@ export async function rotaryUsage(shard1: Blob, shard2: Blob): Promise<number> {
   return (
     map.get(0, 0) +
     h.qRotated.get(0, 0) +
+    h.x.get(0, 0) * h.wq.get(0, 0) +
+    (h.bq?.get(0, 0) ?? 0) +
+    (h.qPre && h.qNormWeight ? h.qPre.get(0, 0) * h.qNormWeight.get(0, 0) : 0) +
     h.kvHead +
     (h.window ?? 0) +
     m.config.head_dim +

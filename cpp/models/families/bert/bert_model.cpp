@@ -222,4 +222,24 @@ Status BertModel::predict(const std::vector<int>& positions, Matrix32& logits) c
   return Status::ok();
 }
 
+Status BertModel::headInputs(int l, const MatrixView32& weight, const MatrixView32& bias,
+                             MatrixOut32 out) const {
+  const BertConfig& c = config_;
+  if (tokens() < 1 || l < 0 || l >= c.layers || static_cast<int>(hidden_.size()) <= l) {
+    return Status::invalidArgument("no forward pass, or layer " + std::to_string(l) +
+                                   " out of range");
+  }
+  const Matrix32& x = hidden_[l];
+  if (weight.rows() != c.dModel || bias.size() != weight.cols() || out.rows() != x.rows() ||
+      out.cols() != c.dModel + weight.cols()) {
+    return Status::shapeMismatch("headInputs: the weights do not fit hidden_size");
+  }
+  // The layer's input rows first: a reader's explanation of q = x W + b needs them.
+  Matrix32 projected(x.rows(), weight.cols());
+  linearInto(x, weight, bias.data(), WeightLayout::kInOut, projected);
+  out.leftCols(c.dModel) = x;
+  out.rightCols(weight.cols()) = projected;
+  return Status::ok();
+}
+
 }  // namespace attention

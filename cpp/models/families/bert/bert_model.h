@@ -72,6 +72,14 @@ class BertModel : public CheckpointModel {
   // (a masked-LM checkpoint only; each position in [0, T)).
   Status predict(const std::vector<int>& positions, Matrix32& logits) const;
 
+  // Explaining a head of the last forward pass: out (T x (D + n)) = x | x W + b,
+  // x = hidden(l), the layer's input (what its query, key and value read), W
+  // (D x n, in x out: a head's columns of query | key | value, read again from
+  // the file) and b (n). Fails before a forward pass, for l out of range, or
+  // when the shapes do not fit hidden_size.
+  Status headInputs(int l, const MatrixView32& weight, const MatrixView32& bias,
+                    MatrixOut32 out) const;
+
  private:
   // y = x W^T + b, the bias stored right after its weight.
   void linear(const Matrix32& x, int index, Matrix32& y) const {

@@ -3,7 +3,7 @@
 // web/src/api/model/families/bert/index.js, adds the two the files decide:
 // gelu_erf from hidden_act, masked_lm when cls.predictions.* is stored), its
 // forward pass over int32 ids and token types at heap addresses, and predict()
-// for the masked-LM logits of given positions.
+// for the masked-LM logits of given positions, and explainHead's headInputs.
 #include <emscripten/bind.h>
 
 #include "model_bindings.h"
@@ -28,6 +28,15 @@ StatusCode predict(const BertModel& model, Ptr positions, int count, const Tenso
   });
 }
 
+// BertModel::headInputs on float32 Tensors (bias: a 1 x n vector).
+StatusCode headInputs(const BertModel& model, int l, const Tensor& weight, const Tensor& bias,
+                      const Tensor& out) {
+  return guarded([&] {
+    return model.headInputs(l, model_bindings::floatsOf(weight), model_bindings::floatsOf(bias),
+                            out.outputOf<float>());
+  });
+}
+
 }  // namespace
 }  // namespace attention
 
@@ -47,5 +56,6 @@ EMSCRIPTEN_BINDINGS(bert_family) {
       .field("masked_lm", &BertConfig::maskedLm);
   checkpointModelClass<BertModel, BertConfig>("_BertModel")
       .function("forward", &forward)
-      .function("predict", &predict);
+      .function("predict", &predict)
+      .function("headInputs", &headInputs);
 }

@@ -4,7 +4,7 @@
 // (web/src/api/model/families/llama/index.js and its siblings: qk_norm,
 // norm_offset, sandwich_norms, embed_scale, gelu_tanh, the biases, lm_head, the
 // sliding layers as a string of '0'/'1', the RoPE scaling flattened), and
-// explainHead's headInputs.
+// explainHead's headInputs and headSources.
 #include <emscripten/bind.h>
 
 #include "model_bindings.h"
@@ -16,6 +16,10 @@ namespace {
 // out: (T x 5 hd) float32, q | k | v | qRotated | kRotated of head h in layer l.
 StatusCode headInputs(const LlamaModel& model, int l, int h, const Tensor& out) {
   return guarded([&] { return model.headInputs(l, h, out.outputOf<float>()); });
+}
+// out: (T x (D + 2 hd)) float32, x | qPre | kPre: what headInputs' q, k are computed from.
+StatusCode headSources(const LlamaModel& model, int l, int h, const Tensor& out) {
+  return guarded([&] { return model.headSources(l, h, out.outputOf<float>()); });
 }
 
 // RopeScaling's fields, flattened into the config object.
@@ -73,5 +77,7 @@ EMSCRIPTEN_BINDINGS(llama_family) {
       .field("embed_scale", &LlamaConfig::embedScale)
       .field("gelu_tanh", &geluTanh, &setGeluTanh)
       .field("lm_head", &LlamaConfig::separateHead);
-  causalModelClass<LlamaModel, LlamaConfig>("_LlamaModel").function("headInputs", &headInputs);
+  causalModelClass<LlamaModel, LlamaConfig>("_LlamaModel")
+      .function("headInputs", &headInputs)
+      .function("headSources", &headSources);
 }

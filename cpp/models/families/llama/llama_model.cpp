@@ -370,18 +370,26 @@ Status LlamaModel::decode(int id) {
   return Status::ok();
 }
 
-Status LlamaModel::headInputs(int l, int h, MatrixOut32 out) const {
+// A head's layer and index in range after a forward pass, and out (T x width).
+Status LlamaModel::checkHeadOut(int l, int h, const MatrixOut32& out, Eigen::Index width,
+                                const char* fn) const {
   const LlamaConfig& c = config_;
   if (tokens() < 1 || residual_.empty() || l < 0 || l >= c.layers || h < 0 || h >= c.heads) {
     return Status::invalidArgument("no forward pass, or layer " + std::to_string(l) + " or head " +
                                    std::to_string(h) + " out of range");
   }
-  const Eigen::Index T = tokens(), hd = c.headDim, g = kvHeadOf(h);
-  if (out.rows() != T || out.cols() != 5 * hd) {
-    return Status::shapeMismatch("headInputs: out is " + std::to_string(out.rows()) + "x" +
-                                 std::to_string(out.cols()) + " but must be " + std::to_string(T) +
-                                 "x" + std::to_string(5 * hd));
+  if (out.rows() != tokens() || out.cols() != width) {
+    return Status::shapeMismatch(std::string(fn) + ": out is " + std::to_string(out.rows()) + "x" +
+                                 std::to_string(out.cols()) + " but must be " +
+                                 std::to_string(tokens()) + "x" + std::to_string(width));
   }
+  return Status::ok();
+}
+
+Status LlamaModel::headInputs(int l, int h, MatrixOut32 out) const {
+  const LlamaConfig& c = config_;
+  const Eigen::Index hd = c.headDim, g = kvHeadOf(h);
+  RETURN_IF_ERROR(checkHeadOut(l, h, out, 5 * hd, "headInputs"));
   Matrix32 q, k, v;
   RETURN_IF_ERROR(projectHeads(l, residual_[l], q, k, v));
   out.middleCols(0, hd) = q.middleCols(h * hd, hd);
@@ -392,6 +400,23 @@ Status LlamaModel::headInputs(int l, int h, MatrixOut32 out) const {
   const std::vector<double>& freq = sliding(l) ? localFreq_ : globalFreq_;
   RETURN_IF_ERROR(
       applyRope(out.middleCols(3 * hd, 2 * hd), positions_, freq, c.headDim, RopePairing::kHalf));
+  return Status::ok();
+}
+
+Status LlamaModel::headSources(int l, int h, MatrixOut32 out) const {
+  const LlamaConfig& c = config_;
+  const Eigen::Index D = c.dModel, hd = c.headDim;
+  RETURN_IF_ERROR(checkHeadOut(l, h, out, D + 2 * hd, "headSources"));
+  const int* at = index_.data() + static_cast<std::size_t>(l) * kPerLayer;
+  const Eigen::Index T = tokens(), g = kvHeadOf(h);
+  // The very ops of projectHeads, stopped before the QK-norm.
+  Matrix32 normed(T, D), q(T, hd * c.heads), k(T, hd * c.kvHeads);
+  rmsNorm(residual_[l], at[kInputNorm], D, normed);
+  linear(normed, at[kQ], at[kQBias], q);
+  linear(normed, at[kK], at[kKBias], k);
+  out.leftCols(D) = normed;
+  out.middleCols(D, hd) = q.middleCols(h * hd, hd);
+  out.middleCols(D + hd, hd) = k.middleCols(g * hd, hd);
   return Status::ok();
 }
 

@@ -117,9 +117,17 @@ class LlamaModel : public CheckpointModel {
   // the very ops and weights of forward(). Fails before a forward pass, for l
   // or h out of range, or for an out of another shape.
   Status headInputs(int l, int h, MatrixOut32 out) const;
+  // What those q, k, v are computed from, for explaining their cells: out
+  // (T x (D + 2 hd)) = x | qPre | kPre, x the layer's input after
+  // input_layernorm, qPre and kPre query head h's and its kv head's
+  // projections x W^T + b before the QK-norm (headInputs' q, k without one).
+  // Fails like headInputs.
+  Status headSources(int l, int h, MatrixOut32 out) const;
 
  private:
   Status projectHeads(int l, const Matrix32& x, Matrix32& q, Matrix32& k, Matrix32& v) const;
+  Status checkHeadOut(int l, int h, const MatrixOut32& out, Eigen::Index width,
+                      const char* fn) const;
   void rmsNorm(const MatrixView32& x, int weight, Eigen::Index width, MatrixOut32 y) const;
   // The layer after its attention: o_proj and its residual, then the MLP and
   // its residual, for the rows of heads (T' x H hd) and x (T' x D) -> next.

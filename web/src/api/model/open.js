@@ -139,13 +139,16 @@ function matchTensors(tensors, parameters, prefixes, where) {
   });
 }
 
-/** Names of the tensors explainHead may read again (the family's headTensors(l) of every layer). */
+/**
+ * Names of the tensors explainHead may read again: those of the family's headTensors(l) the
+ * model has (a family lists its optional ones too: biases, QK-norm weights), every layer.
+ */
 function rereadNames(family, parameters) {
   const names = new Set();
   const have = new Set(parameters.map((p) => p.name));
   for (let l = 0; family.headTensors && l < parameters.length; l++) {
-    const layer = family.headTensors(l);
-    if (!layer.every((n) => have.has(n))) break;
+    const layer = family.headTensors(l).filter((n) => have.has(n));
+    if (layer.length === 0) break;
     layer.forEach((n) => names.add(n));
   }
   return names;

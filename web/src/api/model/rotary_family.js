@@ -12,6 +12,7 @@ import { loadTokenizerAsync } from '../tokenizer/index.js';
 import { coreOf } from './base_model.js';
 import { CausalModel, encodeText, eosIdOf, eosIds, forwardIn, tokenText } from './causal_model.js';
 import { MAX_LAYERS, requireSize } from './config.js';
+import { headTensors, readRotaryHeadWeights } from './rotary_head_weights.js';
 import { readJson } from './source.js';
 
 /** rope_scaling's types the core computes (Hugging Face's names; 'default' is none), by the core's number. */
@@ -273,9 +274,10 @@ async function readGeneration(files, fn, signal) {
 /** The model class of the rotary families; `kind` names it in messages. */
 export class RotaryModel extends CausalModel {
   #kind;
+  #parts; // { bias, qkNorm, normOffset }: what explainHead reads besides q/k/v_proj
 
   /** @internal */
-  constructor(core, raw, kind, family, config, tokenizer, weights, extras) {
+  constructor(core, raw, kind, family, config, tokenizer, weights, extras, parts) {
     const generation = extras?.generationConfig ?? null;
     super(core, raw, kind, family, config, tokenizer, weights, {
       layers: config.num_hidden_layers,
@@ -290,14 +292,21 @@ export class RotaryModel extends CausalModel {
     /** generation_config.json's bos_token_id and eos_token_id, or null without that file. */
     this.generationConfig = generation;
     this.#kind = kind;
+    this.#parts = parts;
   }
 
   /**
-   * What one query head computed on `text`: its queries and its kv head's keys and
-   * values (T x head_dim float32 Matrices), q and k before RoPE (after the QK-norm where
-   * the family has one) and rotated, as the attention op read them; the weights are
-   * softmax(qRotated kRotatedᵀ · scale), causal (and windowed on sliding layers).
-   * Recomputed in the core from the layer's input of a forward pass over `text`.
+   * What one query head computed on `text`, down to what it is computed from: x (T x D,
+   * the layer's input after input_layernorm), the head's weight columns wq and its kv
+   * head's wk, wv (D x head_dim: the rows of q_proj, k_proj, v_proj, transposed, so
+   * q = x wq + bq as in GPT-2's explainHead), bq, bk, bv (1 x head_dim) where the family
+   * has biases (Qwen2, attention_bias); with QK-norm (Qwen3, Gemma 3) qPre, kPre (x wq, x wk
+   * before the norm), qNormWeight, kNormWeight (1 x head_dim, as stored; normOffset: the
+   * gain is 1 + weight, Gemma) and epsilon (rms_norm_eps); then q, k (after the QK-norm,
+   * before RoPE), v and the rotated q, k (T x head_dim float32 Matrices) as the attention
+   * op read them: the weights are softmax(qRotated kRotatedᵀ · scale), causal (and windowed
+   * on sliding layers). The weights are read again from the model file (checked against
+   * what openModel read); x and q, k, v are recomputed in the core from a forward pass.
    * @param {string} text
    * @param {{ layer: number, head: number, signal?: AbortSignal }} options
    */
@@ -305,15 +314,21 @@ export class RotaryModel extends CausalModel {
     const fn = `${this.#kind}.explainHead`;
     rawOf(this, 'explainHead');
     const ids = encodeText(this, fn, text);
-    const { layer, head } = readOptions(options, ['layer', 'head', 'signal'], fn);
+    const { layer, head, signal } = readOptions(options, ['layer', 'head', 'signal'], fn);
     const c = this.config;
     requireInteger(layer, fn, 'options.layer', 0, c.num_hidden_layers - 1);
     requireInteger(head, fn, 'options.head', 0, c.num_attention_heads - 1);
-    const raw = rawOf(this, 'explainHead');
+    const kvHead = Math.floor((head * c.num_key_value_heads) / c.num_attention_heads);
+    const { bias, qkNorm, normOffset } = this.#parts;
+    const spec = { l: layer, h: head, g: kvHead, bias, qkNorm };
+    const w = await readRotaryHeadWeights(this, c, spec, fn, signal);
+    const raw = rawOf(this, 'explainHead'); // deleted while the weights were read?
     const core = coreOf(this);
-    const hd = c.head_dim;
+    const { hidden_size: D, head_dim: hd } = c;
     const T = ids.length;
     const sliding = c.layer_types?.[layer] === 'sliding_attention';
+    const row = (v) => new Matrix(1, hd, v);
+    const cols = (v) => new Matrix(D, hd, v);
     return withHeap(
       core,
       fn,
@@ -321,21 +336,40 @@ export class RotaryModel extends CausalModel {
         forwardIn(raw, heap, ids, fn);
         const out = heap.output(T, 5 * hd, 'q | k | v | qRotated | kRotated');
         throwForStatus(core, raw.headInputs(layer, head, out), fn);
-        const all = heap.read(out);
-        const part = (p) => {
-          const m = new Float32Array(T * hd);
-          for (let i = 0; i < T; i++) m.set(all.subarray(i * 5 * hd + p * hd, i * 5 * hd + (p + 1) * hd), i * hd);
-          return new Matrix(T, hd, m);
+        const from = heap.output(T, D + 2 * hd, 'x | qPre | kPre');
+        throwForStatus(core, raw.headSources(layer, head, from), fn);
+        const [all, sources] = [heap.read(out), heap.read(from)];
+        // Columns c0 .. c0 + cols of a (T x width) row-major read.
+        const columns = (data, width, c0, n) => {
+          const m = new Float32Array(T * n);
+          for (let i = 0; i < T; i++) m.set(data.subarray(i * width + c0, i * width + c0 + n), i * n);
+          return new Matrix(T, n, m);
         };
+        const part = (p) => columns(all, 5 * hd, p * hd, hd);
         return {
           tokens: ids.map((id) => tokenText(this, id)),
           ids,
+          x: columns(sources, D + 2 * hd, 0, D),
+          wq: cols(w.wq),
+          wk: cols(w.wk),
+          wv: cols(w.wv),
+          ...(bias ? { bq: row(w.bq), bk: row(w.bk), bv: row(w.bv) } : {}),
+          ...(qkNorm
+            ? {
+                qPre: columns(sources, D + 2 * hd, D, hd),
+                kPre: columns(sources, D + 2 * hd, D + hd, hd),
+                qNormWeight: row(w.qNorm),
+                kNormWeight: row(w.kNorm),
+                normOffset,
+                epsilon: c.rms_norm_eps,
+              }
+            : {}),
           q: part(0),
           k: part(1),
           v: part(2),
           qRotated: part(3),
           kRotated: part(4),
-          kvHead: Math.floor((head * c.num_key_value_heads) / c.num_attention_heads),
+          kvHead,
           scale: (c.query_pre_attn_scalar ?? hd) ** -0.5,
           window: sliding ? c.sliding_window : null,
         };
@@ -358,7 +392,8 @@ export function rotaryFamily(spec) {
     [kind]: class extends RotaryModel {
       /** @internal */
       constructor(core, raw, config, tokenizer, weights, extras) {
-        super(core, raw, kind, family, config, tokenizer, weights, extras ?? null);
+        const parts = { bias: spec.qkvBias(config), qkNorm, normOffset: gemma };
+        super(core, raw, kind, family, config, tokenizer, weights, extras ?? null, parts);
       }
     },
   }[kind];
@@ -380,6 +415,8 @@ export function rotaryFamily(spec) {
     /** What the model keeps of the folder's other files: generation_config.json's token ids and temperature. */
     readExtras: readGeneration,
     coreClass: '_LlamaModel',
+    /** The tensors explainHead reads again for a layer (those the checkpoint has). */
+    headTensors,
     coreConfig: (config) => coreConfigOf(config, { qkvBias: spec.qkvBias, outputBias: spec.outputBias, qkNorm, gemma }),
     Model,
   });

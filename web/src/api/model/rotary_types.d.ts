@@ -92,6 +92,25 @@ export interface RotaryHeadInputs {
   scale: number;
   /** The layer's sliding window, or null. */
   window: number | null;
+  /** (T × hidden_size): the rows the head projects, the layer's input after input_layernorm. */
+  x: Matrix;
+  /** (hidden_size × head_dim): the head's rows of q_proj (its kv head's of k_proj, v_proj), transposed: q = x wq + bq. */
+  wq: Matrix;
+  wk: Matrix;
+  wv: Matrix;
+  /** (1 × head_dim): their biases, where the family has them (Qwen2; attention_bias). */
+  bq?: Matrix;
+  bk?: Matrix;
+  bv?: Matrix;
+  /** QK-norm families (Qwen3, Gemma 3): (T × head_dim) x wq + bq and x wk + bk before the norm. */
+  qPre?: Matrix;
+  kPre?: Matrix;
+  /** (1 × head_dim) q_norm and k_norm weights as stored: q = qPre / rms(qPre) · gain, gain = weight (1 + weight with normOffset, Gemma). */
+  qNormWeight?: Matrix;
+  kNormWeight?: Matrix;
+  normOffset?: boolean;
+  /** rms_norm_eps, under the root of the QK-norm. */
+  epsilon?: number;
 }
 
 /** generation_config.json's token ids, when the folder had that file. */
@@ -114,6 +133,10 @@ export interface RotaryModel<Family extends string, Config extends RotaryConfig>
   generate(prompt: string, options?: GenerateOptions): Promise<GenerateResult>;
   /** The same from token ids. */
   generateIds(ids: readonly number[] | Int32Array | Uint32Array, options?: GenerateOptions): Promise<GenerateResult>;
-  /** One query head's q, k, v on `text` (before and after RoPE), recomputed in the core. */
+  /**
+   * One query head's q, k, v on `text` (before and after RoPE), recomputed in the core, with
+   * what they are computed from (x, wq, …). Reads the layer's q/k/v_proj (and QK-norm) weights
+   * again from the model file.
+   */
   explainHead(text: string, options: RotaryExplainOptions): Promise<RotaryHeadInputs>;
 }

@@ -227,7 +227,9 @@ export default {
       root.dataset.modelExplained = 'false';
       const current = model;
       const context = { shape, layer: selected.layer, config: model.config };
-      current.explainHead(sentence, { ...selected }).then(
+      // BERT reads the pair too (its run did): the same tokens as the maps.
+      const which = model.family === 'bert' && pair ? { ...selected, pair } : { ...selected };
+      current.explainHead(sentence, which).then(
         (inputs) => {
           if (ask !== asked || current !== model) return;
           const mixed = headMix(api, trace, inputs, weights, tokens, context);

@@ -222,6 +222,10 @@ export const TENSORS = {
   x: 'head.x',
   W: 'head.W',
   b: 'head.b',
+  qPre: 'head.qPre',
+  kPre: 'head.kPre',
+  qNorm: 'head.qNorm',
+  kNorm: 'head.kNorm',
   q: 'head.q',
   k: 'head.k',
   v: 'head.v',
@@ -250,32 +254,57 @@ function sideBySide(parts) {
   return { rows, cols, data };
 }
 
-/** The head's q | k | v columns of c_attn side by side (n_embd x 3 d_k), as drawn and traced. */
+/** The head's q | k | v weight columns side by side (D x 3 d_k), as drawn and traced. */
 export const headColumns = (inputs) => sideBySide(PARTS.map((p) => inputs[`w${p}`]));
 /** Their labels: q1 … q_dk, k1 …, v1 … */
 export const headColumnLabels = (dk) => PARTS.flatMap((p) => Array.from({ length: dk }, (_, c) => `${p}${c + 1}`));
 
+/** A QK-norm's gain over a head's numbers: the stored weight, or 1 + weight (Gemma's normOffset). */
+export const normGain = (weight, offset) => ({
+  rows: 1,
+  cols: weight.cols,
+  data: Float64Array.from(weight.data, (w) => (offset ? 1 + w : w)),
+});
+
 /**
- * q, k, v recorded as x·W + b (GPT-2's explainHead gives x, the head's rows of ln_1,
- * and its columns of c_attn): W and b are the head's q | k | v columns side by side,
- * each part a split of them, so a cell of q outlines x's row and W's column.
+ * q, k, v recorded as x·W + b (every family's explainHead gives x, the rows the head
+ * projects, and its weight columns wq, wk, wv; b where the family has biases): W and b
+ * are the head's q | k | v columns side by side, each part a split of them, so a cell of
+ * q outlines x's row and W's column. With QK-norm (qPre, kPre given) x·W + b is qPre, and
+ * q is its RMS norm times the gain (q_norm), k likewise.
  */
 function recordProjections(t, trace, inputs, tokens) {
   const dk = inputs.q.cols;
   const labels = headColumnLabels(dk);
+  const biased = Boolean(inputs.bq);
   t.input(TENSORS.x, inputs.x, { symbol: 'x', row: 'x', rowLabels: tokens });
   t.input(TENSORS.W, headColumns(inputs), { symbol: 'W', colLabels: labels });
-  t.input(TENSORS.b, sideBySide(PARTS.map((p) => inputs[`b${p}`])), { symbol: 'b', colLabels: labels });
+  if (biased) t.input(TENSORS.b, sideBySide(PARTS.map((p) => inputs[`b${p}`])), { symbol: 'b', colLabels: labels });
   PARTS.forEach((p, i) => {
     const params = { c0: i * dk, width: dk };
     const [W, b] = [`${TENSORS.W}${p}`, `${TENSORS.b}${p}`];
     trace.add({ name: W, op: 'split', inputs: [TENSORS.W], value: inputs[`w${p}`], params, symbol: `W_${p}` });
-    trace.add({ name: b, op: 'split', inputs: [TENSORS.b], value: inputs[`b${p}`], params, symbol: `b_${p}` });
+    if (biased)
+      trace.add({ name: b, op: 'split', inputs: [TENSORS.b], value: inputs[`b${p}`], params, symbol: `b_${p}` });
+    const pre = inputs[`${p}Pre`];
+    trace.add({
+      name: pre ? TENSORS[`${p}Pre`] : TENSORS[p],
+      op: 'linear',
+      inputs: biased ? [TENSORS.x, W, b] : [TENSORS.x, W],
+      value: pre ?? inputs[p],
+      symbol: pre ? `${p.toUpperCase()}_pre` : p.toUpperCase(),
+      ...(pre ? {} : { row: p }),
+      rowLabels: tokens,
+    });
+    if (!pre) return;
+    const gain = TENSORS[`${p}Norm`];
+    t.input(gain, normGain(inputs[`${p}NormWeight`], inputs.normOffset), { symbol: `g_${p}`, vector: true });
     trace.add({
       name: TENSORS[p],
-      op: 'linear',
-      inputs: [TENSORS.x, W, b],
+      op: 'rmsNorm',
+      inputs: [TENSORS[`${p}Pre`], gain],
       value: inputs[p],
+      params: { epsilon: inputs.epsilon },
       symbol: p.toUpperCase(),
       row: p,
       rowLabels: tokens,
@@ -286,7 +315,7 @@ function recordProjections(t, trace, inputs, tokens) {
 /**
  * The chosen head's value mix weights · v (T x d_k, float64), recorded in
  * `trace` with the head's queries, keys and values (explainHead's { q, k, v }, and
- * with GPT-2's x and weights each as x·W + b, and
+ * with its x and weights each as x·W + b (then the QK-norm where given), and
  * for a rotary family qRotated, kRotated: the rotation recorded from q, k), and its
  * weights (T x T, the model's own map from run()): the scores q·k (of the rotated
  * vectors when there are), the mask (causal, the layer's window) and the softmax of

@@ -6,6 +6,7 @@ import { loadWordPieceTokenizerAsync } from '../../../tokenizer/wordpiece.js';
 import { ACTIVATIONS } from '../../config.js';
 import { readJson, readText } from '../../source.js';
 import { readBertConfig } from './config.js';
+import { headTensors } from './head_weights.js';
 import { Bert } from './model.js';
 
 export default Object.freeze({
@@ -42,7 +43,7 @@ export default Object.freeze({
     gelu_erf: ACTIVATIONS[config.hidden_act] === 'erf',
     masked_lm: names.has('cls.predictions.transform.dense.weight'),
   }),
-  /** explainHead is GPT-2's only, so far. */
-  headTensors: null,
+  /** The tensors explainHead reads again for a layer. */
+  headTensors,
   Model: Bert,
 });

@@ -9,10 +9,13 @@
 import { isDetached } from '../../../detached.js';
 import { describe, readOptions, requireBoolean, requireInteger, throwForStatus } from '../../../errors.js';
 import { rawOf } from '../../../handle.js';
+import { withHeap } from '../../../heap.js';
+import { Matrix } from '../../../matrix.js';
 import {
   attentionsOf,
   checkIds,
   CheckpointModel,
+  coreOf,
   inForwardScope,
   int32At,
   isIdList,
@@ -20,6 +23,7 @@ import {
   topTokens,
 } from '../../base_model.js';
 import { softmaxOf } from '../../top-k.js';
+import { readHeadWeights } from './head_weights.js';
 
 export class Bert extends CheckpointModel {
   /** @internal */
@@ -38,8 +42,14 @@ export class Bert extends CheckpointModel {
   run(text, options) {
     const fn = 'BertModel.run';
     rawOf(this, 'run');
-    if (typeof text !== 'string') throw new TypeError(`${fn}: text must be a string, got ${describe(text)}`);
     const { pair, ...rest } = readOptions(options, ['pair', 'k', 'logits'], fn);
+    const { ids, typeIds } = this.#encode(fn, text, pair);
+    return this.#forward(fn, ids, typeIds, rest);
+  }
+
+  /** [CLS] text [SEP] (pair [SEP]) as ids and token types, checked against max_position_embeddings. */
+  #encode(fn, text, pair) {
+    if (typeof text !== 'string') throw new TypeError(`${fn}: text must be a string, got ${describe(text)}`);
     if (pair !== undefined && typeof pair !== 'string')
       throw new TypeError(`${fn}: options.pair must be a string, got ${describe(pair)}`);
     const most = this.config.max_position_embeddings;
@@ -50,7 +60,76 @@ export class Bert extends CheckpointModel {
       throw new RangeError(
         `${fn}: text is ${ids.length} tokens with [CLS] and [SEP], more than the model's max_position_embeddings = ${most}`,
       );
-    return this.#forward(fn, ids, typeIds, rest);
+    return { ids, typeIds };
+  }
+
+  /**
+   * What one head computed on `text` (and `options.pair`, as run() reads them), to explain
+   * its weights down to q·k: x (T x hidden_size, the layer's input: the previous layer's
+   * output after its LayerNorm, or the embeddings' for layer 0), the head's weight columns
+   * wq, wk, wv (hidden_size x d_k: its rows of query, key, value transposed, so q = x wq +
+   * bq as in GPT-2's explainHead) and biases bq, bk, bv (1 x d_k), its queries, keys and
+   * values q, k, v (T x d_k float32 Matrices) and the scores' scale 1/√d_k: the weights are
+   * softmax(q kᵀ · scale) over every key (no mask). The weights are read again from the
+   * model file (checked against what openModel read); x comes from a forward pass.
+   * @param {string} text
+   * @param {{ layer: number, head: number, pair?: string, signal?: AbortSignal }} options
+   */
+  async explainHead(text, options) {
+    const fn = 'BertModel.explainHead';
+    rawOf(this, 'explainHead');
+    const { layer, head, pair, signal } = readOptions(options, ['layer', 'head', 'pair', 'signal'], fn);
+    const { ids, typeIds } = this.#encode(fn, text, pair);
+    const { num_hidden_layers: L, num_attention_heads: H, hidden_size: D } = this.config;
+    requireInteger(layer, fn, 'options.layer', 0, L - 1);
+    requireInteger(head, fn, 'options.head', 0, H - 1);
+    const w = await readHeadWeights(this, this.config, layer, head, fn, signal);
+    const raw = rawOf(this, 'explainHead'); // deleted while the weights were read?
+    const core = coreOf(this);
+    const dk = D / H;
+    const T = ids.length;
+    const width = D + 3 * dk;
+    return withHeap(
+      core,
+      fn,
+      (heap) => {
+        throwForStatus(core, raw.forward(int32At(heap, ids, 'ids'), int32At(heap, typeIds, 'typeIds'), T), fn);
+        const out = heap.output(T, width, 'x | q | k | v');
+        const weight = heap.matrix({ rows: D, cols: 3 * dk, data: w.weight }, 'query | key | value columns');
+        const bias = heap.matrix({ rows: 1, cols: 3 * dk, data: w.bias }, 'their biases');
+        throwForStatus(core, raw.headInputs(layer, weight, bias, out), fn);
+        const all = heap.read(out);
+        const columns = (from, cols) => {
+          const m = new Float32Array(T * cols);
+          for (let i = 0; i < T; i++) m.set(all.subarray(i * width + from, i * width + from + cols), i * cols);
+          return new Matrix(T, cols, m);
+        };
+        const weightOf = (p) => {
+          const m = new Float32Array(D * dk);
+          for (let r = 0; r < D; r++) m.set(w.weight.subarray(r * 3 * dk + p * dk, r * 3 * dk + (p + 1) * dk), r * dk);
+          return new Matrix(D, dk, m);
+        };
+        const biasOf = (p) => new Matrix(1, dk, w.bias.slice(p * dk, (p + 1) * dk));
+        const text = (id) => this.tokenizer.tokenText(id);
+        return {
+          tokens: ids.map(text),
+          ids,
+          typeIds,
+          x: columns(0, D),
+          q: columns(D, dk),
+          k: columns(D + dk, dk),
+          v: columns(D + 2 * dk, dk),
+          wq: weightOf(0),
+          wk: weightOf(1),
+          wv: weightOf(2),
+          bq: biasOf(0),
+          bk: biasOf(1),
+          bv: biasOf(2),
+          scale: dk ** -0.5,
+        };
+      },
+      'float32',
+    );
   }
 
   /**

@@ -45,6 +45,38 @@ export interface BertResult {
   masked: { position: number; top: { id: number; token: string; p: number }[]; logits?: Float32Array }[];
 }
 
+export interface BertExplainOptions {
+  /** Layer, integer in [0, num_hidden_layers). */
+  layer: number;
+  /** Head, integer in [0, num_attention_heads). */
+  head: number;
+  /** The second sentence, as run() takes it. */
+  pair?: string;
+  signal?: AbortSignal;
+}
+
+export interface BertHeadInputs {
+  tokens: string[];
+  ids: number[];
+  typeIds: number[];
+  /** (T × d_k): the head's queries, keys and values; its weights are softmax(q kᵀ · scale) over every key. */
+  q: Matrix;
+  k: Matrix;
+  v: Matrix;
+  /** (T × hidden_size): the layer's input (the previous layer's output, or the embeddings, after their LayerNorm). */
+  x: Matrix;
+  /** (hidden_size × d_k): the head's rows of query, key, value transposed, so q = x wq + bq. */
+  wq: Matrix;
+  wk: Matrix;
+  wv: Matrix;
+  /** (1 × d_k): their biases. */
+  bq: Matrix;
+  bk: Matrix;
+  bv: Matrix;
+  /** 1/√d_k. */
+  scale: number;
+}
+
 export interface BertModel extends OwnedObject {
   readonly family: 'bert';
   readonly config: BertConfig;
@@ -58,6 +90,11 @@ export interface BertModel extends OwnedObject {
     ids: readonly number[] | Int32Array | Uint32Array,
     options?: BertRunOptions & { typeIds?: readonly number[] | Int32Array | Uint32Array },
   ): BertResult;
+  /**
+   * One head's q, k, v on `text` (and `options.pair`) with what they are computed from (x, wq, …).
+   * Reads the layer's query, key and value weights again from the model file.
+   */
+  explainHead(text: string, options: BertExplainOptions): Promise<BertHeadInputs>;
 }
 
 // This family's entries in the shared types: openModel's result and the files it reads.

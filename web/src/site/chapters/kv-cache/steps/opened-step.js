@@ -71,11 +71,15 @@ export function openedStep(ctx, { api, opened, trace, root }) {
     const model = opened.current();
     const sizes = sizesOf(model);
     const ask = ++asked;
-    if (!model || typeof model.explainHead !== 'function' || !sizes) {
+    // BERT gives its heads' q, k, v too, but reads both ways: a new token changes earlier tokens' keys from layer 2 on.
+    const bidirectional = model?.family === 'bert';
+    if (!model || typeof model.explainHead !== 'function' || !sizes || bidirectional) {
       slot.replaceChildren();
-      status.textContent = model
-        ? 'The opened model does not give its heads’ q, k and v.'
-        : 'Open a model in the “Open a real model” chapter, then come back: its real keys and values show here.';
+      status.textContent = !model
+        ? 'Open a model in the “Open a real model” chapter, then come back: its real keys and values show here.'
+        : bidirectional
+          ? 'The opened BERT reads in both directions: from its second layer on, a new token changes the vectors, so the keys and values, of every earlier token, and there is nothing to keep. Open a decoder (GPT-2 or a Llama-style model) to see its cache.'
+          : 'The opened model does not give its heads’ q, k and v.';
       root.dataset.openedModel = 'none';
       return;
     }

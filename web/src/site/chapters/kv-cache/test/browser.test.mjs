@@ -2,6 +2,7 @@
 // NumPy's (tests/fixtures/kv_cache.txt, made by tests/fixtures/make_kv_cache.py)
 // or worked out by hand in this file.
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { loadFixture } from '../../../../../../tests/js/fixtures.js';
 import { canvasHash, FILE_URL, openPage, paintedPixels, useBrowser } from '../../../../../../tests/browser/harness.mjs';
@@ -148,6 +149,26 @@ test('the model opened in the model chapter shows its real cache here, the cache
     /^a\[1\]\[1\] = .*, over row 1 of s\/√\d+; s\[1\]\[1\] = /,
   );
   assert.match(await stepText(page, 6), /The model opened in the “Open a real model” chapter: \d+ layers/);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('a BERT opened in the model chapter: no cache to show, and the reason said', async () => {
+  const page = await openPage(env.browser, `${env.url}#chapter=model`);
+  await page.waitForSelector('#chapter-model[data-model-explained="true"]');
+  const bert = new URL('../../../../../../tests/fixtures/bert/', import.meta.url);
+  const files = ['config.json', 'model.safetensors', 'vocab.txt'].map((name) => ({
+    name,
+    mimeType: 'application/octet-stream',
+    buffer: readFileSync(new URL(name, bert)),
+  }));
+  await page.getByLabel('Or its files').setInputFiles(files);
+  await page.waitForSelector('#chapter-model[data-model-family="bert"]');
+  await page.getByRole('textbox', { name: 'sentence for the model' }).fill('the cat sat');
+  await page.waitForSelector('#chapter-model[data-model-explained="true"]');
+  await page.evaluate(() => (location.hash = '#chapter=kv-cache'));
+  await page.waitForSelector(`${ROOT}[data-opened-model="none"]`);
+  assert.match(await stepText(page, 7), /The opened BERT reads in both directions: .*nothing to keep/);
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });

@@ -11,6 +11,36 @@ import { HeadGrid } from '../../../figures/head-grid.js';
 import { shown } from '../../../explain/format.js';
 import { FACTOR, headColumnLabels, headColumns, HOLDS_AT, maySee, repeatReading, TENSORS } from '../model.js';
 
+/**
+ * What a family's q, k, v are projected from, in its own tensor names: x (the rows) and
+ * W (the head's weight columns, q | k | v). GPT-2 stores them as columns of c_attn;
+ * BERT and the rotary families as rows (out × in) of three matrices, drawn transposed.
+ */
+function projectionWords(family) {
+  if (family === 'gpt2')
+    return {
+      x: 'ln_1 of the layer’s input',
+      name: 'the head’s columns of c_attn',
+      W: 'the head’s columns of c_attn, q | k | v',
+      sentence: 'the layer’s input after ln_1, times the head’s columns of c_attn, plus their bias',
+    };
+  if (family === 'bert')
+    return {
+      x: 'the layer’s input: the previous layer’s output after its LayerNorm (layer 1: the embeddings’)',
+      name: 'the head’s rows of query, key and value',
+      W: 'the head’s rows of query, key and value, as columns, q | k | v',
+      sentence:
+        'the layer’s input (BERT normalises after each sub-layer, so it reads the previous layer’s output as it is), times the head’s rows of query, key and value, plus their bias',
+    };
+  return {
+    x: 'input_layernorm of the layer’s input',
+    name: 'the head’s rows of q_proj, k_proj and v_proj',
+    W: 'the head’s rows of q_proj (its kv head’s of k_proj, v_proj), as columns, q | k | v',
+    sentence:
+      'the layer’s input after input_layernorm (an RMSNorm), times the head’s rows of q_proj, k_proj and v_proj',
+  };
+}
+
 // A real model reads up to 1,024 tokens: past these many cells a map draws one pixel per cell.
 const BIG_MAP = 48 * 48;
 const BIG_VECTORS = 48 * 64;
@@ -172,22 +202,27 @@ export function headStep({ story, figures, predict, onNextHead }) {
   });
   const largeFigure = captioned(large, ' ');
   largeFigure.classList.add('model-head-figure');
-  // GPT-2's x and the head's columns of c_attn: what q, k, v are computed from (drawn, not computed).
-  const x = asInput(vectorMap('the head’s input x: ln_1 of the layer’s input', 'bone'));
+  // x and the head's weight columns: what q, k, v are computed from (drawn, not computed).
+  const x = asInput(vectorMap('the head’s input x', 'bone'));
   const W = asInput(
     new Heatmap({
       palette: 'bone',
-      label: 'the head’s columns of c_attn: W_q, W_k, W_v side by side',
+      label: 'the head’s weights W_q, W_k, W_v side by side',
       annotate: false,
       cellWidth: 12,
       cellHeight: 10,
       pixelAbove: BIG_VECTORS,
     }),
   );
-  const projectionFigures = [
-    captioned(x, 'x: one row per token (ln_1 of the residual stream)'),
-    captioned(W, 'W: the head’s columns of c_attn, q | k | v'),
+  const projectionFigures = [x.element, W.element];
+  // QK-norm families: x·W + b before the norm (explained), then q, k are its RMS norm.
+  const qPre = vectorMap('queries before the QK-norm', 'blue', story(TENSORS.qPre));
+  const kPre = vectorMap('keys before the QK-norm', 'blue', story(TENSORS.kPre));
+  const preFigures = [
+    captioned(qPre, 'x·W_q (+ b_q) before the QK-norm'),
+    captioned(kPre, 'x·W_k (+ b_k) before the QK-norm'),
   ];
+  const preBox = el('div', { className: 'figures model-vectors model-pre-norm', hidden: true });
   const projectionBox = el('div', { className: 'figures model-vectors model-projection', hidden: true });
   const inputsBox = el('div', { className: 'figures model-vectors' });
   // q, k, v explain their cells when the family gives x and W (GPT-2: q = x·W_q + b_q);
@@ -219,6 +254,8 @@ export function headStep({ story, figures, predict, onNextHead }) {
     [TENSORS.weights]: large,
     [TENSORS.x]: x,
     [TENSORS.W]: W,
+    [TENSORS.qPre]: qPre,
+    [TENSORS.kPre]: kPre,
     [TENSORS.qRotated]: qRotated,
     [TENSORS.kRotated]: kRotated,
     [TENSORS.mix]: mix,
@@ -248,7 +285,7 @@ export function headStep({ story, figures, predict, onNextHead }) {
     ],
     predict,
     figures: [largeFigure],
-    after: [about, note, projectionBox, inputsBox, rotatedBox, mixBox, next.element],
+    after: [about, note, projectionBox, preBox, inputsBox, rotatedBox, mixBox, next.element],
   });
   return {
     element,
@@ -293,7 +330,7 @@ export function headStep({ story, figures, predict, onNextHead }) {
           ? 'In this family each query and key is normalised first (QK-norm: an RMSNorm over the head’s numbers, with learned weights q_norm and k_norm), then rotated; q and k below are after the norm, before the rotation.'
           : '',
         inputs?.x
-          ? 'Each query, key and value is a row of x, the layer’s input after ln_1, times the head’s columns of c_attn, plus their bias: hover a cell of q, k or v to see that sum.'
+          ? `Each query, key and value is a row of x, ${projectionWords(shape.family).sentence}: hover a cell of ${inputs.qPre ? 'the maps before the QK-norm, or of v,' : 'q, k or v'} to see that sum${inputs.qPre ? `; a cell of q or k is that row divided by its root mean square, times the norm’s gain${inputs.normOffset ? ' (Gemma stores it as an offset: the gain is 1 + q_norm.weight)' : ''}` : ''}.`
           : '',
         shape.rotary
           ? `Positions enter by rotating q and k (RoPE), so the score is q̃·k̃; ${scale}.`
@@ -314,13 +351,26 @@ export function headStep({ story, figures, predict, onNextHead }) {
       projectionBox.hidden = !inputs?.x;
       if (projectionBox.hidden) projectionBox.replaceChildren();
       else if (!projectionBox.hasChildNodes()) projectionBox.append(...projectionFigures);
+      preBox.hidden = !inputs?.qPre;
+      if (preBox.hidden) preBox.replaceChildren();
+      else if (!preBox.hasChildNodes()) preBox.append(...preFigures);
       rotatedBox.hidden = !inputs?.qRotated;
       if (rotatedBox.hidden) rotatedBox.replaceChildren();
       else if (!rotatedBox.hasChildNodes()) rotatedBox.append(...rotatedFigures);
       if (!inputs) return;
       if (inputs.x) {
-        x.update(inputs.x, { rowLabels: tokens });
-        W.update(headColumns(inputs), { colLabels: headColumnLabels(inputs.q.cols) });
+        const words = projectionWords(shape.family);
+        captioned(x, `x: one row per token (${words.x})`);
+        captioned(W, `W: ${words.W}`);
+        x.update(inputs.x, { rowLabels: tokens, label: `the head’s input x: ${words.x}` });
+        W.update(headColumns(inputs), {
+          colLabels: headColumnLabels(inputs.q.cols),
+          label: `${words.name}: W_q, W_k, W_v side by side`,
+        });
+      }
+      if (inputs.qPre) {
+        qPre.update(inputs.qPre, { rowLabels: tokens });
+        kPre.update(inputs.kPre, { rowLabels: tokens });
       }
       q.update(inputs.q, { rowLabels: tokens });
       k.update(inputs.k, { rowLabels: tokens });

@@ -383,9 +383,9 @@ test('a BERT folder (vocab.txt) opens: [CLS]/[SEP], both directions, a sentence 
   assert.equal(await page.locator(`${chapter} .model-progress`).isVisible(), false, 'no bar once open');
   const box = page.getByRole('textbox', { name: 'sentence for the model' });
   await box.fill('the cat sat on the [MASK] .');
-  await page.waitForFunction((s) => document.querySelector(s)?.dataset.modelExplained === 'none', chapter);
-  // No explainHead: the demo's q, k, v and value mix are gone, not left on the page stale.
-  assert.equal(await page.locator(`${chapter} .model-vectors figure.heatmap:visible`).count(), 0);
+  await page.waitForFunction((s) => document.querySelector(s)?.dataset.modelExplained === 'true', chapter);
+  // BERT's head explains itself too: its x and W, q, k, v and value mix (families.browser.test.mjs reads them).
+  assert.equal(await page.locator(`${chapter} .model-vectors figure.heatmap:visible`).count(), 6);
   const tokens = await page.locator(`${chapter} .model-token`).allTextContents();
   assert.deepEqual(tokens, ['[CLS]', 'the', 'cat', 'sat', 'on', 'the', '[MASK]', '.', '[SEP]']);
   // Both directions: the first token's row reads later tokens (no masked cell in the large map).

@@ -5,7 +5,10 @@
 // and evaluates to the model's number), the weights explained on the rotated
 // vectors with the family's scale (Gemma's query_pre_attn_scalar), the sliding
 // window hatched with its size in the caption, and QK-norm said where the
-// family has it. Every computed figure explains a cell; the counts are printed.
+// family has it; q, k, v explained as x·W + b (then the QK-norm's RMS division).
+// BERT's fixture (tests/fixtures/bert): q, k, v as x·W + b, its map over both
+// directions, the [MASK] list's probabilities. Every computed figure explains a
+// cell; the counts are printed.
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -145,6 +148,19 @@ for (const family of ['llama', 'qwen2', 'qwen3', 'gemma3']) {
         /Layers 1, 3 use a sliding window of 4 tokens/,
       );
     }
+    // q, k, v are computed from x: x·W (+ b), then the QK-norm where the family has one.
+    const bias = family === 'qwen2' ? ' \\+ b_q\\[1\\]' : '';
+    const sum = new RegExp(`\\[2\\]\\[1\\] \\(.*?\\) = x2 \\(.*?\\) · W_q\\[:, 1\\]${bias} = `);
+    if (family === 'qwen3' || family === 'gemma3') {
+      const before = await storyOf(page, 'queries before the QK-norm', 1, 0);
+      assert.match(before, sum, before);
+      const normed = await storyOf(page, 'queries q of the chosen head', 1, 0);
+      assert.match(normed, /^rms\(Q_pre\[2\]/, normed);
+      assert.match(normed, /\/ rms · g_q1 = /, normed);
+    } else {
+      const q = await storyOf(page, 'queries q of the chosen head', 1, 0);
+      assert.match(q, sum, q);
+    }
     const [ok, n] = await explainedCount(page);
     counts[family] = `${ok} / ${n}`;
     assert.equal(ok, n, `${family}: ${ok} of ${n} computed figures explain a cell`);
@@ -174,6 +190,37 @@ test('the Llama demo opens offline: 4 query heads share 2 key/value heads, q and
   await again.waitForFunction((s) => document.querySelector(s)?.dataset.modelSource === 'llama', chapter);
   assert.deepEqual(again.errors, []);
   await again.context().close();
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('bert: q, k, v explained as x·W + b, the map over both directions, the [MASK] list', async () => {
+  const page = await openPage(env.browser, `${env.url}#chapter=model`);
+  await explained(page);
+  const dir = join(FIXTURES, 'bert');
+  const files = ['config.json', 'model.safetensors', 'vocab.txt'].map((name) => ({
+    name,
+    mimeType: 'application/octet-stream',
+    buffer: readFileSync(join(dir, name)),
+  }));
+  await page.getByLabel('Or its files').setInputFiles(files);
+  await page.waitForFunction((s) => document.querySelector(s)?.dataset.modelFamily === 'bert', chapter);
+  await page.getByRole('textbox', { name: 'sentence for the model' }).fill('the cat sat on the [MASK] .');
+  await explained(page);
+  const q = await storyOf(page, 'queries q of the chosen head', 1, 0);
+  assert.match(q, /^Q\[2\]\[1\] \(the\) = x2 \(the\) · W_q\[:, 1\] \+ b_q\[1\] = /, q);
+  // A key after its query is read, not masked: BERT's scores are q·k over √d_k, both ways.
+  const weight = await storyOf(page, 'attention weights', 0, 2);
+  assert.match(weight, /over row 1 of score\/√4/, weight);
+  assert.match(weight, /score\[1\]\[3\] .* = q1 .* · k3 /, weight);
+  assert.doesNotMatch(weight, /masked/, weight);
+  assert.match(await page.textContent(`${chapter} .model-head-about`), /previous layer’s output/);
+  // The [MASK] list: each probability worked out from the logits.
+  await page.getByRole('table', { name: 'the most likely tokens at the first [MASK]' }).focus();
+  assert.match(await page.textContent(`${chapter} .model-next-story`), /^p\(.+\) = e\^\(z − z_max\)/);
+  const [ok, n] = await explainedCount(page);
+  counts.bert = `${ok} / ${n}`;
+  assert.equal(ok, n, `bert: ${ok} of ${n} computed figures explain a cell`);
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
