@@ -7,7 +7,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build, transformSync } from 'esbuild';
 import { writeOembed } from './build-oembed.mjs';
 import { buildSite, katexFromDataScript, lazyChapters, registryCode } from './build-site.mjs';
-import { chapterListPlugin, chapterMetas, chapterUnion } from './chapters.mjs';
+import { chapterMetas, chapterUnion } from './chapters.mjs';
 import { packWasmModule, wasmDataKey } from './pack-wasm.mjs';
 import { writeKatexFonts } from './build-katex-fonts.mjs';
 import {
@@ -311,29 +311,6 @@ const besideElements = {
 };
 rmSync(at('dist/elements'), { recursive: true, force: true });
 mkdirSync(at('dist/elements/fonts'), { recursive: true });
-// Code splitting: each chapter is a chunk (dist/elements/chunks/) loaded when a lesson shows it.
-await bundle({
-  entryPoints: { 'attention-lab-elements': at('web/src/site/elements.js') },
-  outdir: at('dist/elements'),
-  splitting: true,
-  chunkNames: 'chunks/[name]-[hash]',
-  format: 'esm',
-  loader: { '.css': 'text' },
-  define: { ATTENTION_LAB_CLASSIC: 'false' },
-  // KaTeX's code (a formula not typeset at build time) from the classic data script, not a
-  // chunk of its own: the package holds it once. A literal new URL(…, import.meta.url) that bundlers
-  // copy, from the chapters' shared chunk in chunks/ (checked below).
-  plugins: [
-    sharedApi,
-    besideElements,
-    chapterListPlugin(),
-    katexFromDataScript("[new URL('../../classic/katex.js', import.meta.url)]"),
-  ],
-});
-// That path is right from chunks/ only: no other file may hold it.
-for (const file of readdirSync(at('dist/elements'), { recursive: true }).filter((f) => f.endsWith('.js')))
-  if (dirname(file) !== 'chunks' && readFileSync(at('dist/elements', file), 'utf8').includes('classic/katex.js'))
-    throw new Error(`build-web: dist/elements/${file} loads ../../classic/katex.js, which is right from chunks/ only`);
 for (const file of katexFonts) cpSync(at('node_modules/katex/dist/fonts', file), at('dist/elements/fonts', file));
 // The lessons' worker (a module importing ../lib/index.js) and the checkpoints, loaded when a lesson opens.
 await writeLessonWorker(at('dist/elements'), '../lib/with-trainers.js'); // the API with the trainers, no import()
@@ -370,6 +347,66 @@ await bundle({
 // 'attention-lab/react': JSX typings only (an empty module at run time).
 cpSync(at('web/src/site/elements-react.d.ts'), at('dist/elements/react.d.ts'));
 writeFileSync(at('dist/elements/react.js'), '// Types only: see react.d.ts.\nexport {};\n');
+
+// The elements as one ES module (dist/elements/attention-lab-elements.js). Its chapters
+// are the site's classic chapter scripts (dist/site/chapters/<id>.js, one copy in the
+// package for the site and both element builds), each imported with a literal
+// import('../site/chapters/<id>.js') when a lesson first shows it: every bundler
+// follows that, and the script, run as a module for its side effect, stores the
+// chapter as a data script does. The modules the chapters share with the shell they
+// read from globalThis.attentionLabModules, which this module fills with its own
+// (`site`: what buildSite returned), as the classic elements do. Built after the site.
+const CHAPTER_SCRIPT = /^\.\.\/site\/chapters\/[\w-]+\.js$/;
+async function buildElements(site) {
+  const siteApi = at('web/src/site/site-api.js');
+  await bundle({
+    entryPoints: { 'attention-lab-elements': 'attention-lab:elements-entry' },
+    outdir: at('dist/elements'),
+    format: 'esm',
+    loader: { '.css': 'text' },
+    define: { ATTENTION_LAB_CLASSIC: 'false' },
+    plugins: [
+      sharedApi,
+      besideElements,
+      // KaTeX's code (a formula not typeset at build time) from the classic data script, not a
+      // chunk of its own: the package holds it once. A literal new URL(…, import.meta.url) that
+      // bundlers copy, right from dist/elements/ (checked below).
+      katexFromDataScript("[new URL('../classic/katex.js', import.meta.url)]"),
+      lazyChapters(site.needShared, (file) => `() => import(${JSON.stringify(`../site/${file}`)})`),
+      {
+        name: 'elements-chapter-scripts',
+        setup(b) {
+          b.onResolve({ filter: /^attention-lab:elements-entry$/ }, () => ({ path: 'entry', namespace: 'el-entry' }));
+          b.onLoad({ filter: /.*/, namespace: 'el-entry' }, () => ({
+            contents:
+              registryCode(site.chaptersRead) + `export * from ${JSON.stringify(at('web/src/site/elements.js'))};\n`,
+            resolveDir: at('web/src/site'),
+          }));
+          b.onResolve({ filter: CHAPTER_SCRIPT }, ({ path }) => ({ path, external: true }));
+          // The chapters' 'attention-lab' (site-api.js) is, here, the package's API module, imported
+          // on first use (a page with only heatmaps loads no wasm), without the trainers as on the site.
+          b.onResolve({ filter: /site-api\.js$/ }, ({ path, resolveDir }) =>
+            resolve(resolveDir, path) === siteApi ? { path: 'site-api', namespace: 'el-site-api' } : undefined,
+          );
+          b.onLoad({ filter: /.*/, namespace: 'el-site-api' }, () => ({
+            contents:
+              "export const loadAttention = () => import('attention-lab').then((m) => m.loadAttention({ trainers: false }));\n",
+            resolveDir: at('web/src/site'),
+          }));
+        },
+      },
+    ],
+  });
+  // One file, so the relative paths above are right: no chunk may hold them.
+  const files = readdirSync(at('dist/elements'), { recursive: true }).filter((f) => f.endsWith('.js'));
+  for (const file of files) {
+    const text = readFileSync(at('dist/elements', file), 'utf8');
+    if (file !== 'attention-lab-elements.js' && /classic\/katex\.js|site\/chapters\//.test(text))
+      throw new Error(
+        `build-web: dist/elements/${file} loads ../classic/katex.js or ../site/chapters/, right from dist/elements/ only`,
+      );
+  }
+}
 
 // The elements as a classic script for platforms where pages cannot contain
 // module scripts: dist/classic/attention-lab-elements.js. It imports the API
@@ -435,7 +472,8 @@ async function buildClassicElements(site) {
 rmSync(at('dist/site'), { recursive: true, force: true });
 mkdirSync(at('dist/site/vendor/katex'), { recursive: true });
 const site = await buildSite(at('dist/site')); // app.js + one classic script per chapter (chapters/<id>.js)
-await buildClassicElements(site); // which loads those chapter scripts
+await buildElements(site); // the ES module elements, which load those chapter scripts
+await buildClassicElements(site); // as do the classic elements
 copyClassicToSite('attention-lab.js'); // the API (site-api.js)
 copyClassicToSite('attention-lab-model.js'); // its model reader, beside it
 copyClassicToSite('attention-lab-trainers.js'); // its trainers
