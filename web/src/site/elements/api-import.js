@@ -8,8 +8,11 @@ let api;
 
 export function loadAttention() {
   const classic = globalThis.AttentionLab;
-  api ??=
-    typeof classic?.loadAttention === 'function'
+  // Run by the ES module elements: their API module (elements/module-host.js).
+  const host = globalThis.attentionLabElementsHost;
+  api ??= host
+    ? host.api().then((m) => m.loadAttention({ trainers: false }))
+    : typeof classic?.loadAttention === 'function'
       ? classic.loadAttention({ trainers: false })
       : import(/* webpackIgnore: true */ new URL('../lib/index.js', import.meta.url).href).then((m) =>
           m.loadAttention({ trainers: false }),

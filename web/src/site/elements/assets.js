@@ -13,6 +13,8 @@
 /** The lesson's default assets (functions run when a chapter needs them). Throws where the module has no address. */
 export function packagedAssets() {
   if (typeof ATTENTION_LAB_CLASSIC !== 'undefined' && ATTENTION_LAB_CLASSIC) {
+    // Run by the ES module elements: their literals (elements/module-host.js).
+    if (globalThis.attentionLabElementsHost) return globalThis.attentionLabElementsHost.assets();
     const url = (file) => new URL(file, import.meta.url).href;
     return {
       gloveWorker: () => new Worker(url('./lesson-worker.js'), { type: 'module' }),
