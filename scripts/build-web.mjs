@@ -300,9 +300,10 @@ writeFileSync(
     '// (TS2305: no exported member) instead of at run time.\nexport {};\n',
 );
 
-// dist/elements: the custom elements as one ES module that imports the API
+// dist/elements: the custom elements as an ES module that imports the API
 // from ../lib (so a page that also imports 'attention-lab' shares one wasm
-// instance), KaTeX's woff2 fonts beside it, and a tiny host stylesheet (the
+// instance) and runs the classic elements script (built after the site, below),
+// KaTeX's woff2 fonts beside it, and a tiny host stylesheet (the
 // elements carry their own styles in their shadow roots).
 const katexFonts = writeKatexFonts(root);
 const sharedApi = {
@@ -462,8 +463,8 @@ async function buildElements(site, names) {
       },
     ],
   });
-  const own = ['loadAttention'];
-  const exported = names.filter((n) => !own.includes(n));
+  if (!names.includes('loadAttention')) throw new Error('build-web: the elements no longer export loadAttention');
+  const exported = names.filter((n) => n !== 'loadAttention');
   writeFileSync(
     at('dist/elements/attention-lab-elements.js'),
     '// attention-lab elements (ES module): the classic script run with the host of this folder\n' +
@@ -474,7 +475,6 @@ async function buildElements(site, names) {
       // One module for the page's import 'attention-lab' and the lessons: one wasm instance.
       "export const loadAttention = (options) => import('../lib/index.js').then((api) => api.loadAttention(options));\n",
   );
-  if (!names.includes('loadAttention')) throw new Error('build-web: the elements no longer export loadAttention');
 }
 
 // dist/site: classic scripts (module scripts do not load from file://): the

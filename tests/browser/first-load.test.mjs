@@ -42,7 +42,7 @@ test('the Basics lesson loads at most 300 KiB gzip (site over http and file://, 
     assert.ok(m.gzip <= GUARD, `${name}: ${m.gzip} bytes gzip (${m.files.map((f) => f.path).join(', ')})`);
     const lazy = m.files.filter((f) => /nmt-|glove|embeddings\//.test(f.path));
     assert.deepEqual(lazy, [], `${name}: loads another chapter's assets`);
-    // Chapters load when opened: only the Basics chapter's script (site) or chunk (elements).
+    // Chapters load when opened: only the Basics chapter's script (site/chapters/basics.js, both builds).
     const chapters = m.files.filter((f) => new RegExp(`(^|/)(${OTHER_CHAPTERS.join('|')})[.-]`).test(f.path));
     assert.deepEqual(chapters, [], `${name}: loads another chapter`);
     // Formulas come typeset (chapters/<id>/formulas.js): KaTeX's code (the site's katex.js, the elements' chunk) stays away.
