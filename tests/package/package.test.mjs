@@ -99,7 +99,7 @@ test('the tarball: the GloVe vectors once, the site without its duplicates, size
   // site's chapter scripts (two copies of the chapters, not three) and the checkpoints' bytes in
   // planes: 3.97 MB (3,969,693 bytes); 3.99 MB with the model families; 3.93 MB (3,934,376) with
   // the `npx attention-lab` command and KaTeX's code once (the elements load dist/classic/katex.js).
-  // 4.00 MB (3,999,692) with the sliding-window chapter, then 3.74 MB (3,744,181): each chapter
+  // 4.00 MB (3,999,692) with the sliding-window chapter, then 3.74 MB (3,744,144): each chapter
   // once (the module elements import dist/site/chapters/<id>.js instead of chunks of their own,
   // -189 KB), the elements' code once (the module elements run dist/classic/attention-lab-elements.js,
   // -48 KB), the checkpoints' exponent planes one character a byte and the demo GPT-2 in planes
@@ -110,7 +110,7 @@ test('the tarball: the GloVe vectors once, the site without its duplicates, size
   assert.ok(!readFileSync(join(ROOT, 'dist/classic/attention-lab-elements.js'), 'utf8').includes(chapterText));
 });
 
-test('each chapter ships once: its script in dist/site/chapters/, which the site and both element builds load', async () => {
+test("each chapter ships once (dist/site/chapters/, which the site and both element builds load), and the elements' code", async () => {
   const [pack] = JSON.parse(execFileSync('npm', ['pack', '--dry-run', '--json'], { cwd: ROOT, encoding: 'utf8' }));
   const scripts = pack.files.filter((f) => f.path.endsWith('.js')).map((f) => f.path);
   // No module chunks: the ES module elements import the chapter scripts (was a second copy, 0.2 MB packed).
@@ -119,6 +119,12 @@ test('each chapter ships once: its script in dist/site/chapters/, which the site
     [],
   );
   const texts = new Map(scripts.map((p) => [p, readFileSync(join(ROOT, p), 'utf8')]));
+  // The lesson element's code once, in the classic script the module elements run too (was a
+  // second copy, 48 KB packed): its observed attributes name 'glove-worker-url'.
+  assert.deepEqual(
+    [...texts].filter(([, text]) => text.includes('glove-worker-url')).map(([p]) => p),
+    ['dist/classic/attention-lab-elements.js'],
+  );
   // Each chapter's prerendered formulas (chapters/<id>/formulas.js, about 60% of its bytes).
   const html = new Map();
   for (const { id } of await chapterMetas()) {
