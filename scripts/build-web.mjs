@@ -287,6 +287,14 @@ writeFileSync(
   `${JSON.stringify({ type: 'commonjs', description: 'classic scripts (IIFE): see README' }, null, 2)}\n`,
 );
 
+// The API module as a module script storing its exports under attentionLabData (the
+// classic elements load it so, without import(): web/src/site/elements/api-import.js).
+writeFileSync(
+  at('dist/lib/as-data-script.js'),
+  "// attention-lab: the API module's exports in attentionLabData['attention-lab-module'], for the classic elements.\n" +
+    "import * as api from './index.js';\n(globalThis.attentionLabData = globalThis.attentionLabData || {})['attention-lab-module'] = api;\n",
+);
+
 // require('attention-lab') from CommonJS: a clear error instead of Node's
 // "No exports main defined" (the package is ES modules only).
 writeFileSync(
