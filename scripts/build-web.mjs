@@ -376,8 +376,8 @@ writeFileSync(at('dist/elements/react.js'), '// Types only: see react.d.ts.\nexp
 const HOST = 'globalThis.attentionLabElementsHost';
 
 // The elements as a classic script for platforms where pages cannot contain
-// module scripts: dist/classic/attention-lab-elements.js. It imports the API
-// module (dist/lib/index.js) with import() (elements/api-import.js), and finds
+// module scripts: dist/classic/attention-lab-elements.js. It loads the API
+// module (dist/lib/index.js) with a module script (elements/api-import.js), and finds
 // its assets (fonts, workers, the vectors, KaTeX's code for a formula not typeset
 // at build time: ../classic/katex.js) from its own address, as if it were
 // dist/elements/attention-lab-elements.js. Its chapters are the site's classic

@@ -99,7 +99,7 @@ test('the tarball: the GloVe vectors once, the site without its duplicates, size
   // site's chapter scripts (two copies of the chapters, not three) and the checkpoints' bytes in
   // planes: 3.97 MB (3,969,693 bytes); 3.99 MB with the model families; 3.93 MB (3,934,376) with
   // the `npx attention-lab` command and KaTeX's code once (the elements load dist/classic/katex.js).
-  // 4.00 MB (3,999,692) with the sliding-window chapter, then 3.74 MB (3,744,144): each chapter
+  // 4.00 MB (3,999,692) with the sliding-window chapter, then 3.74 MB (3,744,579): each chapter
   // once (the module elements import dist/site/chapters/<id>.js instead of chunks of their own,
   // -189 KB), the elements' code once (the module elements run dist/classic/attention-lab-elements.js,
   // -48 KB), the checkpoints' exponent planes one character a byte and the demo GPT-2 in planes
