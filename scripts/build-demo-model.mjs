@@ -9,7 +9,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { dataScript } from './build-nmt-worker.mjs';
+import { planesExpression } from './build-nmt-worker.mjs';
 
 const assets = join(dirname(fileURLToPath(import.meta.url)), '..', 'web', 'assets');
 const DEMOS = {
@@ -20,11 +20,17 @@ const DEMOS = {
 export function writeDemoModel(dir, names = ['gpt2-demo']) {
   for (const name of names) {
     const folder = join(assets, name);
-    const value = {
+    const texts = {
       'config.json': readFileSync(join(folder, 'config.json'), 'utf8'),
       'tokenizer.json': readFileSync(join(folder, 'tokenizer.json'), 'utf8'),
-      'model.safetensors': readFileSync(join(folder, 'model.safetensors')).toString('base64'),
     };
-    writeFileSync(join(dir, `${name}.js`), dataScript(name, value, DEMOS[name]));
+    // The weights' bytes in planes (planesExpression: ~4% smaller packed), the value as before.
+    const weights = planesExpression(readFileSync(join(folder, 'model.safetensors')).toString('base64'));
+    writeFileSync(
+      join(dir, `${name}.js`),
+      `// ${DEMOS[name]} (the weights' bytes in four planes: build-nmt-worker.mjs)\n` +
+        `(globalThis.attentionLabData = globalThis.attentionLabData || {})[${JSON.stringify(name)}] = ` +
+        `Object.assign(${JSON.stringify(texts)}, { "model.safetensors": ${weights} });\n`,
+    );
   }
 }

@@ -16,6 +16,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { runInNewContext } from 'node:vm';
 import { build } from 'esbuild';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -34,28 +35,63 @@ export const dataScript = (key, value, comment) =>
   `// ${comment}\nglobalThis.attentionLabData = globalThis.attentionLabData || {};\n` +
   `globalThis.attentionLabData[${JSON.stringify(key)}] = ${JSON.stringify(value)};\n`;
 
+// The characters a plane with few distinct bytes is written in, one per byte: printable
+// ASCII that a JSON string holds as is, minus '<' (a page may inline the script).
+const PLANE_CHARS = Array.from({ length: 95 }, (_, i) => String.fromCharCode(32 + i))
+  .filter((c) => !'"\\<'.includes(c))
+  .join('');
+
 /**
- * A data script storing the base64 string `base64` (a checkpoint: float32 weights) under
- * `key`. Inside, its bytes are stored as four planes (byte 0 of every 4, then byte 1, …)
- * and put back in order when the script runs: the floats' sign and exponent bytes repeat,
- * so gzip packs the planes ~10% smaller (the package and a compressing server send that).
+ * A JS expression whose value is the base64 string `base64` (float32 weights). Inside, the
+ * bytes are stored as four planes (byte 0 of every 4, then byte 1, …) and put back in order
+ * when it runs: the floats' sign and exponent bytes repeat, so gzip packs the planes ~10%
+ * smaller (the package and a compressing server send that). A plane with at most
+ * PLANE_CHARS.length distinct bytes (the exponents) is written one character per byte
+ * (its distinct bytes in base64, then each byte as the character of its index): gzip packs
+ * that as tightly as the bytes, where base64's 6-bit characters cut across them. The others are
+ * base64. Checked at build time: the expression gives `base64` back.
  */
-export function planesDataScript(key, base64, comment) {
+export function planesExpression(base64) {
   const bytes = Buffer.from(base64, 'base64');
-  if (bytes.toString('base64') !== base64) throw new Error(`build-nmt-worker: ${key} is not canonical base64`);
-  const planes = Buffer.alloc(bytes.length);
-  let k = 0;
-  for (let lane = 0; lane < 4; lane++) for (let i = lane; i < bytes.length; i += 4) planes[k++] = bytes[i];
-  return (
-    `// ${comment} (bytes in four planes: build-nmt-worker.mjs)\n` +
-    `(function (planes) {\n` +
-    `  var n = planes.length, bytes = new Uint8Array(n), k = 0, text = '';\n` +
-    `  for (var lane = 0; lane < 4; lane++) for (var i = lane; i < n; i += 4) bytes[i] = planes.charCodeAt(k++);\n` +
+  if (bytes.toString('base64') !== base64) throw new Error('build-nmt-worker: not canonical base64');
+  const planes = [0, 1, 2, 3].map((lane) => {
+    const plane = [];
+    for (let i = lane; i < bytes.length; i += 4) plane.push(bytes[i]);
+    return Buffer.from(plane);
+  });
+  const encoded = planes.map((plane) => {
+    const alphabet = [...new Set(plane)].sort((a, b) => a - b);
+    if (alphabet.length > PLANE_CHARS.length) return JSON.stringify(plane.toString('base64'));
+    const char = new Map(alphabet.map((b, i) => [b, PLANE_CHARS[i]]));
+    const text = Array.from(plane, (b) => char.get(b)).join('');
+    return `[${JSON.stringify(Buffer.from(alphabet).toString('base64'))}, ${JSON.stringify(text)}]`;
+  });
+  const expression =
+    `(function (n, planes, chars) {\n` +
+    `  var bytes = new Uint8Array(n), text = '';\n` +
+    `  for (var lane = 0; lane < 4; lane++) {\n` +
+    `    var p = planes[lane], table = null;\n` +
+    `    if (typeof p === 'string') p = atob(p);\n` +
+    `    else {\n` +
+    `      var alphabet = atob(p[0]);\n` +
+    `      table = new Uint8Array(128);\n` +
+    `      for (var c = 0; c < alphabet.length; c++) table[chars.charCodeAt(c)] = alphabet.charCodeAt(c);\n` +
+    `      p = p[1];\n` +
+    `    }\n` +
+    `    for (var i = lane, k = 0; i < n; i += 4, k++) bytes[i] = table ? table[p.charCodeAt(k)] : p.charCodeAt(k);\n` +
+    `  }\n` +
     `  for (var j = 0; j < n; j += 32768) text += String.fromCharCode.apply(null, bytes.subarray(j, j + 32768));\n` +
-    `  (globalThis.attentionLabData = globalThis.attentionLabData || {})[${JSON.stringify(key)}] = btoa(text);\n` +
-    `})(atob(${JSON.stringify(planes.toString('base64'))}));\n`
-  );
+    `  return btoa(text);\n` +
+    `})(${bytes.length}, [\n${encoded.join(',\n')}\n], ${JSON.stringify(PLANE_CHARS)})`;
+  if (runInNewContext(expression, { atob, btoa }) !== base64)
+    throw new Error('build-nmt-worker: the planes do not give the checkpoint back');
+  return expression;
 }
+
+/** A data script storing the base64 string `base64` (a checkpoint) under `key`, in planes (planesExpression). */
+export const planesDataScript = (key, base64, comment) =>
+  `// ${comment} (bytes in four planes: build-nmt-worker.mjs)\n` +
+  `(globalThis.attentionLabData = globalThis.attentionLabData || {})[${JSON.stringify(key)}] = ${planesExpression(base64)};\n`;
 
 /** Writes the checkpoint data script into `dir`. */
 export function writeNmtCheckpoint(dir) {

@@ -7,7 +7,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build, transformSync } from 'esbuild';
 import { writeOembed } from './build-oembed.mjs';
 import { buildSite, katexFromDataScript, lazyChapters, registryCode } from './build-site.mjs';
-import { chapterListPlugin, chapterMetas, chapterUnion } from './chapters.mjs';
+import { chapterMetas, chapterUnion } from './chapters.mjs';
 import { packWasmModule, wasmDataKey } from './pack-wasm.mjs';
 import { writeKatexFonts } from './build-katex-fonts.mjs';
 import {
@@ -35,6 +35,18 @@ const bundle = (options) =>
     logOverride: { 'empty-import-meta': 'silent' },
     ...options,
   });
+
+/**
+ * Plugin: CSS imported as text (the elements' shadow styles) without its comments and
+ * white space. The site's stylesheets are copied the same way (minifiedCss).
+ */
+const minifiedCss = (file) => transformSync(readFileSync(file, 'utf8'), { loader: 'css', minifyWhitespace: true }).code;
+const cssAsMinifiedText = {
+  name: 'css-as-minified-text',
+  setup(b) {
+    b.onLoad({ filter: /\.css$/ }, ({ path }) => ({ contents: minifiedCss(path), loader: 'text' }));
+  },
+};
 
 const wasmModule = at('build/wasm/attention_core.mjs');
 // The model families' module (CMake's model_wasm), shipped beside the reader as dist/lib/model/<this name>.
@@ -275,6 +287,14 @@ writeFileSync(
   `${JSON.stringify({ type: 'commonjs', description: 'classic scripts (IIFE): see README' }, null, 2)}\n`,
 );
 
+// The API module as a module script storing its exports under attentionLabData (the
+// classic elements load it so, without import(): web/src/site/elements/api-import.js).
+writeFileSync(
+  at('dist/lib/as-data-script.js'),
+  "// attention-lab: the API module's exports in attentionLabData['attention-lab-module'], for the classic elements.\n" +
+    "import * as api from './index.js';\n(globalThis.attentionLabData = globalThis.attentionLabData || {})['attention-lab-module'] = api;\n",
+);
+
 // require('attention-lab') from CommonJS: a clear error instead of Node's
 // "No exports main defined" (the package is ES modules only).
 writeFileSync(
@@ -288,9 +308,10 @@ writeFileSync(
     '// (TS2305: no exported member) instead of at run time.\nexport {};\n',
 );
 
-// dist/elements: the custom elements as one ES module that imports the API
+// dist/elements: the custom elements as an ES module that imports the API
 // from ../lib (so a page that also imports 'attention-lab' shares one wasm
-// instance), KaTeX's woff2 fonts beside it, and a tiny host stylesheet (the
+// instance) and runs the classic elements script (built after the site, below),
+// KaTeX's woff2 fonts beside it, and a tiny host stylesheet (the
 // elements carry their own styles in their shadow roots).
 const katexFonts = writeKatexFonts(root);
 const sharedApi = {
@@ -311,29 +332,6 @@ const besideElements = {
 };
 rmSync(at('dist/elements'), { recursive: true, force: true });
 mkdirSync(at('dist/elements/fonts'), { recursive: true });
-// Code splitting: each chapter is a chunk (dist/elements/chunks/) loaded when a lesson shows it.
-await bundle({
-  entryPoints: { 'attention-lab-elements': at('web/src/site/elements.js') },
-  outdir: at('dist/elements'),
-  splitting: true,
-  chunkNames: 'chunks/[name]-[hash]',
-  format: 'esm',
-  loader: { '.css': 'text' },
-  define: { ATTENTION_LAB_CLASSIC: 'false' },
-  // KaTeX's code (a formula not typeset at build time) from the classic data script, not a
-  // chunk of its own: the package holds it once. A literal new URL(…, import.meta.url) that bundlers
-  // copy, from the chapters' shared chunk in chunks/ (checked below).
-  plugins: [
-    sharedApi,
-    besideElements,
-    chapterListPlugin(),
-    katexFromDataScript("[new URL('../../classic/katex.js', import.meta.url)]"),
-  ],
-});
-// That path is right from chunks/ only: no other file may hold it.
-for (const file of readdirSync(at('dist/elements'), { recursive: true }).filter((f) => f.endsWith('.js')))
-  if (dirname(file) !== 'chunks' && readFileSync(at('dist/elements', file), 'utf8').includes('classic/katex.js'))
-    throw new Error(`build-web: dist/elements/${file} loads ../../classic/katex.js, which is right from chunks/ only`);
 for (const file of katexFonts) cpSync(at('node_modules/katex/dist/fonts', file), at('dist/elements/fonts', file));
 // The lessons' worker (a module importing ../lib/index.js) and the checkpoints, loaded when a lesson opens.
 await writeLessonWorker(at('dist/elements'), '../lib/with-trainers.js'); // the API with the trainers, no import()
@@ -365,47 +363,56 @@ await bundle({
   entryPoints: [at('web/src/site/anywidget.js')],
   outfile: at('dist/elements/anywidget.js'),
   format: 'esm',
-  loader: { '.css': 'text' },
+  plugins: [cssAsMinifiedText],
 });
 // 'attention-lab/react': JSX typings only (an empty module at run time).
 cpSync(at('web/src/site/elements-react.d.ts'), at('dist/elements/react.d.ts'));
 writeFileSync(at('dist/elements/react.js'), '// Types only: see react.d.ts.\nexport {};\n');
 
+// The elements' code ships once: as the classic script dist/classic/attention-lab-elements.js
+// (below), which the ES module elements run too. The host is what a run by the ES module
+// gets instead of the classic script's own URLs: `globalThis.attentionLabElementsHost`
+// (web/src/site/elements/module-host.js), read when it is needed.
+const HOST = 'globalThis.attentionLabElementsHost';
+
 // The elements as a classic script for platforms where pages cannot contain
-// module scripts: dist/classic/attention-lab-elements.js. It imports the API
-// module (dist/lib/index.js) with import() (elements/api-import.js), and finds
+// module scripts: dist/classic/attention-lab-elements.js. It loads the API
+// module (dist/lib/index.js) with a module script (elements/api-import.js), and finds
 // its assets (fonts, workers, the vectors, KaTeX's code for a formula not typeset
 // at build time: ../classic/katex.js) from its own address, as if it were
 // dist/elements/attention-lab-elements.js. Its chapters are the site's classic
-// chapter scripts (../site/chapters/<id>.js, one copy in the package for both),
+// chapter scripts (../site/chapters/<id>.js, one copy in the package for all),
 // injected when a lesson shows one; they read the modules they share with the
 // shell from globalThis.attentionLabModules, which this script fills with its own
-// (`site`: what buildSite returned). Built after the site.
+// (`site`: what buildSite returned). Run by the ES module elements, it takes all of
+// those from their host instead (HOST). Built after the site.
 async function buildClassicElements(site) {
   const siteApi = at('web/src/site/site-api.js');
   const apiImport = at('web/src/site/elements/api-import.js');
+  const elementsSource = at('web/src/site/elements.js');
+  // Its exports, named for Node's CommonJS lexer (the footer).
+  const { metafile } = await build({ entryPoints: [elementsSource], bundle: false, write: false, metafile: true });
+  const names = Object.values(metafile.outputs)[0].exports;
   await bundle({
     stdin: {
-      contents:
-        `import './classic-elements-registry';\n` +
-        `export * from ${JSON.stringify(at('web/src/site/elements.js'))};\n`,
+      contents: `import './classic-elements-registry';\nexport * from ${JSON.stringify(elementsSource)};\n`,
       resolveDir: at('web/src/site'),
       sourcefile: 'classic-elements.js',
     },
     outfile: at('dist/classic/attention-lab-elements.js'),
     format: 'iife',
     globalName: 'AttentionLabElements',
-    loader: { '.css': 'text' },
     alias: { 'attention-lab': apiImport },
     define: { 'import.meta.url': '__attentionLabModuleUrl', ATTENTION_LAB_CLASSIC: 'true' },
     plugins: [
+      cssAsMinifiedText,
       besideElements,
-      katexFromDataScript("[new URL('../classic/katex.js', import.meta.url)]"),
+      katexFromDataScript(`[${HOST} ? ${HOST}.katex() : new URL('../classic/katex.js', import.meta.url)]`),
       // (no address when inlined, as in a notebook: then the page inlined the chapter too)
-      lazyChapters(
-        site.needShared,
-        (file) => `(import.meta.url ? new URL(${JSON.stringify(`../site/${file}`)}, import.meta.url).href : '')`,
-      ),
+      lazyChapters(site.needShared, (file) => {
+        const name = JSON.stringify(file);
+        return `(${HOST} ? () => ${HOST}.script(${name}) : import.meta.url ? new URL(${JSON.stringify(`../site/${file}`)}, import.meta.url).href : '')`;
+      }),
       {
         name: 'classic-elements-registry',
         setup(b) {
@@ -425,8 +432,57 @@ async function buildClassicElements(site) {
       },
     ],
     banner: { js: classicModuleUrl('__attentionLabModuleUrl', '../elements/attention-lab-elements.js') },
-    footer: commonJsFooter('AttentionLabElements', await exportNames(at('dist/elements/attention-lab-elements.js'))),
+    footer: {
+      js:
+        `${commonJsFooter('AttentionLabElements', names).js}\n` +
+        `(globalThis.attentionLabData = globalThis.attentionLabData || {})["attention-lab-elements"] = AttentionLabElements;`,
+    },
   });
+  return names;
+}
+
+// The elements as an ES module, dist/elements/attention-lab-elements.js: the host
+// (dist/elements/attention-lab-elements-host.js, from elements/module-host.js: the
+// API module, assets, fonts, KaTeX's code and each chapter script, with
+// import('../site/chapters/<id>.js'), as literals every bundler follows), then the
+// classic script for its side effect, whose elements it exports. `names`: the
+// classic script's exports.
+const CHAPTER_SCRIPT = /^\.\.\/site\/chapters\/[\w-]+\.js$/;
+async function buildElements(site, names) {
+  const files = ['chapters/shared.js', ...site.ids.map((id) => `chapters/${id}.js`)];
+  await bundle({
+    entryPoints: [at('web/src/site/elements/module-host.js')],
+    outfile: at('dist/elements/attention-lab-elements-host.js'),
+    format: 'esm',
+    define: { ATTENTION_LAB_CLASSIC: 'false' },
+    plugins: [
+      sharedApi,
+      besideElements,
+      {
+        name: 'elements-chapter-scripts',
+        setup(b) {
+          b.onResolve({ filter: /^attention-lab:chapter-scripts$/ }, () => ({ path: 'list', namespace: 'el-ch' }));
+          b.onLoad({ filter: /.*/, namespace: 'el-ch' }, () => ({
+            contents: `export default {\n${files.map((f) => `  ${JSON.stringify(f)}: () => import(${JSON.stringify(`../site/${f}`)}),\n`).join('')}};\n`,
+            resolveDir: at('web/src/site/elements'),
+          }));
+          b.onResolve({ filter: CHAPTER_SCRIPT }, ({ path }) => ({ path, external: true }));
+        },
+      },
+    ],
+  });
+  if (!names.includes('loadAttention')) throw new Error('build-web: the elements no longer export loadAttention');
+  const exported = names.filter((n) => n !== 'loadAttention');
+  writeFileSync(
+    at('dist/elements/attention-lab-elements.js'),
+    '// attention-lab elements (ES module): the classic script run with the host of this folder\n' +
+      '// (attention-lab-elements-host.js), so that the package holds the elements once.\n' +
+      "import './attention-lab-elements-host.js';\nimport '../classic/attention-lab-elements.js';\n" +
+      "const elements = globalThis.attentionLabData['attention-lab-elements'];\n" +
+      exported.map((n) => `export const ${n} = elements.${n};\n`).join('') +
+      // One module for the page's import 'attention-lab' and the lessons: one wasm instance.
+      "export const loadAttention = (options) => import('../lib/index.js').then((api) => api.loadAttention(options));\n",
+  );
 }
 
 // dist/site: classic scripts (module scripts do not load from file://): the
@@ -435,7 +491,8 @@ async function buildClassicElements(site) {
 rmSync(at('dist/site'), { recursive: true, force: true });
 mkdirSync(at('dist/site/vendor/katex'), { recursive: true });
 const site = await buildSite(at('dist/site')); // app.js + one classic script per chapter (chapters/<id>.js)
-await buildClassicElements(site); // which loads those chapter scripts
+// The elements (which load those chapter scripts): the classic script, then the ES module running it.
+await buildElements(site, await buildClassicElements(site));
 copyClassicToSite('attention-lab.js'); // the API (site-api.js)
 copyClassicToSite('attention-lab-model.js'); // its model reader, beside it
 copyClassicToSite('attention-lab-trainers.js'); // its trainers
@@ -447,9 +504,10 @@ writeDemoModel(at('dist/site'), ['gpt2-demo', 'llama-demo']);
 await writeNmtWorkerSource(at('dist/site'));
 cpSync(at('web/index.html'), at('dist/site/index.html'));
 const publicAddress = writeOembed(at('dist/site')); // oembed/<id>.json + the discovery link, given a public URL
-cpSync(at('web/styles.css'), at('dist/site/styles.css'));
-cpSync(at('web/components.css'), at('dist/site/components.css'));
-cpSync(at('web/src/site/formulas/katex-classes.css'), at('dist/site/katex-classes.css')); // the formulas' classes
+// The stylesheets without comments and white space (the commented source is web/).
+writeFileSync(at('dist/site/styles.css'), minifiedCss(at('web/styles.css')));
+writeFileSync(at('dist/site/components.css'), minifiedCss(at('web/components.css')));
+writeFileSync(at('dist/site/katex-classes.css'), minifiedCss(at('web/src/site/formulas/katex-classes.css'))); // the formulas' classes
 cpSync(at('web/favicon.svg'), at('dist/site/favicon.svg'));
 cpSync(at('THIRD-PARTY-NOTICES.md'), at('dist/site/THIRD-PARTY-NOTICES.txt')); // linked from the footer
 const katexDist = at('node_modules/katex/dist');

@@ -28,7 +28,7 @@ const CSP_POLICY =
 const ELEMENT_BUILDS = {
   module: {
     script: '<script type="module" src="elements/attention-lab-elements.js"></script>',
-    formulas: '**/elements/chunks/basics-*.js',
+    formulas: '**/site/chapters/basics.js', // both builds load the site's chapter scripts
   },
   classic: {
     script: '<script src="classic/attention-lab-elements.js"></script>',

@@ -1,5 +1,5 @@
-// The custom elements on a host page, as a course author uses them: dist/lib and
-// dist/elements served together (the package layout). Isolation both ways
+// The custom elements on a host page, as a course author uses them: dist/ served
+// whole (the package layout: the elements load ../classic/ and ../site/chapters/). Isolation both ways
 // (shadow DOM), display and colours on a light page with the OS in dark mode,
 // per-instance state, workers ended on removal, one wasm instance, and
 // <attention-heatmap> attribute values that used to crash (issue 14, item 10).
@@ -17,7 +17,7 @@ let host;
 before(async () => {
   env = await startBrowser();
   hostDir = mkdtempSync(join(tmpdir(), 'attention-lab-elements-'));
-  for (const dir of ['lib', 'elements'])
+  for (const dir of ['lib', 'elements', 'classic', 'site'])
     cpSync(join(SITE_DIR, '..', dir), join(hostDir, 'dist', dir), { recursive: true });
   host = await serve({ root: hostDir });
 });

@@ -210,7 +210,7 @@ const ELEMENT_BUILDS = [
   {
     name: 'module',
     script: '<script type="module" src="elements/attention-lab-elements.js"></script>',
-    chapter: '**/chunks/basics-*.js',
+    chapter: '**/site/chapters/basics.js', // both builds load the site's chapter scripts
     katex: /\/classic\/katex\.js$/,
   },
   {

@@ -23,7 +23,7 @@ let host;
 before(async () => {
   env = await startBrowser();
   hostDir = mkdtempSync(join(tmpdir(), 'attention-lab-root-font-'));
-  for (const dir of ['lib', 'elements']) symlinkSync(join(SITE_DIR, '..', dir), join(hostDir, dir));
+  for (const dir of ['lib', 'elements', 'classic', 'site']) symlinkSync(join(SITE_DIR, '..', dir), join(hostDir, dir));
   const page = (head) => `<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,">${head}\n${ELEMENTS}`;
   writeFileSync(join(hostDir, 'plain.html'), page(''));
   writeFileSync(join(hostDir, 'small-root.html'), page('<style>html { font-size: 62.5%; }</style>'));

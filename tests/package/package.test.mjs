@@ -7,10 +7,11 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symli
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 import { openPage, startBrowser, tableValues } from '../browser/harness.mjs';
 import { serve } from '../../scripts/serve.mjs';
+import { CHAPTERS_DIR, chapterMetas } from '../../scripts/chapters.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const CONSUMER_SRC = join(ROOT, 'tests', 'package', 'consumer');
@@ -98,11 +99,49 @@ test('the tarball: the GloVe vectors once, the site without its duplicates, size
   // site's chapter scripts (two copies of the chapters, not three) and the checkpoints' bytes in
   // planes: 3.97 MB (3,969,693 bytes); 3.99 MB with the model families; 3.93 MB (3,934,376) with
   // the `npx attention-lab` command and KaTeX's code once (the elements load dist/classic/katex.js).
-  // The guard is the target.
+  // 4.00 MB (3,999,692) with the sliding-window chapter, then 3.74 MB (3,744,579): each chapter
+  // once (the module elements import dist/site/chapters/<id>.js instead of chunks of their own,
+  // -189 KB), the elements' code once (the module elements run dist/classic/attention-lab-elements.js,
+  // -48 KB), the checkpoints' exponent planes one character a byte and the demo GPT-2 in planes
+  // (-10 KB), the CSS without comments (-8 KB). The guard is the target.
   assert.ok(pack.size <= 4_000_000, `packed ${pack.size} bytes`);
   // The chapters: the classic elements hold none (they load dist/site/chapters/<id>.js).
   const chapterText = readFileSync(join(ROOT, 'dist/site/chapters/basics.js'), 'utf8').slice(-2000);
   assert.ok(!readFileSync(join(ROOT, 'dist/classic/attention-lab-elements.js'), 'utf8').includes(chapterText));
+});
+
+test("each chapter ships once (dist/site/chapters/, which the site and both element builds load), and the elements' code", async () => {
+  const [pack] = JSON.parse(execFileSync('npm', ['pack', '--dry-run', '--json'], { cwd: ROOT, encoding: 'utf8' }));
+  const scripts = pack.files.filter((f) => f.path.endsWith('.js')).map((f) => f.path);
+  // No module chunks: the ES module elements import the chapter scripts (was a second copy, 0.2 MB packed).
+  assert.deepEqual(
+    scripts.filter((p) => p.startsWith('dist/elements/chunks/')),
+    [],
+  );
+  const texts = new Map(scripts.map((p) => [p, readFileSync(join(ROOT, p), 'utf8')]));
+  // The lesson element's code once, in the classic script the module elements run too (was a
+  // second copy, 48 KB packed): its observed attributes name 'glove-worker-url'.
+  assert.deepEqual(
+    [...texts].filter(([, text]) => text.includes('glove-worker-url')).map(([p]) => p),
+    ['dist/classic/attention-lab-elements.js'],
+  );
+  // Each chapter's prerendered formulas (chapters/<id>/formulas.js, about 60% of its bytes).
+  const html = new Map();
+  for (const { id } of await chapterMetas()) {
+    const { default: f } = await import(pathToFileURL(join(CHAPTERS_DIR, id, 'formulas.js')).href);
+    html.set(id, Object.values({ ...f.display, ...f.inline }).join('\n'));
+  }
+  for (const [id, own] of html) {
+    // A marker the minifier keeps as is (no quote but ", no backslash, ASCII) that no other
+    // chapter's formulas hold: the longest such run of this chapter's HTML.
+    const others = [...html].filter(([other]) => other !== id).map(([, text]) => text);
+    const marker = (own.match(/[^'`\\$\n\u0080-\uffff]{60,}/g) ?? [])
+      .sort((a, b) => b.length - a.length)
+      .find((run) => !others.some((text) => text.includes(run)));
+    assert.ok(marker, `${id}: no marker in its formulas`);
+    const holders = [...texts].filter(([, text]) => text.includes(marker)).map(([p]) => p);
+    assert.deepEqual(holders, [`dist/site/chapters/${id}.js`], `${id}'s formulas are in ${holders.join(', ')}`);
+  }
 });
 
 test('installs offline into an empty project and works in Node 20 by package name', () => {

@@ -28,8 +28,9 @@ const katexRules = katexCss.replace(/@font-face\s*\{[^}]*\}/g, '');
 
 /** components.css with the theme pins: data-theme on the wrapper overrides the OS scheme. */
 function themedComponents(css) {
-  const light = css.match(/^\.attention-lab \{([^}]*--al-bg[^}]*)\}/m)?.[1] ?? '';
-  const dark = css.match(/@media \(prefers-color-scheme: dark\) \{\s*\.attention-lab \{([^}]*)\}/)?.[1] ?? '';
+  // (as written or with its white space and comments taken out by the build)
+  const light = css.match(/(?:^|\})\.attention-lab ?\{([^}]*--al-bg[^}]*)\}/m)?.[1] ?? '';
+  const dark = css.match(/@media ?\(prefers-color-scheme: ?dark\) ?\{\s*\.attention-lab ?\{([^}]*)\}/)?.[1] ?? '';
   return `${css}
 .attention-lab[data-theme='light'] {${light}}
 .attention-lab[data-theme='dark'] {${dark}}`;
@@ -78,7 +79,8 @@ let fontsDeclared = false;
 export function declareFonts(base) {
   if (fontsDeclared || typeof document === 'undefined') return;
   fontsDeclared = true;
-  const css = katexFontFaces(base);
+  // The ES module elements' font URLs (elements/module-host.js: literals bundlers copy), else this module's.
+  const css = (globalThis.attentionLabElementsHost?.fontFaces ?? katexFontFaces)(base);
   if (!css) return; // nowhere to find them: formulas use the page's fonts
   const sheet = constructable();
   if (sheet && 'adoptedStyleSheets' in document) {

@@ -132,7 +132,8 @@ test('ℓ explains itself from the scores of its block and the maxima, which it 
 
 test('both modern-attention chapters work as <attention-lesson> elements on a host page, never touching its URL', async () => {
   const hostDir = mkdtempSync(join(tmpdir(), 'attention-lab-flash-'));
-  for (const dir of ['lib', 'elements']) cpSync(join(SITE_DIR, '..', dir), join(hostDir, dir), { recursive: true });
+  for (const dir of ['lib', 'elements', 'classic', 'site'])
+    cpSync(join(SITE_DIR, '..', dir), join(hostDir, dir), { recursive: true });
   writeFileSync(
     join(hostDir, 'index.html'),
     `<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,">

@@ -251,7 +251,7 @@ test('opens from file:// (the demo and the reader are data scripts)', async () =
 
 test('<attention-lesson chapter="model" model-src> opens the host’s folder; another origin is refused', async () => {
   const hostDir = mkdtempSync(join(tmpdir(), 'attention-lab-model-'));
-  for (const dir of ['lib', 'elements'])
+  for (const dir of ['lib', 'elements', 'classic', 'site'])
     cpSync(join(SITE_DIR, '..', dir), join(hostDir, 'dist', dir), { recursive: true });
   mkdirSync(join(hostDir, 'models', 'tiny'), { recursive: true });
   for (const name of ['config.json', 'model.safetensors', 'tokenizer.json'])
@@ -303,7 +303,7 @@ test('<attention-lesson chapter="model" model-src> opens the host’s folder; an
 
 test('model-src: a same-origin folder redirecting (302) to another origin is refused, naming the file; blob: is a clear message', async () => {
   const hostDir = mkdtempSync(join(tmpdir(), 'attention-lab-model-'));
-  for (const dir of ['lib', 'elements'])
+  for (const dir of ['lib', 'elements', 'classic', 'site'])
     cpSync(join(SITE_DIR, '..', dir), join(hostDir, 'dist', dir), { recursive: true });
   mkdirSync(join(hostDir, 'models', 'tiny'), { recursive: true });
   for (const name of ['config.json', 'model.safetensors', 'tokenizer.json'])

@@ -181,7 +181,8 @@ test('usable at phone width: the chapter does not overflow the page horizontally
 
 test('both chapters work as <attention-lesson> elements on a host page, never touching its URL', async () => {
   const hostDir = mkdtempSync(join(tmpdir(), 'attention-lab-lessons-'));
-  for (const dir of ['lib', 'elements']) cpSync(join(SITE_DIR, '..', dir), join(hostDir, dir), { recursive: true });
+  for (const dir of ['lib', 'elements', 'classic', 'site'])
+    cpSync(join(SITE_DIR, '..', dir), join(hostDir, dir), { recursive: true });
   writeFileSync(
     join(hostDir, 'index.html'),
     `<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,">

@@ -15,7 +15,7 @@ let host;
 before(async () => {
   env = await startBrowser();
   hostDir = mkdtempSync(join(tmpdir(), 'attention-lab-rope-lesson-'));
-  for (const dir of ['lib', 'elements'])
+  for (const dir of ['lib', 'elements', 'classic', 'site'])
     cpSync(join(SITE_DIR, '..', dir), join(hostDir, 'dist', dir), { recursive: true });
   host = await serve({ root: hostDir });
 });
