@@ -117,3 +117,30 @@ test('the host stands alone: rebuilt from its source text it answers a call', as
   assert.equal(posted[2].value.attentions[0][0].__attentionLab, 'matrix');
   handle({ type: 'model:call', id: 3, method: 'delete', args: [] });
 });
+
+test('generate through the proxy: the same tokens, onToken called per step, an abort ends it with AbortError', async () => {
+  const model = await a.openModel(fixtureFiles());
+  const proxy = await openModelOffThread(a, {}, fixtureFiles());
+  try {
+    const options = { maxTokens: 5, temperature: 0.8, seed: 7, stop: [] };
+    const want = await model.generateIds([5, 17], options);
+    const seen = [];
+    const got = await proxy.generateIds([5, 17], { ...options, onToken: (step) => seen.push(step.id) });
+    assert.deepEqual(got.ids, want.ids);
+    assert.deepEqual(got.tokens, want.tokens);
+    assert.equal(got.text, want.text);
+    assert.deepEqual(seen, want.ids);
+    const controller = new AbortController();
+    const stopped = proxy.generateIds([5, 17], {
+      maxTokens: 8,
+      stop: [],
+      signal: controller.signal,
+      onToken: () => controller.abort(), // after the first token
+    });
+    await assert.rejects(stopped, { name: 'AbortError' });
+    assert.equal((await proxy.runIds(ids)).ids.length, ids.length, 'the proxy keeps working');
+  } finally {
+    model.delete();
+    proxy.delete();
+  }
+});
