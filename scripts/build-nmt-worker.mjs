@@ -151,10 +151,11 @@ export async function writeNmtWorkerSource(dir) {
 }
 
 /**
- * The elements' one worker (web/src/site/elements/lesson-worker.js: this engine and the
- * GloVe file loader): an ES module that imports the API from `apiPath` (relative to it).
+ * The elements' one worker (web/src/site/elements/lesson-worker.js: this engine, the
+ * GloVe file loader and the model lesson's model): an ES module that imports the API from
+ * `apiPath` and the model reader ('attention-lab/model') from `readerPath` (relative to it).
  */
-export async function writeLessonWorker(dir, apiPath) {
+export async function writeLessonWorker(dir, apiPath, readerPath = '../lib/model/open.js') {
   await build({
     ...common,
     entryPoints: [join(root, 'web/src/site/elements/lesson-worker.js')],
@@ -165,6 +166,7 @@ export async function writeLessonWorker(dir, apiPath) {
         name: 'shared-api',
         setup(b) {
           b.onResolve({ filter: /^attention-lab$/ }, () => ({ path: apiPath, external: true }));
+          b.onResolve({ filter: /^attention-lab\/model$/ }, () => ({ path: readerPath, external: true }));
         },
       },
     ],

@@ -240,6 +240,16 @@ await bundle({
     js: `(globalThis.attentionLabData = globalThis.attentionLabData || {})[${JSON.stringify(MODEL_DATA_KEY)}] = __attentionLabModel;`,
   },
 });
+// Its body kept as a function under another key too, run at once: the model chapter starts its
+// worker from that function's source text (lesson-kit/model-proxy.js), so the site ships no copy.
+{
+  const file = at('dist/classic/attention-lab-model.js');
+  writeFileSync(
+    file,
+    `(globalThis.attentionLabData = globalThis.attentionLabData || {})['attention-lab-model-source'] = function () {\n` +
+      `${readFileSync(file, 'utf8')}\n};\nglobalThis.attentionLabData['attention-lab-model-source']();\n`,
+  );
+}
 // The trainers with their wasm module as one data script (TRAINERS_DATA_KEY), for the
 // classic API. Their matrices are the classic API's Matrix (one class per page).
 await bundle({

@@ -8,7 +8,7 @@ namespace attention {
 
 namespace {
 
-constexpr double kMaxBytes = 2147483648.0;  // the wasm memory's maximum (2 GiB)
+constexpr double kMaxBytes = 4294967296.0;  // the model module's wasm memory maximum (4 GiB)
 
 std::string mib(double bytes) { return std::to_string(static_cast<long long>(bytes / 1048576.0)); }
 
@@ -30,7 +30,7 @@ Status CheckpointModel::lay(std::vector<CheckpointParameter> parameters, std::ve
   }
   if (best > kMaxBytes) {
     return Status::outOfMemory("the model needs " + mib(floats * 4) +
-                               " MiB for its float32 weights, more than the 2048 MiB of the wasm "
+                               " MiB for its float32 weights, more than the 4096 MiB of the wasm "
                                "memory" +
                                (best < floats * 4 ? " (" + mib(best) + " MiB in 16 bits)" : ""));
   }
@@ -79,7 +79,7 @@ Status CheckpointModel::allocate() {
   ready_ = false;
   if (weightBytes() > kMaxBytes) {
     return Status::outOfMemory("the model needs " + mib(weightBytes()) +
-                               " MiB for its weights, more than the 2048 MiB of the wasm memory");
+                               " MiB for its weights, more than the 4096 MiB of the wasm memory");
   }
   std::vector<std::vector<float>> tensors(parameters_.size());
   std::vector<std::vector<std::uint16_t>> halves(parameters_.size());

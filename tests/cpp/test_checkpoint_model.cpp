@@ -56,13 +56,13 @@ TEST_CASE("checkpoint model: the loading protocol and the 2 GiB refusal", "[chec
   CHECK(model.parameterData(0) == nullptr);  // after finishLoading(): packed, not writable
   CHECK(model.finishLoading().isOk());       // idempotent
 
-  // 2^15 x 2^15 floats are 4 GiB: refused before anything changes.
+  // 2^16 x 2^15 floats are 8 GiB (4 GiB and b in 16 bits): refused before anything changes.
   TinyModel huge;
-  const Status refused = huge.configure(32768, 32768, WeightLayout::kInOut);
+  const Status refused = huge.configure(65536, 32768, WeightLayout::kInOut);
   CHECK(refused.code == StatusCode::kOutOfMemory);
   CHECK(refused.message ==
-        "the model needs 4096 MiB for its float32 weights, more than the 2048 MiB of the wasm "
-        "memory (2048 MiB in 16 bits)");
+        "the model needs 8192 MiB for its float32 weights, more than the 4096 MiB of the wasm "
+        "memory (4096 MiB in 16 bits)");
   CHECK(huge.parameters().empty());
 }
 

@@ -199,16 +199,16 @@ const CASES = [
     /unknown option 'weights\.bin' in files/,
   ],
   [
-    'weights past the wasm memory (5 GiB)',
-    () => withConfig({ n_layer: 100, n_embd: 1024, n_head: 16 }),
+    'weights past the wasm memory (19 GiB)',
+    () => withConfig({ n_layer: 100, n_embd: 2048, n_head: 16 }),
     RangeError,
-    /the model needs \d+ MiB for its float32 weights, more than the 2048 MiB of the wasm memory/,
+    /the model needs \d+ MiB for its float32 weights, more than the 4096 MiB of the wasm memory/,
   ],
   [
-    'weights past the model limit (1.9 GiB)',
-    () => withConfig({ n_layer: 40, n_embd: 1024, n_head: 16 }),
+    'weights past the model limit (3.5 GiB)',
+    () => withConfig({ n_layer: 75, n_embd: 1024, n_head: 16 }),
     RangeError,
-    /the model needs 19\d\d\.\d MiB for its float32 weights, more than the 1792\.0 MiB/,
+    /the model needs 36\d\d\.\d MiB for its float32 weights, more than the 3584\.0 MiB it may use of the wasm memory \(4 GiB\)/,
   ],
 ];
 

@@ -274,9 +274,9 @@ const CASES = [
   ],
   [
     'weights past the model limit',
-    () => withConfig('qwen2', { vocab_size: 2 ** 22, hidden_size: 128 }),
+    () => withConfig('qwen2', { vocab_size: 2 ** 23, hidden_size: 512 }),
     RangeError,
-    /the model needs \d+ MiB for its float32 weights, more than the 2048 MiB of the wasm memory/,
+    /the model needs \d+ MiB for its float32 weights, more than the 4096 MiB of the wasm memory/,
   ],
 ];
 

@@ -83,10 +83,10 @@ test('Llama demo: explainHead (layer 2, head 3) matches NumPy; the trace’s rot
       worst = Math.max(worst, Math.abs(rotated(inputs.k, invFreq, r, c) - inputs.kRotated.get(r, c)));
     }
   assert.ok(worst < 1e-5, `rotation written out vs the model's: ${worst}`);
-  const r = runSentence(demo, sentence);
+  const r = await runSentence(demo, sentence);
   const weights = r.attentions[1][2];
   const trace = new Trace();
-  const tokens = tokenLabels(demo, sentence, r.tokens);
+  const tokens = await tokenLabels(demo, sentence, r.tokens);
   headMix(a, trace, inputs, weights, tokens, { shape, layer: 1, config: demo.config });
   // The scores the trace holds are q̃·k̃; their softmax over √8 (causal) is the model's weight.
   const scores = trace.value(TENSORS.scores);

@@ -243,16 +243,16 @@ test('folderUrls: a blob:, data: or file: model-src is a clear TypeError, not th
     });
 });
 
-test('runSentence: a message (no run) for empty text and for more tokens than n_positions', () => {
-  assert.match(runSentence(demo, '').message, /at least one token/);
+test('runSentence: a message (no run) for empty text and for more tokens than n_positions', async () => {
+  assert.match((await runSentence(demo, '')).message, /at least one token/);
   const long = 'one two three four five six seven eight nine ten '.repeat(4);
   const ids = demo.tokenizer.encode(long).ids.length;
   assert.ok(ids > 64);
   assert.equal(
-    runSentence(demo, long).message,
+    (await runSentence(demo, long)).message,
     `This text is ${ids} tokens; the model reads at most n_positions = 64. Shorten it to see its attention.`,
   );
-  const r = runSentence(demo, 'the cat');
+  const r = await runSentence(demo, 'the cat');
   assert.equal(r.next.length, 8);
   assert.ok(r.next[0].p >= r.next[1].p);
 });
@@ -290,11 +290,11 @@ test('SCHEMA: defaults, clamping and malformed values fall back; clampHead fits 
   assert.equal(tokenLabel(' the\n'), '·the↵');
 });
 
-test('tokenLabel: a token whose bytes are no whole character shows its bytes as ⟨F0⟩', () => {
+test('tokenLabel: a token whose bytes are no whole character shows its bytes as ⟨F0⟩', async () => {
   // An emoji is 4 bytes (F0 9F 99 82); the demo's vocabulary cuts it into byte tokens.
   const text = ' 🙂';
   const r = demo.run(text);
-  const labels = tokenLabels(demo, text, r.tokens);
+  const labels = await tokenLabels(demo, text, r.tokens);
   assert.ok(
     r.tokens.some((t) => t.includes('\uFFFD')),
     `tokens ${JSON.stringify(r.tokens)}`,

@@ -105,7 +105,7 @@ test('first-token mass: by hand on two heads of 3 tokens, against the even sprea
   assert.throws(() => firstTokenMass([[new a.Matrix(1, 1, Float64Array.of(1))]]), RangeError);
 });
 
-test('total variation by hand; the cache comparison runs the full ids, the last W, and the first s + the last W, renumbered from 1', () => {
+test('total variation by hand; the cache comparison runs the full ids, the last W, and the first s + the last W, renumbered from 1', async () => {
   assert.equal(totalVariation([0.5, 0.5, 0], [0, 0.5, 0.5]), 0.5);
   assert.equal(totalVariation([1, 0], [0, 1]), 1);
   const seen = [];
@@ -120,7 +120,7 @@ test('total variation by hand; the cache comparison runs the full ids, the last 
     },
   };
   const ids = Array.from({ length: 10 }, (_, i) => 100 + i);
-  const c = cacheComparison(model, ids, 4, 2);
+  const c = await cacheComparison(model, ids, 4, 2);
   assert.deepEqual(seen, [ids, [106, 107, 108, 109], [100, 101, 106, 107, 108, 109]]);
   assert.deepEqual([c.T, c.window, c.sinks, c.full.tv], [10, 4, 2, 0]);
   // full: 10 ids → 1; last 4 → 1 (the same); first 2 + last 4 = 6 ids → 0: TV = |0.125 − 0.75| = 0.625.
@@ -128,5 +128,5 @@ test('total variation by hand; the cache comparison runs the full ids, the last 
   assert.equal(c.streaming.tv, 0.625);
   assert.equal(c.streaming.top.token, 't0');
   // A window as long as the text keeps no first tokens besides it.
-  assert.equal(cacheComparison(model, ids, 48, 8).sinks, 0);
+  assert.equal((await cacheComparison(model, ids, 48, 8)).sinks, 0);
 });

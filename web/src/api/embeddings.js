@@ -580,7 +580,7 @@ export function embeddingsApi(core) {
             lines: parser.linesRead(),
             words: parser.size(),
           });
-        buffer = core._malloc(chunkBytes);
+        buffer = core._malloc(chunkBytes) >>> 0;
         if (buffer === 0)
           throw new RangeError(
             `${fn}: a ${chunkBytes}-byte buffer (options.chunkBytes) does not fit in the wasm memory`,

@@ -8,7 +8,9 @@
 // path, precision.js); its matrices, vectors and outputs all use that type,
 // and byte sizes count bytesPerElement (8 or 4) per entry.
 //
-// Size policy: the wasm memory can grow to 2 GiB (cpp: -sMAXIMUM_MEMORY). One
+// Size policy: the wasm memory can grow to 2 GiB (the model module's to 4 GiB:
+// cpp: -sMAXIMUM_MEMORY). Addresses may pass 2^31, where wasm's i32 reads as
+// negative in JS: every address is made unsigned (>>> 0) before it indexes. One
 // call may allocate at most MAX_CALL_BYTES; a request above that is refused
 // with a RangeError naming the function, the argument and its shape BEFORE
 // anything is allocated, and sizes are computed in doubles, so nothing wraps.
@@ -83,7 +85,7 @@ export class HeapScope {
         `${this.fn}: ${what} needs ${formatBytes(bytes)}, more than the ${formatBytes(MAX_CALL_BYTES)} one call may use`,
       );
     }
-    const ptr = this.core._malloc(Math.max(1, bytes));
+    const ptr = this.core._malloc(Math.max(1, bytes)) >>> 0;
     if (ptr === 0) throw new RangeError(`${this.fn}: ${what} (${formatBytes(bytes)}) does not fit in the wasm memory`);
     this.#pointers.push(ptr);
     this.#bytes += bytes;
@@ -109,7 +111,7 @@ export class HeapScope {
       );
     }
     const t = this.output(rows, cols, name);
-    const start = t.data / this.bytesPerElement;
+    const start = (t.data >>> 0) / this.bytesPerElement;
     this.#heap()
       .subarray(start, start + count)
       .set(data); // both views are ours: the built-in set
@@ -132,7 +134,7 @@ export class HeapScope {
 
   /** An output Tensor's entries as a view of the heap: copy it at once (memory growth detaches it). */
   #entries(t) {
-    const start = t.data / this.bytesPerElement;
+    const start = (t.data >>> 0) / this.bytesPerElement;
     return this.#heap().subarray(start, start + t.rows * t.cols);
   }
 
@@ -168,6 +170,6 @@ export class HeapScope {
 /** A copy of `size` bytes at `ptr` (outside any scope: buffers the core owns). */
 export function readBytes(core, ptr, size) {
   const copy = new Uint8Array(size);
-  copy.set(new Uint8Array(core.HEAPF64.buffer, ptr, size)); // not slice(): a species constructor could see the heap
+  copy.set(new Uint8Array(core.HEAPF64.buffer, ptr >>> 0, size)); // not slice(): a species constructor could see the heap
   return copy;
 }

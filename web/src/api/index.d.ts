@@ -111,8 +111,8 @@ export interface Attention {
   readonly Matrix: typeof Matrix;
   /**
    * Current size of the WebAssembly memories in bytes: the core's, plus the trainers' module once
-   * loaded and the GPT-2 module's once `openModel` has loaded it (each grows on demand, up to
-   * 2 GiB, and never shrinks).
+   * loaded and the model module's once `openModel` has loaded it (each grows on demand, up to
+   * 2 GiB, the model module up to 4 GiB where the engine allows, and never shrinks).
    */
   memoryBytes(): number;
   /**

@@ -47,7 +47,7 @@ export function coreString(core, text, fn, arg) {
   const formed = wellFormed(text);
   if (formed.length <= SHORT_STRING) return formed;
   const bytes = utf8Length(formed);
-  const room = core._malloc(bytes + STRING_SLACK);
+  const room = core._malloc(bytes + STRING_SLACK) >>> 0;
   if (room === 0) throw new RangeError(`${fn}: ${arg} (${bytes} bytes of UTF-8) does not fit in the wasm memory`);
   core._free(room);
   return formed;

@@ -80,6 +80,14 @@ async function siteAssets(id) {
     // A classic worker next to the page; its name in a variable, not a literal a bundler would follow.
     gloveWorker: () => new Worker(SITE_GLOVE_WORKER),
   };
+  if (id === 'model') {
+    // Its worker is made of the model reader's and its wasm's data scripts (lesson-kit/model-proxy.js):
+    // the site's copies, then the package's (hosted from node_modules/attention-lab/dist/site/).
+    assets.modelReader = {
+      source: ['attention-lab-model.js', '../classic/attention-lab-model.js'],
+      wasm: { 'wasm:model_core': ['wasm/model/model_core.wasm.js', '../lib/model/model_core.wasm.js'] },
+    };
+  }
   if (id === 'nmt' || id === 'trained') {
     try {
       await loadDataScript('nmt-worker', ['nmt-worker-source.js']);

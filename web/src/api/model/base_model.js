@@ -75,7 +75,7 @@ export function refuseLongText(tokenizer, fn, texts, extra, most, mostName) {
 /** `values` as int32 in the scope's heap: their address. */
 export function int32At(heap, values, what) {
   const at = heap.allocBytes(4 * values.length, `${what} (${values.length})`);
-  new Int32Array(heap.core.HEAPF64.buffer, at, values.length).set(values);
+  new Int32Array(heap.core.HEAPF64.buffer, at >>> 0, values.length).set(values);
   return at;
 }
 

@@ -35,8 +35,8 @@ import createModelCore from './model_core.mjs';
 /** The core's codes of the 16-bit formats it can keep weights in (cpp/model_bindings.h storeHalf). */
 const HALF_FORMATS = Object.freeze({ F16: 1, BF16: 2 });
 
-/** Most bytes the weights may take as stored in wasm memory (it holds 2 GiB; the rest is for running). */
-export const MAX_MODEL_BYTES = 1.75 * 2 ** 30;
+/** Most bytes the weights may take as stored in wasm memory (it holds 4 GiB; the rest is for running). */
+export const MAX_MODEL_BYTES = 3.5 * 2 ** 30;
 /** Most bytes a safetensors file may have (declared or not): the longest header and MAX_MODEL_BYTES of F32 data. */
 const MAX_FILE_BYTES = 8 + MAX_HEADER_BYTES + MAX_MODEL_BYTES;
 
@@ -246,7 +246,7 @@ export async function openModel(files, options) {
     const bytes = parameters.reduce((sum, p) => sum + p.rows * p.cols * (p.half ? 2 : 4), 0);
     if (bytes > MAX_MODEL_BYTES)
       throw new RangeError(
-        `${FN}: the model needs ${mib(bytes)} for its ${parameters.some((p) => p.half) ? '' : 'float32 '}weights, more than the ${mib(MAX_MODEL_BYTES)} it may use of the wasm memory (2 GiB)`,
+        `${FN}: the model needs ${mib(bytes)} for its ${parameters.some((p) => p.half) ? '' : 'float32 '}weights, more than the ${mib(MAX_MODEL_BYTES)} it may use of the wasm memory (4 GiB)`,
       );
     const matched = matchTensors(tensors, parameters, family.prefixes, sharded ? 'the shards' : 'model.safetensors');
     for (const { parameter, tensor } of matched)

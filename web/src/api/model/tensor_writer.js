@@ -54,7 +54,7 @@ export class TensorWriter {
     let e = Math.floor(offset / 2);
     const store = this.dtype === 'BF16' ? new Uint32Array(heap) : new Float32Array(heap);
     const table = this.dtype === 'F16' ? halfToFloat() : null;
-    const base = this.address / 4;
+    const base = this.address >>> 2; // unsigned: addresses above 2 GiB
     const put = (bits) => {
       store[base + e] = table ? table[bits] : bits << 16;
       e++;

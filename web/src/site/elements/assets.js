@@ -18,6 +18,7 @@ function classicAssets() {
   return {
     gloveWorker: () => new Worker(url('./lesson-worker.js'), { type: 'module' }),
     nmtWorker: () => new Worker(url('./lesson-worker.js'), { type: 'module' }),
+    modelWorker: () => new Worker(url('./lesson-worker.js'), { type: 'module' }),
     nmtCheckpoint: url('./nmt-checkpoint.js'),
     transformerCheckpoint: url('./transformer-checkpoint.js'),
     demoModel: url('./gpt2-demo.js'),
@@ -32,6 +33,7 @@ export function packagedAssets() {
   return {
     gloveWorker: () => new Worker(new URL('./lesson-worker.js', import.meta.url), { type: 'module' }),
     nmtWorker: () => new Worker(new URL('./lesson-worker.js', import.meta.url), { type: 'module' }),
+    modelWorker: () => new Worker(new URL('./lesson-worker.js', import.meta.url), { type: 'module' }),
     nmtCheckpoint: () => import('./nmt-checkpoint.js'),
     transformerCheckpoint: () => import('./transformer-checkpoint.js'),
     demoModel: () => import('./gpt2-demo.js'),

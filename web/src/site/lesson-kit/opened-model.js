@@ -2,7 +2,9 @@
 // a real model's q and k (rope, qk-norm, …). The model chapter publishes what it
 // has open ({ model, sentence, layer, head }) and null when it closes it; a
 // chapter reads the current one and follows changes until its signal aborts.
-// The model stays the model chapter's: a reader never deletes it.
+// The model stays the model chapter's: a reader never deletes it. It runs in a
+// worker (lesson-kit/model-proxy.js): config and family are data, every method
+// (explainHead, run, runIds, tokenizer.encode, …) returns a promise.
 
 let current = null;
 const listeners = new Set();
@@ -45,7 +47,8 @@ export function onOpenedModel(listener, signal) {
  * A chapter's view of the opened model: `empty` (text) while none is open; for
  * an open one, its head's explainHead answer handed to `show(opened, inputs)`,
  * which returns { nodes, data, draw }: the nodes to show (only the latest
- * answer's), the data `question` (predict.js) is answered from, and draw(),
+ * answer's), the data `question` (predict.js) is answered from, and draw() (or a promise
+ * of them: show may await the model's calls),
  * called once the nodes are on the page (figures measure their room there). The question is asked
  * before the model's numbers show, placed before the view in its step. The
  * `accepts(model)` test says whether this chapter has something to show for it.
@@ -92,9 +95,10 @@ export function openedModelView({ signal, empty, accepts, show, refused, questio
     };
     model
       .explainHead(sentence, { layer, head })
-      .then((inputs) => {
+      .then(async (inputs) => {
         if (ticket !== asked || signal?.aborted) return;
-        const shown = show({ model, sentence, layer, head }, inputs);
+        const shown = await show({ model, sentence, layer, head }, inputs);
+        if (ticket !== asked || signal?.aborted) return;
         withQuestion(true);
         question?.update(shown.data);
         element.replaceChildren(...shown.nodes);

@@ -93,6 +93,7 @@ export default {
         source = from;
         root.dataset.modelSource = from;
         root.dataset.modelFamily = m.family;
+        root.dataset.modelThread = m.offThread ? 'worker' : 'page'; // the page's fallback: no worker could start
         save();
         update();
       },
@@ -169,16 +170,22 @@ export default {
       return at >= 0 ? labels[at] : tokenLabel(token);
     };
 
-    // ---- running the sentence and drawing
-    function update() {
+    // ---- running the sentence and drawing (the model answers from its worker: the latest run wins)
+    let runs = 0;
+    async function update() {
       if (!model) return;
+      const [ticket, current] = [++runs, model];
+      let run;
+      let named = [];
       try {
-        result = runSentence(model, sentence, pair);
-        errors.hidden = true;
+        run = await runSentence(current, sentence, pair);
+        if (run.tokens) named = await tokenLabels(current, sentence, run.tokens);
       } catch (error) {
-        result = { message: message(error) };
+        run = { message: message(error) };
       }
-      labels = result.tokens ? tokenLabels(model, sentence, result.tokens) : [];
+      if (ticket !== runs || current !== model) return;
+      [result, labels] = [run, named];
+      if (!result.message) errors.hidden = true;
       words.show(result, shape, labels);
       for (const element of results) element.hidden = Boolean(result.message); // nothing stale
       if (result.message) {

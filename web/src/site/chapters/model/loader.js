@@ -1,7 +1,10 @@
 // Opening models for the model chapter, one at a time (a newer request aborts the
 // one still loading): the reader's files, the demo through its data script, or a
 // course site's model-src folder; the open step shows progress, Cancel and errors.
+// The model opens and runs in a worker (lesson-kit/model-proxy.js): the chapter
+// gets a proxy whose methods return promises.
 import { loadDataScript } from '../../data-script.js';
+import { openModelOffThread } from '../../lesson-kit/model-proxy.js';
 import { demoFiles, folderUrls } from './model.js';
 
 // The demos: the site's copy, then the package's (the site hosted from
@@ -33,7 +36,7 @@ export function modelLoader({ api, open, signal, assets, hasModel, onModel, onFa
     loading = controller;
     open.loading(label);
     const options = { onProgress: (p) => open.progress(p), signal: controller.signal };
-    api.openModel(files, origins ? { ...options, origins } : options).then(
+    openModelOffThread(api, assets, files, origins ? { ...options, origins } : options).then(
       (m) => {
         if (loading !== controller || signal?.aborted) return m.delete();
         loading = null;

@@ -131,9 +131,9 @@ export function pieceBytes(piece) {
   return out;
 }
 
-/** The sentence's tokens as labels, bytes shown where a token is no whole character. */
-export function tokenLabels(model, text, tokens) {
-  const pieces = model.family === 'bert' ? null : model.tokenizer.encode(text).pieces;
+/** The sentence's tokens as labels, bytes shown where a token is no whole character (the model's calls are awaited). */
+export async function tokenLabels(model, text, tokens) {
+  const pieces = model.family === 'bert' ? null : (await model.tokenizer.encode(text)).pieces;
   return tokens.map((t, i) => tokenLabel(t, pieces?.[i] === undefined ? null : pieceBytes(pieces[i])));
 }
 
@@ -142,15 +142,16 @@ export const sizeText = (bytes) =>
   bytes >= 2 ** 20 ? `${(bytes / 2 ** 20).toFixed(1)} MiB` : `${Math.max(1, Math.round(bytes / 1024))} KiB`;
 
 /**
- * Runs `text` (with BERT, `pair` as the second sentence when not empty) through `model`:
- * { tokens, ids, attentions, next } (BERT: masked in place of next) or, for text the model
- * cannot take (empty, more tokens than its positions), { message }.
+ * Runs `text` (with BERT, `pair` as the second sentence when not empty) through `model`
+ * (the chapter's proxy: every call is awaited): { tokens, ids, attentions, next } (BERT:
+ * masked in place of next) or, for text the model cannot take (empty, more tokens than its
+ * positions), { message }.
  */
-export function runSentence(model, text, pair = '') {
+export async function runSentence(model, text, pair = '') {
   const shape = shapeOf(model);
   const bert = model.family === 'bert';
   const k = Math.min(TOP_K, shape.vocab);
-  const ids = bert ? model.tokenizer.encode(text, pair || undefined).ids : model.tokenizer.encode(text).ids;
+  const { ids } = bert ? await model.tokenizer.encode(text, pair || undefined) : await model.tokenizer.encode(text);
   if (!bert && ids.length === 0) return { message: 'Type a sentence: the model needs at least one token.' };
   if (ids.length > shape.positions)
     return {

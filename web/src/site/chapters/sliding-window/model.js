@@ -152,9 +152,9 @@ export function totalVariation(p, q) {
   return sum / 2;
 }
 
-/** The model's next-token distribution after `ids`, as an array indexed by id (from runIds' full top-k). */
-function nextDistribution(model, ids, vocab) {
-  const { next } = model.runIds(ids, { k: vocab });
+/** The model's next-token distribution after `ids`, as an array indexed by id (from runIds' full top-k, awaited). */
+async function nextDistribution(model, ids, vocab) {
+  const { next } = await model.runIds(ids, { k: vocab });
   const p = new Float64Array(vocab);
   for (const { id, p: prob } of next) p[id] = prob;
   return { p, top: next[0], kept: ids.length };
@@ -166,14 +166,14 @@ function nextDistribution(model, ids, vocab) {
  * by the last `window` (positions renumbered within what is kept: runIds numbers
  * them from 1), each with its top-1 token and its total variation to the full one.
  */
-export function cacheComparison(model, ids, window, sinks) {
+export async function cacheComparison(model, ids, window, sinks) {
   const vocab = model.config.vocab_size;
   const T = ids.length;
   const w = Math.min(window, T);
   const s = Math.min(sinks, T - w);
-  const full = nextDistribution(model, ids, vocab);
-  const recent = nextDistribution(model, ids.slice(T - w), vocab);
-  const streaming = nextDistribution(model, [...ids.slice(0, s), ...ids.slice(T - w)], vocab);
+  const full = await nextDistribution(model, ids, vocab);
+  const recent = await nextDistribution(model, ids.slice(T - w), vocab);
+  const streaming = await nextDistribution(model, [...ids.slice(0, s), ...ids.slice(T - w)], vocab);
   recent.tv = totalVariation(recent.p, full.p);
   streaming.tv = totalVariation(streaming.p, full.p);
   full.tv = 0;

@@ -42,9 +42,9 @@ export function cacheStep(ctx) {
     accepts: (model) => typeof model.runIds === 'function' && model.family !== 'bert',
     refused: (model) => `The ${model.family} model open now reads in both directions; it has no next-token cache.`,
     question: questions.streaming,
-    show: ({ model }) => {
-      const ids = modelIds(model, LONG_TEXT);
-      const c = cacheComparison(model, ids, state.cacheWindow, state.cacheSinks);
+    show: async ({ model }) => {
+      const ids = await modelIds(model, LONG_TEXT);
+      const c = await cacheComparison(model, ids, state.cacheWindow, state.cacheSinks);
       const out = outputBlock('the next-token distribution three ways');
       out.textContent = report(c);
       streaming.show(c);

@@ -16,12 +16,12 @@ export const LONG_TEXT =
 const MAX_TOKENS = 64;
 
 /** The ids of the first tokens of `text` that the model can take (at most MAX_TOKENS). */
-export function modelIds(model, text) {
+export async function modelIds(model, text) {
   const positions = model.config.n_positions ?? model.config.max_position_embeddings ?? MAX_TOKENS;
-  return model.tokenizer.encode(text).ids.slice(0, Math.min(positions, MAX_TOKENS));
+  return (await model.tokenizer.encode(text)).ids.slice(0, Math.min(positions, MAX_TOKENS));
 }
 
-const readText = (model, text) => model.runIds(modelIds(model, text), { k: 1 });
+const readText = async (model, text) => model.runIds(await modelIds(model, text), { k: 1 });
 
 const cellName = (l, h) => `L${l + 1} H${h + 1}`;
 
@@ -105,8 +105,8 @@ export function sinksStep(ctx) {
       refused: (model) =>
         `The ${model.family} model open now reads in both directions; sinks are measured here on causal models.`,
       question: questions.sinks,
-      show: ({ model, sentence }) => {
-        const result = readText(model, long ? LONG_TEXT : sentence);
+      show: async ({ model, sentence }) => {
+        const result = await readText(model, long ? LONG_TEXT : sentence);
         const m = firstTokenMass(result.attentions);
         const labels = tokenLabels(result, m.queries + 1);
         const sinks = sinkHeads(m);
