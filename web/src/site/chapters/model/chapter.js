@@ -8,6 +8,7 @@
 // tokens) and the predictions (the next token, or BERT's [MASK]).
 import { credit, errorLine } from '../../chapter-kit.js';
 import { el } from '../../dom.js';
+import { shown } from '../../explain/format.js';
 import { storyForFigures, Trace } from '../../explain/trace.js';
 import { tracedApi } from '../../explain/traced-api.js';
 import { publishOpenedModel } from '../../lesson-kit/opened-model.js';
@@ -33,6 +34,9 @@ import { nextStep } from './steps/next-step.js';
 import { modelQuestions } from './predict.js';
 import { openStep } from './steps/open-step.js';
 import { sentenceStep } from './steps/sentence-step.js';
+import { overviewStep } from './steps/overview-step.js';
+import { architectureOf } from './architecture.js';
+import { AttentionRows } from './rows.js';
 import formulas from './formulas.js';
 import meta from './meta.js';
 
@@ -70,6 +74,9 @@ export default {
     let result = null; // the last run of `sentence`
     let labels = []; // its tokens as the figures show them
     let asked = 0; // explainHead calls: only the latest one's answer is shown
+    let rows = null; // the text's attention rows (AttentionRows): the run's, then generation's
+    let arch = null; // the open model's boxes on this text (architectureOf)
+    let chosen = 0; // the token the overview shows
     const trace = new Trace();
     const figures = {}; // tensor name -> the heatmap drawing it
     const story = storyForFigures(trace, figures);
@@ -152,7 +159,14 @@ export default {
       },
       onCut: () => setText(sentence.trim().split(/\s+/).slice(0, -1).join(' ') || sentence),
     });
-    const results = [view.element, head.element, lines.element, next.element];
+    const overview = overviewStep({
+      onSelectLayer: (layer) => choose(layer, Math.min(selected.head, shape.heads - 1)),
+      onChooseToken: (i) => {
+        chosen = i;
+        drawOverview();
+      },
+    });
+    const results = [view.element, head.element, lines.element, next.element, overview.element];
 
     root.append(
       el('h1', { className: 'chapter-title' }, meta.title),
@@ -201,8 +215,32 @@ export default {
       next.show(result, shape, labelOf);
       questions.everyHead.update(result);
       questions.nextToken.update({ run: result, labelOf });
+      rows = new AttentionRows(result.attentions, shape.causal);
+      arch = architectureOf(model, T, shape.window);
+      chosen = T - 1;
       root.dataset.modelRun = String(Number(root.dataset.modelRun) + 1 || 1);
       drawHead();
+    }
+
+    /** The output head's live sentence for the chosen token. */
+    function headText() {
+      if (!shape.causal) {
+        const first = result.masked?.[0];
+        const top = first?.top[0];
+        return top
+          ? `At the first [MASK] (token ${first.position + 1}) the most likely token is “${labelOf(top.id, top.token)}”, p = ${shown(top.p)}.`
+          : 'The text has no [MASK]: nothing to predict.';
+      }
+      const top = result.next?.[0];
+      if (chosen === result.tokens.length - 1 && top)
+        return `After token ${chosen + 1} the most likely next token is “${labelOf(top.id, top.token)}”, p = ${shown(top.p)}.`;
+      return `This run reads only the last token’s logits (token ${result.tokens.length}).`;
+    }
+
+    function drawOverview() {
+      if (!result) return;
+      overview.show({ arch, rows, chosen, labels, selectedLayer: selected.layer, headText: headText() });
+      root.dataset.modelOverview = String(Number(root.dataset.modelOverview) + 1 || 1);
     }
 
     function drawHead() {
@@ -211,6 +249,7 @@ export default {
       const weights = result.attentions[selected.layer][selected.head];
       const explains = typeof model.explainHead === 'function';
       view.show(result, selected, shape);
+      drawOverview();
       lines.show(result.attentions, tokens, selected.layer);
       // Until this head's q, k, v arrive its weights explain nothing (no stale story).
       tracedApi(api, trace).input(TENSORS.weights, weights);
