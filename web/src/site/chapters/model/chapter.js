@@ -18,9 +18,7 @@ import { headStep, headName, modelViewStep } from './steps/head-step.js';
 import {
   clampHead,
   findings,
-  generateText,
   GENERATION_KEYS,
-  generationOptions,
   headMix,
   keysOpen,
   MAX_SENTENCE,
@@ -40,7 +38,7 @@ import { sentenceStep } from './steps/sentence-step.js';
 import { overviewStep } from './steps/overview-step.js';
 import { generateStep } from './steps/generate-step.js';
 import { architectureOf } from './architecture.js';
-import { AttentionRows } from './rows.js';
+import { generationFlow } from './generation.js';
 import formulas from './formulas.js';
 import meta from './meta.js';
 
@@ -79,11 +77,7 @@ export default {
     let result = null; // the last run of `sentence`
     let labels = []; // its tokens as the figures show them
     let asked = 0; // explainHead calls: only the latest one's answer is shown
-    let rows = null; // the text's attention rows (AttentionRows): the run's, then generation's
     let arch = null; // the open model's boxes on this text (architectureOf)
-    let chosen = 0; // the token the overview shows
-    let steps = []; // generate's steps on this run's sentence
-    let generating = null; // the AbortController of the generation running
     const trace = new Trace();
     const figures = {}; // tensor name -> the heatmap drawing it
     const story = storyForFigures(trace, figures);
@@ -169,7 +163,7 @@ export default {
     const overview = overviewStep({
       onSelectLayer: (layer) => choose(layer, Math.min(selected.head, shape.heads - 1)),
       onChooseToken: (i) => {
-        chosen = i;
+        flow.choose(i);
         drawOverview();
       },
     });
@@ -179,10 +173,18 @@ export default {
         generationState[name] = value;
         save();
       },
-      onGenerate: () => generate(),
-      onStop: () => generating?.abort(),
-      onPick: (position) => pick(position),
-      explain: (r, c) => explainGenerated(r, c),
+      onGenerate: () => flow.generate(),
+      onStop: () => flow.stop(),
+      onPick: (position) => flow.pick(position),
+      explain: (r, c) => flow.explain(r, c),
+    });
+    const flow = generationFlow({
+      root,
+      view: generation,
+      figures,
+      options: generationState,
+      live: () => ({ model, shape, result, sentence, selected, labels }),
+      onChange: () => drawOverview(),
     });
     const results = [view.element, head.element, lines.element, next.element, overview.element, generation.element];
 
@@ -204,9 +206,6 @@ export default {
     // ---- running the sentence and drawing
     function update() {
       if (!model) return;
-      generating?.abort(); // a new sentence or model: what was generated belongs to the old one
-      generating = null;
-      steps = [];
       try {
         result = runSentence(model, sentence, pair);
         errors.hidden = true;
@@ -219,6 +218,7 @@ export default {
       if (result.message) {
         asked++;
         result = null;
+        flow.reset(); // a new sentence or model: what was generated belongs to the old one
         root.dataset.modelRun = 'message';
         root.dataset.modelExplained = 'false';
         return;
@@ -236,23 +236,14 @@ export default {
       next.show(result, shape, labelOf);
       questions.everyHead.update(result);
       questions.nextToken.update({ run: result, labelOf });
-      rows = new AttentionRows(result.attentions, shape.causal);
       arch = architectureOf(model, T, shape.window);
-      chosen = T - 1;
-      generation.reset(labels);
-      generation.allow(
-        shape.causal && typeof model.generate === 'function',
-        !shape.causal
-          ? 'BERT does not generate: an encoder predicts the tokens hidden by [MASK] from both sides, not the next token.'
-          : 'This build of the library has no generate().',
-      );
-      root.dataset.genSteps = '0';
+      flow.reset(); // a new sentence or model: what was generated belongs to the old one
       root.dataset.modelRun = String(Number(root.dataset.modelRun) + 1 || 1);
       drawHead();
     }
 
     /** The output head's live sentence for the chosen token. */
-    function headText() {
+    function headText(chosen) {
       if (!shape.causal) {
         const first = result.masked?.[0];
         const top = first?.top[0];
@@ -261,9 +252,8 @@ export default {
           : 'The text has no [MASK]: nothing to predict.';
       }
       const T = result.tokens.length;
-      const drawn = steps[chosen - T];
-      if (drawn)
-        return `Token ${chosen + 1} “${labels[chosen]}” was generated with p = ${shown(drawn.p)} (after the temperature, top-k and top-p; the model’s own p = ${shown(drawn.pModel)}).`;
+      const drawn = flow.drawnText(chosen);
+      if (drawn) return drawn;
       const top = result.next?.[0];
       if (chosen === T - 1 && top)
         return `After token ${chosen + 1} the most likely next token is “${labelOf(top.id, top.token)}”, p = ${shown(top.p)}.`;
@@ -272,7 +262,8 @@ export default {
 
     function drawOverview() {
       if (!result) return;
-      overview.show({ arch, rows, chosen, labels, selectedLayer: selected.layer, headText: headText() });
+      const { rows, labels: all, chosen } = flow.text();
+      overview.show({ arch, rows, chosen, labels: all, selectedLayer: selected.layer, headText: headText(chosen) });
       root.dataset.modelOverview = String(Number(root.dataset.modelOverview) + 1 || 1);
     }
 
@@ -283,7 +274,7 @@ export default {
       const explains = typeof model.explainHead === 'function';
       view.show(result, selected, shape);
       drawOverview();
-      drawGenerated();
+      flow.draw();
       lines.show(result.attentions, tokens, selected.layer);
       // Until this head's q, k, v arrive its weights explain nothing (no stale story).
       tracedApi(api, trace).input(TENSORS.weights, weights);
@@ -315,116 +306,8 @@ export default {
       );
     }
 
-    // ---- generation (step 8)
-    async function generate() {
-      if (!result || !shape.causal) return;
-      generating?.abort();
-      const controller = new AbortController();
-      generating = controller;
-      const T = result.tokens.length;
-      const plan = generationOptions(generationState, T, shape.positions, shape.vocab);
-      // A fresh start from the sentence: its rows and labels only.
-      steps = [];
-      rows = new AttentionRows(result.attentions, true);
-      labels = labels.slice(0, T);
-      chosen = T - 1;
-      generation.begin(
-        labels,
-        plan.cut ? ` at most ${plan.cut} tokens: the model reads ${shape.positions} positions` : '',
-      );
-      root.dataset.genSteps = '0';
-      root.dataset.genState = 'running';
-      if (plan.message) return finish(controller, plan.message);
-      const [current, run] = [model, result];
-      const stale = () => current !== model || run !== result || generating !== controller;
-      try {
-        const out = await generateText(model, sentence, plan.options, {
-          signal: controller.signal,
-          onToken: (step) => stale() || addStep(step, T),
-        });
-        if (stale()) return;
-        const why = { maxTokens: 'max tokens reached', stop: 'the model wrote its end-of-text token' }[out.stopReason];
-        finish(
-          controller,
-          `done: ${out.ids.length} new tokens (${why ?? out.stopReason}). Choose a new token to see its row.`,
-        );
-      } catch (error) {
-        if (stale()) return;
-        finish(
-          controller,
-          error?.name === 'AbortError'
-            ? `stopped after ${steps.length} new tokens.`
-            : `generation failed: ${message(error)}`,
-        );
-      }
-    }
-
-    function finish(controller, text) {
-      if (generating === controller) generating = null;
-      generation.done(text);
-      root.dataset.genState = 'done';
-    }
-
-    /** One generated token: its label, its rows (the maps grow), the overview on it. */
-    function addStep(step, T) {
-      steps.push(step);
-      const position = T + steps.length - 1;
-      labels.push(tokenLabel(step.token));
-      rows.add(step.attentions);
-      generation.addToken(labels[position], step.p, steps.length - 1, position, step.id);
-      chosen = rows.length - 1;
-      drawGenerated();
-      drawOverview();
-      root.dataset.genSteps = String(steps.length);
-    }
-
-    /** The chosen head's map over the sentence and what was generated (once something was). */
-    function drawGenerated() {
-      if (steps.length === 0 || !rows) return;
-      generation.showMap(rows.matrix(selected.layer, selected.head), labels, selected);
-    }
-
-    /** A generated token chosen: the overview and a sentence show its row. */
-    function pick(position) {
-      if (position >= rows.length) {
-        generation.showPicked(
-          `Token ${position + 1} “${labels[position]}” was the last one drawn: generation stopped before reading it, so it has no row yet.`,
-        );
-        return;
-      }
-      chosen = position;
-      drawOverview();
-      const row = rows.row(selected.layer, selected.head, position);
-      let best = 0;
-      for (let j = 1; j < row.length; j++) if (row[j] > row[best]) best = j;
-      generation.showPicked(
-        `Token ${position + 1} “${labels[position]}”: in ${headName(selected)} it puts its largest weight, ${shown(row[best])}, on token ${best + 1} “${labels[best]}” (an even spread over the ${row.length} tokens it reads: ${shown(1 / row.length)}). The overview above shows its rows in every layer.`,
-      );
-      root.dataset.genPicked = String(position);
-    }
-
-    /** A cell of the generation map: where its number comes from. */
-    function explainGenerated(r, c) {
-      if (!rows || r >= rows.length) return null;
-      const row = rows.row(selected.layer, selected.head, r);
-      const w = c < row.length ? row[c] : 0;
-      const T = result.tokens.length;
-      const cell = `weight[${r + 1}][${c + 1}] = ${shown(w)}: how much token ${r + 1} “${labels[r]}” reads token ${c + 1} “${labels[c]}” in ${headName(selected)}`;
-      if (c >= row.length) return { text: `${cell}; masked: a token never reads a later one`, sources: [] };
-      if (r < T)
-        return {
-          text: `${cell}; a token of the sentence: the same number as step 4’s map of this head (outlined), since a causal model’s earlier rows do not change when tokens follow`,
-          sources: [{ figure: figures[TENSORS.weights], cells: [[r, c]] }],
-        };
-      const sum = row.reduce((a, b) => a + b, 0);
-      return {
-        text: `${cell}; a generated token’s row as generate() returned it: the softmax of its query against the keys of tokens 1 … ${row.length}, the earlier ones read from the key/value cache, so its ${row.length} weights (outlined) sum to ${shown(sum)}`,
-        sources: [{ figure: generation.map, cells: Array.from(row, (_, j) => [r, j]) }],
-      };
-    }
-
     signal?.addEventListener('abort', () => {
-      generating?.abort();
+      flow.stop();
       publishOpenedModel(null);
       loader.cancel();
       model?.delete();
