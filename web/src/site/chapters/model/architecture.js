@@ -106,7 +106,7 @@ function attentionBox(family, config, d, parts, window) {
     `attention, ${heads} of ${d.hd}`,
     shapeOf(d, 'T', 'D'),
     `${kind} self-attention: q_proj makes ${d.H} queries, k_proj and v_proj ${d.KV} keys and values of hd = ${d.hd} per token${bias}${qk}; RoPE turns q and k by their positions${base}; weights softmax(q̃·k̃ᵀ/${parts.scale}) over ${window ? `the last ${window} tokens` : 'the tokens up to its own'}; o_proj mixes the heads back`,
-    `q_proj D × H·hd = ${d.D} × ${d.H * d.hd}, k_proj and v_proj D × KV·hd = ${d.D} × ${d.KV * d.hd}, o_proj H·hd × D = ${d.H * d.hd} × ${d.D}`,
+    `q_proj D × H·hd = ${d.D} × ${d.H * d.hd}, k_proj and v_proj D × KV·hd = ${d.D} × ${d.KV * d.hd}, o_proj H·hd × D = ${d.H * d.hd} × ${d.D}${parts.qkNorm ? `, q_norm and k_norm hd = ${d.hd}` : ''}`,
   );
 }
 
