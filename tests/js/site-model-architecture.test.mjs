@@ -116,12 +116,12 @@ test('AttentionRows: the run’s rows, then a step’s rows under the position o
 
 test('generationOptions: no cut when top-k is 0 or top-p 1; max tokens within the positions left', () => {
   const state = { temperature: 0.5, topK: 0, topP: 1, maxTokens: 20, seed: 3 };
-  assert.deepEqual(generationOptions(state, 10, 64, 320), {
-    options: { maxTokens: 20, temperature: 0.5, seed: 3 },
+  assert.deepEqual(generationOptions(state, 10, 64, 320, [50256, 7]), {
+    options: { maxTokens: 20, temperature: 0.5, seed: 3, stop: [7] },
     cut: null,
   });
   assert.deepEqual(generationOptions({ ...state, topK: 999, topP: 0.9 }, 60, 64, 320), {
-    options: { maxTokens: 4, temperature: 0.5, seed: 3, topK: 320, topP: 0.9 },
+    options: { maxTokens: 4, temperature: 0.5, seed: 3, stop: [], topK: 320, topP: 0.9 },
     cut: 4,
   });
   assert.match(generationOptions(state, 64, 64, 320).message, /all 64 positions/);

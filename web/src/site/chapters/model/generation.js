@@ -5,7 +5,7 @@
 // is model.js's generateText (awaited: the model may live elsewhere).
 import { shown } from '../../explain/format.js';
 import { message } from './loader.js';
-import { generateText, generationOptions, TENSORS, tokenLabel } from './model.js';
+import { eosIdsOf, generateText, generationOptions, TENSORS, tokenLabel } from './model.js';
 import { AttentionRows } from './rows.js';
 import { headName } from './steps/head-step.js';
 
@@ -52,7 +52,7 @@ export function generationFlow({ root, view, figures, options, live, onChange })
     const controller = new AbortController();
     running = controller;
     const T = result.tokens.length;
-    const plan = generationOptions(options, T, shape.positions, shape.vocab);
+    const plan = generationOptions(options, T, shape.positions, shape.vocab, eosIdsOf(model));
     view.begin(labels, plan.cut ? ` at most ${plan.cut} tokens: the model reads ${shape.positions} positions` : '');
     root.dataset.genState = 'running';
     if (plan.message) return finish(controller, plan.message);
@@ -97,7 +97,20 @@ export function generationFlow({ root, view, figures, options, live, onChange })
   /** The chosen head's map over the text (once something was generated). */
   function draw() {
     if (steps.length === 0 || !rows) return;
-    view.showMap(rows.matrix(live().selected.layer, live().selected.head), labels, live().selected);
+    const { selected } = live();
+    view.showMap(rows.matrix(selected.layer, selected.head), labels, selected);
+    view.showReceived(received(selected), labels, selected, firstQuery() + 1);
+  }
+
+  /** The position of step 1's query: the sentence's last token. */
+  const firstQuery = () => steps[0].attentions[0][0].length - 1;
+
+  /** The chosen head's row of every step, as generate() returned them (steps × positions). */
+  function received({ layer, head }) {
+    const n = firstQuery() + steps.length;
+    const data = new Float32Array(steps.length * n);
+    steps.forEach((step, s) => data.set(step.attentions[layer][head], s * n));
+    return { rows: steps.length, cols: n, data };
   }
 
   /** A generated token chosen: its row in words, and the overview on it. */
@@ -134,9 +147,10 @@ export function generationFlow({ root, view, figures, options, live, onChange })
         sources: [{ figure: figures[TENSORS.weights], cells: [[r, c]] }],
       };
     const sum = row.reduce((a, b) => a + b, 0);
+    const s = r - firstQuery(); // the step whose row this is
     return {
-      text: `${cell}; a generated token’s row as generate() returned it: the softmax of its query against the keys of tokens 1 … ${row.length}, the earlier ones read from the key/value cache, so its ${row.length} weights (outlined) sum to ${shown(sum)}`,
-      sources: [{ figure: view.map, cells: Array.from(row, (_, j) => [r, j]) }],
+      text: `${cell}; step ${s + 1}’s row as generate() returned it (outlined below): the softmax of this token’s query against the keys of tokens 1 … ${row.length}, the earlier ones read from the key/value cache; the row’s ${row.length} weights sum to ${shown(sum)}`,
+      sources: [{ figure: view.received, cells: [[s, c]] }],
     };
   }
 

@@ -40,20 +40,35 @@ export const GENERATION_KEYS = ['temperature', 'topK', 'topP', 'maxTokens', 'see
 
 /**
  * generate()'s options from the chapter's state: top-k 0 and top-p 1 are left out (no cut),
- * top-k past the vocabulary is all of it, and the new tokens are cut to the positions
- * left after the prompt's `promptLength`.
+ * top-k past the vocabulary is all of it, the stop ids are the `eos` ids inside the vocabulary,
+ * and the new tokens are cut to the positions left after the prompt's `promptLength`.
  * { options } or { message } when the prompt leaves no room.
  */
-export function generationOptions(state, promptLength, positions, vocab) {
+export function generationOptions(state, promptLength, positions, vocab, eos = []) {
   const room = positions - promptLength;
   if (room < 1)
     return {
       message: `The sentence already takes all ${positions} positions the model reads: shorten it to leave room for new tokens.`,
     };
-  const options = { maxTokens: Math.min(state.maxTokens, room), temperature: state.temperature, seed: state.seed };
+  const options = {
+    maxTokens: Math.min(state.maxTokens, room),
+    temperature: state.temperature,
+    seed: state.seed,
+    stop: eos.filter((id) => id < vocab),
+  };
   if (state.topK > 0) options.topK = Math.min(state.topK, vocab);
   if (state.topP < 1) options.topP = state.topP;
   return { options, cut: state.maxTokens > room ? room : null };
+}
+
+/**
+ * The end-of-text ids generation stops at: generation_config.json's, else config.json's
+ * (GPT-2's default 50256 included). generationOptions keeps those inside the vocabulary:
+ * the demo's 320 tokens have no 50256, and generate refuses a stop id past the vocabulary.
+ */
+export function eosIdsOf(model) {
+  const eos = model.generationConfig?.eos_token_id ?? model.config.eos_token_id ?? null;
+  return (Array.isArray(eos) ? eos : eos === null ? [] : [eos]).filter(Number.isInteger);
 }
 
 /**

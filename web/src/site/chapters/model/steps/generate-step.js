@@ -3,7 +3,7 @@
 // the last good one stays), Generate and Stop; each new token appears with its
 // probability, and the chosen head's map grows a row per step. Text from the
 // model reaches the page through textContent only (el() children).
-import { step } from '../../../chapter-kit.js';
+import { asInput, step } from '../../../chapter-kit.js';
 import { el } from '../../../dom.js';
 import { shown } from '../../../explain/format.js';
 import { captioned, Heatmap } from '../../../figures/heatmap.js';
@@ -58,6 +58,21 @@ export function generateStep({ options, onOption, onGenerate, onStop, onPick, ex
     explain,
   });
   const figure = captioned(map, ' ');
+  // What generate() returned, drawn as received (an input): one row per step, over the positions.
+  const received = asInput(
+    new Heatmap({
+      palette: 'purple',
+      label: 'the rows generate() returned, one per step',
+      weights: true,
+      pixelAbove: BIG_MAP,
+      cellWidth: 22,
+      cellHeight: 18,
+      colLabelsOnTop: true,
+      rotateColLabels: true,
+      annotate: false,
+    }),
+  );
+  const receivedFigure = captioned(received, ' ');
   const mapBox = el('div', { className: 'figures gen-map', hidden: true });
   const picked = el('p', { className: 'gen-picked', attrs: { 'aria-live': 'polite' } });
   const element = step({
@@ -77,6 +92,7 @@ export function generateStep({ options, onOption, onGenerate, onStop, onPick, ex
   return {
     element,
     map,
+    received,
     /** Whether this model can generate; `reason` (shown) when it cannot. */
     allow(can, reason = '') {
       canGenerate = can;
@@ -123,7 +139,7 @@ export function generateStep({ options, onOption, onGenerate, onStop, onPick, ex
     showMap(matrix, labels, selected) {
       if (mapBox.hidden) {
         mapBox.hidden = false;
-        mapBox.append(figure);
+        mapBox.append(figure, receivedFigure);
       }
       mapBox.dataset.rows = String(matrix.rows);
       map.update(matrix, {
@@ -132,6 +148,16 @@ export function generateStep({ options, onOption, onGenerate, onStop, onPick, ex
         label: `attention weights over the sentence and the new tokens, ${headName(selected)}`,
         caption: `${headName(selected)}: one row per token, the new tokens’ rows added as they are generated (hatched: the future, masked).`,
         isMasked: (r, c) => c > r,
+      });
+    },
+    /** generate()'s rows of the chosen head as received: row s is step s's, over positions 1 … first + s. */
+    showReceived(matrix, labels, selected, first) {
+      received.update(matrix, {
+        rowLabels: Array.from({ length: matrix.rows }, (_, s) => `step ${s + 1}`),
+        colLabels: labels.slice(0, matrix.cols),
+        label: `the rows generate() returned, ${headName(selected)}`,
+        caption: `As generate() returned them, ${headName(selected)}: step s’s row is the attention of the token at position ${first} + s − 1, the one the step’s new token was predicted from (hatched: not read yet).`,
+        isMasked: (r, c) => c > first - 1 + r,
       });
     },
     /** Generation ended: why, and how many tokens. */
