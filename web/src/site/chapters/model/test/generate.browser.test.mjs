@@ -188,3 +188,21 @@ test('BERT does not generate, and the step says why', async () => {
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
+
+test('the Llama demo generates too: its tokens, the map a row a step, the overview on the last row', async () => {
+  const page = await open();
+  await page.getByRole('button', { name: 'Use the Llama demo' }).click();
+  await page.waitForFunction((s) => document.querySelector(s)?.dataset.modelSource === 'llama', chapter);
+  await page.waitForFunction((s) => document.querySelector(s)?.dataset.modelExplained === 'true', chapter);
+  const T = await page.locator(`${chapter} .model-token`).count();
+  await field(page, 'max tokens').fill('3');
+  await page.getByRole('button', { name: 'Generate', exact: true }).click();
+  await done(page);
+  assert.equal(await page.locator(`${chapter} .gen-token`).count(), 3);
+  assert.equal(await page.getAttribute(`${chapter} .gen-map`, 'data-rows'), String(T + 2));
+  // The overview follows the newest row: its strips are T + 2 positions wide.
+  const widths = await page.$$eval(`${chapter} canvas.overview-strip`, (cs) => cs.map((c) => c.width));
+  assert.deepEqual(widths, [T + 2, T + 2]);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
