@@ -2,7 +2,8 @@
 // against each fixture checkpoint's own tensors: every norm a layer-1 box names is
 // a tensor of that name in model.safetensors, of D numbers; every weight shape a
 // box states is the stored tensor's (read from the safetensors header, not from
-// the config the boxes were drawn from). Also AttentionRows (rows.js): the run's
+// the config the boxes were drawn from), and a layer's weight count is the sum of
+// its stored matrices. Also AttentionRows (rows.js): the run's
 // rows, then a step's row stored under its query's position.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -89,6 +90,15 @@ for (const family of ['gpt2', 'bert', 'llama', 'qwen2', 'qwen3', 'gemma3']) {
         const said = attention.match(/q_norm and k_norm hd = (\d+)/);
         assert.deepEqual(said && [Number(said[1])], qNorm ?? null);
       }
+      // A layer's weights: the sum of layer 1's stored matrices of attention and of the MLP.
+      const matrices = (pattern) =>
+        Object.entries(tensors)
+          .filter(([k, shape]) => k.startsWith(prefix) && shape.length === 2 && pattern.test(k.slice(prefix.length)))
+          .reduce((n, [, [a, b]]) => n + a * b, 0);
+      assert.deepEqual(arch.perLayer, {
+        attention: matrices(/^(attn|attention|self_attn)\./),
+        mlp: matrices(/^(mlp\.|intermediate\.|output\.dense)/),
+      });
       const norms = Object.keys(tensors).filter(
         (k) => k.startsWith(prefix) && /(norm|LayerNorm|ln_\d)\.weight$/.test(k),
       );

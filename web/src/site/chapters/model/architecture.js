@@ -272,7 +272,20 @@ export function architectureOf(model, T, windowOf = () => null) {
     input: inputBoxes(family, config, d, parts),
     layers,
     output: outputBoxes(family, config, d, parts),
+    perLayer: layerWeights(family, d),
   };
+}
+
+/**
+ * The numbers in one layer's weight matrices (biases and norms left out): attention's
+ * projections and the MLP's. GPT-2: c_attn D × 3D, c_proj D × D; c_fc and c_proj D × F.
+ * BERT: query, key, value, output.dense D × D; intermediate and output.dense D × F. The
+ * rotary families: q_proj and o_proj D × H·hd, k_proj and v_proj D × KV·hd; gate, up, down D × F.
+ */
+export function layerWeights(family, d) {
+  if (family === 'gpt2') return { attention: 4 * d.D * d.D, mlp: 2 * d.D * d.F };
+  if (family === 'bert') return { attention: 4 * d.D * d.D, mlp: 2 * d.D * d.F };
+  return { attention: 2 * d.D * d.H * d.hd + 2 * d.D * d.KV * d.hd, mlp: 3 * d.D * d.F };
 }
 
 /**

@@ -161,6 +161,7 @@ export default {
       onCut: () => setText(sentence.trim().split(/\s+/).slice(0, -1).join(' ') || sentence),
     });
     const overview = overviewStep({
+      predict: questions.wholeModel,
       onSelectLayer: (layer) => choose(layer, Math.min(selected.head, shape.heads - 1)),
       onChooseToken: (i) => {
         flow.choose(i);

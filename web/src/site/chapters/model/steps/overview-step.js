@@ -21,9 +21,9 @@ function stripSentence(rows, layer, i, labels) {
 }
 
 /**
- * @param {{ onSelectLayer: (layer: number) => void, onChooseToken: (i: number) => void }} actions
+ * @param {{ onSelectLayer: (layer: number) => void, onChooseToken: (i: number) => void, predict?: any }} actions
  */
-export function overviewStep({ onSelectLayer, onChooseToken }) {
+export function overviewStep({ onSelectLayer, onChooseToken, predict }) {
   const figure = new ModelOverview({
     label: 'the whole model, from its config.json: one row of boxes per layer',
     onSelectLayer,
@@ -38,6 +38,7 @@ export function overviewStep({ onSelectLayer, onChooseToken }) {
     title: '7. The whole model',
     intro: [intro],
     controls: [el('label', { className: 'control' }, 'Token: ', picker)],
+    predict,
     figures: [figure.element],
   });
   let drawn = null; // the architecture drawn last
@@ -54,7 +55,10 @@ export function overviewStep({ onSelectLayer, onChooseToken }) {
       intro.textContent =
         `The whole ${arch.family} model, from its config.json: T = ${d.T} tokens, each a vector of D = ${d.D} numbers, through ${arch.layers.length} layers${gqa} of hd = ${d.hd}, an MLP of F = ${d.F}, a vocabulary of V = ${d.V}. ` +
         'Every layer reads the running stream of vectors and adds its attention’s and its MLP’s outputs back into it. In each attention box, the strip is the chosen token’s attention: one row per head, one column per token it may read. Choose an attention box to open that layer’s heads above.';
-      if (drawn !== arch) figure.update(arch);
+      if (drawn !== arch) {
+        figure.update(arch);
+        predict?.update(arch);
+      }
       drawn = arch;
       figure.select(selectedLayer);
       const n = rows.length;
