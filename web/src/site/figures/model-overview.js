@@ -79,7 +79,9 @@ export class ModelOverview {
   /** One box: a button (an attention box opens its layer), explained on hover and focus. */
   box(b, layer) {
     const attention = b.kind === 'attention' && layer;
-    const label = `${layer ? `layer ${layer.index + 1}, ` : ''}${b.title} (${b.name}), output ${b.shape.text}`;
+    // The name is the visible text with what only a screen reader needs around it (no aria-label:
+    // a name that differs from the visible words is one a voice user cannot say).
+    const hidden = (text) => el('span', { className: 'overview-hidden' }, text);
     const node = el(
       'button',
       {
@@ -91,10 +93,12 @@ export class ModelOverview {
           shape: b.shape.values.join('×'),
           ...(layer ? { layer: String(layer.index) } : {}),
         },
-        attrs: { 'aria-label': attention ? `${label}: open this layer’s heads` : label },
       },
+      hidden(layer ? `layer ${layer.index + 1}, ` : ''),
       el('span', { className: 'overview-box-title' }, b.kind === 'add' ? '+' : b.title),
+      hidden(` (${b.name}), output `),
       el('span', { className: 'overview-box-shape' }, b.shape.symbols),
+      hidden(` = ${b.shape.values.join(' × ')}${attention ? ': open this layer’s heads' : ''}`),
     );
     if (attention) {
       const canvas = el('canvas', { className: 'overview-strip', attrs: { 'aria-hidden': 'true' } });

@@ -126,10 +126,11 @@ export function generateStep({ options, onOption, onGenerate, onStop, onPick, ex
           type: 'button',
           className: 'gen-token',
           dataset: { position: String(position), step: String(stepIndex), id: String(id) },
-          attrs: { 'aria-label': `generated token ${stepIndex + 1}: ${label}, p = ${shown(p)}` },
           on: { click: () => onPick(position) },
         },
+        el('span', { className: 'overview-hidden' }, `generated token ${stepIndex + 1}: `),
         el('span', { className: 'gen-token-text' }, label),
+        el('span', { className: 'overview-hidden' }, ', p = '),
         el('sub', { className: 'gen-token-p' }, shown(p)),
       );
       produced.append(chip);
