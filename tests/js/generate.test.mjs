@@ -5,8 +5,9 @@
 // within 1e-6 absolute; pModel equals runIds' probability within 1e-6); a
 // sampled token's p equals softmax(logits / temperature) of runIds' logits,
 // computed here in float64 and renormalised over the candidates (1e-5); seeds
-// repeat; topK 1 and a tiny topP are greedy; stop ids, abort, deletion, every
-// bad option; BERT has no generate.
+// repeat; topK 1 and a tiny topP are greedy; BF16 weights; stop ids and the
+// configs' defaults, abort, deletion, a cache too large, every bad option; BERT
+// has no generate.
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -14,7 +15,7 @@ import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { loadAttention } from '../../dist/lib/index.js';
 import { bertFiles } from './bert-files.js';
-import { fixtureFiles } from './gpt2-files.js';
+import { fixtureBytes, fixtureFiles, gpt2Safetensors } from './gpt2-files.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures');
 const ROTARY = ['llama', 'qwen2', 'qwen3', 'gemma3'];
@@ -106,6 +107,25 @@ for (const family of FAMILIES) {
     }
   });
 }
+
+test('16-bit weights (BF16 files, kept 16-bit in the core) decode as they run: greedy equals the runIds loop', async () => {
+  for (const family of ['gpt2', 'gemma3']) {
+    const bf16 = new Uint8Array(readFileSync(join(ROOT, family, 'model-bf16.safetensors')));
+    const m = await a.openModel({ ...folder(family), 'model.safetensors': bf16 });
+    try {
+      const g = await m.generateIds(PROMPT, { maxTokens: 6, temperature: 0, stop: [] });
+      const context = [...PROMPT];
+      for (const step of g.steps) {
+        const want = fullStep(m, context);
+        assert.equal(step.id, want.id);
+        assert.ok(maxRowDifference(step.attentions, want.rows) <= 1e-6);
+        context.push(step.id);
+      }
+    } finally {
+      m.delete();
+    }
+  }
+});
 
 test('sampling: p is the tempered, truncated softmax of the logits; seeds repeat; topK 1 and tiny topP are greedy', async () => {
   for (const family of ['gpt2', 'gemma3']) {
@@ -285,6 +305,27 @@ test('every bad option is a TypeError or RangeError naming it; the model keeps w
   await assert.rejects(m.generateIds(Array(P).fill(1)), /options\.maxTokens/);
   const g = await m.generateIds(PROMPT, { maxTokens: 2 });
   assert.equal(g.ids.length <= 2, true);
+  m.delete();
+});
+
+test('a KV cache that cannot fit is refused before allocating, naming its MiB; smaller ones work', async () => {
+  // 64 layers of width 8 and 2^21 positions: 70 MiB of weights, but a full cache needs 8 GiB.
+  const config = { model_type: 'gpt2', n_layer: 64, n_head: 2, n_embd: 8, n_positions: 2 ** 21, vocab_size: 262 };
+  const m = await a.openModel({
+    'config.json': new TextEncoder().encode(JSON.stringify(config)),
+    'model.safetensors': gpt2Safetensors({ ...config, n_inner: 32 }),
+    'tokenizer.json': fixtureBytes('tokenizer.json'),
+  });
+  const before = a.memoryBytes();
+  await assert.rejects(
+    m.generateIds(PROMPT, { maxTokens: 2 ** 21 - PROMPT.length }),
+    (e) =>
+      e instanceof RangeError &&
+      /^Gpt2Model\.generateIds: the KV cache of 2097152 positions needs 8192 MiB/.test(e.message),
+  );
+  assert.equal(a.memoryBytes(), before, 'nothing allocated');
+  const g = await m.generateIds(PROMPT, { maxTokens: 4, stop: [] });
+  assert.equal(g.ids.length, 4);
   m.delete();
 });
 

@@ -165,7 +165,8 @@ export class CausalModel extends CheckpointModel {
     if (!(topP > 0 && topP <= 1)) throw new RangeError(`${fn}: options.topP must be in (0, 1], got ${topP}`);
     const seed = o.seed ?? 0;
     requireInteger(seed, fn, 'options.seed', 0, 2 ** 32 - 1);
-    const stopList = o.stop ?? eos;
+    // (the config's EOS ids past the vocabulary, as a small model's default 50256, never come)
+    const stopList = o.stop ?? eos.filter((id) => id < vocab);
     if (!Array.isArray(stopList))
       throw new TypeError(`${fn}: options.stop must be an array of token ids, got ${describe(stopList)}`);
     const stop = new Set(Array.from(stopList, (id, i) => requireInteger(id, fn, `options.stop[${i}]`, 0, vocab - 1)));
@@ -298,15 +299,15 @@ export function forwardIn(raw, heap, ids, fn) {
   throwForStatus(heap.core, raw.forward(int32At(heap, ids, 'ids'), ids.length), fn);
 }
 
-/** eos_token_id: an id, a list of ids or null, checked (a list is frozen). */
-export function eosIdOf(value, fn) {
-  if (value === null) return null;
+/**
+ * config.json's eos_token_id as the model keeps it: an id, a frozen list of ids, or
+ * null (absent, or anything else: only generate's default stop reads it).
+ */
+export function eosIdOf(value) {
   const id = (x) => Number.isSafeInteger(x) && x >= 0;
   if (id(value)) return value;
   if (Array.isArray(value) && value.every(id)) return Object.freeze([...value]);
-  throw new TypeError(
-    `${fn}: config.json's eos_token_id must be a token id, a list of them or null, got ${describe(value)}`,
-  );
+  return null;
 }
 
 /** config.json's or generation_config.json's eos_token_id (an id, a list of ids, or absent) as a list. */

@@ -175,7 +175,7 @@ function configReader({ modelTypes, defaults, layerTypes, gemma }) {
       mlp_bias: requireFlag(config, 'mlp_bias', fn, false),
       sliding_window: layer_types?.includes('sliding_attention') ? (sliding_window ?? defaults.sliding_window) : null,
       layer_types,
-      eos_token_id: eosIdOf(config.eos_token_id ?? json.eos_token_id ?? null, fn),
+      eos_token_id: eosIdOf(config.eos_token_id ?? json.eos_token_id),
     };
     if (gemma) {
       if (config.use_bidirectional_attention === true)

@@ -50,6 +50,6 @@ export function readGpt2Config(json, fn) {
     layer_norm_epsilon,
     activation_function,
     // generate's default stop ids (GPT2Config's default: 50256)
-    eos_token_id: eosIdOf(config.eos_token_id ?? 50256, fn),
+    eos_token_id: eosIdOf(config.eos_token_id === undefined ? 50256 : config.eos_token_id),
   });
 }
