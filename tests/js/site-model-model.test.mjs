@@ -285,7 +285,15 @@ test('meanWeightOn and findings: hand-made heads against the even-spread baselin
 
 test('SCHEMA: defaults, clamping and malformed values fall back; clampHead fits the model', () => {
   const state = readState(SCHEMA, new URLSearchParams('ms=hello&ml=999&mh=-3&mm=evil'));
-  assert.deepEqual(state, { sentence: 'hello', pair: '', layer: 95, head: 0, source: 'demo' });
+  const generation = { temperature: 0.8, topK: 40, topP: 0.95, maxTokens: 16, seed: 1 };
+  assert.deepEqual(state, { sentence: 'hello', pair: '', layer: 95, head: 0, source: 'demo', ...generation });
+  // Generation's options: clamped to their bounds; malformed ones fall back.
+  const options = readState(SCHEMA, new URLSearchParams('gt=9&gk=-1&gp=0&gn=1000&gs=x'));
+  assert.deepEqual(
+    { temperature: options.temperature, topK: options.topK, topP: options.topP, maxTokens: options.maxTokens },
+    { temperature: 2, topK: 0, topP: 0.01, maxTokens: 64 },
+  );
+  assert.equal(options.seed, 1);
   assert.deepEqual(clampHead({ layer: 95, head: 7 }, shapeOf(demo)), { layer: 1, head: 3 });
   assert.equal(tokenLabel(' the\n'), '·the↵');
 });

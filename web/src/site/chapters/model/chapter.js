@@ -8,6 +8,7 @@
 // tokens) and the predictions (the next token, or BERT's [MASK]).
 import { credit, errorLine } from '../../chapter-kit.js';
 import { el } from '../../dom.js';
+import { shown } from '../../explain/format.js';
 import { storyForFigures, Trace } from '../../explain/trace.js';
 import { tracedApi } from '../../explain/traced-api.js';
 import { publishOpenedModel } from '../../lesson-kit/opened-model.js';
@@ -17,6 +18,7 @@ import { headStep, headName, modelViewStep } from './steps/head-step.js';
 import {
   clampHead,
   findings,
+  GENERATION_KEYS,
   headMix,
   keysOpen,
   MAX_SENTENCE,
@@ -33,6 +35,10 @@ import { nextStep } from './steps/next-step.js';
 import { modelQuestions } from './predict.js';
 import { openStep } from './steps/open-step.js';
 import { sentenceStep } from './steps/sentence-step.js';
+import { overviewStep } from './steps/overview-step.js';
+import { generateStep } from './steps/generate-step.js';
+import { architectureOf } from './architecture.js';
+import { generationFlow } from './generation.js';
 import formulas from './formulas.js';
 import meta from './meta.js';
 
@@ -63,13 +69,15 @@ export default {
     let { sentence, pair } = state;
     let selected = { layer: state.layer, head: state.head };
     let source = 'demo';
-    const save = () => store.writeState(SCHEMA, { sentence, pair, ...selected, source });
+    const generationState = Object.fromEntries(GENERATION_KEYS.map((k) => [k, state[k]]));
+    const save = () => store.writeState(SCHEMA, { sentence, pair, ...selected, source, ...generationState });
 
     let model = null;
     let shape = null; // shapeOf(model)
     let result = null; // the last run of `sentence`
     let labels = []; // its tokens as the figures show them
     let asked = 0; // explainHead calls: only the latest one's answer is shown
+    let arch = null; // the open model's boxes on this text (architectureOf)
     const trace = new Trace();
     const figures = {}; // tensor name -> the heatmap drawing it
     const story = storyForFigures(trace, figures);
@@ -153,7 +161,34 @@ export default {
       },
       onCut: () => setText(sentence.trim().split(/\s+/).slice(0, -1).join(' ') || sentence),
     });
-    const results = [view.element, head.element, lines.element, next.element];
+    const overview = overviewStep({
+      predict: questions.wholeModel,
+      onSelectLayer: (layer) => choose(layer, Math.min(selected.head, shape.heads - 1)),
+      onChooseToken: (i) => {
+        flow.choose(i);
+        drawOverview();
+      },
+    });
+    const generation = generateStep({
+      options: generationState,
+      onOption: (name, value) => {
+        generationState[name] = value;
+        save();
+      },
+      onGenerate: () => flow.generate(),
+      onStop: () => flow.stop(),
+      onPick: (position) => flow.pick(position),
+      explain: (r, c) => flow.explain(r, c),
+    });
+    const flow = generationFlow({
+      root,
+      view: generation,
+      figures,
+      options: generationState,
+      live: () => ({ model, shape, result, sentence, selected, labels }),
+      onChange: () => drawOverview(),
+    });
+    const results = [view.element, head.element, lines.element, next.element, overview.element, generation.element];
 
     root.append(
       el('h1', { className: 'chapter-title' }, meta.title),
@@ -191,6 +226,7 @@ export default {
       if (result.message) {
         asked++;
         result = null;
+        flow.reset(); // a new sentence or model: what was generated belongs to the old one
         root.dataset.modelRun = 'message';
         root.dataset.modelExplained = 'false';
         return;
@@ -208,8 +244,35 @@ export default {
       next.show(result, shape, labelOf);
       questions.everyHead.update(result);
       questions.nextToken.update({ run: result, labelOf });
+      arch = architectureOf(model, T, shape.window);
+      flow.reset(); // a new sentence or model: what was generated belongs to the old one
       root.dataset.modelRun = String(Number(root.dataset.modelRun) + 1 || 1);
       drawHead();
+    }
+
+    /** The output head's live sentence for the chosen token. */
+    function headText(chosen) {
+      if (!shape.causal) {
+        const first = result.masked?.[0];
+        const top = first?.top[0];
+        return top
+          ? `At the first [MASK] (token ${first.position + 1}) the most likely token is “${labelOf(top.id, top.token)}”, p = ${shown(top.p)}.`
+          : 'The text has no [MASK]: nothing to predict.';
+      }
+      const T = result.tokens.length;
+      const drawn = flow.drawnText(chosen);
+      if (drawn) return drawn;
+      const top = result.next?.[0];
+      if (chosen === T - 1 && top)
+        return `After token ${chosen + 1} the most likely next token is “${labelOf(top.id, top.token)}”, p = ${shown(top.p)}.`;
+      return `This run reads only the last token’s logits (token ${result.tokens.length}).`;
+    }
+
+    function drawOverview() {
+      if (!result) return;
+      const { rows, labels: all, chosen } = flow.text();
+      overview.show({ arch, rows, chosen, labels: all, selectedLayer: selected.layer, headText: headText(chosen) });
+      root.dataset.modelOverview = String(Number(root.dataset.modelOverview) + 1 || 1);
     }
 
     function drawHead() {
@@ -218,6 +281,8 @@ export default {
       const weights = result.attentions[selected.layer][selected.head];
       const explains = typeof model.explainHead === 'function';
       view.show(result, selected, shape);
+      drawOverview();
+      flow.draw();
       lines.show(result.attentions, tokens, selected.layer);
       // Until this head's q, k, v arrive its weights explain nothing (no stale story).
       tracedApi(api, trace).input(TENSORS.weights, weights);
@@ -252,6 +317,7 @@ export default {
     }
 
     signal?.addEventListener('abort', () => {
+      flow.stop();
       publishOpenedModel(null);
       loader.cancel();
       model?.delete();

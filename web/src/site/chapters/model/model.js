@@ -14,6 +14,11 @@ export const MAX_SENTENCE = 2000; // characters in the permalink; the model's n_
 export const MAX_LAYERS = 96; // permalink bounds (clamped to the open model's size)
 export const MAX_HEADS = 128;
 export const TOP_K = 8;
+export const MAX_TEMPERATURE = 2;
+export const MAX_TOP_K = 1000;
+export const MIN_TOP_P = 0.01;
+export const MAX_NEW_TOKENS = 64; // per Generate: the page shows each token and its rows
+export const MAX_SEED = 2 ** 31 - 1;
 
 /** The permalink state (url-state.js): the sentence (and BERT's pair), the chosen head, which demo model or the reader's own. */
 export const SCHEMA = [
@@ -22,7 +27,57 @@ export const SCHEMA = [
   { key: 'ml', name: 'layer', type: 'int', min: 0, max: MAX_LAYERS - 1, default: 0 },
   { key: 'mh', name: 'head', type: 'int', min: 0, max: MAX_HEADS - 1, default: 0 },
   { key: 'mm', name: 'source', type: 'enum', values: ['demo', 'llama', 'own'], default: 'demo' },
+  // Generation (step 8): temperature 0 is greedy; top-k 0 and top-p 1 leave the distribution whole.
+  { key: 'gt', name: 'temperature', type: 'number', min: 0, max: MAX_TEMPERATURE, default: 0.8 },
+  { key: 'gk', name: 'topK', type: 'int', min: 0, max: MAX_TOP_K, default: 40 },
+  { key: 'gp', name: 'topP', type: 'number', min: MIN_TOP_P, max: 1, default: 0.95 },
+  { key: 'gn', name: 'maxTokens', type: 'int', min: 1, max: MAX_NEW_TOKENS, default: 16 },
+  { key: 'gs', name: 'seed', type: 'int', min: 0, max: MAX_SEED, default: 1 },
 ];
+
+/** The generation options the permalink holds, as the state names them. */
+export const GENERATION_KEYS = ['temperature', 'topK', 'topP', 'maxTokens', 'seed'];
+
+/**
+ * generate()'s options from the chapter's state: top-k 0 and top-p 1 are left out (no cut),
+ * top-k past the vocabulary is all of it, the stop ids are the `eos` ids inside the vocabulary,
+ * and the new tokens are cut to the positions left after the prompt's `promptLength`.
+ * { options } or { message } when the prompt leaves no room.
+ */
+export function generationOptions(state, promptLength, positions, vocab, eos = []) {
+  const room = positions - promptLength;
+  if (room < 1)
+    return {
+      message: `The sentence already takes all ${positions} positions the model reads: shorten it to leave room for new tokens.`,
+    };
+  const options = {
+    maxTokens: Math.min(state.maxTokens, room),
+    temperature: state.temperature,
+    seed: state.seed,
+    stop: eos.filter((id) => id < vocab),
+  };
+  if (state.topK > 0) options.topK = Math.min(state.topK, vocab);
+  if (state.topP < 1) options.topP = state.topP;
+  return { options, cut: state.maxTokens > room ? room : null };
+}
+
+/**
+ * The end-of-text ids generation stops at: generation_config.json's, else config.json's
+ * (GPT-2's default 50256 included). generationOptions keeps those inside the vocabulary:
+ * the demo's 320 tokens have no 50256, and generate refuses a stop id past the vocabulary.
+ */
+export function eosIdsOf(model) {
+  const eos = model.generationConfig?.eos_token_id ?? model.config.eos_token_id ?? null;
+  return (Array.isArray(eos) ? eos : eos === null ? [] : [eos]).filter(Number.isInteger);
+}
+
+/**
+ * Generates from `prompt` with `model.generate` (awaited: the model may live elsewhere),
+ * calling `onToken(step)` as each new token arrives; `signal` stops it.
+ */
+export function generateText(model, prompt, options, { signal, onToken }) {
+  return model.generate(prompt, { ...options, signal, onToken });
+}
 
 /** The files openModel reads, by name (vocab.txt: a BERT's WordPiece vocabulary). */
 export const MODEL_FILES = [

@@ -86,5 +86,23 @@ const nextToken = () =>
     },
   });
 
+const count = (n) => n.toLocaleString('en-US');
+
+// Where a layer's weights are: its attention's projections or its MLP (architecture.js perLayer).
+const wholeModel = () =>
+  prediction({
+    question:
+      'In each layer of this model, which holds more weights (the numbers learned in training): its attention or its MLP?',
+    choices: ['its attention', 'its MLP'],
+    answer: ({ perLayer }) => clearArgmax([perLayer.attention, perLayer.mlp]),
+    explain: ({ perLayer, dims }) =>
+      `attention’s projection matrices hold ${count(perLayer.attention)} numbers, the MLP’s ${count(perLayer.mlp)} (F = ${dims.F} against D = ${dims.D}): the MLP has ${shown(perLayer.mlp / perLayer.attention)} times attention’s.`,
+  });
+
 /** A fresh set of questions for one lesson. */
-export const modelQuestions = () => ({ everyHead: everyHead(), oneHead: oneHead(), nextToken: nextToken() });
+export const modelQuestions = () => ({
+  everyHead: everyHead(),
+  oneHead: oneHead(),
+  nextToken: nextToken(),
+  wholeModel: wholeModel(),
+});
