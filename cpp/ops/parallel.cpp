@@ -27,9 +27,12 @@ constexpr double kMinWorkPerPiece = 1 << 18;
 
 #ifdef ATTENTION_THREADS
 // Workers sleep on a condition variable; each parallelFor is a new generation
-// that wakes them. Pieces are handed out by an atomic counter, so a thread that
-// finishes early takes the next; the caller waits until every worker in use
-// has looked at the generation (so none can see a stale range later).
+// that wakes them. A piece is claimed by a compare-and-swap on one 64-bit
+// ticket, (generation << 32) | next piece, so a worker that wakes late (the
+// machine is busy) can only claim a piece of the generation it read, while
+// that generation's caller still waits for it. The caller takes pieces too
+// and waits only for pieces claimed and not yet done, never for a worker that
+// has not woken: on a loaded machine the split costs little over one thread.
 // Workers are never stopped before exit: fewer threads leave some idle. (In
 // the browser a thread that ends hands its worker back only once the page's
 // event loop runs, so a new thread right after could wait for a worker forever.)
@@ -54,62 +57,83 @@ class Pool {
   }
 
   void run(Index begin, Index end, const std::function<void(Index)>& fn) {
+    std::uint32_t generation;
     {
       std::lock_guard<std::mutex> lock(mutex_);
       fn_ = &fn;
-      next_.store(begin);
-      end_ = end;
+      begin_ = begin;
+      count_ = static_cast<std::uint32_t>(end - begin);
+      done_.store(0);
+      failed_.store(false);
       error_ = nullptr;
-      pending_ = active_ - 1;
-      ++generation_;
+      generation = ++generation_;
+      ticket_.store(std::uint64_t{generation} << 32);
     }
     wake_.notify_all();
-    takePieces();
+    takePieces(generation, fn, begin, count_);
     std::unique_lock<std::mutex> lock(mutex_);
-    done_.wait(lock, [this] { return pending_ == 0; });
+    finished_.wait(lock, [this] { return done_.load() == count_; });
     fn_ = nullptr;
     if (error_) std::rethrow_exception(error_);
   }
 
  private:
-  void takePieces() {
+  // Claims and runs pieces of `generation` until none is left (or it is over).
+  void takePieces(std::uint32_t generation, const std::function<void(Index)>& fn, Index begin,
+                  std::uint32_t count) {
     insideParallel = true;
-    try {
-      for (Index i = next_.fetch_add(1); i < end_; i = next_.fetch_add(1)) (*fn_)(i);
-    } catch (...) {
-      std::lock_guard<std::mutex> lock(errorMutex_);
-      if (!error_) error_ = std::current_exception();
-      next_.store(end_);  // the others stop at their next piece
+    for (;;) {
+      std::uint64_t ticket = ticket_.load();
+      if (static_cast<std::uint32_t>(ticket >> 32) != generation) break;
+      const std::uint32_t piece = static_cast<std::uint32_t>(ticket);
+      if (piece >= count) break;
+      if (!ticket_.compare_exchange_weak(ticket, ticket + 1)) continue;
+      try {
+        if (!failed_.load()) fn(begin + piece);
+      } catch (...) {
+        std::lock_guard<std::mutex> lock(mutex_);
+        if (!error_) error_ = std::current_exception();
+        failed_.store(true);  // the remaining pieces are skipped (still counted as done)
+      }
+      if (done_.fetch_add(1) + 1 == count) {
+        std::lock_guard<std::mutex> lock(mutex_);
+        finished_.notify_all();
+      }
     }
     insideParallel = false;
   }
 
   // Worker `index` (0 first) takes part while index < active_ - 1.
   void workLoop(int index) {
-    std::uint64_t seen = 0;
+    std::uint32_t seen = 0;
     std::unique_lock<std::mutex> lock(mutex_);
     for (;;) {
       wake_.wait(lock, [&] { return stop_ || generation_ != seen; });
       if (stop_) return;
       seen = generation_;
-      if (index >= active_ - 1) continue;
+      if (index >= active_ - 1 || fn_ == nullptr) continue;
+      const std::function<void(Index)>& fn = *fn_;
+      const Index begin = begin_;
+      const std::uint32_t count = count_;
       lock.unlock();
-      takePieces();
+      takePieces(seen, fn, begin, count);
       lock.lock();
-      if (--pending_ == 0) done_.notify_one();
     }
   }
 
   std::vector<std::thread> workers_;
-  std::mutex mutex_, errorMutex_;
-  std::condition_variable wake_, done_;
+  std::mutex mutex_;
+  std::condition_variable wake_, finished_;
+  // The current generation's work (written under mutex_ before its ticket).
   const std::function<void(Index)>* fn_ = nullptr;
-  std::atomic<Index> next_{0};
-  Index end_ = 0;
+  Index begin_ = 0;
+  std::uint32_t count_ = 0;
+  std::atomic<std::uint64_t> ticket_{0};
+  std::atomic<std::uint32_t> done_{0};
+  std::atomic<bool> failed_{false};
   std::exception_ptr error_;
   int active_ = 1;
-  int pending_ = 0;
-  std::uint64_t generation_ = 0;
+  std::uint32_t generation_ = 0;
   bool stop_ = false;
 };
 
@@ -133,7 +157,8 @@ bool setThreadCount(int n) {
 int threadCount() { return pool().size(); }
 
 void parallelFor(Index begin, Index end, const std::function<void(Index)>& fn) {
-  if (end - begin <= 1 || insideParallel || pool().size() == 1) {
+  // (More than 2^31 pieces never comes from a kernel; the ticket holds 32 bits.)
+  if (end - begin <= 1 || end - begin > (Index{1} << 31) || insideParallel || pool().size() == 1) {
     for (Index i = begin; i < end; ++i) fn(i);
     return;
   }

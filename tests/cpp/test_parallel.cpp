@@ -102,6 +102,11 @@ TEST_CASE("gemm, gemmStreamB and gemv on 2 and 4 threads equal 1 thread exactly"
   REQUIRE(((one.plain.cast<double>() - reference).cwiseAbs().array() <= bound.array()).all());
   REQUIRE(one.streamed == one.plain);
   for (int threads : {2, 4}) {
+    // The products are large enough to be cut in one piece per thread.
+    withThreads(threads, [&] {
+      REQUIRE(piecesFor(static_cast<double>(m) * n * k, n) == threads);
+      return 0;
+    });
     const Results many = withThreads(threads, run);
     REQUIRE(many.plain == one.plain);
     REQUIRE(many.transposed == one.transposed);
@@ -133,6 +138,11 @@ TEST_CASE("scaled dot-product attention on 2 and 4 threads equals 1 thread exact
     for (Eigen::Index i = 0; i < t; ++i)
       REQUIRE(std::abs(one.second.row(i).cast<double>().sum() - 1.0) < 1e-5);
     for (int threads : {2, 4}) {
+      // Large enough for the row blocks to go to the pool (attention.cpp's test).
+      withThreads(threads, [&] {
+        REQUIRE(piecesFor(static_cast<double>(t) * t * (dk + dk), 5) > 1);
+        return 0;
+      });
       const auto many = withThreads(threads, run);
       REQUIRE(many.first == one.first);
       REQUIRE(many.second == one.second);
