@@ -3,7 +3,7 @@
 // shapes, in Chromium on a cross-origin isolated page (COOP + COEP), on 1
 // thread (the single-threaded module, what a page without isolation gets)
 // and on `threads` threads (the threaded module). Each run is its own page,
-// so one page never loads both modules.
+// so one page never loads both modules; the two pages' runs alternate.
 //
 //   import { threadsSpeedup } from './lib/threads.mjs';
 //   const r = await threadsSpeedup();   // { threads_speedup, gpt2_threads_speedup, ... }
@@ -152,14 +152,14 @@ async function modelFolder(name, config, tensors, tokenizer) {
 const ISOLATED = { 'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-Origin-Embedder-Policy': 'require-corp' };
 const PAGE = '<!doctype html><meta charset="utf-8"><title>threads bench</title>';
 
-/** Best of `runs` runIds times (ms) of a 64-token prompt on `model` (a folder under /models/) with `threads`. */
-async function timePage(browser, url, model, threads, runs) {
+/** A page with `model` (a folder under /models/) opened with `threads` and warmed up; run() times one pass (ms). */
+async function modelPage(browser, url, model, threads) {
   const page = await browser.newPage();
   const errors = [];
   page.on('pageerror', (e) => errors.push(String(e)));
   await page.goto(new URL('/threads-bench.html', url).href);
-  const result = await page.evaluate(
-    async ({ model, threads, runs, tokens }) => {
+  const opened = await page.evaluate(
+    async ({ model, threads, tokens }) => {
       const { loadAttention } = await import('/dist/lib/index.js');
       const a = await loadAttention({ trainers: false });
       const at = (f) => new URL(`/models/${model}/${f}`, globalThis.location.href).href;
@@ -173,29 +173,84 @@ async function timePage(browser, url, model, threads, runs) {
       );
       const ids = Array.from({ length: tokens }, (_, i) => (i * 37 + 11) % 256);
       m.runIds(ids); // warm-up: packing buffers, memory growth
-      let best = Infinity;
-      for (let r = 0; r < runs; r++) {
+      globalThis.benchRun = () => {
         const t0 = performance.now();
         m.runIds(ids);
-        best = Math.min(best, performance.now() - t0);
-      }
-      const used = m.threads;
-      m.delete();
-      return { ms: best, threads: used, isolated: globalThis.crossOriginIsolated };
+        return performance.now() - t0;
+      };
+      return { threads: m.threads, isolated: globalThis.crossOriginIsolated };
     },
-    { model, threads, runs, tokens: TOKENS },
+    { model, threads, tokens: TOKENS },
   );
-  await page.close();
-  if (errors.length) throw new Error(`threads bench: page errors: ${errors.join('; ')}`);
-  return { ...result, load: loadavg()[0] };
+  const check = () => {
+    if (errors.length) throw new Error(`threads bench: page errors: ${errors.join('; ')}`);
+  };
+  check();
+  return {
+    ...opened,
+    run: async () => {
+      const ms = await page.evaluate(() => globalThis.benchRun());
+      check();
+      return ms;
+    },
+    close: () => page.close(),
+  };
+}
+
+/** CPU seconds used so far by the browser's renderer processes (the pages and their workers). */
+async function rendererCpu(cdp) {
+  const { processInfo } = await cdp.send('SystemInfo.getProcessInfo');
+  return processInfo.filter((p) => p.type === 'renderer').reduce((sum, p) => sum + p.cpuTime, 0);
 }
 
 /**
- * The speedup of `threads` threads over one on both shapes (run after run, each in a new page).
+ * Best times of one thread and of `threads` on `model`, their runs alternating (the load
+ * changes), with the load, and the CPU time a pass takes on average (all threads; from the
+ * kernel's clock ticks): on a machine other programs keep busy, threads may get no spare core,
+ * but cpuMs says what the split costs: `threads` x oneCpuMs / manyCpuMs is the speedup an
+ * idle machine would give if nothing else (memory bandwidth) limits it.
+ */
+async function compare(browser, cdp, url, model, threads, runs) {
+  const one = await modelPage(browser, url, model, 1);
+  const many = await modelPage(browser, url, model, threads);
+  try {
+    if (!many.isolated || one.threads !== 1 || many.threads !== threads)
+      throw new Error(`threads bench: the page ran ${many.threads} threads (isolated: ${many.isolated})`);
+    const best = { one: Infinity, many: Infinity };
+    const cpu = { one: 0, many: 0 };
+    const loads = [];
+    const timed = async (page, key) => {
+      const before = await rendererCpu(cdp);
+      best[key] = Math.min(best[key], await page.run());
+      cpu[key] += (await rendererCpu(cdp)) - before;
+    };
+    for (let r = 0; r < runs; r++) {
+      await timed(one, 'one');
+      await timed(many, 'many');
+      loads.push(loadavg()[0]);
+    }
+    return {
+      oneMs: best.one,
+      manyMs: best.many,
+      speedup: best.one / best.many,
+      oneCpuMs: (1000 * cpu.one) / runs,
+      manyCpuMs: (1000 * cpu.many) / runs,
+      load: Math.max(...loads),
+    };
+  } finally {
+    await one.close();
+    await many.close();
+  }
+}
+
+/**
+ * The speedup of `threads` threads over one on both shapes (two pages per shape, their runs alternating).
+ * Each shape: { oneMs, manyMs, speedup, oneCpuMs, manyCpuMs, load } (see compare; load: the
+ * highest 1-minute load average seen).
  * @returns {Promise<{ threads_speedup: number, gpt2_threads_speedup: number, threads: number,
  *   smollm2: object, gpt2: object, cpu: string }>}
  */
-export async function threadsSpeedup({ threads = 2, runs = 5 } = {}) {
+export async function threadsSpeedup({ threads = 2, runs = 9 } = {}) {
   const smol = await modelFolder('smollm2-135m', SMOLLM2, llamaTensors(SMOLLM2), 'llama');
   const gpt2 = await modelFolder('gpt2-small', GPT2, gpt2Tensors(GPT2), 'gpt2');
   const folders = { 'smollm2-135m': smol, 'gpt2-small': gpt2 };
@@ -215,15 +270,9 @@ export async function threadsSpeedup({ threads = 2, runs = 5 } = {}) {
     headless: true,
   });
   try {
-    const measure = async (model) => {
-      const one = await timePage(browser, url, model, 1, runs);
-      const many = await timePage(browser, url, model, threads, runs);
-      if (!one.isolated || many.threads !== threads)
-        throw new Error(`threads bench: the page ran ${many.threads} threads (isolated: ${one.isolated})`);
-      return { one, many, speedup: one.ms / many.ms };
-    };
-    const smollm2 = await measure('smollm2-135m');
-    const gpt2Result = await measure('gpt2-small');
+    const cdp = await browser.newBrowserCDPSession();
+    const smollm2 = await compare(browser, cdp, url, 'smollm2-135m', threads, runs);
+    const gpt2Result = await compare(browser, cdp, url, 'gpt2-small', threads, runs);
     return {
       threads_speedup: smollm2.speedup,
       gpt2_threads_speedup: gpt2Result.speedup,
@@ -241,8 +290,9 @@ export async function threadsSpeedup({ threads = 2, runs = 5 } = {}) {
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const r = await threadsSpeedup();
   const line = (name, x) =>
-    `${name}: 1 thread ${x.one.ms.toFixed(1)} ms (load ${x.one.load.toFixed(2)}), ${r.threads} threads ` +
-    `${x.many.ms.toFixed(1)} ms (load ${x.many.load.toFixed(2)}): ${x.speedup.toFixed(2)}x`;
+    `${name}: 1 thread ${x.oneMs.toFixed(1)} ms, ${r.threads} threads ${x.manyMs.toFixed(1)} ms: ` +
+    `${x.speedup.toFixed(2)}x (best of each, alternating; load average up to ${x.load.toFixed(2)}); ` +
+    `CPU per pass ${x.oneCpuMs.toFixed(0)} ms and ${x.manyCpuMs.toFixed(0)} ms`;
   console.log(`64-token forward with every map, Chromium, cross-origin isolated, ${r.cpu}`);
   console.log(line('SmolLM2-135M shapes', r.smollm2));
   console.log(line('GPT-2 small shapes ', r.gpt2));

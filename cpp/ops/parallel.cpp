@@ -24,6 +24,9 @@ thread_local bool insideParallel = false;
 // Multiply-adds below which a piece is not worth a wake-up of the pool (tens
 // of microseconds in wasm): about 0.1 ms of one thread's SIMD work.
 constexpr double kMinWorkPerPiece = 1 << 18;
+// Pieces per thread: dynamic claiming then balances a thread paused mid-call
+// (a busy machine) at the cost of packing a's rows once per piece.
+constexpr Index kPiecesPerThread = 4;
 
 #ifdef ATTENTION_THREADS
 // Workers sleep on a condition variable; each parallelFor is a new generation
@@ -180,7 +183,7 @@ Index piecesFor(double work, Index most) {
   const Index threads = threadCount();
   if (threads <= 1 || insideParallel || most <= 1) return 1;
   const Index worthIt = std::max<Index>(1, static_cast<Index>(work / kMinWorkPerPiece));
-  return std::min({threads, most, worthIt});
+  return std::min({threads * kPiecesPerThread, most, worthIt});
 }
 
 }  // namespace attention

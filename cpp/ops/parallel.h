@@ -36,8 +36,10 @@ int threadCount();
 // piece) it runs serially on the calling thread.
 void parallelFor(Eigen::Index begin, Eigen::Index end, const std::function<void(Eigen::Index)>& fn);
 
-// How many pieces to cut `work` (a count of multiply-adds) into: one per
-// thread, but 1 when the work is too small to pay for waking the pool.
+// How many pieces (at most `most`) to cut `work` (a count of multiply-adds)
+// into: a few per thread, so that a thread the system pauses holds up only a
+// small piece while the others take the rest; fewer when pieces would be too
+// small to pay for waking the pool, and 1 on one thread.
 Eigen::Index piecesFor(double work, Eigen::Index most);
 
 }  // namespace attention

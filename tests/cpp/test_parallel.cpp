@@ -102,9 +102,9 @@ TEST_CASE("gemm, gemmStreamB and gemv on 2 and 4 threads equal 1 thread exactly"
   REQUIRE(((one.plain.cast<double>() - reference).cwiseAbs().array() <= bound.array()).all());
   REQUIRE(one.streamed == one.plain);
   for (int threads : {2, 4}) {
-    // The products are large enough to be cut in one piece per thread.
+    // The products are large enough to be cut in a piece per thread or more.
     withThreads(threads, [&] {
-      REQUIRE(piecesFor(static_cast<double>(m) * n * k, n) == threads);
+      REQUIRE(piecesFor(static_cast<double>(m) * n * k, n) >= threads);
       return 0;
     });
     const Results many = withThreads(threads, run);
