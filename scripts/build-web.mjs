@@ -43,9 +43,13 @@ const bundle = (options) =>
 const singleThreadModels = {
   name: 'single-thread-models',
   setup(b) {
-    b.onLoad({ filter: /[\\/]model[\\/]threaded_core\.js$/ }, () => ({
-      contents: 'export const importThreadedCore = null;\n',
+    b.onLoad({ filter: /[\\/]model[\\/]modules\.js$/ }, ({ path }) => ({
+      contents:
+        "import createModelCore from './model_core.mjs';\n" +
+        'export const importThreadedCore = null;\n' +
+        'export const importModelCore = () => Promise.resolve({ default: createModelCore });\n',
       loader: 'js',
+      resolveDir: dirname(path),
     }));
   },
 };
@@ -85,7 +89,7 @@ for (const file of readdirSync(at('web/src/api'), { recursive: true })) {
 packWasmModule(wasmModule, at('dist/lib/attention_core.mjs')); // the binary gzip-compressed inside
 // The model module, next to its reader (model/open.js imports it on the first openModel call).
 packWasmModule(modelModule, at('dist/lib/model', MODEL_MODULE));
-// Its threaded build and the pthread workers' startup script (model/core.js, threaded_core.js).
+// Its threaded build and the pthread workers' startup script (model/core.js, model/modules.js).
 packThreadedModule(at('build/wasm/model_core_threads.mjs'), at('dist/lib/model/model_core_threads.mjs'));
 // The model families' registry (model/open.js imports it): one static import per
 // folder web/src/api/model/families/<family>/ (its index.js is the family's row),

@@ -10,8 +10,7 @@
 // output still calls require() and a CommonJS worker file).
 // The pool belongs to the module, so the page's models share it: each openModel
 // sets it to its own count and m.threads reports the count in use.
-// Both are import()ed, so a page fetches only the one it runs.
-import { importThreadedCore } from './threaded_core.js';
+import { importModelCore, importThreadedCore } from './modules.js';
 
 /** Most threads 'auto' takes: memory bandwidth, not cores, bounds a forward pass beyond it. */
 const AUTO_MOST = 8;
@@ -43,7 +42,7 @@ let most = 1;
 
 /** The model module (instantiated on the first call, threaded if `threads` > 1), with its pool set to `threads` (at most what it has). */
 export async function modelCoreWith(threads) {
-  const createModelCore = () => import('./model_core.mjs').then(({ default: create }) => create());
+  const createModelCore = () => importModelCore().then(({ default: create }) => create());
   loading ??= (
     threads > 1 && importThreadedCore
       ? importThreadedCore().then(
