@@ -16,6 +16,7 @@ namespace attention {
 
 using Eigen::Index;
 
+#ifdef ATTENTION_THREADS
 namespace {
 
 // Set on every thread while it runs pieces: a parallelFor inside one is serial.
@@ -28,7 +29,6 @@ constexpr double kMinWorkPerPiece = 1 << 18;
 // (a busy machine) at the cost of packing a's rows once per piece.
 constexpr Index kPiecesPerThread = 4;
 
-#ifdef ATTENTION_THREADS
 // Workers sleep on a condition variable; each parallelFor is a new generation
 // that wakes them. A piece is claimed by a compare-and-swap on one 64-bit
 // ticket, (generation << 32) | next piece, so a worker that wakes late (the
@@ -144,11 +144,9 @@ Pool& pool() {
   static Pool instance;
   return instance;
 }
-#endif
 
 }  // namespace
 
-#ifdef ATTENTION_THREADS
 bool threadsSupported() { return true; }
 
 bool setThreadCount(int n) {
@@ -167,6 +165,14 @@ void parallelFor(Index begin, Index end, const std::function<void(Index)>& fn) {
   }
   pool().run(begin, end, fn);
 }
+
+Index piecesFor(double work, Index most) {
+  const Index threads = threadCount();
+  if (threads <= 1 || insideParallel || most <= 1) return 1;
+  const Index worthIt = std::max<Index>(1, static_cast<Index>(work / kMinWorkPerPiece));
+  return std::min({threads * kPiecesPerThread, most, worthIt});
+}
+
 #else
 bool threadsSupported() { return false; }
 
@@ -178,12 +184,5 @@ void parallelFor(Index begin, Index end, const std::function<void(Index)>& fn) {
   for (Index i = begin; i < end; ++i) fn(i);
 }
 #endif
-
-Index piecesFor(double work, Index most) {
-  const Index threads = threadCount();
-  if (threads <= 1 || insideParallel || most <= 1) return 1;
-  const Index worthIt = std::max<Index>(1, static_cast<Index>(work / kMinWorkPerPiece));
-  return std::min({threads * kPiecesPerThread, most, worthIt});
-}
 
 }  // namespace attention

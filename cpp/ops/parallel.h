@@ -40,6 +40,11 @@ void parallelFor(Eigen::Index begin, Eigen::Index end, const std::function<void(
 // into: a few per thread, so that a thread the system pauses holds up only a
 // small piece while the others take the rest; fewer when pieces would be too
 // small to pay for waking the pool, and 1 on one thread.
+#ifdef ATTENTION_THREADS
 Eigen::Index piecesFor(double work, Eigen::Index most);
+#else
+// Always 1: the kernels' split branches compile away (smaller modules).
+inline Eigen::Index piecesFor(double, Eigen::Index) { return 1; }
+#endif
 
 }  // namespace attention
