@@ -8,4 +8,7 @@
 EMSCRIPTEN_BINDINGS(parallel) {
   emscripten::function("setThreadCount", &attention::setThreadCount);
   emscripten::function("threadCount", &attention::threadCount);
+  // A double: Embind 3.1.6 has no 64-bit integers without BigInt.
+  emscripten::function(
+      "piecesOnWorkers", +[]() { return static_cast<double>(attention::piecesOnWorkers()); });
 }

@@ -52,6 +52,8 @@ class Pool {
 
   int size() const { return active_; }
 
+  long long workerPieces() const { return workerPieces_.load(); }
+
   void resize(int n) {
     for (int t = static_cast<int>(workers_.size()); t < n - 1; ++t)
       workers_.emplace_back([this, t] { workLoop(t); });
@@ -73,7 +75,7 @@ class Pool {
       ticket_.store(std::uint64_t{generation} << 32);
     }
     wake_.notify_all();
-    takePieces(generation, fn, begin, count_);
+    takePieces(generation, fn, begin, count_, false);
     std::unique_lock<std::mutex> lock(mutex_);
     finished_.wait(lock, [this] { return done_.load() == count_; });
     fn_ = nullptr;
@@ -83,7 +85,7 @@ class Pool {
  private:
   // Claims and runs pieces of `generation` until none is left (or it is over).
   void takePieces(std::uint32_t generation, const std::function<void(Index)>& fn, Index begin,
-                  std::uint32_t count) {
+                  std::uint32_t count, bool onWorker) {
     insideParallel = true;
     for (;;) {
       std::uint64_t ticket = ticket_.load();
@@ -91,6 +93,7 @@ class Pool {
       const std::uint32_t piece = static_cast<std::uint32_t>(ticket);
       if (piece >= count) break;
       if (!ticket_.compare_exchange_weak(ticket, ticket + 1)) continue;
+      if (onWorker) workerPieces_.fetch_add(1, std::memory_order_relaxed);
       try {
         if (!failed_.load()) fn(begin + piece);
       } catch (...) {
@@ -119,7 +122,7 @@ class Pool {
       const Index begin = begin_;
       const std::uint32_t count = count_;
       lock.unlock();
-      takePieces(seen, fn, begin, count);
+      takePieces(seen, fn, begin, count, true);
       lock.lock();
     }
   }
@@ -134,6 +137,7 @@ class Pool {
   std::atomic<std::uint64_t> ticket_{0};
   std::atomic<std::uint32_t> done_{0};
   std::atomic<bool> failed_{false};
+  std::atomic<long long> workerPieces_{0};
   std::exception_ptr error_;
   int active_ = 1;
   std::uint32_t generation_ = 0;
@@ -157,9 +161,13 @@ bool setThreadCount(int n) {
 
 int threadCount() { return pool().size(); }
 
+long long piecesOnWorkers() { return pool().workerPieces(); }
+
 void parallelFor(Index begin, Index end, const std::function<void(Index)>& fn) {
-  // (More than 2^31 pieces never comes from a kernel; the ticket holds 32 bits.)
-  if (end - begin <= 1 || end - begin > (Index{1} << 31) || insideParallel || pool().size() == 1) {
+  // (More than 2^31 - 1 pieces never comes from a kernel; the ticket holds 32 bits. Index
+  // is 32 bits in wasm32, so the bound is written in long long.)
+  const long long pieces = static_cast<long long>(end) - begin;
+  if (pieces <= 1 || pieces > 0x7fffffffLL || insideParallel || pool().size() == 1) {
     for (Index i = begin; i < end; ++i) fn(i);
     return;
   }
@@ -179,6 +187,8 @@ bool threadsSupported() { return false; }
 bool setThreadCount(int n) { return n == 1; }
 
 int threadCount() { return 1; }
+
+long long piecesOnWorkers() { return 0; }
 
 void parallelFor(Index begin, Index end, const std::function<void(Index)>& fn) {
   for (Index i = begin; i < end; ++i) fn(i);

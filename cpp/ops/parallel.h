@@ -36,6 +36,10 @@ int threadCount();
 // piece) it runs serially on the calling thread.
 void parallelFor(Eigen::Index begin, Eigen::Index end, const std::function<void(Eigen::Index)>& fn);
 
+// Pieces run by the pool's workers (not by callers) since the start: the tests
+// see that a split really reached another thread.
+long long piecesOnWorkers();
+
 // How many pieces (at most `most`) to cut `work` (a count of multiply-adds)
 // into: a few per thread, so that a thread the system pauses holds up only a
 // small piece while the others take the rest; fewer when pieces would be too

@@ -8,7 +8,8 @@
 //    each product and each head's attention cut in pieces) gives every
 //    attention map and the logits on 2 threads exactly as on 1 (tolerance 0:
 //    each output is computed by one thread, in the serial order), and as the
-//    single-threaded module on the page without isolation;
+//    single-threaded module on the page without isolation; the pool's worker
+//    ran pieces of it (a count the threaded module keeps);
 //  - without isolation, threads: 2 silently runs one thread on model_core.mjs.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -131,7 +132,12 @@ test('isolated page, threads: 2: two threads, the threaded module only, NumPy lo
   assert.equal(llama.threads, 2);
   assert.ok(maxDifference(llama.logits, llamaRef.get('seq0.logits').data) <= 2e-5);
 
+  // Pieces the pool's worker ran (not the calling thread): the split really reached it.
+  const onWorkers = () =>
+    page.evaluate(async () => (await import('/dist/lib/model/core.js')).modelCore().piecesOnWorkers());
+  const before = await onWorkers();
   const two = await page.evaluate(runFolder, { folder: '/models/wide', files: GPT2_FILES, threads: 2, ids: wideIds });
+  assert.ok((await onWorkers()) > before, 'the worker ran pieces of the 2-thread pass');
   const one = await page.evaluate(runFolder, { folder: '/models/wide', files: GPT2_FILES, threads: 1, ids: wideIds });
   assert.equal(two.threads, 2);
   assert.equal(one.threads, 1);
