@@ -8,7 +8,7 @@ import { build, transformSync } from 'esbuild';
 import { writeOembed } from './build-oembed.mjs';
 import { buildSite, katexFromDataScript, lazyChapters, registryCode } from './build-site.mjs';
 import { chapterMetas, chapterUnion } from './chapters.mjs';
-import { packWasmModule, wasmDataKey } from './pack-wasm.mjs';
+import { packThreadedModule, packWasmModule, wasmDataKey } from './pack-wasm.mjs';
 import { writeKatexFonts } from './build-katex-fonts.mjs';
 import {
   writeNmtCheckpoint,
@@ -34,6 +34,7 @@ const bundle = (options) =>
     logLevel: 'warning',
     logOverride: { 'empty-import-meta': 'silent' },
     ...options,
+    plugins: [...(options.plugins ?? []), singleThreadModels],
   });
 
 /**
@@ -48,12 +49,29 @@ const cssAsMinifiedText = {
   },
 };
 
+// The bundles (classic scripts, the site) run the models on one thread: the
+// threaded module's worker file would not be beside their chunks. Only
+// dist/lib (unbundled, or bundled by the user's bundler) imports it.
+const singleThreadModels = {
+  name: 'single-thread-models',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]model[\\/]modules\.js$/ }, ({ path }) => ({
+      contents:
+        "import createModelCore from './model_core.mjs';\n" +
+        'export const importThreadedCore = null;\n' +
+        'export const importModelCore = () => Promise.resolve({ default: createModelCore });\n',
+      loader: 'js',
+      resolveDir: dirname(path),
+    }));
+  },
+};
+
 const wasmModule = at('build/wasm/attention_core.mjs');
 // The model families' module (CMake's model_wasm), shipped beside the reader as dist/lib/model/<this name>.
 const MODEL_MODULE = 'model_core.mjs';
 const modelModule = at('build/wasm', MODEL_MODULE);
 const trainerModule = at('build/wasm/trainer_core.mjs');
-for (const module of [wasmModule, modelModule, trainerModule])
+for (const module of [wasmModule, modelModule, trainerModule, at('build/wasm/model_core_threads.mjs')])
   if (!existsSync(module)) throw new Error(`missing ${module}: run the wasm build first (scripts/build.sh)`);
 
 // dist/lib: the package. Plain ES modules plus the single-file wasm module (pack-wasm.mjs).
@@ -83,6 +101,8 @@ for (const file of readdirSync(at('web/src/api'), { recursive: true })) {
 packWasmModule(wasmModule, at('dist/lib/attention_core.mjs')); // the binary gzip-compressed inside
 // The model module, next to its reader (model/open.js imports it on the first openModel call).
 packWasmModule(modelModule, at('dist/lib/model', MODEL_MODULE));
+// Its threaded build and the pthread workers' startup script (model/core.js, model/modules.js).
+packThreadedModule(at('build/wasm/model_core_threads.mjs'), at('dist/lib/model/model_core_threads.mjs'));
 // The model families' registry (model/open.js imports it): one static import per
 // folder web/src/api/model/families/<family>/ (its index.js is the family's row),
 // so a new family adds a folder and edits no shared list.
@@ -167,7 +187,9 @@ function copyClassicToSite(file) {
 }
 /** The wasm data scripts (dist/lib/**\/*.wasm.js) copied to dist/site/wasm/, for the site's classic scripts. */
 function copyWasmDataToSite() {
-  for (const file of readdirSync(at('dist/lib'), { recursive: true }).filter((f) => f.endsWith('.wasm.js'))) {
+  // (not the threaded model module's: the classic scripts run one thread)
+  const forSite = (f) => f.endsWith('.wasm.js') && !f.endsWith('_threads.wasm.js');
+  for (const file of readdirSync(at('dist/lib'), { recursive: true }).filter(forSite)) {
     mkdirSync(dirname(at('dist/site/wasm', file)), { recursive: true });
     cpSync(at('dist/lib', file), at('dist/site/wasm', file));
   }

@@ -67,3 +67,27 @@ export function unpackWasm(moduleText) {
   const match = /"data:application\/gzip;base64,([A-Za-z0-9+/=]+)"/.exec(moduleText);
   return match ? Buffer.from(match[1], 'base64') : null;
 }
+
+/**
+ * The threaded model module (CMake's model_wasm_threads) as packWasmModule
+ * writes any module, plus the pthread workers' startup script Emscripten
+ * 3.1.6 writes beside it (<name>.worker.js; SINGLE_FILE does not embed it), minified.
+ * The glue names that file with new Worker(new URL('<name>.worker.js',
+ * import.meta.url)), and the worker imports './<name>.mjs': both stay beside it.
+ */
+export function packThreadedModule(source, dest) {
+  const sizes = packWasmModule(source, dest);
+  const worker = source.replace(/\.mjs$/, '.worker.js');
+  const name = basename(dest, '.mjs');
+  const text = readFileSync(worker, 'utf8');
+  if (!text.includes(`'./${name}.mjs'`) && !text.includes(`"./${name}.mjs"`))
+    throw new Error(`pack-wasm: ${worker} does not import ./${name}.mjs`);
+  const glue = readFileSync(dest, 'utf8');
+  if (!glue.includes(`${name}.worker.js`)) throw new Error(`pack-wasm: ${dest} does not name ${name}.worker.js`);
+  const code = transformSync(text, { minify: true, target: 'es2020' }).code;
+  writeFileSync(
+    dest.replace(/\.mjs$/, '.worker.js'),
+    `// attention-lab: the pthread workers' startup script of ${name}.mjs.\n${code}`,
+  );
+  return sizes;
+}

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "linear.h"
+#include "parallel.h"
 #include "validate.h"
 
 namespace attention {
@@ -293,7 +294,8 @@ bool singleHeadAttention(const Block<T>& q, const Block<T>& k, const Block<T>& v
   // 1 / sqrt(d_k) in double, rounded once to T.
   const T scale =
       static_cast<T>(scoreScale > 0 ? scoreScale : 1.0 / std::sqrt(static_cast<double>(dk)));
-  for (Index i0 = 0; i0 < nq; i0 += kRowBlock) {
+  // One block of kRowBlock query rows; true (with the cell) if a score overflowed.
+  const auto rowBlock = [&](Index i0, Index& blockBadRow, Index& blockBadCol) {
     const Index rows = std::min(kRowBlock, nq - i0);
     // With the causal mask no query of this block looks past key i0 + rows - 1.
     const Index active = causal ? std::min(nk, i0 + rows) : nk;
@@ -316,8 +318,8 @@ bool singleHeadAttention(const Block<T>& q, const Block<T>& k, const Block<T>& v
         const Index end = causal ? std::min(i + 1, active) - b : nk - b;
         for (Index j = 0; j < end; ++j) {
           if (!std::isfinite(row[j]) && !(m && m[j] == T(0))) {
-            badRow = i;
-            badCol = b + j;
+            blockBadRow = i;
+            blockBadCol = b + j;
             return true;
           }
         }
@@ -327,6 +329,27 @@ bool singleHeadAttention(const Block<T>& q, const Block<T>& k, const Block<T>& v
       }
     }
     gemmPacked(rows, dv, active, wBlock, ldw, vp.data(), nk, out + i0 * ldo, ldo);
+    return false;
+  };
+  const Index blocks = (nq + kRowBlock - 1) / kRowBlock;
+  if (piecesFor(static_cast<double>(nq) * nk * (dk + dv), blocks) == 1) {
+    for (Index i0 = 0; i0 < nq; i0 += kRowBlock)
+      if (rowBlock(i0, badRow, badCol)) return true;
+    return false;
+  }
+  // Blocks on threads (parallel.h), the last first: under the causal mask they
+  // are the longest. The overflow reported is the first in row order, as above.
+  std::vector<Index> bad(static_cast<std::size_t>(2 * blocks), -1);
+  parallelFor(0, blocks, [&](Index t) {
+    const Index block = blocks - 1 - t;
+    rowBlock(block * kRowBlock, bad[2 * block], bad[2 * block + 1]);
+  });
+  for (Index block = 0; block < blocks; ++block) {
+    if (bad[2 * block] >= 0) {
+      badRow = bad[2 * block];
+      badCol = bad[2 * block + 1];
+      return true;
+    }
   }
   return false;
 }

@@ -5,6 +5,7 @@
 #include <string>
 #include <utility>
 
+#include "parallel.h"
 #include "validate.h"
 
 namespace attention {
@@ -360,15 +361,6 @@ inline float bfloat16ToFloat(std::uint16_t h) {
   return out;
 }
 
-template <typename T>
-void gemmImpl(Trans ta, Trans tb, Index m, Index n, Index k, const T* a, Index lda, const T* b,
-              Index ldb, T* c, Index ldc, Update update) {
-  if (m == 0 || n == 0) return;
-  thread_local std::vector<T> packed;
-  packBImpl(tb, b, ldb, k, n, packed);
-  gemmPackedImpl(ta, m, n, k, a, lda, packed.data(), k, c, ldc, update);
-}
-
 // y[i] = a[i] . x with kAccumulators Vec partial sums per row (independent
 // additions, so they pipeline), then the lanes and the tail.
 template <typename T>
@@ -390,6 +382,67 @@ void gemvImpl(Index m, Index k, const T* a, Index lda, const T* x, T* y) {
     for (; t < k; ++t) sum += row[t] * x[t];
     y[i] = sum;
   }
+}
+
+// ---- the split over threads (parallel.h) ------------------------------------
+// Each piece computes whole panels of columns (or whole rows of a gemv) with
+// the serial kernel, so every output is the same sum in the same order on any
+// number of threads. Panels, not rows: a model's 64-token products have few
+// row groups and many panels, and each thread then reads its own part of B.
+
+// Calls run(jp0, j0, cols) for contiguous runs of panels of an n-column product.
+template <typename T, typename Run>
+void splitPanels(Index n, double work, const Run& run) {
+  const Index panels = panelCount<T>(n), pieces = piecesFor(work, panels);
+  if (pieces == 1) {
+    run(Index(0), Index(0), n);
+    return;
+  }
+  parallelFor(0, pieces, [&](Index t) {
+    const Index jp0 = panels * t / pieces, jp1 = panels * (t + 1) / pieces;
+    const Index j0 = jp0 * Blocking<T>::kPanel, j1 = std::min(n, jp1 * Blocking<T>::kPanel);
+    if (j1 > j0) run(jp0, j0, j1 - j0);
+  });
+}
+
+template <typename T>
+void gemmPackedSplit(Trans ta, Index m, Index n, Index p, const T* a, Index lda, const T* packed,
+                     Index panelRows, T* c, Index ldc, Update update) {
+  splitPanels<T>(n, static_cast<double>(m) * n * p, [&](Index jp0, Index j0, Index cols) {
+    gemmPackedImpl(ta, m, cols, p, a, lda, packed + jp0 * panelRows * Blocking<T>::kPanel,
+                   panelRows, c + j0, ldc, update);
+  });
+}
+
+template <typename T>
+void gemmStreamBSplit(Index m, Index n, Index p, const T* a, Index lda, const T* packed,
+                      Index panelRows, T* c, Index ldc, Update update) {
+  splitPanels<T>(n, static_cast<double>(m) * n * p, [&](Index jp0, Index j0, Index cols) {
+    gemmStreamBImpl(m, cols, p, a, lda, packed + jp0 * panelRows * Blocking<T>::kPanel, panelRows,
+                    c + j0, ldc, update);
+  });
+}
+
+template <typename T>
+void gemvSplit(Index m, Index k, const T* a, Index lda, const T* x, T* y) {
+  const Index pieces = piecesFor(static_cast<double>(m) * k, m);
+  if (pieces == 1) {
+    gemvImpl(m, k, a, lda, x, y);
+    return;
+  }
+  parallelFor(0, pieces, [&](Index t) {
+    const Index r0 = m * t / pieces, r1 = m * (t + 1) / pieces;
+    gemvImpl(r1 - r0, k, a + r0 * lda, lda, x, y + r0);
+  });
+}
+
+template <typename T>
+void gemmImpl(Trans ta, Trans tb, Index m, Index n, Index k, const T* a, Index lda, const T* b,
+              Index ldb, T* c, Index ldc, Update update) {
+  if (m == 0 || n == 0) return;
+  thread_local std::vector<T> packed;
+  packBImpl(tb, b, ldb, k, n, packed);
+  gemmPackedSplit(ta, m, n, k, a, lda, packed.data(), k, c, ldc, update);
 }
 
 template <typename T>
@@ -458,27 +511,27 @@ void packB(Trans tb, const float* b, Index ldb, Index rows, Index cols,
 
 void gemmPacked(Index m, Index n, Index k, const double* a, Index lda, const double* packed,
                 Index panelRows, double* c, Index ldc, Update update) {
-  gemmPackedImpl(Trans::kNo, m, n, k, a, lda, packed, panelRows, c, ldc, update);
+  gemmPackedSplit(Trans::kNo, m, n, k, a, lda, packed, panelRows, c, ldc, update);
 }
 void gemmPacked(Index m, Index n, Index k, const float* a, Index lda, const float* packed,
                 Index panelRows, float* c, Index ldc, Update update) {
-  gemmPackedImpl(Trans::kNo, m, n, k, a, lda, packed, panelRows, c, ldc, update);
+  gemmPackedSplit(Trans::kNo, m, n, k, a, lda, packed, panelRows, c, ldc, update);
 }
 
 void gemmStreamB(Index m, Index n, Index k, const double* a, Index lda, const double* packed,
                  Index panelRows, double* c, Index ldc, Update update) {
-  gemmStreamBImpl(m, n, k, a, lda, packed, panelRows, c, ldc, update);
+  gemmStreamBSplit(m, n, k, a, lda, packed, panelRows, c, ldc, update);
 }
 void gemmStreamB(Index m, Index n, Index k, const float* a, Index lda, const float* packed,
                  Index panelRows, float* c, Index ldc, Update update) {
-  gemmStreamBImpl(m, n, k, a, lda, packed, panelRows, c, ldc, update);
+  gemmStreamBSplit(m, n, k, a, lda, packed, panelRows, c, ldc, update);
 }
 
 void gemv(Index m, Index k, const double* a, Index lda, const double* x, double* y) {
-  gemvImpl(m, k, a, lda, x, y);
+  gemvSplit(m, k, a, lda, x, y);
 }
 void gemv(Index m, Index k, const float* a, Index lda, const float* x, float* y) {
-  gemvImpl(m, k, a, lda, x, y);
+  gemvSplit(m, k, a, lda, x, y);
 }
 
 void gemm(Trans ta, Trans tb, Index m, Index n, Index k, const double* a, Index lda,

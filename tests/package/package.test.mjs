@@ -85,6 +85,7 @@ test('the tarball: the GloVe vectors once, the site without its duplicates, size
   assert.deepEqual(wasmCopies.sort(), [
     'dist/lib/attention_core.wasm.js',
     'dist/lib/model/model_core.wasm.js',
+    'dist/lib/model/model_core_threads.wasm.js', // the threaded model module (model/core.js), ES modules only
     'dist/lib/trainer_core.wasm.js',
   ]);
   // The vectors in their 12-bit form (encoding code 2 at byte 8: 1.5 bytes a value, not int16's 2).

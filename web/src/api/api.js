@@ -8,6 +8,7 @@ import createAttentionCore from './attention_core.mjs';
 import { attentionApi } from './attention.js';
 import { embeddingsApi } from './embeddings.js';
 import { readOptions, requireBoolean } from './errors.js';
+import { readThreads } from './model/threads.js';
 import { gemmApi } from './gemm.js';
 import { Matrix } from './matrix.js';
 import { onlineSoftmaxApi } from './online_softmax.js';
@@ -29,6 +30,8 @@ export function createLoader({ importTrainers, importReader }) {
   let trainersLoading;
   /** @type {Promise<any> | undefined} */
   let loading;
+  /** @type {number | 'auto' | undefined} loadAttention's options.threads: openModel's default */
+  let defaultThreads;
 
   /** A trainer class; before loadTrainers() a TypeError that says so. */
   function trainerClass(name) {
@@ -78,7 +81,7 @@ export function createLoader({ importTrainers, importReader }) {
       openModel: (files, options) =>
         importReader().then((r) => {
           model = r;
-          return r.openModel(files, options);
+          return r.openModel(files, options, defaultThreads);
         }),
     });
     return api;
@@ -93,8 +96,10 @@ export function createLoader({ importTrainers, importReader }) {
   return function loadAttention(options) {
     let withTrainers;
     try {
-      const given = readOptions(options, ['trainers'], 'loadAttention');
+      const given = readOptions(options, ['trainers', 'threads'], 'loadAttention');
       withTrainers = given.trainers === undefined ? true : requireBoolean(given.trainers, 'loadAttention', 'trainers');
+      // The models' threads (openModel's options.threads overrides it); the last call's wins.
+      if (given.threads !== undefined) defaultThreads = readThreads(given.threads, 'loadAttention');
     } catch (error) {
       return Promise.reject(error);
     }

@@ -394,7 +394,27 @@ export interface GenerateResult {
 }
 
 /** What `openModel` returns: one of the families' models, narrowed by `m.family`. */
-export type OpenedModel = ModelFamilies[keyof ModelFamilies];
+export type OpenedModel = ModelFamilies[keyof ModelFamilies] & ModelThreads;
+
+/** What every opened model has besides its family's members. */
+export interface ModelThreads {
+  /**
+   * The threads its passes run on now: 1, or (on a cross-origin isolated page) the pool of the
+   * threaded model module, which the page's models share; each `openModel` sets it to its own
+   * `threads`.
+   */
+  readonly threads: number;
+}
+
+/**
+ * Threads for the models' passes: a whole number (1 to 16) or `'auto'` (the default:
+ * `navigator.hardwareConcurrency`, at most 8). Used only where the page is cross-origin
+ * isolated (`Cross-Origin-Opener-Policy: same-origin` and `Cross-Origin-Embedder-Policy:
+ * require-corp`); elsewhere (file://, an ordinary iframe, Node) one thread, silently. The first
+ * `openModel` loads the threaded module with that many threads (or the single-threaded module
+ * for 1), and no later call gets more. Another value is a TypeError or RangeError.
+ */
+export type ThreadsOption = number | 'auto';
 
 export interface OpenModelOptions {
   /** Called as the weights load: bytes of `model.safetensors` read, of `total`. */
@@ -407,6 +427,8 @@ export interface OpenModelOptions {
    * file. Default: any the browser's CORS rules let through.
    */
   origins?: readonly string[];
+  /** Threads for its passes (default: `loadAttention`'s, else `'auto'`); see `ThreadsOption`. */
+  threads?: ThreadsOption;
 }
 
 // Each model family's types live with it (model/families/<family>/types.d.ts); the build
@@ -997,6 +1019,8 @@ export interface LoadAttentionOptions {
    * for `a.loadTrainers()`: a page that trains nothing downloads less.
    */
   trainers?: boolean;
+  /** The default `threads` of `openModel` (see `ThreadsOption`); the last call's applies. */
+  threads?: ThreadsOption;
 }
 
 /**

@@ -30,7 +30,8 @@ import { Checksum } from './checksum.js';
 import { FLOAT_DTYPES, MAX_HEADER_BYTES, parseHeader, readHeaderLength } from './safetensors.js';
 import { ByteReader, checkAborted, readJson, withOrigins } from './source.js';
 import { TensorWriter } from './tensor_writer.js';
-import createModelCore from './model_core.mjs';
+import { modelCore, modelCoreWith, threadsFor } from './core.js';
+import { readThreads } from './threads.js';
 
 /** The core's codes of the 16-bit formats it can keep weights in (cpp/model_bindings.h storeHalf). */
 const HALF_FORMATS = Object.freeze({ F16: 1, BF16: 2 });
@@ -42,14 +43,8 @@ const MAX_FILE_BYTES = 8 + MAX_HEADER_BYTES + MAX_MODEL_BYTES;
 
 const FN = 'openModel';
 
-/** @type {Promise<any> | undefined} */
-let loading;
-/** @type {any} the model module once instantiated */
-let instance;
-const modelCore = () => (loading ??= createModelCore().then((core) => (instance = core)));
-
 /** Current size of the model module's wasm memory in bytes (0 before the first openModel call). */
-export const memoryBytes = () => (instance ? instance.HEAPF64.buffer.byteLength : 0);
+export const memoryBytes = () => modelCore()?.HEAPF64.buffer.byteLength ?? 0;
 
 const mib = (bytes) => `${(bytes / 2 ** 20).toFixed(1)} MiB`;
 const nextTask = () => new Promise((resolve) => setTimeout(resolve, 0));
@@ -175,13 +170,19 @@ function readOrigins(origins) {
 
 /**
  * @param {Record<string, unknown>} files
- * @param {{ onProgress?: (p: { loaded: number, total: number }) => void, signal?: AbortSignal, origins?: string[] }} [options]
+ * @param {{ onProgress?: (p: { loaded: number, total: number }) => void, signal?: AbortSignal, origins?: string[], threads?: number | 'auto' }} [options]
+ * @param {number | 'auto'} [defaultThreads] loadAttention's options.threads (checked there)
  */
-export async function openModel(files, options) {
+export async function openModel(files, options, defaultThreads) {
   if (!isPlainObject(files))
     throw new TypeError(`${FN}: files must be an object of file name -> contents, got ${describe(files)}`);
   readOptions(files, [...FILES, ...Object.keys(files).filter((n) => SHARD.test(n) || IGNORED.test(n))], FN, 'files');
-  const { onProgress, signal, origins } = readOptions(options, ['onProgress', 'signal', 'origins'], FN);
+  const { onProgress, signal, origins, threads } = readOptions(
+    options,
+    ['onProgress', 'signal', 'origins', 'threads'],
+    FN,
+  );
+  readThreads(threads, FN);
   if (onProgress !== undefined && typeof onProgress !== 'function')
     throw new TypeError(`${FN}: options.onProgress must be a function, got ${describe(onProgress)}`);
   if (signal !== undefined && (signal === null || typeof signal.aborted !== 'boolean'))
@@ -197,7 +198,8 @@ export async function openModel(files, options) {
   // URL files carry the origins they may come from into every fetch, explainHead's too.
   files = withOrigins(files, readOrigins(origins));
 
-  const core = await modelCore();
+  // Threads where the page allows them (model/core.js), else one, silently.
+  const core = await modelCoreWith(threadsFor(threads ?? defaultThreads));
   const json = await readJson(files['config.json'], FN, 'config.json', signal);
   const family = familyOf(json);
   const config = family.readConfig(json, FN);
@@ -281,7 +283,10 @@ export async function openModel(files, options) {
       ),
       checksums: new Map(writers.filter((w) => w.checksum).map((w) => [w.name, w.checksum.digest()])),
     };
-    return new family.Model(core, raw, config, tokenizer, weights, extras);
+    const model = new family.Model(core, raw, config, tokenizer, weights, extras);
+    // The threads its passes run on: the module's pool, shared by the page's models.
+    Object.defineProperty(model, 'threads', { get: () => core.threadCount(), enumerable: true });
+    return model;
   } catch (error) {
     raw?.delete();
     for (const file of checkpoint) await file.reader.close().catch(() => {});
