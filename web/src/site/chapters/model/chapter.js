@@ -95,6 +95,8 @@ export default {
       assets,
       hasModel: () => Boolean(model),
       onModel: (m, from) => {
+        // The other chapters drop the old model now: the new one is published only once it runs the sentence.
+        if (model) publishOpenedModel(null);
         model?.delete();
         model = m;
         shape = shapeOf(m);
