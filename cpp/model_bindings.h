@@ -103,6 +103,21 @@ void copyLast(const Model& model, int which, const Tensor& out) {
   copyOutFloats(which == 0 ? model.probabilities() : model.logits(), out);
 }
 
+// The KV cache: room for `positions` positions, and one decode step of token `id`.
+template <typename Model>
+StatusCode reserveCache(Model& model, int positions) {
+  return guarded([&] { return model.reserveCache(positions); });
+}
+template <typename Model>
+StatusCode decode(Model& model, int id) {
+  return guarded([&] { return model.decode(id); });
+}
+// out: (H x n) float32, layer l's rows of the last decode step over its n cached positions.
+template <typename Model>
+void copyStepAttention(const Model& model, int l, const Tensor& out) {
+  if (l >= 0 && l < model.attentionLayers()) copyOutFloats(model.stepAttention(l), out);
+}
+
 }  // namespace model_bindings
 
 // The family's class `name` with the base's functions: constructor, configure,
@@ -125,12 +140,17 @@ emscripten::class_<Model> checkpointModelClass(const char* name) {
 
 // A decoder-only family's class (web/src/api/model/causal_model.js runs it): the
 // base's functions plus forward(ids, count) and copyLast(which, out), for a model
-// with forward(ids), probabilities() and logits() (1 x V, the last position).
+// with forward(ids), probabilities() and logits() (1 x V, the last position), and
+// the KV cache's reserveCache(positions), decode(id), copyStepAttention(l, out).
 template <typename Model, typename Config>
 emscripten::class_<Model> causalModelClass(const char* name) {
   using namespace model_bindings;
   emscripten::class_<Model> c = checkpointModelClass<Model, Config>(name);
-  c.function("forward", &forwardIds<Model>).function("copyLast", &copyLast<Model>);
+  c.function("forward", &forwardIds<Model>)
+      .function("copyLast", &copyLast<Model>)
+      .function("reserveCache", &reserveCache<Model>)
+      .function("decode", &decode<Model>)
+      .function("copyStepAttention", &copyStepAttention<Model>);
   return c;
 }
 

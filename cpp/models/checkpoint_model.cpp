@@ -48,6 +48,7 @@ Status CheckpointModel::lay(std::vector<CheckpointParameter> parameters, std::ve
   ready_ = false;
   tokens_ = 0;
   attention_.clear();
+  clearCache();
   return Status::ok();
 }
 
@@ -212,6 +213,66 @@ void CheckpointModel::beginForward(int tokens, int heads) {
   tokens_ = tokens;
   attention_.resize(layers_);
   for (Matrix32& a : attention_) a.resize(Eigen::Index{heads} * tokens, tokens);
+}
+
+void CheckpointModel::clearCache() {
+  cached_ = capacity_ = 0;
+  keys_.clear();
+  values_.clear();
+  step_.clear();
+}
+
+Status CheckpointModel::reserveKeysValues(int positions, Eigen::Index width) {
+  clearCache();
+  if (positions <= 0) return Status::ok();
+  // Keys and values, in double: a hostile count cannot wrap.
+  const double bytes = 2.0 * layers_ * positions * static_cast<double>(width) * sizeof(float);
+  if (weightBytes() + bytes > kMaxBytes) {
+    return Status::outOfMemory("the KV cache of " + std::to_string(positions) +
+                               " positions needs " + mib(bytes) +
+                               " MiB, more than the wasm memory's 2048 MiB holds " +
+                               "beside the model's " + mib(weightBytes()) + " MiB of weights");
+  }
+  keys_.assign(layers_, Matrix32(positions, width));
+  values_.assign(layers_, Matrix32(positions, width));
+  capacity_ = positions;
+  return Status::ok();
+}
+
+void CheckpointModel::beginCache(int tokens, Eigen::Index width) {
+  cached_ = 0;
+  const int rows = std::max(tokens, capacity_);
+  if (static_cast<int>(keys_.size()) != layers_ || capacity_ < tokens ||
+      (layers_ > 0 && keys_[0].cols() != width)) {
+    keys_.assign(layers_, Matrix32(rows, width));
+    values_.assign(layers_, Matrix32(rows, width));
+  }
+  capacity_ = rows;
+}
+
+Status CheckpointModel::decodeAllowed(int positions, const char* positionsName) const {
+  if (!loaded()) return Status::invalidArgument("the weights are not loaded");
+  if (cached_ < 1) {
+    return Status::invalidArgument(
+        "decode needs a forward pass over the prompt first (the KV "
+        "cache is empty)");
+  }
+  if (cached_ >= positions) {
+    return Status::shapeMismatch("decode at position " + std::to_string(cached_) +
+                                 " is beyond the model's " + positionsName + " = " +
+                                 std::to_string(positions));
+  }
+  if (cached_ >= capacity_) {
+    return Status::shapeMismatch("the KV cache is full: it has room for " +
+                                 std::to_string(capacity_) +
+                                 " positions (reserveCache sets how many)");
+  }
+  return Status::ok();
+}
+
+void CheckpointModel::beginStep(int heads) {
+  step_.resize(layers_);
+  for (Matrix32& m : step_) m.resize(heads, cached_ + 1);
 }
 
 }  // namespace attention

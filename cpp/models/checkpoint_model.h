@@ -10,6 +10,11 @@
 // tables). They are widened to float32 where read (packB's 16-bit form), so a
 // model takes about its file's size; the products are the same.
 //
+// The KV cache of decoding: a forward pass (the prefill) keeps every layer's
+// keys and values (after RoPE, one row a position, one column block a kv head),
+// and each decode step of the family appends one position and computes only
+// its row (the family's decode(id)).
+//
 // Protocol: the family's configure() -> lay() (no allocation) -> storeAs(i, s)
 // for any 16-bit parameter -> allocate() -> parameterData(i) (float32) or
 // halfParameterData(i) (16-bit) for each parameter -> finishLoading() -> the
@@ -69,6 +74,14 @@ class CheckpointModel {
   // (H T x T): head h's attention weights are rows h T .. (h + 1) T - 1, row = query.
   const Matrix32& attention(int l) const { return attention_[l]; }
 
+  // The KV cache: positions it holds (the last forward pass's tokens plus one a
+  // decode step since), and how many it has room for.
+  int cachedPositions() const { return cached_; }
+  int cacheCapacity() const { return capacity_; }
+  // (H x n) of the last decode step: row h is query head h's attention weights
+  // over the n cached positions (its own the last).
+  const Matrix32& stepAttention(int l) const { return step_[l]; }
+
  protected:
   CheckpointModel() = default;
   ~CheckpointModel() = default;
@@ -102,6 +115,26 @@ class CheckpointModel {
   void beginForward(int tokens, int heads);
   Matrix32& attentionOut(int l) { return attention_[l]; }
 
+  // Room for `positions` positions of `width` floats of keys and of values in
+  // every layer, allocated now; refused (kOutOfMemory, before allocating) when
+  // they and the weights would pass the wasm memory's 2 GiB. 0 frees the cache.
+  Status reserveKeysValues(int positions, Eigen::Index width);
+  // A forward pass keeps its T positions' keys and values (rows 0..T-1 of
+  // cachedKeys / cachedValues, grown to T rows if less was reserved); the cache
+  // holds them once endCache(T) says the pass succeeded.
+  void beginCache(int tokens, Eigen::Index width);
+  void endCache(int tokens) { cached_ = tokens; }
+  Matrix32& cachedKeys(int l) { return keys_[l]; }
+  Matrix32& cachedValues(int l) { return values_[l]; }
+  // A decode step at position cachedPositions(): sizes each layer's (H x (t + 1))
+  // stepAttention; endCache(t + 1) once the step succeeded.
+  void beginStep(int heads);
+  // Whether a decode step may run at position t = cachedPositions(): the weights
+  // loaded, a forward pass first, t below the model's `positions` (config.json's
+  // `positionsName`) and below the cache's room.
+  Status decodeAllowed(int positions, const char* positionsName) const;
+  Matrix32& stepAttentionOut(int l) { return step_[l]; }
+
  private:
   std::vector<CheckpointParameter> parameters_;
   std::vector<int> linears_;
@@ -117,6 +150,11 @@ class CheckpointModel {
 
   int tokens_ = 0;
   std::vector<Matrix32> attention_;  // layers_ of (H T x T)
+
+  int cached_ = 0, capacity_ = 0;
+  std::vector<Matrix32> keys_, values_;  // layers_ of (capacity x width)
+  std::vector<Matrix32> step_;           // layers_ of (H x t + 1)
+  void clearCache();
 };
 
 }  // namespace attention

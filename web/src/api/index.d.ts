@@ -347,6 +347,52 @@ export interface ModelFiles {
  */
 export interface ModelFamilies {}
 
+/** Options of a decoder's `generate` / `generateIds` (GPT-2 and the rotary families). */
+export interface GenerateOptions {
+  /** New tokens at most (integer ≥ 1; default 32, or fewer when the positions leave less room); prompt + maxTokens ≤ the model's positions. */
+  maxTokens?: number;
+  /** Finite ≥ 0; 0 = greedy (the most likely token). Default: generation_config.json's when its do_sample is true, else 0. */
+  temperature?: number;
+  /** Sample among the topK most likely tokens only (integer in [1, vocab_size]; default: all). */
+  topK?: number;
+  /** Then among the smallest most-likely set whose probability reaches topP (in (0, 1]; default 1). */
+  topP?: number;
+  /** The sampler's seed (integer in [0, 2^32 − 1], default 0): the same seed repeats the same tokens. */
+  seed?: number;
+  /** Token ids that end generation (kept as the last token). Default: the EOS id(s) of generation_config.json, else config.json; `[]` = none. */
+  stop?: readonly number[];
+  /** Aborts between two tokens: the promise rejects with the signal's reason. */
+  signal?: AbortSignal;
+  /** Called after each new token. */
+  onToken?: (step: GenerateStep) => void;
+}
+
+export interface GenerateStep {
+  id: number;
+  token: string;
+  /** The token's probability in the distribution it was drawn from (temperature-scaled, truncated by topK / topP; 1 for greedy). */
+  p: number;
+  /** Its probability under the model's plain softmax. */
+  pModel: number;
+  /**
+   * `attentions[layer][head]`: the attention row that predicted this token, i.e. the last position's
+   * weights over every position before the token (prompt + earlier new tokens; length = that count).
+   */
+  attentions: Float32Array[][];
+}
+
+export interface GenerateResult {
+  /** The new tokens only (not the prompt). */
+  ids: number[];
+  tokens: string[];
+  /** The tokenizer's decode of `ids`. */
+  text: string;
+  steps: GenerateStep[];
+  promptIds: number[];
+  /** 'stop': a stop id ended it (it is the last of `ids`); 'maxTokens': it ran maxTokens steps. */
+  stopReason: 'stop' | 'maxTokens';
+}
+
 /** What `openModel` returns: one of the families' models, narrowed by `m.family`. */
 export type OpenedModel = ModelFamilies[keyof ModelFamilies];
 

@@ -4,6 +4,7 @@
 #include <limits>
 
 #include "ops/attention.h"
+#include "ops/cached_attention.h"
 #include "ops/gemm.h"
 #include "ops/layer_norm.h"
 #include "ops/linear.h"
@@ -105,8 +106,8 @@ Status Gpt2Model::configure(const Gpt2Config& c) {
 Status Gpt2Model::forward(const std::vector<int>& ids) {
   if (!loaded()) return Status::invalidArgument("the weights are not loaded");
   const Gpt2Config& c = config_;
-  const Eigen::Index T = static_cast<Eigen::Index>(ids.size()), D = c.dModel, H = c.heads,
-                     F = c.inner;
+  const Eigen::Index T = static_cast<Eigen::Index>(ids.size()), D = c.dModel, H = c.heads;
+  endCache(0);  // the cache holds nothing until this pass succeeds
   residual_.resize(c.layers + 1);
   // x = wte[ids] + wpe[0..T)                                     (T x D)
   // (The embedding checks 1 <= T <= P and every id.)
@@ -114,9 +115,10 @@ Status Gpt2Model::forward(const std::vector<int>& ids) {
   RETURN_IF_ERROR(tokenPositionEmbedding(param(kWte), param(kWpe), ids, residual_[0]));
   RETURN_IF_ERROR(requireFiniteIn(residual_[0], -1, "token + position embeddings (wte + wpe)"));
   beginForward(static_cast<int>(T), c.heads);
+  beginCache(static_cast<int>(T), D);
 
   const Eigen::Index dk = D / H;
-  Matrix32 normed(T, D), qkv(T, 3 * D), heads(T, D), attnOut(T, D), hidden(T, F), mlpOut(T, D);
+  Matrix32 normed(T, D), qkv(T, 3 * D), heads(T, D);
   AttentionMask32 causal;
   causal.causal = true;
   const float eps = static_cast<float>(c.epsilon);
@@ -131,6 +133,9 @@ Status Gpt2Model::forward(const std::vector<int>& ids) {
     // Columns: q | k | v, head h's d_k columns at h d_k inside each.
     linear(normed, P(kAttnWeight), P(kAttnBias), qkv);
     RETURN_IF_ERROR(requireFiniteIn(qkv, l, "q, k, v (" + p + "attn.c_attn)"));
+    // The KV cache keeps k and v for decoding.
+    cachedKeys(l).topRows(T) = qkv.middleCols(D, D);
+    cachedValues(l).topRows(T) = qkv.middleCols(2 * D, D);
     // Per head, the existing attention op (float32 path, causal):
     //   weights = softmax(q_h k_h^T / sqrt(d_k))                 (T x T)
     //   heads[:, h d_k .. (h+1) d_k) = weights v_h               (T x d_k)
@@ -150,29 +155,46 @@ Status Gpt2Model::forward(const std::vector<int>& ids) {
     // the next token's), so from its attention output on it runs on that row
     // alone: 3/4 of a block's products, 6% of the pass for 64 tokens.
     const Eigen::Index first = l + 1 == c.layers ? T - 1 : 0, rows = T - first;
-    // x = x + heads c_proj + b; m = ln_2(x)                      (rows x D)
-    linear(heads.middleRows(first, rows), P(kAttnProjWeight), P(kAttnProjBias),
-           attnOut.topRows(rows));
-    Matrix32& next = residual_[l + 1];
-    next = x.middleRows(first, rows) + attnOut.topRows(rows);
-    RETURN_IF_ERROR(requireFiniteIn(next, l, "attention output (" + p + "attn.c_proj)"));
-    layerNormInto(next, paramData(P(kLn2Weight)), paramData(P(kLn2Bias)), eps,
-                  normed.topRows(rows));
-    RETURN_IF_ERROR(requireFiniteIn(normed.topRows(rows), l, "second layer norm (" + p + "ln_2)"));
-    // hidden = gelu(m c_fc + b)                                  (rows x F)
-    linear(normed.topRows(rows), P(kFcWeight), P(kFcBias), hidden.topRows(rows));
     RETURN_IF_ERROR(
-        requireFiniteIn(hidden.topRows(rows), l, "MLP hidden layer (" + p + "mlp.c_fc)"));
-    geluInPlace(hidden.data(), static_cast<std::size_t>(rows * F), c.gelu);
-    // x = x + hidden c_proj + b                                  (rows x D)
-    linear(hidden.topRows(rows), P(kMlpProjWeight), P(kMlpProjBias), mlpOut.topRows(rows));
-    next += mlpOut.topRows(rows);
-    RETURN_IF_ERROR(requireFiniteIn(next, l, "MLP output (" + p + "mlp.c_proj)"));
+        blockTail(l, heads.middleRows(first, rows), x.middleRows(first, rows), residual_[l + 1]));
   }
+  finish(residual_[c.layers]);
+  endCache(static_cast<int>(T));
+  return Status::ok();
+}
+
+Status Gpt2Model::blockTail(int l, const MatrixView32& heads, const MatrixView32& x,
+                            Matrix32& next) const {
+  const Gpt2Config& c = config_;
+  const auto P = [&](LayerParam p) { return layerParam(l, p); };
+  const std::string p = "h." + std::to_string(l) + ".";
+  const Eigen::Index rows = x.rows();
+  const float eps = static_cast<float>(c.epsilon);
+  // x = x + heads c_proj + b; m = ln_2(x)                      (rows x D)
+  Matrix32 attnOut(rows, c.dModel), normed(rows, c.dModel), hidden(rows, c.inner),
+      mlpOut(rows, c.dModel);
+  linear(heads, P(kAttnProjWeight), P(kAttnProjBias), attnOut);
+  next = x + attnOut;
+  RETURN_IF_ERROR(requireFiniteIn(next, l, "attention output (" + p + "attn.c_proj)"));
+  layerNormInto(next, paramData(P(kLn2Weight)), paramData(P(kLn2Bias)), eps, normed);
+  RETURN_IF_ERROR(requireFiniteIn(normed, l, "second layer norm (" + p + "ln_2)"));
+  // hidden = gelu(m c_fc + b)                                  (rows x F)
+  linear(normed, P(kFcWeight), P(kFcBias), hidden);
+  RETURN_IF_ERROR(requireFiniteIn(hidden, l, "MLP hidden layer (" + p + "mlp.c_fc)"));
+  geluInPlace(hidden.data(), static_cast<std::size_t>(hidden.size()), c.gelu);
+  // x = x + hidden c_proj + b                                  (rows x D)
+  linear(hidden, P(kMlpProjWeight), P(kMlpProjBias), mlpOut);
+  next += mlpOut;
+  return requireFiniteIn(next, l, "MLP output (" + p + "mlp.c_proj)");
+}
+
+void Gpt2Model::finish(const Matrix32& lastRow) {
+  const Gpt2Config& c = config_;
+  const Eigen::Index D = c.dModel;
   // h = ln_f(x), the last position                              (1 x D)
   const int lnF = kFirstLayer + c.layers * kPerLayer;
   final_.resize(1, D);
-  layerNormInto(residual_[c.layers], paramData(lnF), paramData(lnF + 1), eps, final_);
+  layerNormInto(lastRow, paramData(lnF), paramData(lnF + 1), static_cast<float>(c.epsilon), final_);
   // logits = W h (V), W = wte (tied) or lm_head (V x D): the gemm's
   // matrix-vector case, W read once in place (never packed or copied).
   logits_.resize(1, c.vocab);
@@ -183,6 +205,61 @@ Status Gpt2Model::forward(const std::vector<int>& ids) {
   probabilities_ = logits_;
   softmaxRow(probabilities_.data(), c.vocab, c.vocab, c.vocab, 1.0f,
              static_cast<const float*>(nullptr));
+}
+
+Status Gpt2Model::reserveCache(int positions) {
+  if (positions < 0 || positions > config_.positions) {
+    return Status::shapeMismatch("the KV cache's positions must be in [0, n_positions = " +
+                                 std::to_string(config_.positions) + "], got " +
+                                 std::to_string(positions));
+  }
+  return reserveKeysValues(positions, config_.dModel);
+}
+
+Status Gpt2Model::decode(int id) {
+  const Gpt2Config& c = config_;
+  const int t = cachedPositions();
+  RETURN_IF_ERROR(decodeAllowed(c.positions, "n_positions"));
+  if (id < 0 || id >= c.vocab) {
+    return Status::invalidValue("id = " + std::to_string(id) +
+                                " is outside [0, vocab_size = " + std::to_string(c.vocab) + ")");
+  }
+  const Eigen::Index D = c.dModel, H = c.heads, dk = D / H, n = t + 1;
+  // x = wte[id] + wpe[t]                                         (1 x D)
+  Matrix32 x(1, D), next, normed(1, D), qkv(1, 3 * D), heads(1, D);
+  readRow(kWte, id, x.data());
+  x += param(kWpe).row(t);
+  RETURN_IF_ERROR(requireFiniteIn(x, -1, "token + position embeddings (wte + wpe)"));
+  beginStep(c.heads);
+  for (int l = 0; l < c.layers; ++l) {
+    const auto P = [&](LayerParam p) { return layerParam(l, p); };
+    const std::string p = "h." + std::to_string(l) + ".";
+    layerNormInto(x, paramData(P(kLn1Weight)), paramData(P(kLn1Bias)),
+                  static_cast<float>(c.epsilon), normed);
+    RETURN_IF_ERROR(requireFiniteIn(normed, l, "first layer norm (" + p + "ln_1)"));
+    linear(normed, P(kAttnWeight), P(kAttnBias), qkv);
+    RETURN_IF_ERROR(requireFiniteIn(qkv, l, "q, k, v (" + p + "attn.c_attn)"));
+    // Append this position's k and v; attend over positions 0..t.
+    Matrix32& keys = cachedKeys(l);
+    Matrix32& values = cachedValues(l);
+    keys.row(t) = qkv.middleCols(D, D);
+    values.row(t) = qkv.middleCols(2 * D, D);
+    for (Eigen::Index h = 0; h < H; ++h) {
+      const Status s =
+          cachedAttentionRow(qkv.middleCols(h * dk, dk), keys.topRows(n).middleCols(h * dk, dk),
+                             values.topRows(n).middleCols(h * dk, dk), 0, 0.0,
+                             heads.middleCols(h * dk, dk), stepAttentionOut(l).row(h));
+      if (s.code == StatusCode::kInvalidValue) {
+        return overflowIn(l, "attention scores (head " + std::to_string(h) +
+                                 ", q k^T / sqrt(d_k) of " + p + "attn.c_attn)");
+      }
+      RETURN_IF_ERROR(s);
+    }
+    RETURN_IF_ERROR(blockTail(l, heads, x, next));
+    x.swap(next);
+  }
+  finish(x);
+  endCache(t + 1);
   return Status::ok();
 }
 

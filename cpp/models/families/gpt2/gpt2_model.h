@@ -59,7 +59,19 @@ class Gpt2Model : public CheckpointModel {
 
   // ids: (T) -> the results below. Fails (naming ids) for T outside [1, P] or
   // an id outside [0, V).
+  // Also keeps every layer's keys and values in the KV cache (the base's).
   Status forward(const std::vector<int>& ids);
+
+  // Decoding with the KV cache: room for `positions` positions in [0, P],
+  // allocated now (0 frees it; kOutOfMemory before allocating when it cannot fit).
+  Status reserveCache(int positions);
+  // One more token after the cached ones (a forward pass first): id at position
+  // t = cachedPositions(), its keys and values appended, its row of attention
+  // over the t + 1 cached positions in every layer (stepAttention), and
+  // logits() / probabilities() of the position after it. Fails (changing
+  // nothing the next step reads) without a forward pass, at t = P or t =
+  // cacheCapacity(), or for an id outside [0, V).
+  Status decode(int id);
 
   // (T x D) residual stream: l = 0 the embeddings, l = 1..L - 1 after block l;
   // l = L (1 x D): after the last block, at the last position only (the only
@@ -82,6 +94,12 @@ class Gpt2Model : public CheckpointModel {
                     const MatrixView32& weight, const MatrixView32& bias, MatrixOut32 out) const;
 
  private:
+  // The block after its attention: x + heads c_proj, then the MLP and its
+  // residual, for the rows of heads (T' x D) and x (T' x D) -> next.
+  Status blockTail(int l, const MatrixView32& heads, const MatrixView32& x, Matrix32& next) const;
+  // ln_f of the last position's row -> final_, logits_, probabilities_.
+  void finish(const Matrix32& lastRow);
+
   Gpt2Config config_;
   std::vector<Matrix32> residual_;  // L + 1 of (T x D)
   Matrix32 final_, logits_, probabilities_;

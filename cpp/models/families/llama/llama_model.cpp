@@ -4,6 +4,7 @@
 #include <limits>
 
 #include "ops/attention.h"
+#include "ops/cached_attention.h"
 #include "ops/gemm.h"
 #include "ops/linear.h"
 #include "ops/softmax.h"
@@ -201,8 +202,8 @@ Status LlamaModel::finiteIn(const MatrixView32& values, int l, const char* what,
 Status LlamaModel::forward(const std::vector<int>& ids) {
   if (!loaded()) return Status::invalidArgument("the weights are not loaded");
   const LlamaConfig& c = config_;
-  const Eigen::Index T = static_cast<Eigen::Index>(ids.size()), D = c.dModel, hd = c.headDim,
-                     F = c.inner;
+  const Eigen::Index T = static_cast<Eigen::Index>(ids.size()), D = c.dModel, hd = c.headDim;
+  endCache(0);  // the cache holds nothing until this pass succeeds
   if (T < 1 || T > c.positions) {
     return Status::shapeMismatch(
         "ids has " + std::to_string(T) +
@@ -224,26 +225,28 @@ Status LlamaModel::forward(const std::vector<int>& ids) {
   }
   RETURN_IF_ERROR(requireFiniteIn(residual_[0], -1, "token embeddings (embed_tokens)"));
   beginForward(static_cast<int>(T), c.heads);
+  beginCache(static_cast<int>(T), hd * c.kvHeads);
   positions_.resize(T);
   for (Eigen::Index t = 0; t < T; ++t) positions_[t] = static_cast<int>(t);
 
-  Matrix32 q, k, v, heads(T, hd * c.heads), attnOut(T, D), normed(T, D), gate(T, F), up(T, F),
-      mlpOut(T, D);
+  Matrix32 q, k, v, heads(T, hd * c.heads);
   for (int l = 0; l < c.layers; ++l) {
-    const int* at = index_.data() + static_cast<std::size_t>(l) * kPerLayer;
     const Matrix32& x = residual_[l];
     RETURN_IF_ERROR(projectHeads(l, x, q, k, v));
     // RoPE of q and k at positions 0..T-1, with the layer's base
     const std::vector<double>& freq = sliding(l) ? localFreq_ : globalFreq_;
     RETURN_IF_ERROR(applyRope(q, positions_, freq, c.headDim, RopePairing::kHalf));
     RETURN_IF_ERROR(applyRope(k, positions_, freq, c.headDim, RopePairing::kHalf));
+    // The KV cache keeps the rotated keys and the values for decoding.
+    cachedKeys(l).topRows(T) = k;
+    cachedValues(l).topRows(T) = v;
     // Per query head h, attention on its columns of q and its kv head's of k, v:
     //   weights = softmax(q_h k_g^T * scale), causal (and windowed)   (T x T)
     //   heads[:, h hd .. (h+1) hd) = weights v_g                      (T x hd)
     AttentionMask32 mask;
     mask.causal = true;
     mask.window = sliding(l) ? c.slidingWindow : 0;
-    mask.scale = c.queryPreAttnScalar > 0 ? 1.0 / std::sqrt(c.queryPreAttnScalar) : 0.0;
+    mask.scale = scoreScale();
     for (int h = 0; h < c.heads; ++h) {
       const Eigen::Index g = kvHeadOf(h);
       const Status s = scaledDotProductAttention(
@@ -258,29 +261,46 @@ Status LlamaModel::forward(const std::vector<int>& ids) {
     // The last layer's output counts only at the last position (the logits are
     // the next token's): from its attention output on it runs on that row alone.
     const Eigen::Index first = l + 1 == c.layers ? T - 1 : 0, rows = T - first;
-    auto attn = attnOut.topRows(rows);
-    linear(heads.middleRows(first, rows), at[kO], at[kOBias], attn);
-    if (c.sandwichNorms) rmsNorm(attn, at[kPostAttentionNorm], D, attn);
-    Matrix32& next = residual_[l + 1];
-    next = x.middleRows(first, rows) + attn;
-    RETURN_IF_ERROR(finiteIn(next, l, "attention output", "self_attn.o_proj"));
-    // MLP: down(act(gate(m)) * up(m)), m the normed stream               (rows x D)
-    auto m = normed.topRows(rows);
-    rmsNorm(next, at[c.sandwichNorms ? kPreFeedforwardNorm : kPostAttentionNorm], D, m);
-    linear(m, at[kGate], at[kGateBias], gate.topRows(rows));
-    linear(m, at[kUp], at[kUpBias], up.topRows(rows));
-    RETURN_IF_ERROR(finiteIn(gate.topRows(rows), l, "MLP gate", "mlp.gate_proj"));
-    RETURN_IF_ERROR(finiteIn(up.topRows(rows), l, "MLP up", "mlp.up_proj"));
-    gateInPlace(gate.data(), up.data(), static_cast<std::size_t>(rows * F), c.activation);
-    auto down = mlpOut.topRows(rows);
-    linear(gate.topRows(rows), at[kDown], at[kDownBias], down);
-    if (c.sandwichNorms) rmsNorm(down, at[kPostFeedforwardNorm], D, down);
-    next += down;
-    RETURN_IF_ERROR(finiteIn(next, l, "MLP output", "mlp.down_proj"));
+    RETURN_IF_ERROR(
+        blockTail(l, heads.middleRows(first, rows), x.middleRows(first, rows), residual_[l + 1]));
   }
+  finish(residual_[c.layers]);
+  endCache(static_cast<int>(T));
+  return Status::ok();
+}
+
+double LlamaModel::scoreScale() const {
+  return config_.queryPreAttnScalar > 0 ? 1.0 / std::sqrt(config_.queryPreAttnScalar) : 0.0;
+}
+
+Status LlamaModel::blockTail(int l, const MatrixView32& heads, const MatrixView32& x,
+                             Matrix32& next) const {
+  const LlamaConfig& c = config_;
+  const int* at = index_.data() + static_cast<std::size_t>(l) * kPerLayer;
+  const Eigen::Index rows = x.rows(), D = c.dModel, F = c.inner;
+  Matrix32 attn(rows, D), m(rows, D), gate(rows, F), up(rows, F), down(rows, D);
+  linear(heads, at[kO], at[kOBias], attn);
+  if (c.sandwichNorms) rmsNorm(attn, at[kPostAttentionNorm], D, attn);
+  next = x + attn;
+  RETURN_IF_ERROR(finiteIn(next, l, "attention output", "self_attn.o_proj"));
+  // MLP: down(act(gate(m)) * up(m)), m the normed stream               (rows x D)
+  rmsNorm(next, at[c.sandwichNorms ? kPreFeedforwardNorm : kPostAttentionNorm], D, m);
+  linear(m, at[kGate], at[kGateBias], gate);
+  linear(m, at[kUp], at[kUpBias], up);
+  RETURN_IF_ERROR(finiteIn(gate, l, "MLP gate", "mlp.gate_proj"));
+  RETURN_IF_ERROR(finiteIn(up, l, "MLP up", "mlp.up_proj"));
+  gateInPlace(gate.data(), up.data(), static_cast<std::size_t>(rows * F), c.activation);
+  linear(gate, at[kDown], at[kDownBias], down);
+  if (c.sandwichNorms) rmsNorm(down, at[kPostFeedforwardNorm], D, down);
+  next += down;
+  return finiteIn(next, l, "MLP output", "mlp.down_proj");
+}
+
+void LlamaModel::finish(const Matrix32& lastRow) {
+  const LlamaConfig& c = config_;
   // h = norm(x) at the last position; logits = W h (V), W = lm_head or embed_tokens
-  Matrix32 last(1, D);
-  rmsNorm(residual_[c.layers], finalNorm_, D, last);
+  Matrix32 last(1, c.dModel);
+  rmsNorm(lastRow, finalNorm_, c.dModel, last);
   logits_.resize(1, c.vocab);
   timesVector(head_, last.data(), logits_.data());
   if (c.finalLogitSoftcap > 0) {
@@ -292,6 +312,61 @@ Status LlamaModel::forward(const std::vector<int>& ids) {
   probabilities_ = logits_;
   softmaxRow(probabilities_.data(), c.vocab, c.vocab, c.vocab, 1.0f,
              static_cast<const float*>(nullptr));
+}
+
+Status LlamaModel::reserveCache(int positions) {
+  if (positions < 0 || positions > config_.positions) {
+    return Status::shapeMismatch(
+        "the KV cache's positions must be in [0, max_position_embeddings = " +
+        std::to_string(config_.positions) + "], got " + std::to_string(positions));
+  }
+  return reserveKeysValues(positions, Eigen::Index{config_.headDim} * config_.kvHeads);
+}
+
+Status LlamaModel::decode(int id) {
+  const LlamaConfig& c = config_;
+  const int t = cachedPositions();
+  RETURN_IF_ERROR(decodeAllowed(c.positions, "max_position_embeddings"));
+  if (id < 0 || id >= c.vocab) {
+    return Status::invalidValue("id = " + std::to_string(id) +
+                                " is outside [0, vocab_size = " + std::to_string(c.vocab) + ")");
+  }
+  const Eigen::Index D = c.dModel, hd = c.headDim, n = t + 1;
+  Matrix32 x(1, D), next, q, k, v, heads(1, hd * c.heads);
+  readRow(embed_, id, x.data());
+  if (c.embedScale) x *= static_cast<float>(std::sqrt(static_cast<double>(D)));
+  RETURN_IF_ERROR(requireFiniteIn(x, -1, "token embeddings (embed_tokens)"));
+  const std::vector<int> position = {t};
+  beginStep(c.heads);
+  for (int l = 0; l < c.layers; ++l) {
+    RETURN_IF_ERROR(projectHeads(l, x, q, k, v));
+    const std::vector<double>& freq = sliding(l) ? localFreq_ : globalFreq_;
+    RETURN_IF_ERROR(applyRope(q, position, freq, c.headDim, RopePairing::kHalf));
+    RETURN_IF_ERROR(applyRope(k, position, freq, c.headDim, RopePairing::kHalf));
+    // Append this position's key and value; each query head attends over 0..t
+    // through its kv head's columns of the cache.
+    Matrix32& keys = cachedKeys(l);
+    Matrix32& values = cachedValues(l);
+    keys.row(t) = k;
+    values.row(t) = v;
+    const int window = sliding(l) ? c.slidingWindow : 0;
+    for (int h = 0; h < c.heads; ++h) {
+      const Eigen::Index g = kvHeadOf(h);
+      const Status s =
+          cachedAttentionRow(q.middleCols(h * hd, hd), keys.topRows(n).middleCols(g * hd, hd),
+                             values.topRows(n).middleCols(g * hd, hd), window, scoreScale(),
+                             heads.middleCols(h * hd, hd), stepAttentionOut(l).row(h));
+      if (s.code == StatusCode::kInvalidValue) {
+        return overflowIn(l, "attention scores (head " + std::to_string(h) + " of layers." +
+                                 std::to_string(l) + ".self_attn)");
+      }
+      RETURN_IF_ERROR(s);
+    }
+    RETURN_IF_ERROR(blockTail(l, heads, x, next));
+    x.swap(next);
+  }
+  finish(x);
+  endCache(t + 1);
   return Status::ok();
 }
 

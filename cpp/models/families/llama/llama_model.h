@@ -84,7 +84,20 @@ class LlamaModel : public CheckpointModel {
 
   // ids: (T) -> the results below. Fails (naming ids) for T outside [1, P] or
   // an id outside [0, V).
+  // Also keeps every layer's keys (after RoPE) and values in the KV cache (the
+  // base's), one column block of hd per kv head.
   Status forward(const std::vector<int>& ids);
+
+  // Decoding with the KV cache: room for `positions` positions in [0, P],
+  // allocated now (0 frees it; kOutOfMemory before allocating when it cannot fit).
+  Status reserveCache(int positions);
+  // One more token after the cached ones (a forward pass first): id at position
+  // t = cachedPositions(), its rotated keys and values appended, each query
+  // head's row of attention over the t + 1 cached positions (zero left of the
+  // window on sliding layers) in every layer (stepAttention), and logits() /
+  // probabilities() of the position after it. Fails without a forward pass, at
+  // t = P or t = cacheCapacity(), or for an id outside [0, V).
+  Status decode(int id);
 
   // (T x D) residual stream entering layer l (l = 0: the embeddings); l = L
   // (1 x D): after the last layer, at the last position only.
@@ -108,6 +121,13 @@ class LlamaModel : public CheckpointModel {
  private:
   Status projectHeads(int l, const Matrix32& x, Matrix32& q, Matrix32& k, Matrix32& v) const;
   void rmsNorm(const MatrixView32& x, int weight, Eigen::Index width, MatrixOut32 y) const;
+  // The layer after its attention: o_proj and its residual, then the MLP and
+  // its residual, for the rows of heads (T' x H hd) and x (T' x D) -> next.
+  Status blockTail(int l, const MatrixView32& heads, const MatrixView32& x, Matrix32& next) const;
+  // The final norm of the last position's row -> logits_ (soft-capped), probabilities_.
+  void finish(const Matrix32& lastRow);
+  // Scores' scale of the attention (0: 1 / sqrt(hd)).
+  double scoreScale() const;
   static Status finiteIn(const MatrixView32& values, int l, const char* what, const char* tensor);
 
   LlamaConfig config_;

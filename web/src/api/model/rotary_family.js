@@ -10,7 +10,7 @@ import { withHeap } from '../heap.js';
 import { Matrix } from '../matrix.js';
 import { loadTokenizerAsync } from '../tokenizer/index.js';
 import { coreOf } from './base_model.js';
-import { CausalModel, encodeText, forwardIn, tokenText } from './causal_model.js';
+import { CausalModel, encodeText, eosIdOf, eosIds, forwardIn, tokenText } from './causal_model.js';
 import { MAX_LAYERS, requireSize } from './config.js';
 import { readJson } from './source.js';
 
@@ -175,6 +175,7 @@ function configReader({ modelTypes, defaults, layerTypes, gemma }) {
       mlp_bias: requireFlag(config, 'mlp_bias', fn, false),
       sliding_window: layer_types?.includes('sliding_attention') ? (sliding_window ?? defaults.sliding_window) : null,
       layer_types,
+      eos_token_id: eosIdOf(config.eos_token_id ?? json.eos_token_id ?? null, fn),
     };
     if (gemma) {
       if (config.use_bidirectional_attention === true)
@@ -251,14 +252,22 @@ function coreConfigOf(config, { qkvBias, outputBias, qkNorm, gemma }) {
   };
 }
 
-/** generation_config.json's token ids (when the folder has it), or null. */
+/**
+ * What the model keeps of generation_config.json (null without it): its token ids
+ * (m.generationConfig) and generate's default temperature (its temperature when
+ * do_sample is true, else 0: greedy).
+ */
 async function readGeneration(files, fn, signal) {
   if (files['generation_config.json'] === undefined) return null;
   const json = await readJson(files['generation_config.json'], fn, 'generation_config.json', signal);
   if (!isPlainObject(json)) return null;
   const ids = (v) =>
     Number.isInteger(v) ? v : Array.isArray(v) && v.every(Number.isInteger) ? Object.freeze([...v]) : null;
-  return Object.freeze({ bos_token_id: ids(json.bos_token_id), eos_token_id: ids(json.eos_token_id) });
+  const t = json.temperature;
+  return {
+    generationConfig: Object.freeze({ bos_token_id: ids(json.bos_token_id), eos_token_id: ids(json.eos_token_id) }),
+    temperature: json.do_sample === true ? (Number.isFinite(t) && t >= 0 ? t : 1) : 0,
+  };
 }
 
 /** The model class of the rotary families; `kind` names it in messages. */
@@ -266,13 +275,17 @@ export class RotaryModel extends CausalModel {
   #kind;
 
   /** @internal */
-  constructor(core, raw, kind, family, config, tokenizer, weights, generation) {
+  constructor(core, raw, kind, family, config, tokenizer, weights, extras) {
+    const generation = extras?.generationConfig ?? null;
     super(core, raw, kind, family, config, tokenizer, weights, {
       layers: config.num_hidden_layers,
       heads: config.num_attention_heads,
       vocab: config.vocab_size,
       positions: config.max_position_embeddings,
       positionsName: 'max_position_embeddings',
+      // generate's defaults: generation_config.json's, else config.json's EOS and greedy
+      stop: eosIds(generation?.eos_token_id ?? config.eos_token_id),
+      temperature: extras?.temperature ?? 0,
     });
     /** generation_config.json's bos_token_id and eos_token_id, or null without that file. */
     this.generationConfig = generation;
@@ -364,7 +377,7 @@ export function rotaryFamily(spec) {
         signal,
       );
     },
-    /** What the model keeps of the folder's other files: generation_config.json's token ids. */
+    /** What the model keeps of the folder's other files: generation_config.json's token ids and temperature. */
     readExtras: readGeneration,
     coreClass: '_LlamaModel',
     coreConfig: (config) => coreConfigOf(config, { qkvBias: spec.qkvBias, outputBias: spec.outputBias, qkNorm, gemma }),

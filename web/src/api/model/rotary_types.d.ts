@@ -1,7 +1,7 @@
 // Types the rotary decoder families share (model/families/llama, qwen2, qwen3,
 // gemma3; runtime: model/rotary_family.js). Each family's types.d.ts names its
 // config and model from these; llama/types.d.ts re-exports them.
-import type { Matrix, OwnedObject } from '../index.js';
+import type { GenerateOptions, GenerateResult, Matrix, OwnedObject } from '../index.js';
 
 /** rope_scaling as the core computes it (null: none, or rope_type 'default'). */
 export type RotaryScaling =
@@ -35,6 +35,8 @@ export interface RotaryConfig {
   readonly sliding_window: number | null;
   /** Each layer's attention, or null when none slides. */
   readonly layer_types: readonly ('sliding_attention' | 'full_attention')[] | null;
+  /** config.json's EOS id(s): generate's default stop without generation_config.json. */
+  readonly eos_token_id: number | readonly number[] | null;
 }
 
 export interface RotaryTokenizer {
@@ -108,6 +110,10 @@ export interface RotaryModel<Family extends string, Config extends RotaryConfig>
   run(text: string, options?: RotaryRunOptions): RotaryResult;
   /** Runs the model on 1 to `max_position_embeddings` token ids in [0, vocab_size). */
   runIds(ids: readonly number[] | Int32Array | Uint32Array, options?: RotaryRunOptions): RotaryResult;
+  /** Continues `prompt` token by token with a KV cache (greedy or seeded sampling). */
+  generate(prompt: string, options?: GenerateOptions): Promise<GenerateResult>;
+  /** The same from token ids. */
+  generateIds(ids: readonly number[] | Int32Array | Uint32Array, options?: GenerateOptions): Promise<GenerateResult>;
   /** One query head's q, k, v on `text` (before and after RoPE), recomputed in the core. */
   explainHead(text: string, options: RotaryExplainOptions): Promise<RotaryHeadInputs>;
 }

@@ -1,6 +1,7 @@
 // config.json of the GPT-2 family (Hugging Face's GPT2Config): the fields the
 // model needs, checked, with GPT2Config's defaults for the optional ones.
 import { describe, isPlainObject } from '../../../errors.js';
+import { eosIdOf } from '../../causal_model.js';
 import { ACTIVATIONS, MAX_LAYERS, requireSize } from '../../config.js';
 
 /**
@@ -48,5 +49,7 @@ export function readGpt2Config(json, fn) {
     n_inner,
     layer_norm_epsilon,
     activation_function,
+    // generate's default stop ids (GPT2Config's default: 50256)
+    eos_token_id: eosIdOf(config.eos_token_id ?? 50256, fn),
   });
 }

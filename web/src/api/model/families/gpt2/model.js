@@ -8,7 +8,7 @@ import { rawOf } from '../../../handle.js';
 import { withHeap } from '../../../heap.js';
 import { Matrix } from '../../../matrix.js';
 import { coreOf } from '../../base_model.js';
-import { CausalModel, encodeText, forwardIn, tokenText } from '../../causal_model.js';
+import { CausalModel, encodeText, eosIds, forwardIn, tokenText } from '../../causal_model.js';
 import { readHeadWeights } from './head_weights.js';
 
 export class Gpt2 extends CausalModel {
@@ -20,6 +20,8 @@ export class Gpt2 extends CausalModel {
       vocab: config.vocab_size,
       positions: config.n_positions,
       positionsName: 'n_positions',
+      stop: eosIds(config.eos_token_id),
+      temperature: 0, // GPT-2 folders have no generation_config.json: greedy
     });
   }
 

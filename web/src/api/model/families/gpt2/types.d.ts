@@ -1,6 +1,6 @@
 // The GPT-2 family's types (web/src/api/model/families/gpt2/): what openModel
 // returns for a GPT-2 folder. Re-exported by index.d.ts.
-import type { Matrix, OwnedObject, ModelFile } from '../../../index.js';
+import type { GenerateOptions, GenerateResult, Matrix, OwnedObject, ModelFile } from '../../../index.js';
 
 /** The `config.json` fields a GPT-2 runs with (checked; GPT2Config's defaults filled in). */
 export interface Gpt2Config {
@@ -13,6 +13,8 @@ export interface Gpt2Config {
   readonly n_inner: number;
   readonly layer_norm_epsilon: number;
   readonly activation_function: 'gelu_new' | 'gelu_pytorch_tanh' | 'gelu_fast' | 'gelu';
+  /** generate's default stop id(s) (GPT2Config's default 50256). */
+  readonly eos_token_id: number | readonly number[] | null;
 }
 
 export interface Gpt2Tokenizer {
@@ -49,6 +51,10 @@ export interface Gpt2Model extends OwnedObject {
   run(text: string, options?: Gpt2RunOptions): Gpt2Result;
   /** Runs the model on 1 to `n_positions` token ids in [0, vocab_size). */
   runIds(ids: readonly number[] | Int32Array | Uint32Array, options?: Gpt2RunOptions): Gpt2Result;
+  /** Continues `prompt` token by token with a KV cache (greedy or seeded sampling). */
+  generate(prompt: string, options?: GenerateOptions): Promise<GenerateResult>;
+  /** The same from token ids. */
+  generateIds(ids: readonly number[] | Int32Array | Uint32Array, options?: GenerateOptions): Promise<GenerateResult>;
   /**
    * One head's queries, keys and values on `text` ((T × d_k) float32), to explain its weights down to q·k,
    * with the rows and weights they were projected from (x, wq, bq, …: q = x wq + bq).
