@@ -147,12 +147,13 @@ const decodeSession = await ortSession(decodeFile);
 const canGenerate = typeof f32.model.generateIds === 'function';
 const decodeTimes = { f32: [], bf16: [], ort: [] };
 const decodeIds = {};
-const generate = (model) => model.generateIds(ids, { maxTokens: NEW_TOKENS, temperature: 0, stop: [] });
-const newIdsOf = (result) => result.steps.map((s) => s.id);
+// generateIds is async (it yields between steps); its steps hold the new ids.
+const generate = async (model) =>
+  (await model.generateIds(ids, { maxTokens: NEW_TOKENS, temperature: 0, stop: [] })).steps.map((s) => s.id);
 for (let round = 0; round < DECODE.rounds; round++) {
   if (canGenerate) {
-    decodeTimes.f32.push(...(await samples(() => (decodeIds.f32 = newIdsOf(generate(f32.model))), DECODE.runs)));
-    decodeTimes.bf16.push(...(await samples(() => (decodeIds.bf16 = newIdsOf(generate(bf16.model))), DECODE.runs)));
+    decodeTimes.f32.push(...(await samples(async () => (decodeIds.f32 = await generate(f32.model)), DECODE.runs)));
+    decodeTimes.bf16.push(...(await samples(async () => (decodeIds.bf16 = await generate(bf16.model)), DECODE.runs)));
   }
   decodeTimes.ort.push(
     ...(await samples(async () => (decodeIds.ort = await ortGenerate(decodeSession, ids, NEW_TOKENS)), DECODE.runs)),
