@@ -264,34 +264,45 @@ void gemmPackedImpl(Trans ta, Index m, Index n, Index p, const T* a, Index lda, 
 constexpr Index kStreamGroups = 16;
 constexpr Index kStreamDepth = 1024;
 
-// c[0, cols) (+)= a[0, p) . panel (p x kPanel): the product of ONE row of a (a
-// decoder's single new token) with a panel, without the micro-kernel's three
-// zero rows (4x the multiply-adds for one useful row). Two sets of partial sums
-// (even and odd t) so consecutive additions do not wait on each other; the
-// panel streams by once, which is what bounds the speed (one weight, one use).
-template <typename T>
-inline void oneRowKernel(const T* a, const T* panel, Index p, T* c, Index cols, Update update) {
+// c[0, cols) (+)= a[0, p) . (Panels panels side by side, the second `stride`
+// after the first): the product of ONE row of a (a decoder's new token) without
+// the micro-kernel's three zero rows (4x the multiply-adds for one useful row).
+// Each column sums over t in order, as the micro-kernel does, so a token gives
+// the same numbers decoded as in a whole forward pass; two panels at once keep
+// four independent sums in flight instead.
+template <int Panels, typename T>
+inline void oneRowKernel(const T* a, const T* panel, Index stride, Index p, T* c, Index cols,
+                         Update update) {
   using B = Blocking<T>;
   using Vec = typename B::Vec;
-  Vec even[B::kPanelVecs] = {}, odd[B::kPanelVecs] = {};
-  Index t = 0;
-  for (; t + 2 <= p; t += 2, panel += 2 * B::kPanel) {
-    const Vec a0 = broadcast(a[t]), a1 = broadcast(a[t + 1]);
-    for (int v = 0; v < B::kPanelVecs; ++v) {
-      even[v] += a0 * loadVec(panel + v * B::kLanes);
-      odd[v] += a1 * loadVec(panel + B::kPanel + v * B::kLanes);
+  Vec acc[Panels][B::kPanelVecs] = {};
+  for (Index t = 0; t < p; ++t, panel += B::kPanel) {
+    const Vec at = broadcast(a[t]);
+    for (int q = 0; q < Panels; ++q) {
+      for (int v = 0; v < B::kPanelVecs; ++v) {
+        acc[q][v] += at * loadVec(panel + q * stride + v * B::kLanes);
+      }
     }
   }
-  if (t < p) {
-    const Vec a0 = broadcast(a[t]);
-    for (int v = 0; v < B::kPanelVecs; ++v) even[v] += a0 * loadVec(panel + v * B::kLanes);
-  }
-  T row[B::kPanel];
-  for (int v = 0; v < B::kPanelVecs; ++v) {
-    const Vec sum = even[v] + odd[v];
-    std::memcpy(row + v * B::kLanes, &sum, sizeof sum);
-  }
+  T row[Panels * B::kPanel];
+  std::memcpy(row, acc, sizeof row);
   for (Index j = 0; j < cols; ++j) c[j] = update == Update::kAdd ? c[j] + row[j] : row[j];
+}
+
+// Runs `kernel(panels, k0, depth, c0, cols, blockUpdate)` over one row of c: two
+// panels at a time, in gemmStreamB's depth blocks (later blocks add to c, as there).
+template <typename T, typename Kernel>
+inline void forOneRow(Index n, Index p, Update update, Kernel kernel) {
+  constexpr Index kPanel = Blocking<T>::kPanel;
+  for (Index k0 = 0; k0 < p; k0 += kStreamDepth) {
+    const Index depth = std::min(kStreamDepth, p - k0);
+    const Update blockUpdate = k0 == 0 ? update : Update::kAdd;
+    Index jp = 0;
+    for (; (jp + 2) * kPanel <= n; jp += 2) kernel(2, jp, k0, depth, 2 * kPanel, blockUpdate);
+    for (; jp * kPanel < n; ++jp) {
+      kernel(1, jp, k0, depth, std::min(kPanel, n - jp * kPanel), blockUpdate);
+    }
+  }
 }
 
 template <typename T>
@@ -304,11 +315,17 @@ void gemmStreamBImpl(Index m, Index n, Index p, const T* a, Index lda, const T* 
     return;
   }
   if (m == 1) {  // one token: each panel once, no packing of a
-    for (Index jp = 0; jp < panelCount<T>(n); ++jp) {
-      const Index j0 = jp * B::kPanel;
-      oneRowKernel(a, packed + jp * panelRows * B::kPanel, p, c + j0,
-                   std::min<Index>(B::kPanel, n - j0), update);
-    }
+    forOneRow<T>(n, p, update,
+                 [&](int panels, Index jp, Index k0, Index depth, Index cols, Update blockUpdate) {
+                   const T* from = packed + jp * panelRows * B::kPanel + k0 * B::kPanel;
+                   T* out = c + jp * B::kPanel;
+                   if (panels == 2) {
+                     oneRowKernel<2>(a + k0, from, panelRows * B::kPanel, depth, out, cols,
+                                     blockUpdate);
+                   } else {
+                     oneRowKernel<1>(a + k0, from, 0, depth, out, cols, blockUpdate);
+                   }
+                 });
     return;
   }
   thread_local std::vector<T> ap;
@@ -470,36 +487,25 @@ void gemvBf16(Index m, Index k, const std::uint16_t* a, Index lda, const float* 
   }
 }
 
-// oneRowKernel on a bfloat16 panel (kPanel = 8 floats: wasm SIMD128, SSE): each
+// oneRowKernel on bfloat16 panels (kPanel = 8 floats: wasm SIMD128, SSE): each
 // panel row is one 16-byte load widened in registers, so a decoder's token reads
-// half the bytes; the same sums in the same order as on the widened panel.
-inline void oneRowKernelBf16(const float* a, const std::uint16_t* panel, Index p, float* c,
-                             Index cols, Update update) {
+// half the bytes; the same sums in the same order as on the widened panels.
+template <int Panels>
+inline void oneRowKernelBf16(const float* a, const std::uint16_t* panel, Index stride, Index p,
+                             float* c, Index cols, Update update) {
   static_assert(Blocking<float>::kPanel == 8, "two float vectors per panel row");
-  Floats4 even[2] = {}, odd[2] = {};
-  Index t = 0;
-  for (; t + 2 <= p; t += 2, panel += 16) {
-    const Floats4 a0 = broadcast(a[t]), a1 = broadcast(a[t + 1]);
-    Halves8 w0, w1;
-    std::memcpy(&w0, panel, sizeof w0);
-    std::memcpy(&w1, panel + 8, sizeof w1);
-    even[0] += a0 * lowBf16(w0);
-    even[1] += a0 * highBf16(w0);
-    odd[0] += a1 * lowBf16(w1);
-    odd[1] += a1 * highBf16(w1);
+  Floats4 acc[Panels][2] = {};
+  for (Index t = 0; t < p; ++t, panel += 8) {
+    const Floats4 at = broadcast(a[t]);
+    for (int q = 0; q < Panels; ++q) {
+      Halves8 w;
+      std::memcpy(&w, panel + q * stride, sizeof w);
+      acc[q][0] += at * lowBf16(w);
+      acc[q][1] += at * highBf16(w);
+    }
   }
-  if (t < p) {
-    const Floats4 a0 = broadcast(a[t]);
-    Halves8 w0;
-    std::memcpy(&w0, panel, sizeof w0);
-    even[0] += a0 * lowBf16(w0);
-    even[1] += a0 * highBf16(w0);
-  }
-  float row[8];
-  for (int v = 0; v < 2; ++v) {
-    const Floats4 sum = even[v] + odd[v];
-    std::memcpy(row + v * 4, &sum, sizeof sum);
-  }
+  float row[Panels * 8];
+  std::memcpy(row, acc, sizeof row);
   for (Index j = 0; j < cols; ++j) c[j] = update == Update::kAdd ? c[j] + row[j] : row[j];
 }
 
@@ -525,16 +531,29 @@ void gemmStreamBHalfImpl(Index m, Index n, Index p, const float* a, Index lda,
     widenHalves(from, static_cast<size_t>(count), format, panel.data());
   };
   if (m == 1) {  // one token: each panel once
-    for (Index jp = 0; jp < panelCount<float>(n); ++jp) {
-      const Index j0 = jp * B::kPanel, cols = std::min<Index>(B::kPanel, n - j0);
-      const std::uint16_t* from = packed + jp * panelRows * B::kPanel;
-      if (format == HalfFormat::kBF16 && B::kPanel == 8) {
-        oneRowKernelBf16(a, from, p, c + j0, cols, update);
-      } else {
-        widen(from, p * B::kPanel);
-        oneRowKernel(a, panel.data(), p, c + j0, cols, update);
-      }
-    }
+    forOneRow<float>(
+        n, p, update,
+        [&](int panels, Index jp, Index k0, Index depth, Index cols, Update blockUpdate) {
+          const std::uint16_t* from = packed + jp * panelRows * B::kPanel + k0 * B::kPanel;
+          float* out = c + jp * B::kPanel;
+          const Index stride = panelRows * B::kPanel;
+          if constexpr (B::kPanel == 8) {
+            if (format == HalfFormat::kBF16) {
+              if (panels == 2) {
+                oneRowKernelBf16<2>(a + k0, from, stride, depth, out, cols, blockUpdate);
+              } else {
+                oneRowKernelBf16<1>(a + k0, from, 0, depth, out, cols, blockUpdate);
+              }
+              return;
+            }
+          }
+          // F16 (or wider vectors): each panel's block widened, then the float kernel.
+          for (int q = 0; q < panels; ++q) {
+            widen(from + q * stride, depth * B::kPanel);
+            oneRowKernel<1>(a + k0, panel.data(), 0, depth, out + q * B::kPanel,
+                            std::min<Index>(B::kPanel, cols - q * B::kPanel), blockUpdate);
+          }
+        });
     return;
   }
   const Index blockDepth = std::min(p, kStreamDepth);

@@ -6,6 +6,8 @@
 //                                     row of a widened in registers), also equal
 //                                     bit for bit to gemmStreamB on the widened B
 //   linearPackedHalfInto             (both layouts packed, and the bias)
+// and one row through the one-row kernels equals the same row of a many-row
+// product bit for bit (a decoded token gives the forward pass's numbers).
 // 16-bit values are drawn as bit patterns and their reference value computed
 // from the format's definition (ldexp in double), not by the code under test.
 // Tolerance (derived, float32.h): a sum of k products in float, whatever the
@@ -228,4 +230,33 @@ TEST_CASE("linearPackedHalfInto equals x W + b in float64, one row and many", "[
     }
   }
   CHECK(products == 2 * 2 * 3);
+}
+
+TEST_CASE("one row of a gives the same bits alone as inside a many-row product",
+          "[gemm][half][decode]") {
+  std::mt19937_64 rng(6);
+  const Eigen::Index m = 6, n = 27;  // panels: 3 whole (one pair and one single) and a partial
+  for (int k : {5, 576, 1536}) {     // one depth block, and two (1024 + 512)
+    const auto a = float32::randomPair(m, k, rng);
+    for (HalfFormat format : {HalfFormat::kBF16, HalfFormat::kF16}) {
+      const HalfMatrix b = randomHalves(n, k, format, rng);  // (out x in), as PyTorch stores it
+      std::vector<std::uint16_t> halves;
+      std::vector<float> floats;
+      packB(Trans::kYes, b.bits.data(), k, k, n, halves);
+      packB(Trans::kYes, b.bits.data(), format, k, k, n, floats);
+      Matrix32 all(m, n), allHalf(m, n);
+      gemmStreamB(m, n, k, a.f.data(), k, floats.data(), k, all.data(), n);
+      gemmStreamBHalf(m, n, k, a.f.data(), k, halves.data(), format, k, allHalf.data(), n);
+      REQUIRE(all == allHalf);
+      for (Eigen::Index i = 0; i < m; ++i) {
+        Matrix32 row(1, n), rowHalf(1, n);
+        gemmStreamB(1, n, k, a.f.data() + i * k, k, floats.data(), k, row.data(), n);
+        gemmStreamBHalf(1, n, k, a.f.data() + i * k, k, halves.data(), format, k, rowHalf.data(),
+                        n);
+        INFO(nameOf(format) << ", k = " << k << ", row " << i);
+        REQUIRE(row == all.row(i));
+        REQUIRE(rowHalf == all.row(i));
+      }
+    }
+  }
 }
