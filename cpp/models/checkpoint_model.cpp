@@ -136,10 +136,19 @@ Status CheckpointModel::finishLoading() {
   }
   // One matrix at a time: the extra memory is one packed matrix. op(B) is the
   // weight as (in x out): as stored (in x out), or transposed (PyTorch's out x in).
-  // 16-bit ones stay as stored: linear() widens them as it packs them.
+  // 16-bit ones are packed 16-bit (widened where the product reads them).
   for (int i : linears_) {
-    if (storage_[i] != WeightStorage::kFloat32) continue;
     const CheckpointParameter& p = parameters_[i];
+    if (storage_[i] != WeightStorage::kFloat32) {
+      std::vector<std::uint16_t> packed;
+      if (layout_ == WeightLayout::kInOut) {
+        packB(Trans::kNo, halves_[i].data(), p.cols, p.rows, p.cols, packed);
+      } else {
+        packB(Trans::kYes, halves_[i].data(), p.cols, p.cols, p.rows, packed);
+      }
+      halves_[i].swap(packed);
+      continue;
+    }
     std::vector<float> packed;
     if (layout_ == WeightLayout::kInOut) {
       packB(Trans::kNo, tensors_[i].data(), p.cols, p.rows, p.cols, packed);
@@ -160,15 +169,7 @@ void CheckpointModel::linear(const MatrixView32& x, int weight, int bias, Matrix
     linearPackedInto(x, paramData(weight), out, b, y);
     return;
   }
-  // Widened while packed, into a buffer kept for the next call (the largest weight's size).
-  thread_local std::vector<float> packed;
-  const std::uint16_t* h = halves_[weight].data();
-  if (layout_ == WeightLayout::kInOut) {
-    packB(Trans::kNo, h, formatOf(weight), w.cols, w.rows, w.cols, packed);
-  } else {
-    packB(Trans::kYes, h, formatOf(weight), w.cols, w.cols, w.rows, packed);
-  }
-  linearPackedInto(x, packed.data(), out, b, y);
+  linearPackedHalfInto(x, halves_[weight].data(), formatOf(weight), out, b, y);
 }
 
 void CheckpointModel::readRow(int index, Eigen::Index row, float* out) const {
@@ -187,16 +188,7 @@ void CheckpointModel::timesVector(int index, const float* x, float* y) const {
     gemv(p.rows, p.cols, tensors_[index].data(), p.cols, x, y);
     return;
   }
-  // 16-bit: a block of rows at a time widened into a small buffer (stays in cache).
-  constexpr Eigen::Index kBlockRows = 64;
-  thread_local std::vector<float> block;
-  block.resize(static_cast<std::size_t>(kBlockRows * p.cols));
-  for (Eigen::Index r0 = 0; r0 < p.rows; r0 += kBlockRows) {
-    const Eigen::Index rows = std::min<Eigen::Index>(kBlockRows, p.rows - r0);
-    widenHalves(halves_[index].data() + r0 * p.cols, static_cast<std::size_t>(rows * p.cols),
-                formatOf(index), block.data());
-    gemv(rows, p.cols, block.data(), p.cols, x, y + r0);
-  }
+  gemvHalf(p.rows, p.cols, halves_[index].data(), formatOf(index), p.cols, x, y);
 }
 
 Status CheckpointModel::overflowIn(int layer, const std::string& what) {

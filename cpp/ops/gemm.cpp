@@ -81,9 +81,9 @@ inline typename Simd<T>::Vec broadcast(T x) {
   return splat<typename Simd<T>::Vec>(x, std::make_index_sequence<Blocking<T>::kLanes>{});
 }
 
-template <typename T>
-inline typename Simd<T>::Vec loadVec(const T* p) {
-  typename Simd<T>::Vec v;
+template <typename T, typename Vec = typename Simd<T>::Vec>
+inline Vec loadVec(const T* p) {
+  Vec v;
   std::memcpy(&v, p, sizeof v);
   return v;
 }
@@ -265,6 +265,47 @@ void gemmPackedImpl(Trans ta, Index m, Index n, Index p, const T* a, Index lda, 
 constexpr Index kStreamGroups = 16;
 constexpr Index kStreamDepth = 1024;
 
+// c[0, cols) (+)= a[0, p) . (Panels panels side by side, the second `stride`
+// after the first): the product of ONE row of a (a decoder's new token) without
+// the micro-kernel's three zero rows (4x the multiply-adds for one useful row).
+// Each column sums over t in order, as the micro-kernel does, so a token gives
+// the same numbers decoded as in a whole forward pass; two panels at once keep
+// four independent sums in flight instead.
+template <int Panels, typename T>
+inline void oneRowKernel(const T* a, const T* panel, Index stride, Index p, T* c, Index cols,
+                         Update update) {
+  using B = Blocking<T>;
+  using Vec = typename B::Vec;
+  Vec acc[Panels][B::kPanelVecs] = {};
+  for (Index t = 0; t < p; ++t, panel += B::kPanel) {
+    const Vec at = broadcast(a[t]);
+    for (int q = 0; q < Panels; ++q) {
+      for (int v = 0; v < B::kPanelVecs; ++v) {
+        acc[q][v] += at * loadVec(panel + q * stride + v * B::kLanes);
+      }
+    }
+  }
+  T row[Panels * B::kPanel];
+  std::memcpy(row, acc, sizeof row);
+  for (Index j = 0; j < cols; ++j) c[j] = update == Update::kAdd ? c[j] + row[j] : row[j];
+}
+
+// Runs `kernel(panels, k0, depth, c0, cols, blockUpdate)` over one row of c: two
+// panels at a time, in gemmStreamB's depth blocks (later blocks add to c, as there).
+template <typename T, typename Kernel>
+inline void forOneRow(Index n, Index p, Update update, Kernel kernel) {
+  constexpr Index kPanel = Blocking<T>::kPanel;
+  for (Index k0 = 0; k0 < p; k0 += kStreamDepth) {
+    const Index depth = std::min(kStreamDepth, p - k0);
+    const Update blockUpdate = k0 == 0 ? update : Update::kAdd;
+    Index jp = 0;
+    for (; (jp + 2) * kPanel <= n; jp += 2) kernel(2, jp, k0, depth, 2 * kPanel, blockUpdate);
+    for (; jp * kPanel < n; ++jp) {
+      kernel(1, jp, k0, depth, std::min(kPanel, n - jp * kPanel), blockUpdate);
+    }
+  }
+}
+
 template <typename T>
 void gemmStreamBImpl(Index m, Index n, Index p, const T* a, Index lda, const T* packed,
                      Index panelRows, T* c, Index ldc, Update update) {
@@ -272,6 +313,20 @@ void gemmStreamBImpl(Index m, Index n, Index p, const T* a, Index lda, const T* 
   constexpr Index R = B::kMicroRows;
   if (p == 0) {  // an empty sum: c = 0 (or unchanged)
     gemmPackedImpl(Trans::kNo, m, n, p, a, lda, packed, panelRows, c, ldc, update);
+    return;
+  }
+  if (m == 1) {  // one token: each panel once, no packing of a
+    forOneRow<T>(n, p, update,
+                 [&](int panels, Index jp, Index k0, Index depth, Index cols, Update blockUpdate) {
+                   const T* from = packed + jp * panelRows * B::kPanel + k0 * B::kPanel;
+                   T* out = c + jp * B::kPanel;
+                   if (panels == 2) {
+                     oneRowKernel<2>(a + k0, from, panelRows * B::kPanel, depth, out, cols,
+                                     blockUpdate);
+                   } else {
+                     oneRowKernel<1>(a + k0, from, 0, depth, out, cols, blockUpdate);
+                   }
+                 });
     return;
   }
   thread_local std::vector<T> ap;
@@ -301,20 +356,19 @@ void gemmStreamBImpl(Index m, Index n, Index p, const T* a, Index lda, const T* 
 }
 
 // Entry i of a stored B as T: `load(b, i)` (a copy, or a 16-bit value widened).
-template <typename T, typename S, typename Load>
+template <typename T, Index kPanel = Blocking<T>::kPanel, typename S, typename Load>
 void packBFrom(Trans tb, const S* b, Index ldb, Index rows, Index cols, std::vector<T>& packed,
                Load load) {
-  constexpr Index kPanel = Blocking<T>::kPanel;
   // Every entry is written below (values, or zero padding in the last panel), so
   // a buffer kept from the last call is not cleared first.
-  packed.resize(static_cast<size_t>(panelCount<T>(cols) * rows * kPanel));
+  packed.resize(static_cast<size_t>((cols + kPanel - 1) / kPanel * rows * kPanel));
   if (const Index width = cols % kPanel; width != 0) {
     T* last = packed.data() + (cols / kPanel) * rows * kPanel;
     for (Index t = 0; t < rows; ++t)
       std::fill(last + t * kPanel + width, last + (t + 1) * kPanel, T(0));
   }
   if (tb == Trans::kNo) {
-    for (Index jp = 0; jp < panelCount<T>(cols); ++jp) {
+    for (Index jp = 0; jp < (cols + kPanel - 1) / kPanel; ++jp) {
       const Index j0 = jp * kPanel, width = std::min<Index>(kPanel, cols - j0);
       T* out = packed.data() + jp * rows * kPanel;
       for (Index t = 0; t < rows; ++t) {
@@ -445,6 +499,141 @@ void gemmImpl(Trans ta, Trans tb, Index m, Index n, Index k, const T* a, Index l
   gemmPackedSplit(ta, m, n, k, a, lda, packed.data(), k, c, ldc, update);
 }
 
+// Float lanes from 16-bit ones in the top halves: bfloat16 widened (a float's top 16 bits).
+typedef std::uint16_t Halves8 __attribute__((vector_size(16)));
+typedef float Floats4 __attribute__((vector_size(16)));
+inline Floats4 floatsOf(Halves8 v) {
+  Floats4 f;
+  std::memcpy(&f, &v, sizeof f);
+  return f;
+}
+inline Floats4 lowBf16(Halves8 w) {
+  return floatsOf(__builtin_shufflevector(Halves8{}, w, 0, 8, 1, 9, 2, 10, 3, 11));
+}
+inline Floats4 highBf16(Halves8 w) {
+  return floatsOf(__builtin_shufflevector(Halves8{}, w, 4, 12, 5, 13, 6, 14, 7, 15));
+}
+
+// y[i] = a[i] . x for a bfloat16 a: 8 weights are one 16-byte load, widened to
+// two float vectors by a shuffle with zeros that puts each 16-bit value in the
+// top half of a float (bfloat16 is a float's top 16 bits). A decoder's token
+// then reads half the bytes of float32 weights, and memory is what bounds it.
+void gemvBf16(Index m, Index k, const std::uint16_t* a, Index lda, const float* x, float* y) {
+  for (Index i = 0; i < m; ++i) {
+    const std::uint16_t* row = a + i * lda;
+    Floats4 acc[4] = {};
+    Index t = 0;
+    for (; t + 16 <= k; t += 16) {
+      Halves8 w0, w1;
+      std::memcpy(&w0, row + t, sizeof w0);
+      std::memcpy(&w1, row + t + 8, sizeof w1);
+      acc[0] += lowBf16(w0) * loadVec<float, Floats4>(x + t);
+      acc[1] += highBf16(w0) * loadVec<float, Floats4>(x + t + 4);
+      acc[2] += lowBf16(w1) * loadVec<float, Floats4>(x + t + 8);
+      acc[3] += highBf16(w1) * loadVec<float, Floats4>(x + t + 12);
+    }
+    const Floats4 total = (acc[0] + acc[1]) + (acc[2] + acc[3]);
+    float sum = 0;  // gemvImpl's order, so a widened copy would give the same y
+    for (int lane = 0; lane < 4; ++lane) sum += total[lane];
+    for (; t < k; ++t) sum += bfloat16ToFloat(row[t]) * x[t];
+    y[i] = sum;
+  }
+}
+
+// oneRowKernel on bfloat16 panels (kPanel = 8 floats: wasm SIMD128, SSE): each
+// panel row is one 16-byte load widened in registers, so a decoder's token reads
+// half the bytes; the same sums in the same order as on the widened panels.
+template <int Panels>
+inline void oneRowKernelBf16(const float* a, const std::uint16_t* panel, Index stride, Index p,
+                             float* c, Index cols, Update update) {
+  static_assert(Blocking<float>::kPanel == 8, "two float vectors per panel row");
+  Floats4 acc[Panels][2] = {};
+  for (Index t = 0; t < p; ++t, panel += 8) {
+    const Floats4 at = broadcast(a[t]);
+    for (int q = 0; q < Panels; ++q) {
+      Halves8 w;
+      std::memcpy(&w, panel + q * stride, sizeof w);
+      acc[q][0] += at * lowBf16(w);
+      acc[q][1] += at * highBf16(w);
+    }
+  }
+  float row[Panels * 8];
+  std::memcpy(row, acc, sizeof row);
+  for (Index j = 0; j < cols; ++j) c[j] = update == Update::kAdd ? c[j] + row[j] : row[j];
+}
+
+// gemmStreamBImpl on panels packed 16-bit: each panel's depth block is widened
+// (at most 1024 x 8 floats, 32 KiB: L1) just before the up to 64 rows of a use
+// it, so the weights are read from memory at half the bytes, and the sums are
+// gemmStreamB's on the widened panels, in the same order (the same results).
+void gemmStreamBHalfImpl(Index m, Index n, Index p, const float* a, Index lda,
+                         const std::uint16_t* packed, HalfFormat format, Index panelRows, float* c,
+                         Index ldc, Update update) {
+  using B = Blocking<float>;
+  constexpr Index R = B::kMicroRows;
+  if (m == 0 || n == 0) return;
+  if (p == 0) {  // an empty sum
+    if (update == Update::kSet) {
+      for (Index i = 0; i < m; ++i) std::fill(c + i * ldc, c + i * ldc + n, 0.0f);
+    }
+    return;
+  }
+  thread_local std::vector<float> ap, panel;
+  const auto widen = [&](const std::uint16_t* from, Index count) {
+    panel.resize(static_cast<size_t>(count));
+    widenHalves(from, static_cast<size_t>(count), format, panel.data());
+  };
+  if (m == 1) {  // one token: each panel once
+    forOneRow<float>(
+        n, p, update,
+        [&](int panels, Index jp, Index k0, Index depth, Index cols, Update blockUpdate) {
+          const std::uint16_t* from = packed + jp * panelRows * B::kPanel + k0 * B::kPanel;
+          float* out = c + jp * B::kPanel;
+          const Index stride = panelRows * B::kPanel;
+          if constexpr (B::kPanel == 8) {
+            if (format == HalfFormat::kBF16) {
+              if (panels == 2) {
+                oneRowKernelBf16<2>(a + k0, from, stride, depth, out, cols, blockUpdate);
+              } else {
+                oneRowKernelBf16<1>(a + k0, from, 0, depth, out, cols, blockUpdate);
+              }
+              return;
+            }
+          }
+          // F16 (or wider vectors): each panel's block widened, then the float kernel.
+          for (int q = 0; q < panels; ++q) {
+            widen(from + q * stride, depth * B::kPanel);
+            oneRowKernel<1>(a + k0, panel.data(), 0, depth, out + q * B::kPanel,
+                            std::min<Index>(B::kPanel, cols - q * B::kPanel), blockUpdate);
+          }
+        });
+    return;
+  }
+  const Index blockDepth = std::min(p, kStreamDepth);
+  ap.resize(static_cast<size_t>(blockDepth * R * kStreamGroups));
+  for (Index g0 = 0; g0 < m; g0 += R * kStreamGroups) {
+    const Index groups = std::min<Index>(kStreamGroups, (m - g0 + R - 1) / R);
+    for (Index k0 = 0; k0 < p; k0 += kStreamDepth) {
+      const Index depth = std::min(kStreamDepth, p - k0);
+      const Update blockUpdate = k0 == 0 ? update : Update::kAdd;
+      for (Index g = 0; g < groups; ++g) {
+        const Index i0 = g0 + g * R;
+        packA(Trans::kNo, a + k0, lda, i0, std::min<Index>(R, m - i0), depth,
+              ap.data() + g * depth * R);
+      }
+      for (Index jp = 0; jp < panelCount<float>(n); ++jp) {
+        const Index j0 = jp * B::kPanel;
+        widen(packed + jp * panelRows * B::kPanel + k0 * B::kPanel, depth * B::kPanel);
+        for (Index g = 0; g < groups; ++g) {
+          const Index i0 = g0 + g * R;
+          microKernel(ap.data() + g * depth * R, panel.data(), depth, c + i0 * ldc + j0, ldc,
+                      std::min<Index>(R, m - i0), std::min<Index>(B::kPanel, n - j0), blockUpdate);
+        }
+      }
+    }
+  }
+}
+
 template <typename T>
 void gemmViews(const MatrixViewOf<T>& a, Trans ta, const MatrixViewOf<T>& b, Trans tb,
                MatrixOutOf<T> c, Update update) {
@@ -525,6 +714,55 @@ void gemmStreamB(Index m, Index n, Index k, const double* a, Index lda, const do
 void gemmStreamB(Index m, Index n, Index k, const float* a, Index lda, const float* packed,
                  Index panelRows, float* c, Index ldc, Update update) {
   gemmStreamBSplit(m, n, k, a, lda, packed, panelRows, c, ldc, update);
+}
+
+// The serial gemvHalf on rows [0, m) (each row's sum is computed the same on any split).
+static void gemvHalfRows(Index m, Index k, const std::uint16_t* a, HalfFormat format, Index lda,
+                  const float* x, float* y) {
+  if (format == HalfFormat::kBF16) {
+    gemvBf16(m, k, a, lda, x, y);
+    return;
+  }
+  // F16 (no shift widens it): a block of rows at a time widened into a buffer in cache.
+  constexpr Index kBlockRows = 16;
+  thread_local std::vector<float> block;
+  block.resize(static_cast<std::size_t>(kBlockRows * k));
+  for (Index r0 = 0; r0 < m; r0 += kBlockRows) {
+    const Index rows = std::min<Index>(kBlockRows, m - r0);
+    for (Index r = 0; r < rows; ++r) {
+      widenHalves(a + (r0 + r) * lda, static_cast<std::size_t>(k), format, block.data() + r * k);
+    }
+    gemvImpl(rows, k, block.data(), k, x, y + r0);
+  }
+}
+
+void gemvHalf(Index m, Index k, const std::uint16_t* a, HalfFormat format, Index lda,
+              const float* x, float* y) {
+  const Index pieces = piecesFor(static_cast<double>(m) * k, m);
+  if (pieces == 1) {
+    gemvHalfRows(m, k, a, format, lda, x, y);
+    return;
+  }
+  parallelFor(0, pieces, [&](Index t) {
+    const Index r0 = m * t / pieces, r1 = m * (t + 1) / pieces;
+    gemvHalfRows(r1 - r0, k, a + r0 * lda, format, lda, x, y + r0);
+  });
+}
+
+void packB(Trans tb, const std::uint16_t* b, Index ldb, Index rows, Index cols,
+           std::vector<std::uint16_t>& packed) {
+  packBFrom<std::uint16_t, Blocking<float>::kPanel>(
+      tb, b, ldb, rows, cols, packed, [](const std::uint16_t* x, Index i) { return x[i]; });
+}
+
+void gemmStreamBHalf(Index m, Index n, Index k, const float* a, Index lda,
+                     const std::uint16_t* packed, HalfFormat format, Index panelRows, float* c,
+                     Index ldc, Update update) {
+  // Split over column panels like gemmStreamB: each column's sum is the serial one.
+  splitPanels<float>(n, static_cast<double>(m) * n * k, [&](Index jp0, Index j0, Index cols) {
+    gemmStreamBHalfImpl(m, cols, k, a, lda, packed + jp0 * panelRows * Blocking<float>::kPanel,
+                        format, panelRows, c + j0, ldc, update);
+  });
 }
 
 void gemv(Index m, Index k, const double* a, Index lda, const double* x, double* y) {

@@ -85,6 +85,16 @@ bool halvesFinite(const std::uint16_t* in, std::size_t n, HalfFormat format);
 void packB(Trans tb, const std::uint16_t* b, HalfFormat format, Eigen::Index ldb, Eigen::Index rows,
            Eigen::Index cols, std::vector<float>& packed);
 
+// y (m) = a (m x k, 16-bit, row-major) x (k), each row of a read once (a
+// decoder's logits from a 16-bit output table); BF16 widened in the hot loop
+// (half the bytes of float32), in gemv's order of sums. No checks.
+void gemvHalf(Eigen::Index m, Eigen::Index k, const std::uint16_t* a, HalfFormat format,
+              Eigen::Index lda, const float* x, float* y);
+
+// 16-bit panels: packB's layout for float, the values kept as stored.
+void packB(Trans tb, const std::uint16_t* b, Eigen::Index ldb, Eigen::Index rows, Eigen::Index cols,
+           std::vector<std::uint16_t>& packed);
+
 // c (m x n) = a (m x k) . packedB, where packedB was packed with panelRows >= k
 // rows (only the first k are used).
 void gemmPacked(Eigen::Index m, Eigen::Index n, Eigen::Index k, const double* a, Eigen::Index lda,
@@ -96,12 +106,21 @@ void gemmPacked(Eigen::Index m, Eigen::Index n, Eigen::Index k, const float* a, 
 
 // The same product, for a packed B much larger than the caches and used once
 // (a model's weights): B streams from memory once per 64 rows of a instead of
-// once per 16, in depth blocks that keep packed a in L2 (gemm.cpp).
+// once per 16, in depth blocks that keep packed a in L2 (gemm.cpp). One row of a
+// (a decoder's new token) takes a one-row kernel: no zero rows computed.
 void gemmStreamB(Eigen::Index m, Eigen::Index n, Eigen::Index k, const double* a, Eigen::Index lda,
                  const double* packed, Eigen::Index panelRows, double* c, Eigen::Index ldc,
                  Update update = Update::kSet);
 void gemmStreamB(Eigen::Index m, Eigen::Index n, Eigen::Index k, const float* a, Eigen::Index lda,
                  const float* packed, Eigen::Index panelRows, float* c, Eigen::Index ldc,
                  Update update = Update::kSet);
+// The same on 16-bit panels (packB's 16-bit layout form above): each panel's
+// depth block widened just before use, so weights stream at half the bytes,
+// with gemmStreamB's sums in gemmStreamB's order (the same results as on the
+// widened panels); one row of a widens BF16 in registers.
+void gemmStreamBHalf(Eigen::Index m, Eigen::Index n, Eigen::Index k, const float* a,
+                     Eigen::Index lda, const std::uint16_t* packed, HalfFormat format,
+                     Eigen::Index panelRows, float* c, Eigen::Index ldc,
+                     Update update = Update::kSet);
 
 }  // namespace attention

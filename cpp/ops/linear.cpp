@@ -45,6 +45,13 @@ void linearPackedInto(const MatrixView32& x, const float* packedWeight, Eigen::I
   addBias(bias, y);
 }
 
+void linearPackedHalfInto(const MatrixView32& x, const std::uint16_t* packedWeight,
+                          HalfFormat format, Eigen::Index out, const float* bias, MatrixOut32 y) {
+  gemmStreamBHalf(x.rows(), out, x.cols(), x.data(), x.outerStride(), packedWeight, format,
+                  x.cols(), y.data(), y.outerStride());
+  addBias(bias, y);
+}
+
 Status linear(const MatrixView& x, const MatrixView& weight, const std::optional<VectorView>& bias,
               WeightLayout layout, Matrix& y) {
   RETURN_IF_ERROR(requireNonEmpty("x", x));

@@ -5,6 +5,7 @@
 // Shapes: x (n x in), b (out) or none -> y (n x out).
 #pragma once
 
+#include <cstdint>
 #include <optional>
 
 #include "gemm.h"
@@ -39,5 +40,10 @@ void linearInto(const MatrixView32& x, const MatrixView32& weight, const float* 
 // gemmStreamB: W is read from memory once per 64 rows of x.
 void linearPackedInto(const MatrixView32& x, const float* packedWeight, Eigen::Index out,
                       const float* bias, MatrixOut32 y);
+
+// The same with W packed 16-bit, as stored (packB's 16-bit form, gemm.h):
+// gemmStreamBHalf, the same y as linearPackedInto on the widened W.
+void linearPackedHalfInto(const MatrixView32& x, const std::uint16_t* packedWeight,
+                          HalfFormat format, Eigen::Index out, const float* bias, MatrixOut32 y);
 
 }  // namespace attention
