@@ -718,7 +718,7 @@ void gemmStreamB(Index m, Index n, Index k, const float* a, Index lda, const flo
 
 // The serial gemvHalf on rows [0, m) (each row's sum is computed the same on any split).
 static void gemvHalfRows(Index m, Index k, const std::uint16_t* a, HalfFormat format, Index lda,
-                  const float* x, float* y) {
+                         const float* x, float* y) {
   if (format == HalfFormat::kBF16) {
     gemvBf16(m, k, a, lda, x, y);
     return;
