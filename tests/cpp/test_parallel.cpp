@@ -32,7 +32,7 @@ auto withThreads(int n, F f) {
 
 }  // namespace
 
-TEST_CASE("parallelFor runs every index once on 1, 2 and 4 threads; nested calls run serially",
+TEST_CASE("parallelFor runs every index once on 1, 2 and 4 threads, nested calls serially",
           "[parallel]") {
   REQUIRE(threadsSupported());
   for (int threads : {1, 2, 4}) {
@@ -53,7 +53,8 @@ TEST_CASE("parallelFor runs every index once on 1, 2 and 4 threads; nested calls
   }
 }
 
-TEST_CASE("parallelFor passes on an exception; setThreadCount refuses bad counts", "[parallel]") {
+TEST_CASE("parallelFor passes on an exception and setThreadCount refuses bad counts",
+          "[parallel]") {
   REQUIRE(setThreadCount(2));
   REQUIRE_THROWS_AS(parallelFor(0, 64,
                                 [](Eigen::Index i) {

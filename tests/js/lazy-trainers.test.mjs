@@ -13,7 +13,7 @@ test('loadAttention checks its options (rejects with a TypeError naming the opti
   });
   await assert.rejects(loadAttention({ trainer: true }), {
     name: 'TypeError',
-    message: /^loadAttention: unknown option 'trainer' \(known: trainers\)/,
+    message: /^loadAttention: unknown option 'trainer' \(known: trainers, threads\)/,
   });
   await assert.rejects(loadAttention(7), {
     name: 'TypeError',
