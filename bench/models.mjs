@@ -116,7 +116,9 @@ function agreement(oursResult, ortResult) {
 async function threadsSpeedup() {
   const { threadsSpeedup: measure } = await import('./lib/threads.mjs');
   const r = await measure({ threads: 2 });
-  console.log(`threads: SmolLM2 prefill ${r.threads_speedup.toFixed(2)}x, GPT-2 ${r.gpt2_threads_speedup.toFixed(2)}x on 2 threads`);
+  console.log(
+    `threads: SmolLM2 prefill ${r.threads_speedup.toFixed(2)}x, GPT-2 ${r.gpt2_threads_speedup.toFixed(2)}x on 2 threads`,
+  );
   return r.threads_speedup;
 }
 
