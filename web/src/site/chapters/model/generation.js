@@ -60,9 +60,12 @@ export function generationFlow({ root, view, figures, options, live, onChange })
     try {
       const out = await generateText(model, sentence, plan.options, {
         signal: controller.signal,
-        onToken: (step) => stale() || add(step, T),
+        // Steps that a worker had already sent when Stop was pressed are not shown.
+        onToken: (step) => stale() || controller.signal.aborted || add(step, T),
       });
       if (stale()) return;
+      // The model may finish before the Stop reaches it (a worker runs ahead of the page).
+      if (controller.signal.aborted) return finish(controller, `stopped after ${steps.length} new tokens.`);
       const why = REASONS[out.stopReason] ?? out.stopReason;
       finish(controller, `done: ${out.ids.length} new tokens (${why}). Choose a new token to see its row.`);
     } catch (error) {

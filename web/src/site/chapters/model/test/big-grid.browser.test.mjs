@@ -51,11 +51,16 @@ function countBursts() {
   };
 }
 
+// The opened model's grid (CAP maps), every map drawn: the demo's smaller grid stays on the
+// page until the run of the new model (in the chapter's worker) comes back.
 const fullyDrawn = (page) =>
-  page.waitForFunction((s) => {
-    const g = document.querySelector(s);
-    return g && g.dataset.maps && g.dataset.drawn === g.dataset.maps;
-  }, grid);
+  page.waitForFunction(
+    ([s, cap]) => {
+      const g = document.querySelector(s);
+      return g && g.dataset.maps === String(cap) && g.dataset.drawn === g.dataset.maps;
+    },
+    [grid, CAP],
+  );
 
 test('64 layers × 64 heads: 1,024 maps drawn in slices, a note, and paging by layer', async () => {
   const page = await openPage(env.browser, `${env.url}#chapter=model`);
