@@ -30,7 +30,7 @@ let host;
 before(async () => {
   dir = mkdtempSync(join(tmpdir(), 'attention-lab-widget-hosts-'));
   // The package's files where a site serves them; the page and its copy of the widget elsewhere.
-  for (const part of ['lib', 'elements'])
+  for (const part of ['lib', 'elements', 'classic', 'site'])
     cpSync(join(DIST, part), join(dir, 'attention-lab', part), { recursive: true });
   cpSync(join(DIST, 'elements', 'anywidget.js'), join(dir, 'book', 'build', 'widget-0f3a.js'));
   env = await startBrowser();
