@@ -8,7 +8,7 @@ import createAttentionCore from './attention_core.mjs';
 import { attentionApi } from './attention.js';
 import { embeddingsApi } from './embeddings.js';
 import { readOptions, requireBoolean } from './errors.js';
-import { readThreads } from './model/threads.js';
+import { readThreads } from './threads.js';
 import { gemmApi } from './gemm.js';
 import { Matrix } from './matrix.js';
 import { onlineSoftmaxApi } from './online_softmax.js';

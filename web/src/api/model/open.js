@@ -31,7 +31,7 @@ import { FLOAT_DTYPES, MAX_HEADER_BYTES, parseHeader, readHeaderLength } from '.
 import { ByteReader, checkAborted, readJson, withOrigins } from './source.js';
 import { TensorWriter } from './tensor_writer.js';
 import { modelCore, modelCoreWith, threadsFor } from './core.js';
-import { readThreads } from './threads.js';
+import { readThreads } from '../threads.js';
 
 /** The core's codes of the 16-bit formats it can keep weights in (cpp/model_bindings.h storeHalf). */
 const HALF_FORMATS = Object.freeze({ F16: 1, BF16: 2 });

@@ -1,6 +1,6 @@
-// options.threads of openModel and loadAttention, checked. Apart from
-// model/core.js so that loadAttention checks it without loading the models.
-import { describe } from '../errors.js';
+// options.threads of openModel and loadAttention, checked. Outside model/ so that
+// loadAttention checks it without loading any model file (the first load stays lean).
+import { describe } from './errors.js';
 
 /** Most threads `threads` may ask for (cpp/ops/parallel.h kMaxThreads). */
 export const MAX_THREADS = 16;
