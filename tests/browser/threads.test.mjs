@@ -144,7 +144,10 @@ test('isolated page, threads: 2: two threads, the threaded module only, NumPy lo
   assert.equal(two.maps.length, WIDE.n_layer);
   assert.deepEqual(two.maps, one.maps);
   assert.deepEqual(two.logits, one.logits);
+  // The one-thread module comes too, not instantiated: the reader imports it statically (model/modules.js).
   assert.deepEqual([...new Set(modules)].sort(), [
+    'model_core.mjs',
+    'model_core.wasm.js',
     'model_core_threads.mjs',
     'model_core_threads.wasm.js',
     'model_core_threads.worker.js',

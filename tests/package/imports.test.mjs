@@ -3,8 +3,8 @@
 // left alone by them: the model reader was a 404 in Vite). The exceptions are
 // meant to be left alone: Node's own modules (node:fs/promises, read by the API
 // in Node only), the notebook widget's elements URL (the notebook gives it at run
-// time) and a literal file resolved against the classic elements script's own
-// address (new URL('../lib/index.js', …): classic scripts have no import.meta).
+// time), a literal file resolved against a module's own address (new URL('./x', …))
+// and Emscripten's pthread worker, which imports the module its page names.
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -39,7 +39,9 @@ test('the built package imports no variable path: only literal import()s, beside
       !nodeModule(argument, text) &&
       !/^new URL\(\s*["'][^"']+["']\s*,/.test(argument) &&
       // the widget imports the elements from the URL the notebook sets (elements_url)
-      !(file === 'elements/anywidget.js' && text.includes('elements_url')),
+      !(file === 'elements/anywidget.js' && text.includes('elements_url')) &&
+      // Emscripten's pthread worker imports the threaded module from the URL its page posts
+      !(file === 'lib/model/model_core_threads.worker.js' && argument === 'e.data.urlOrBlob'),
   );
   assert.deepEqual(
     left.map(({ file, argument }) => `${file}: import(${argument})`),
