@@ -29,6 +29,7 @@
 #include "ops/linear.h"
 #include "ops/rms_norm.h"
 #include "ops/rope.h"
+#include "ops/token_table.h"
 
 using namespace attention;
 using Index = Eigen::Index;
@@ -58,8 +59,8 @@ Weight makeWeight(Index out, Index in, std::mt19937& rng) {
   widenHalves(bits.data(), bits.size(), HalfFormat::kBF16, values.data());
   Weight w;
   w.out = out;
-  packB(Trans::kYes, values.data(), in, in, out, w.f32);
-  packB(Trans::kYes, bits.data(), in, in, out, w.bf16);
+  packStreamB(Trans::kYes, values.data(), in, in, out, w.f32);
+  packStreamB(Trans::kYes, bits.data(), in, in, out, w.bf16);
   return w;
 }
 
@@ -157,7 +158,7 @@ void pass(const std::vector<Layer>& layers, const std::vector<std::uint16_t>& ta
     rmsNormInto(x.bottomRows(1), finalNorm.data(), kD, eps, RmsNormWeight::kPlain, last);
   });
   timer.time("logits", [&] {
-    gemvHalf(kV, kD, table.data(), HalfFormat::kBF16, kD, last.data(), logits.data());
+    tokenTableTimes(table.data(), HalfFormat::kBF16, kV, kD, last.data(), logits.data());
   });
 }
 
@@ -182,7 +183,9 @@ int main() {
     L.inputNorm.assign(kD, 1.0f);
     L.postNorm.assign(kD, 1.0f);
   }
-  std::vector<std::uint16_t> table(static_cast<std::size_t>(kV * kD), 0x3c00);  // bf16 0.0078
+  std::vector<std::uint16_t> table;  // the tied output table as a model lays it out
+  packTokenTable(std::vector<std::uint16_t>(static_cast<std::size_t>(kV * kD), 0x3c00).data(),
+                 HalfFormat::kBF16, kV, kD, table);  // bf16 0.0078
   std::vector<float> finalNorm(kD, 1.0f);
   std::vector<double> freq;
   (void)ropeInverseFrequencies(kHd, 100000.0, RopeScaling{}, freq);

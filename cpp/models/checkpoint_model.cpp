@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "ops/token_table.h"
 #include "ops/validate.h"
 
 namespace attention {
@@ -37,6 +38,8 @@ Status CheckpointModel::lay(std::vector<CheckpointParameter> parameters, std::ve
   parameters_ = std::move(parameters);
   linears_ = std::move(linears);
   capable_ = std::move(capable);
+  tables_.assign(parameters_.size(), false);
+  for (int i : halfReadable) tables_[i] = true;
   storage_.assign(parameters_.size(), WeightStorage::kFloat32);
   layout_ = layout;
   layers_ = layers;
@@ -142,20 +145,34 @@ Status CheckpointModel::finishLoading() {
     if (storage_[i] != WeightStorage::kFloat32) {
       std::vector<std::uint16_t> packed;
       if (layout_ == WeightLayout::kInOut) {
-        packB(Trans::kNo, halves_[i].data(), p.cols, p.rows, p.cols, packed);
+        packStreamB(Trans::kNo, halves_[i].data(), p.cols, p.rows, p.cols, packed);
       } else {
-        packB(Trans::kYes, halves_[i].data(), p.cols, p.cols, p.rows, packed);
+        packStreamB(Trans::kYes, halves_[i].data(), p.cols, p.cols, p.rows, packed);
       }
       halves_[i].swap(packed);
       continue;
     }
     std::vector<float> packed;
     if (layout_ == WeightLayout::kInOut) {
-      packB(Trans::kNo, tensors_[i].data(), p.cols, p.rows, p.cols, packed);
+      packStreamB(Trans::kNo, tensors_[i].data(), p.cols, p.rows, p.cols, packed);
     } else {
-      packB(Trans::kYes, tensors_[i].data(), p.cols, p.cols, p.rows, packed);
+      packStreamB(Trans::kYes, tensors_[i].data(), p.cols, p.cols, p.rows, packed);
     }
     tensors_[i].swap(packed);
+  }
+  // The tables read through readRow / timesVector: token_table.h's layout.
+  for (std::size_t i = 0; i < parameters_.size(); ++i) {
+    if (!tables_[i]) continue;
+    const CheckpointParameter& p = parameters_[i];
+    if (storage_[i] == WeightStorage::kFloat32) {
+      std::vector<float> packed;
+      packTokenTable(tensors_[i].data(), p.rows, p.cols, packed);
+      tensors_[i].swap(packed);
+    } else {
+      std::vector<std::uint16_t> packed;
+      packTokenTable(halves_[i].data(), formatOf(static_cast<int>(i)), p.rows, p.cols, packed);
+      halves_[i].swap(packed);
+    }
   }
   ready_ = true;
   return Status::ok();
@@ -173,7 +190,15 @@ void CheckpointModel::linear(const MatrixView32& x, int weight, int bias, Matrix
 }
 
 void CheckpointModel::readRow(int index, Eigen::Index row, float* out) const {
-  const Eigen::Index cols = parameters_[index].cols;
+  const Eigen::Index rows = parameters_[index].rows, cols = parameters_[index].cols;
+  if (tables_[index]) {
+    if (storage_[index] == WeightStorage::kFloat32) {
+      tokenTableRow(tensors_[index].data(), rows, cols, row, out);
+    } else {
+      tokenTableRow(halves_[index].data(), formatOf(index), rows, cols, row, out);
+    }
+    return;
+  }
   if (storage_[index] == WeightStorage::kFloat32) {
     std::copy(tensors_[index].data() + row * cols, tensors_[index].data() + (row + 1) * cols, out);
   } else {
@@ -185,10 +210,10 @@ void CheckpointModel::readRow(int index, Eigen::Index row, float* out) const {
 void CheckpointModel::timesVector(int index, const float* x, float* y) const {
   const CheckpointParameter& p = parameters_[index];
   if (storage_[index] == WeightStorage::kFloat32) {
-    gemv(p.rows, p.cols, tensors_[index].data(), p.cols, x, y);
-    return;
+    tokenTableTimes(tensors_[index].data(), p.rows, p.cols, x, y);
+  } else {
+    tokenTableTimes(halves_[index].data(), formatOf(index), p.rows, p.cols, x, y);
   }
-  gemvHalf(p.rows, p.cols, halves_[index].data(), formatOf(index), p.cols, x, y);
 }
 
 Status CheckpointModel::overflowIn(int layer, const std::string& what) {

@@ -3,11 +3,11 @@
 // parameter list the family lays out from its config, one float32 buffer per
 // parameter that the JS reader streams into (parameterData), the check that
 // every weight is finite, the one-time packing of the linear layers for the
-// gemm (ops/gemm.h packB: the layout its kernel reads, so a forward pass never
+// gemm (ops/gemm.h packStreamB: the layout its kernel reads, so a forward pass never
 // repacks them), and the attention weights of the last forward pass.
 // F16 and BF16 weights may stay 16-bit (storeAs): the linear ones, and those a
 // family reads through readRow / timesVector (a decoder's embedding and output
-// tables). They are widened to float32 where read (packB's 16-bit form), so a
+// tables). They are widened to float32 where read (packStreamB's 16-bit form), so a
 // model takes about its file's size; the products are the same.
 //
 // The KV cache of decoding: a forward pass (the prefill) keeps every layer's
@@ -88,8 +88,9 @@ class CheckpointModel {
 
   // The parameters, in the family's order, which of them are linear weights
   // (packed by finishLoading), stored as `layout` (in x out, or PyTorch's out x
-  // in), how many layers have attention maps, and which other parameters the
-  // family reads only through readRow / timesVector (so they may stay 16-bit).
+  // in), how many layers have attention maps, and which other parameters are
+  // token tables the family reads only through readRow / timesVector (laid out
+  // by finishLoading as ops/token_table.h says; they may stay 16-bit).
   // Frees any buffers. Refuses (changing nothing) weights that would not fit the
   // wasm memory's 2 GiB even with those 16-bit.
   Status lay(std::vector<CheckpointParameter> parameters, std::vector<int> linears,
@@ -103,7 +104,8 @@ class CheckpointModel {
   void linear(const MatrixView32& x, int weight, int bias, MatrixOut32 y) const;
   // Row `row` of parameter `index` as float32 (cols floats), whatever its storage.
   void readRow(int index, Eigen::Index row, float* out) const;
-  // y (rows) = parameter `index` (rows x cols) times x (cols), whatever its storage.
+  // y (rows) = token table `index` (rows x cols; one of lay's halfReadable) times
+  // x (cols), whatever its storage.
   void timesVector(int index, const float* x, float* y) const;
   // Finite weights can still overflow float32 in a forward pass. The model names
   // where (the core ops' messages advise scaling their inputs, which a model's
@@ -139,6 +141,7 @@ class CheckpointModel {
   std::vector<CheckpointParameter> parameters_;
   std::vector<int> linears_;
   std::vector<bool> capable_;           // may stay 16-bit
+  std::vector<bool> tables_;            // token tables (ops/token_table.h's layout)
   std::vector<WeightStorage> storage_;  // as stored
   WeightLayout layout_ = WeightLayout::kInOut;
   int layers_ = 0;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <string>
 
 #include "gemm.h"
@@ -9,6 +10,38 @@
 #include "validate.h"
 
 namespace attention {
+
+namespace {
+
+typedef float Floats4 __attribute__((vector_size(16)));
+
+// out (d) = sum_j w[j] rows[j] (n rows, `stride` floats apart), each entry summed
+// in key order from 0: 16 columns at a time in four SIMD sums (a SmolLM2-shaped
+// decoding step's attention, 270 rows over 65 keys: 0.83 -> 0.73 ms in wasm).
+void weightedRows(const float* w, const float* rows, Eigen::Index stride, Eigen::Index n,
+                  Eigen::Index d, float* out) {
+  using Index = Eigen::Index;
+  Index c0 = 0;
+  for (; c0 + 16 <= d; c0 += 16) {
+    Floats4 acc[4] = {};
+    for (Index j = 0; j < n; ++j) {
+      const Floats4 wj = {w[j], w[j], w[j], w[j]};
+      for (int v = 0; v < 4; ++v) {
+        Floats4 x;
+        std::memcpy(&x, rows + j * stride + c0 + 4 * v, sizeof x);
+        acc[v] += wj * x;
+      }
+    }
+    std::memcpy(out + c0, acc, sizeof acc);
+  }
+  for (; c0 < d; ++c0) {
+    float sum = 0;
+    for (Index j = 0; j < n; ++j) sum += w[j] * rows[j * stride + c0];
+    out[c0] = sum;
+  }
+}
+
+}  // namespace
 
 Status cachedAttentionRow(const MatrixView32& q, const MatrixView32& keys,
                           const MatrixView32& values, int window, double scale, MatrixOut32 output,
@@ -42,9 +75,8 @@ Status cachedAttentionRow(const MatrixView32& q, const MatrixView32& keys,
         "cachedAttentionRow: a score of q·Kᵀ overflows float32 (|score| > "
         "3.4e38); scale q or K down");
   }
-  // output = sum_j w_j values_j, in key order.
-  output.setZero();
-  for (Index j = first; j < n; ++j) output += w[j] * values.row(j);
+  weightedRows(w + first, values.data() + first * values.outerStride(), values.outerStride(), seen,
+               dv, output.data());
   return Status::ok();
 }
 

@@ -5,6 +5,7 @@
 #include <string>
 #include <utility>
 
+#include "half.h"
 #include "parallel.h"
 #include "validate.h"
 
@@ -251,87 +252,194 @@ void gemmPackedImpl(Trans ta, Index m, Index n, Index p, const T* a, Index lda, 
   }
 }
 
-// The same product for a packed B far larger than the caches and used once
-// per pass (a language model's weights: GPT-2 small reads 340 MB of them a
-// forward pass). gemmPackedImpl streams B once per kGroups * kMicroRows rows
-// of a, so 4 times for 64 tokens: from DRAM each time. Here up to
-// kStreamGroups groups (64 rows) are packed together, so B streams by once
-// per 64 rows, and the depth is cut into blocks of at most kStreamDepth so that
-// packed a (64 x 1024 floats: 256 KiB) stays in L2; each panel slice (1024 x 8
-// floats, 32 KiB) is read from memory once and reused by the 16 groups from
-// L1. The later depth blocks add to c. In wasm, the 48 products of a GPT-2
-// small pass on 64 tokens: 330 -> 287 ms (best of 12, /tmp micro-benchmark
-// with 12 layers of weights, README "Open a real model").
-constexpr Index kStreamGroups = 16;
-constexpr Index kStreamDepth = 1024;
+// ---- weights streamed by the rows of a ---------------------------------------
+// packStreamB's layout: packB's panels in groups of kGroupPanels (the last group
+// of a matrix may be narrower), each group stored depth row after depth row with
+// its panels' rows side by side: row t of panel jp0 + q of the group starting at
+// panel jp0 (width w) is at jp0 * panelRows * kPanel + t * w * kPanel + q * kPanel.
+// One row of a (a decoded token) then reads a group as one sequential stream
+// (128 bytes a depth row in float32, 64 in 16-bit) with w * kPanelVecs sums in
+// flight. The 210 one-row products of a SmolLM2-135M-shaped token in wasm (a
+// micro-benchmark in V8 on the 2.6 GHz EPYC): panels two at a time, F32 33 ms
+// and BF16 34 ms; groups of 4, two depth rows a loop, F32 15 ms and BF16 11 ms
+// (BF16 reads 14 GB/s, F32 25 GB/s: the float32 weights are memory-bound).
+// Groups of 8 spill.
+constexpr Index kGroupPanels = 4;
 
-// c[0, cols) (+)= a[0, p) . (Panels panels side by side, the second `stride`
-// after the first): the product of ONE row of a (a decoder's new token) without
-// the micro-kernel's three zero rows (4x the multiply-adds for one useful row).
-// Each column sums over t in order, as the micro-kernel does, so a token gives
-// the same numbers decoded as in a whole forward pass; two panels at once keep
-// four independent sums in flight instead.
-template <int Panels, typename T>
-inline void oneRowKernel(const T* a, const T* panel, Index stride, Index p, T* c, Index cols,
-                         Update update) {
-  using B = Blocking<T>;
-  using Vec = typename B::Vec;
-  Vec acc[Panels][B::kPanelVecs] = {};
-  for (Index t = 0; t < p; ++t, panel += B::kPanel) {
-    const Vec at = broadcast(a[t]);
-    for (int q = 0; q < Panels; ++q) {
-      for (int v = 0; v < B::kPanelVecs; ++v) {
-        acc[q][v] += at * loadVec(panel + q * stride + v * B::kLanes);
-      }
-    }
-  }
-  T row[Panels * B::kPanel];
-  std::memcpy(row, acc, sizeof row);
+// The width (panels) of the group starting at panel jp0 of `panels`.
+inline Index groupWidth(Index jp0, Index panels) { return std::min(kGroupPanels, panels - jp0); }
+
+using half::bfloat16ToFloat;
+using half::evenBf16;
+using half::Floats4;
+using half::halfToFloat;
+using half::Halves8;
+using half::oddBf16;
+
+// Stores a row of a group's sums (acc[q][v], kPanel columns a panel) into c[0, cols).
+template <typename T, typename Acc>
+inline void storeRow(const Acc& acc, T* c, Index cols, Update update) {
+  T row[sizeof(Acc) / sizeof(T)];
+  std::memcpy(row, &acc, sizeof row);
   for (Index j = 0; j < cols; ++j) c[j] = update == Update::kAdd ? c[j] + row[j] : row[j];
 }
 
-// Runs `kernel(panels, k0, depth, c0, cols, blockUpdate)` over one row of c: two
-// panels at a time, in gemmStreamB's depth blocks (later blocks add to c, as there).
-template <typename T, typename Kernel>
-inline void forOneRow(Index n, Index p, Update update, Kernel kernel) {
-  constexpr Index kPanel = Blocking<T>::kPanel;
-  for (Index k0 = 0; k0 < p; k0 += kStreamDepth) {
-    const Index depth = std::min(kStreamDepth, p - k0);
-    const Update blockUpdate = k0 == 0 ? update : Update::kAdd;
-    Index jp = 0;
-    for (; (jp + 2) * kPanel <= n; jp += 2) kernel(2, jp, k0, depth, 2 * kPanel, blockUpdate);
-    for (; jp * kPanel < n; ++jp) {
-      kernel(1, jp, k0, depth, std::min(kPanel, n - jp * kPanel), blockUpdate);
+// c[0, cols) (+)= a[0, p) . one group of W panels: the product of ONE row of a
+// without the micro-kernel's three zero rows (4x the multiply-adds for one
+// useful row). Each column sums over t in order, as the micro-kernel does, so a
+// token gives the same numbers decoded as in a whole forward pass.
+template <int W, typename T>
+inline void oneRowGroup(const T* a, const T* group, Index p, T* c, Index cols, Update update) {
+  using B = Blocking<T>;
+  using Vec = typename B::Vec;
+  constexpr Index kRow = W * B::kPanel;  // a depth row of the group
+  Vec acc[W][B::kPanelVecs] = {};
+  const auto step = [&](T x, const T* row) {
+    const Vec at = broadcast(x);
+    for (int q = 0; q < W; ++q) {
+      for (int v = 0; v < B::kPanelVecs; ++v) {
+        acc[q][v] += at * loadVec(row + q * B::kPanel + v * B::kLanes);
+      }
     }
+  };
+  // Two depth rows a loop: 11% faster in V8 (loop overhead), the same sums.
+  Index t = 0;
+  for (; t + 2 <= p; t += 2, group += 2 * kRow) {
+    step(a[t], group);
+    step(a[t + 1], group + kRow);
+  }
+  if (t < p) step(a[t], group);
+  storeRow(acc, c, cols, update);
+}
+
+// The same on a bfloat16 group (kPanel = 8 floats: wasm SIMD128, SSE): each
+// panel row is one 16-byte load widened in registers, the same sums in the same
+// order as on the widened group.
+template <int W>
+inline void oneRowGroupBf16(const float* a, const std::uint16_t* group, Index p, float* c,
+                            Index cols, Update update) {
+  static_assert(Blocking<float>::kPanel == 8, "two float vectors per panel row");
+  constexpr Index kRow = W * 8;  // a depth row of the group
+  Floats4 acc[W][2] = {};
+  const auto step = [&](float x, const std::uint16_t* row) {
+    const Floats4 at = broadcast(x);
+    for (int q = 0; q < W; ++q) {
+      const Halves8 w = half::loadHalves8(row + q * 8);
+      acc[q][0] += at * evenBf16(w);
+      acc[q][1] += at * oddBf16(w);
+    }
+  };
+  // Two depth rows a loop: 1.3x faster in V8 (SmolLM2's decode products 14.4 ->
+  // 11.1 ms; four rows: 11.7 ms), the same sums.
+  Index t = 0;
+  for (; t + 2 <= p; t += 2, group += 2 * kRow) {
+    step(a[t], group);
+    step(a[t + 1], group + kRow);
+  }
+  if (t < p) step(a[t], group);
+  Floats4 inOrder[W][2];  // columns 0, 2, 4, 6 | 1, 3, 5, 7 -> 0 .. 7
+  for (int q = 0; q < W; ++q) {
+    const Floats4 even = acc[q][0], odd = acc[q][1];
+    inOrder[q][0] = __builtin_shufflevector(even, odd, 0, 4, 1, 5);
+    inOrder[q][1] = __builtin_shufflevector(even, odd, 2, 6, 3, 7);
+  }
+  storeRow(inOrder, c, cols, update);
+}
+
+// kernel.template operator()<W>(...) for the group's width W in [1, kGroupPanels].
+template <typename Kernel>
+inline void forWidth(Index w, const Kernel& kernel) {
+  static_assert(kGroupPanels == 4, "one case a width");
+  switch (w) {
+    case 4:
+      kernel(std::integral_constant<int, 4>{});
+      break;
+    case 3:
+      kernel(std::integral_constant<int, 3>{});
+      break;
+    case 2:
+      kernel(std::integral_constant<int, 2>{});
+      break;
+    default:
+      kernel(std::integral_constant<int, 1>{});
   }
 }
 
+// Panel q of a group of width w (of stored type S) -> panel (depth x kPanel of
+// T, contiguous), a depth row at a time by `fetchRow(from, to)` (a copy, or the
+// 16-bit values widened): the micro-kernel then reads a 32 KiB slice from L1 for
+// its 16 row groups.
+template <typename T, typename S, typename FetchRow>
+inline void fetchPanel(const S* group, Index w, Index q, Index depth, T* panel, FetchRow fetchRow) {
+  constexpr Index kPanel = Blocking<T>::kPanel;
+  const S* from = group + q * kPanel;
+  for (Index t = 0; t < depth; ++t, from += w * kPanel, panel += kPanel) fetchRow(from, panel);
+}
+
+// One panel row fetched (passed as lambdas, each its own type, so that it is
+// inlined): copied whole, or 8 bfloat16 values widened in registers and put
+// back in column order, or 8 halves one by one.
 template <typename T>
-void gemmStreamBImpl(Index m, Index n, Index p, const T* a, Index lda, const T* packed,
-                     Index panelRows, T* c, Index ldc, Update update) {
+inline void copyPanelRow(const T* from, T* to) {
+  std::memcpy(to, from, sizeof(T) * Blocking<T>::kPanel);
+}
+inline void widenBf16Row(const std::uint16_t* from, float* to) {
+  const Halves8 w = half::loadHalves8(from);
+  const Floats4 even = evenBf16(w), odd = oddBf16(w);
+  const Floats4 low = __builtin_shufflevector(even, odd, 0, 4, 1, 5);
+  const Floats4 high = __builtin_shufflevector(even, odd, 2, 6, 3, 7);
+  std::memcpy(to, &low, sizeof low);
+  std::memcpy(to + 4, &high, sizeof high);
+}
+inline void widenF16Row(const std::uint16_t* from, float* to) {
+  for (int j = 0; j < 8; ++j) to[j] = halfToFloat(from[j]);
+}
+
+// c (m x n) (+)= a (m x p) . B in packStreamB's layout, B stored as S and its
+// panel rows read as T through `fetchRow`; `oneRow(w, a, group, depth, c, cols, update)` is the
+// product of one row of a with a group. Up to kStreamGroups groups of rows (64
+// rows) are packed together, so B streams by once per 64 rows (gemmPackedImpl
+// reads it once per 16, from DRAM each time for a model's weights), and the
+// depth is cut into blocks of at most kStreamDepth so that packed a (64 x 1024
+// floats: 256 KiB) stays in L2; each panel's slice of a depth block (1024 x 8
+// floats, 32 KiB) is fetched once into L1 and reused by the 16 row groups. The
+// later depth blocks add to c. In wasm, the 48 products of a GPT-2 small pass
+// on 64 tokens: 330 -> 287 ms (best of 12, README "Open a real model").
+constexpr Index kStreamGroups = 16;
+constexpr Index kStreamDepth = 1024;
+
+template <typename T, typename S, typename FetchRow, typename OneRow>
+void streamBImpl(Index m, Index n, Index p, const T* a, Index lda, const S* packed, Index panelRows,
+                 T* c, Index ldc, Update update, FetchRow fetchRow, OneRow oneRow) {
   using B = Blocking<T>;
   constexpr Index R = B::kMicroRows;
-  if (p == 0) {  // an empty sum: c = 0 (or unchanged)
-    gemmPackedImpl(Trans::kNo, m, n, p, a, lda, packed, panelRows, c, ldc, update);
+  if (m == 0 || n == 0) return;
+  if (p == 0) {  // an empty sum
+    if (update == Update::kSet) {
+      for (Index i = 0; i < m; ++i) std::fill(c + i * ldc, c + i * ldc + n, T(0));
+    }
     return;
   }
-  if (m == 1) {  // one token: each panel once, no packing of a
-    forOneRow<T>(n, p, update,
-                 [&](int panels, Index jp, Index k0, Index depth, Index cols, Update blockUpdate) {
-                   const T* from = packed + jp * panelRows * B::kPanel + k0 * B::kPanel;
-                   T* out = c + jp * B::kPanel;
-                   if (panels == 2) {
-                     oneRowKernel<2>(a + k0, from, panelRows * B::kPanel, depth, out, cols,
-                                     blockUpdate);
-                   } else {
-                     oneRowKernel<1>(a + k0, from, 0, depth, out, cols, blockUpdate);
-                   }
-                 });
+  const Index panels = panelCount<T>(n);
+  const auto groupAt = [&](Index jp0, Index k0, Index w) {
+    return packed + jp0 * panelRows * B::kPanel + k0 * w * B::kPanel;
+  };
+  if (m == 1) {  // one token: each group once, no packing of a
+    for (Index k0 = 0; k0 < p; k0 += kStreamDepth) {
+      const Index depth = std::min(kStreamDepth, p - k0);
+      const Update blockUpdate = k0 == 0 ? update : Update::kAdd;
+      for (Index jp0 = 0; jp0 < panels; jp0 += kGroupPanels) {
+        const Index w = groupWidth(jp0, panels), j0 = jp0 * B::kPanel;
+        oneRow(w, a + k0, groupAt(jp0, k0, w), depth, c + j0, std::min(w * B::kPanel, n - j0),
+               blockUpdate);
+      }
+    }
     return;
   }
-  thread_local std::vector<T> ap;
+  thread_local std::vector<T> ap, panel;
   const Index blockDepth = std::min(p, kStreamDepth);
   ap.resize(static_cast<size_t>(blockDepth * R * kStreamGroups));
+  panel.resize(static_cast<size_t>(blockDepth * B::kPanel));
   for (Index g0 = 0; g0 < m; g0 += R * kStreamGroups) {
     const Index groups = std::min<Index>(kStreamGroups, (m - g0 + R - 1) / R);
     for (Index k0 = 0; k0 < p; k0 += kStreamDepth) {
@@ -342,43 +450,68 @@ void gemmStreamBImpl(Index m, Index n, Index p, const T* a, Index lda, const T* 
         packA(Trans::kNo, a + k0, lda, i0, std::min<Index>(R, m - i0), depth,
               ap.data() + g * depth * R);
       }
-      for (Index jp = 0; jp < panelCount<T>(n); ++jp) {
-        const Index j0 = jp * B::kPanel;
-        const T* panel = packed + jp * panelRows * B::kPanel + k0 * B::kPanel;
-        for (Index g = 0; g < groups; ++g) {
-          const Index i0 = g0 + g * R;
-          microKernel(ap.data() + g * depth * R, panel, depth, c + i0 * ldc + j0, ldc,
-                      std::min<Index>(R, m - i0), std::min<Index>(B::kPanel, n - j0), blockUpdate);
+      for (Index jp0 = 0; jp0 < panels; jp0 += kGroupPanels) {
+        const Index w = groupWidth(jp0, panels);
+        for (Index q = 0; q < w; ++q) {
+          const Index j0 = (jp0 + q) * B::kPanel;
+          fetchPanel(groupAt(jp0, k0, w), w, q, depth, panel.data(), fetchRow);
+          for (Index g = 0; g < groups; ++g) {
+            const Index i0 = g0 + g * R;
+            microKernel(ap.data() + g * depth * R, panel.data(), depth, c + i0 * ldc + j0, ldc,
+                        std::min<Index>(R, m - i0), std::min<Index>(B::kPanel, n - j0),
+                        blockUpdate);
+          }
         }
       }
     }
   }
 }
 
-// Entry i of a stored B as T: `load(b, i)` (a copy, or a 16-bit value widened).
+template <typename T>
+void gemmStreamBImpl(Index m, Index n, Index p, const T* a, Index lda, const T* packed,
+                     Index panelRows, T* c, Index ldc, Update update) {
+  streamBImpl(
+      m, n, p, a, lda, packed, panelRows, c, ldc, update,
+      [](const T* from, T* to) { copyPanelRow(from, to); },
+      [](Index w, const T* a, const T* group, Index depth, T* c, Index cols, Update u) {
+        forWidth(w, [&](auto width) { oneRowGroup<width()>(a, group, depth, c, cols, u); });
+      });
+}
+
+// Entry i of a stored B as T: `load(b, i)` (a copy, or a 16-bit value widened),
+// into panels of kPanel columns, in groups of `groupPanels` panels stored depth
+// row after depth row (1: packB's layout; kGroupPanels: packStreamB's).
 template <typename T, Index kPanel = Blocking<T>::kPanel, typename S, typename Load>
 void packBFrom(Trans tb, const S* b, Index ldb, Index rows, Index cols, std::vector<T>& packed,
-               Load load) {
+               Load load, Index groupPanels = 1) {
+  const Index panels = (cols + kPanel - 1) / kPanel;
+  // Where entry (t, j) of op(b) goes.
+  const auto at = [&](Index t, Index j) {
+    const Index jp = j / kPanel, jp0 = jp - jp % groupPanels;
+    const Index w = std::min(groupPanels, panels - jp0);
+    return jp0 * rows * kPanel + t * w * kPanel + (jp - jp0) * kPanel + j % kPanel;
+  };
   // Every entry is written below (values, or zero padding in the last panel), so
   // a buffer kept from the last call is not cleared first.
-  packed.resize(static_cast<size_t>((cols + kPanel - 1) / kPanel * rows * kPanel));
+  packed.resize(static_cast<size_t>(panels * rows * kPanel));
   if (const Index width = cols % kPanel; width != 0) {
-    T* last = packed.data() + (cols / kPanel) * rows * kPanel;
-    for (Index t = 0; t < rows; ++t)
-      std::fill(last + t * kPanel + width, last + (t + 1) * kPanel, T(0));
+    for (Index t = 0; t < rows; ++t) {
+      T* last = packed.data() + at(t, cols - width);
+      std::fill(last + width, last + kPanel, T(0));
+    }
   }
   if (tb == Trans::kNo) {
-    for (Index jp = 0; jp < (cols + kPanel - 1) / kPanel; ++jp) {
-      const Index j0 = jp * kPanel, width = std::min<Index>(kPanel, cols - j0);
-      T* out = packed.data() + jp * rows * kPanel;
-      for (Index t = 0; t < rows; ++t) {
-        for (Index j = 0; j < width; ++j) out[t * kPanel + j] = load(b, t * ldb + j0 + j);
+    for (Index t = 0; t < rows; ++t) {
+      for (Index j0 = 0; j0 < cols; j0 += kPanel) {
+        T* out = packed.data() + at(t, j0);
+        for (Index j = j0; j < std::min(cols, j0 + kPanel); ++j) out[j - j0] = load(b, t * ldb + j);
       }
     }
   } else {  // op(b) = b^T: b is (cols x rows); its row j is column j of op(b)
     for (Index j = 0; j < cols; ++j) {
-      T* out = packed.data() + (j / kPanel) * rows * kPanel + j % kPanel;
-      for (Index t = 0; t < rows; ++t) out[t * kPanel] = load(b, j * ldb + t);
+      T* out = packed.data() + at(0, j);
+      const Index step = at(1, j) - at(0, j);
+      for (Index t = 0; t < rows; ++t) out[t * step] = load(b, j * ldb + t);
     }
   }
 }
@@ -386,33 +519,6 @@ void packBFrom(Trans tb, const S* b, Index ldb, Index rows, Index cols, std::vec
 template <typename T>
 void packBImpl(Trans tb, const T* b, Index ldb, Index rows, Index cols, std::vector<T>& packed) {
   packBFrom(tb, b, ldb, rows, cols, packed, [](const T* x, Index i) { return x[i]; });
-}
-
-// IEEE half bits -> float, exactly: normal numbers rebias the exponent (15 -> 127),
-// subnormals are fraction * 2^-24 (exact in float), inf and NaN keep their class.
-inline float halfToFloat(std::uint16_t h) {
-  const std::uint32_t sign = static_cast<std::uint32_t>(h & 0x8000u) << 16;
-  const std::uint32_t exponent = (h >> 10) & 0x1fu, fraction = h & 0x3ffu;
-  std::uint32_t bits;
-  if (exponent == 0) {
-    const float magnitude = static_cast<float>(fraction) * 5.9604644775390625e-8f;  // 2^-24
-    std::memcpy(&bits, &magnitude, sizeof bits);
-    bits |= sign;
-  } else if (exponent == 31) {
-    bits = sign | 0x7f800000u | (fraction << 13);
-  } else {
-    bits = sign | ((exponent + 112) << 23) | (fraction << 13);
-  }
-  float out;
-  std::memcpy(&out, &bits, sizeof out);
-  return out;
-}
-
-inline float bfloat16ToFloat(std::uint16_t h) {
-  const std::uint32_t bits = static_cast<std::uint32_t>(h) << 16;
-  float out;
-  std::memcpy(&out, &bits, sizeof out);
-  return out;
 }
 
 // y[i] = a[i] . x with kAccumulators Vec partial sums per row (independent
@@ -444,16 +550,19 @@ void gemvImpl(Index m, Index k, const T* a, Index lda, const T* x, T* y) {
 // number of threads. Panels, not rows: a model's 64-token products have few
 // row groups and many panels, and each thread then reads its own part of B.
 
-// Calls run(jp0, j0, cols) for contiguous runs of panels of an n-column product.
+// Calls run(jp0, j0, cols) for contiguous runs of panels of an n-column product,
+// each run starting at a multiple of `unit` panels (packStreamB's groups).
 template <typename T, typename Run>
-void splitPanels(Index n, double work, const Run& run) {
-  const Index panels = panelCount<T>(n), pieces = piecesFor(work, panels);
+void splitPanels(Index n, double work, const Run& run, Index unit = 1) {
+  const Index panels = panelCount<T>(n), units = (panels + unit - 1) / unit;
+  const Index pieces = piecesFor(work, units);
   if (pieces == 1) {
     run(Index(0), Index(0), n);
     return;
   }
   parallelFor(0, pieces, [&](Index t) {
-    const Index jp0 = panels * t / pieces, jp1 = panels * (t + 1) / pieces;
+    const Index jp0 = std::min(panels, units * t / pieces * unit);
+    const Index jp1 = std::min(panels, units * (t + 1) / pieces * unit);
     const Index j0 = jp0 * Blocking<T>::kPanel, j1 = std::min(n, jp1 * Blocking<T>::kPanel);
     if (j1 > j0) run(jp0, j0, j1 - j0);
   });
@@ -471,10 +580,13 @@ void gemmPackedSplit(Trans ta, Index m, Index n, Index p, const T* a, Index lda,
 template <typename T>
 void gemmStreamBSplit(Index m, Index n, Index p, const T* a, Index lda, const T* packed,
                       Index panelRows, T* c, Index ldc, Update update) {
-  splitPanels<T>(n, static_cast<double>(m) * n * p, [&](Index jp0, Index j0, Index cols) {
-    gemmStreamBImpl(m, cols, p, a, lda, packed + jp0 * panelRows * Blocking<T>::kPanel, panelRows,
-                    c + j0, ldc, update);
-  });
+  splitPanels<T>(
+      n, static_cast<double>(m) * n * p,
+      [&](Index jp0, Index j0, Index cols) {
+        gemmStreamBImpl(m, cols, p, a, lda, packed + jp0 * panelRows * Blocking<T>::kPanel,
+                        panelRows, c + j0, ldc, update);
+      },
+      kGroupPanels);
 }
 
 template <typename T>
@@ -499,139 +611,37 @@ void gemmImpl(Trans ta, Trans tb, Index m, Index n, Index k, const T* a, Index l
   gemmPackedSplit(ta, m, n, k, a, lda, packed.data(), k, c, ldc, update);
 }
 
-// Float lanes from 16-bit ones in the top halves: bfloat16 widened (a float's top 16 bits).
-typedef std::uint16_t Halves8 __attribute__((vector_size(16)));
-typedef float Floats4 __attribute__((vector_size(16)));
-inline Floats4 floatsOf(Halves8 v) {
-  Floats4 f;
-  std::memcpy(&f, &v, sizeof f);
-  return f;
-}
-inline Floats4 lowBf16(Halves8 w) {
-  return floatsOf(__builtin_shufflevector(Halves8{}, w, 0, 8, 1, 9, 2, 10, 3, 11));
-}
-inline Floats4 highBf16(Halves8 w) {
-  return floatsOf(__builtin_shufflevector(Halves8{}, w, 4, 12, 5, 13, 6, 14, 7, 15));
-}
-
-// y[i] = a[i] . x for a bfloat16 a: 8 weights are one 16-byte load, widened to
-// two float vectors by a shuffle with zeros that puts each 16-bit value in the
-// top half of a float (bfloat16 is a float's top 16 bits). A decoder's token
-// then reads half the bytes of float32 weights, and memory is what bounds it.
-void gemvBf16(Index m, Index k, const std::uint16_t* a, Index lda, const float* x, float* y) {
-  for (Index i = 0; i < m; ++i) {
-    const std::uint16_t* row = a + i * lda;
-    Floats4 acc[4] = {};
-    Index t = 0;
-    for (; t + 16 <= k; t += 16) {
-      Halves8 w0, w1;
-      std::memcpy(&w0, row + t, sizeof w0);
-      std::memcpy(&w1, row + t + 8, sizeof w1);
-      acc[0] += lowBf16(w0) * loadVec<float, Floats4>(x + t);
-      acc[1] += highBf16(w0) * loadVec<float, Floats4>(x + t + 4);
-      acc[2] += lowBf16(w1) * loadVec<float, Floats4>(x + t + 8);
-      acc[3] += highBf16(w1) * loadVec<float, Floats4>(x + t + 12);
-    }
-    const Floats4 total = (acc[0] + acc[1]) + (acc[2] + acc[3]);
-    float sum = 0;  // gemvImpl's order, so a widened copy would give the same y
-    for (int lane = 0; lane < 4; ++lane) sum += total[lane];
-    for (; t < k; ++t) sum += bfloat16ToFloat(row[t]) * x[t];
-    y[i] = sum;
-  }
-}
-
-// oneRowKernel on bfloat16 panels (kPanel = 8 floats: wasm SIMD128, SSE): each
-// panel row is one 16-byte load widened in registers, so a decoder's token reads
-// half the bytes; the same sums in the same order as on the widened panels.
-template <int Panels>
-inline void oneRowKernelBf16(const float* a, const std::uint16_t* panel, Index stride, Index p,
-                             float* c, Index cols, Update update) {
-  static_assert(Blocking<float>::kPanel == 8, "two float vectors per panel row");
-  Floats4 acc[Panels][2] = {};
-  for (Index t = 0; t < p; ++t, panel += 8) {
-    const Floats4 at = broadcast(a[t]);
-    for (int q = 0; q < Panels; ++q) {
-      Halves8 w;
-      std::memcpy(&w, panel + q * stride, sizeof w);
-      acc[q][0] += at * lowBf16(w);
-      acc[q][1] += at * highBf16(w);
-    }
-  }
-  float row[Panels * 8];
-  std::memcpy(row, acc, sizeof row);
-  for (Index j = 0; j < cols; ++j) c[j] = update == Update::kAdd ? c[j] + row[j] : row[j];
-}
-
-// gemmStreamBImpl on panels packed 16-bit: each panel's depth block is widened
-// (at most 1024 x 8 floats, 32 KiB: L1) just before the up to 64 rows of a use
-// it, so the weights are read from memory at half the bytes, and the sums are
-// gemmStreamB's on the widened panels, in the same order (the same results).
+// streamBImpl on 16-bit groups, the same sums in the same order as on the
+// widened groups (the same results): with many rows of a, each panel's depth
+// block is widened (at most 1024 x 8 floats, 32 KiB: L1) just before the up to
+// 64 rows use it; one row of a widens BF16 in registers and F16 (no shift
+// widens it) a group's depth block at a time. The weights stream at half the
+// bytes of float32.
 void gemmStreamBHalfImpl(Index m, Index n, Index p, const float* a, Index lda,
                          const std::uint16_t* packed, HalfFormat format, Index panelRows, float* c,
                          Index ldc, Update update) {
-  using B = Blocking<float>;
-  constexpr Index R = B::kMicroRows;
-  if (m == 0 || n == 0) return;
-  if (p == 0) {  // an empty sum
-    if (update == Update::kSet) {
-      for (Index i = 0; i < m; ++i) std::fill(c + i * ldc, c + i * ldc + n, 0.0f);
-    }
-    return;
-  }
-  thread_local std::vector<float> ap, panel;
-  const auto widen = [&](const std::uint16_t* from, Index count) {
-    panel.resize(static_cast<size_t>(count));
-    widenHalves(from, static_cast<size_t>(count), format, panel.data());
-  };
-  if (m == 1) {  // one token: each panel once
-    forOneRow<float>(
-        n, p, update,
-        [&](int panels, Index jp, Index k0, Index depth, Index cols, Update blockUpdate) {
-          const std::uint16_t* from = packed + jp * panelRows * B::kPanel + k0 * B::kPanel;
-          float* out = c + jp * B::kPanel;
-          const Index stride = panelRows * B::kPanel;
-          if constexpr (B::kPanel == 8) {
-            if (format == HalfFormat::kBF16) {
-              if (panels == 2) {
-                oneRowKernelBf16<2>(a + k0, from, stride, depth, out, cols, blockUpdate);
-              } else {
-                oneRowKernelBf16<1>(a + k0, from, 0, depth, out, cols, blockUpdate);
-              }
-              return;
-            }
-          }
-          // F16 (or wider vectors): each panel's block widened, then the float kernel.
-          for (int q = 0; q < panels; ++q) {
-            widen(from + q * stride, depth * B::kPanel);
-            oneRowKernel<1>(a + k0, panel.data(), 0, depth, out + q * B::kPanel,
-                            std::min<Index>(B::kPanel, cols - q * B::kPanel), blockUpdate);
-          }
+  static_assert(Blocking<float>::kPanel == 8, "the bfloat16 one-row kernel reads 8 columns");
+  if (format == HalfFormat::kBF16) {
+    streamBImpl(
+        m, n, p, a, lda, packed, panelRows, c, ldc, update,
+        [](const std::uint16_t* from, float* to) { widenBf16Row(from, to); },
+        [](Index w, const float* a, const std::uint16_t* group, Index depth, float* c, Index cols,
+           Update u) {
+          forWidth(w, [&](auto width) { oneRowGroupBf16<width()>(a, group, depth, c, cols, u); });
         });
     return;
   }
-  const Index blockDepth = std::min(p, kStreamDepth);
-  ap.resize(static_cast<size_t>(blockDepth * R * kStreamGroups));
-  for (Index g0 = 0; g0 < m; g0 += R * kStreamGroups) {
-    const Index groups = std::min<Index>(kStreamGroups, (m - g0 + R - 1) / R);
-    for (Index k0 = 0; k0 < p; k0 += kStreamDepth) {
-      const Index depth = std::min(kStreamDepth, p - k0);
-      const Update blockUpdate = k0 == 0 ? update : Update::kAdd;
-      for (Index g = 0; g < groups; ++g) {
-        const Index i0 = g0 + g * R;
-        packA(Trans::kNo, a + k0, lda, i0, std::min<Index>(R, m - i0), depth,
-              ap.data() + g * depth * R);
-      }
-      for (Index jp = 0; jp < panelCount<float>(n); ++jp) {
-        const Index j0 = jp * B::kPanel;
-        widen(packed + jp * panelRows * B::kPanel + k0 * B::kPanel, depth * B::kPanel);
-        for (Index g = 0; g < groups; ++g) {
-          const Index i0 = g0 + g * R;
-          microKernel(ap.data() + g * depth * R, panel.data(), depth, c + i0 * ldc + j0, ldc,
-                      std::min<Index>(R, m - i0), std::min<Index>(B::kPanel, n - j0), blockUpdate);
-        }
-      }
-    }
-  }
+  thread_local std::vector<float> wide;
+  streamBImpl(
+      m, n, p, a, lda, packed, panelRows, c, ldc, update,
+      [](const std::uint16_t* from, float* to) { widenF16Row(from, to); },
+      [](Index w, const float* a, const std::uint16_t* group, Index depth, float* c, Index cols,
+         Update u) {
+        const std::size_t count = static_cast<std::size_t>(depth * w * Blocking<float>::kPanel);
+        wide.resize(count);
+        widenHalves(group, count, HalfFormat::kF16, wide.data());
+        forWidth(w, [&](auto width) { oneRowGroup<width()>(a, wide.data(), depth, c, cols, u); });
+      });
 }
 
 template <typename T>
@@ -682,17 +692,6 @@ bool halvesFinite(const std::uint16_t* in, std::size_t n, HalfFormat format) {
   return finite;
 }
 
-void packB(Trans tb, const std::uint16_t* b, HalfFormat format, Index ldb, Index rows, Index cols,
-           std::vector<float>& packed) {
-  if (format == HalfFormat::kBF16) {
-    packBFrom(tb, b, ldb, rows, cols, packed,
-              [](const std::uint16_t* x, Index i) { return bfloat16ToFloat(x[i]); });
-  } else {
-    packBFrom(tb, b, ldb, rows, cols, packed,
-              [](const std::uint16_t* x, Index i) { return halfToFloat(x[i]); });
-  }
-}
-
 void packB(Trans tb, const float* b, Index ldb, Index rows, Index cols,
            std::vector<float>& packed) {
   packBImpl(tb, b, ldb, rows, cols, packed);
@@ -716,53 +715,34 @@ void gemmStreamB(Index m, Index n, Index k, const float* a, Index lda, const flo
   gemmStreamBSplit(m, n, k, a, lda, packed, panelRows, c, ldc, update);
 }
 
-// The serial gemvHalf on rows [0, m) (each row's sum is computed the same on any split).
-static void gemvHalfRows(Index m, Index k, const std::uint16_t* a, HalfFormat format, Index lda,
-                         const float* x, float* y) {
-  if (format == HalfFormat::kBF16) {
-    gemvBf16(m, k, a, lda, x, y);
-    return;
-  }
-  // F16 (no shift widens it): a block of rows at a time widened into a buffer in cache.
-  constexpr Index kBlockRows = 16;
-  thread_local std::vector<float> block;
-  block.resize(static_cast<std::size_t>(kBlockRows * k));
-  for (Index r0 = 0; r0 < m; r0 += kBlockRows) {
-    const Index rows = std::min<Index>(kBlockRows, m - r0);
-    for (Index r = 0; r < rows; ++r) {
-      widenHalves(a + (r0 + r) * lda, static_cast<std::size_t>(k), format, block.data() + r * k);
-    }
-    gemvImpl(rows, k, block.data(), k, x, y + r0);
-  }
+void packStreamB(Trans tb, const double* b, Index ldb, Index rows, Index cols,
+                 std::vector<double>& packed) {
+  packBFrom(
+      tb, b, ldb, rows, cols, packed, [](const double* x, Index i) { return x[i]; }, kGroupPanels);
 }
-
-void gemvHalf(Index m, Index k, const std::uint16_t* a, HalfFormat format, Index lda,
-              const float* x, float* y) {
-  const Index pieces = piecesFor(static_cast<double>(m) * k, m);
-  if (pieces == 1) {
-    gemvHalfRows(m, k, a, format, lda, x, y);
-    return;
-  }
-  parallelFor(0, pieces, [&](Index t) {
-    const Index r0 = m * t / pieces, r1 = m * (t + 1) / pieces;
-    gemvHalfRows(r1 - r0, k, a + r0 * lda, format, lda, x, y + r0);
-  });
+void packStreamB(Trans tb, const float* b, Index ldb, Index rows, Index cols,
+                 std::vector<float>& packed) {
+  packBFrom(
+      tb, b, ldb, rows, cols, packed, [](const float* x, Index i) { return x[i]; }, kGroupPanels);
 }
-
-void packB(Trans tb, const std::uint16_t* b, Index ldb, Index rows, Index cols,
-           std::vector<std::uint16_t>& packed) {
+void packStreamB(Trans tb, const std::uint16_t* b, Index ldb, Index rows, Index cols,
+                 std::vector<std::uint16_t>& packed) {
   packBFrom<std::uint16_t, Blocking<float>::kPanel>(
-      tb, b, ldb, rows, cols, packed, [](const std::uint16_t* x, Index i) { return x[i]; });
+      tb, b, ldb, rows, cols, packed, [](const std::uint16_t* x, Index i) { return x[i]; },
+      kGroupPanels);
 }
 
 void gemmStreamBHalf(Index m, Index n, Index k, const float* a, Index lda,
                      const std::uint16_t* packed, HalfFormat format, Index panelRows, float* c,
                      Index ldc, Update update) {
   // Split over column panels like gemmStreamB: each column's sum is the serial one.
-  splitPanels<float>(n, static_cast<double>(m) * n * k, [&](Index jp0, Index j0, Index cols) {
-    gemmStreamBHalfImpl(m, cols, k, a, lda, packed + jp0 * panelRows * Blocking<float>::kPanel,
-                        format, panelRows, c + j0, ldc, update);
-  });
+  splitPanels<float>(
+      n, static_cast<double>(m) * n * k,
+      [&](Index jp0, Index j0, Index cols) {
+        gemmStreamBHalfImpl(m, cols, k, a, lda, packed + jp0 * panelRows * Blocking<float>::kPanel,
+                            format, panelRows, c + j0, ldc, update);
+      },
+      kGroupPanels);
 }
 
 void gemv(Index m, Index k, const double* a, Index lda, const double* x, double* y) {

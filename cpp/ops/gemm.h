@@ -76,24 +76,12 @@ void packB(Trans tb, const float* b, Eigen::Index ldb, Eigen::Index rows, Eigen:
 
 // 16-bit weights kept as stored (IEEE half, or bfloat16: a float's top 16 bits)
 // and widened to float, exactly (every value of both is a float), where they
-// are read: packB's 16-bit form widens while it packs, so a model's 16-bit
-// matrices take half the memory of float32 ones and give the same products.
+// are read (gemmStreamBHalf, token_table.h), so a model's 16-bit matrices take
+// half the memory of float32 ones and give the same products.
 enum class HalfFormat { kF16, kBF16 };
 void widenHalves(const std::uint16_t* in, std::size_t n, HalfFormat format, float* out);
 // True if no value of in[0, n) is ±inf or NaN (exponent bits all set).
 bool halvesFinite(const std::uint16_t* in, std::size_t n, HalfFormat format);
-void packB(Trans tb, const std::uint16_t* b, HalfFormat format, Eigen::Index ldb, Eigen::Index rows,
-           Eigen::Index cols, std::vector<float>& packed);
-
-// y (m) = a (m x k, 16-bit, row-major) x (k), each row of a read once (a
-// decoder's logits from a 16-bit output table); BF16 widened in the hot loop
-// (half the bytes of float32), in gemv's order of sums. No checks.
-void gemvHalf(Eigen::Index m, Eigen::Index k, const std::uint16_t* a, HalfFormat format,
-              Eigen::Index lda, const float* x, float* y);
-
-// 16-bit panels: packB's layout for float, the values kept as stored.
-void packB(Trans tb, const std::uint16_t* b, Eigen::Index ldb, Eigen::Index rows, Eigen::Index cols,
-           std::vector<std::uint16_t>& packed);
 
 // c (m x n) = a (m x k) . packedB, where packedB was packed with panelRows >= k
 // rows (only the first k are used).
@@ -104,17 +92,28 @@ void gemmPacked(Eigen::Index m, Eigen::Index n, Eigen::Index k, const float* a, 
                 const float* packed, Eigen::Index panelRows, float* c, Eigen::Index ldc,
                 Update update = Update::kSet);
 
-// The same product, for a packed B much larger than the caches and used once
-// (a model's weights): B streams from memory once per 64 rows of a instead of
-// once per 16, in depth blocks that keep packed a in L2 (gemm.cpp). One row of a
-// (a decoder's new token) takes a one-row kernel: no zero rows computed.
+// ---- weights: a packed B much larger than the caches, used once a pass --------
+// packStreamB: packB's panels in groups of four stored depth row after depth
+// row (a group's four panel rows side by side), so that one row of a reads the
+// weights as one sequential stream (gemm.cpp). 16-bit values are kept as stored.
+void packStreamB(Trans tb, const double* b, Eigen::Index ldb, Eigen::Index rows, Eigen::Index cols,
+                 std::vector<double>& packed);
+void packStreamB(Trans tb, const float* b, Eigen::Index ldb, Eigen::Index rows, Eigen::Index cols,
+                 std::vector<float>& packed);
+void packStreamB(Trans tb, const std::uint16_t* b, Eigen::Index ldb, Eigen::Index rows,
+                 Eigen::Index cols, std::vector<std::uint16_t>& packed);
+
+// c (m x n) = a (m x k) . B packed by packStreamB with panelRows >= k rows: B
+// streams from memory once per 64 rows of a, in depth blocks that keep packed a
+// in L2 (gemm.cpp). One row of a (a decoder's new token) takes a one-row kernel
+// over each group of panels: no zero rows computed.
 void gemmStreamB(Eigen::Index m, Eigen::Index n, Eigen::Index k, const double* a, Eigen::Index lda,
                  const double* packed, Eigen::Index panelRows, double* c, Eigen::Index ldc,
                  Update update = Update::kSet);
 void gemmStreamB(Eigen::Index m, Eigen::Index n, Eigen::Index k, const float* a, Eigen::Index lda,
                  const float* packed, Eigen::Index panelRows, float* c, Eigen::Index ldc,
                  Update update = Update::kSet);
-// The same on 16-bit panels (packB's 16-bit layout form above): each panel's
+// The same on 16-bit groups (packStreamB's 16-bit form): each panel's
 // depth block widened just before use, so weights stream at half the bytes,
 // with gemmStreamB's sums in gemmStreamB's order (the same results as on the
 // widened panels); one row of a widens BF16 in registers.

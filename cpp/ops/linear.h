@@ -34,14 +34,14 @@ void linearInto(const MatrixView& x, const MatrixView& weight, const double* bia
 void linearInto(const MatrixView32& x, const MatrixView32& weight, const float* bias,
                 WeightLayout layout, MatrixOut32 y);
 
-// The same with W (in x out, kInOut) already packed by packB(Trans::kNo, W, out,
-// in, out, packed) (gemm.h): a model that runs one W many times packs it once.
+// The same with W (in x out, kInOut) already packed by packStreamB(Trans::kNo, W,
+// out, in, out, packed) (gemm.h): a model that runs one W many times packs it once.
 // x (n x in) -> y (n x out), unchecked; bias null or `out` values. Through
 // gemmStreamB: W is read from memory once per 64 rows of x.
 void linearPackedInto(const MatrixView32& x, const float* packedWeight, Eigen::Index out,
                       const float* bias, MatrixOut32 y);
 
-// The same with W packed 16-bit, as stored (packB's 16-bit form, gemm.h):
+// The same with W packed 16-bit, as stored (packStreamB's 16-bit form, gemm.h):
 // gemmStreamBHalf, the same y as linearPackedInto on the widened W.
 void linearPackedHalfInto(const MatrixView32& x, const std::uint16_t* packedWeight,
                           HalfFormat format, Eigen::Index out, const float* bias, MatrixOut32 y);

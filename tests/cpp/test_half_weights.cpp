@@ -111,17 +111,23 @@ TEST_CASE("16-bit weights widen exactly: every F16 and BF16 pattern", "[half]") 
   CHECK(halvesFinite(infF16, 2, HalfFormat::kBF16));  // 0x7c00 is a finite bfloat16
 }
 
-TEST_CASE("packB's 16-bit form equals packing the widened matrix", "[half][gemm]") {
+TEST_CASE("packStreamB's 16-bit form holds the values where it puts the widened floats",
+          "[half][gemm]") {
   for (const HalfFormat format : {HalfFormat::kF16, HalfFormat::kBF16}) {
     for (const Trans t : {Trans::kNo, Trans::kYes}) {
-      const Eigen::Index rows = 13, cols = 11;  // op(b): 13 x 11, stored as 13 x 11 or 11 x 13
+      // op(b): 13 x 45 (panels of 8: a group of 4 and one of 2, the last panel
+      // partial), stored as 13 x 45 or 45 x 13
+      const Eigen::Index rows = 13, cols = 45;
       const Eigen::Index storedCols = t == Trans::kNo ? cols : rows;
-      std::vector<std::uint16_t> b(static_cast<std::size_t>(rows * cols));
-      for (std::size_t i = 0; i < b.size(); ++i) b[i] = static_cast<std::uint16_t>(0x3000 + 37 * i);
-      std::vector<float> wide(b.size()), expected, got;
+      std::vector<std::uint16_t> b(static_cast<std::size_t>(rows * cols)), packed;
+      for (std::size_t i = 0; i < b.size(); ++i)
+        b[i] = static_cast<std::uint16_t>(0x3000 + 37 * i % 0x3000);  // finite in both
+      std::vector<float> wide(b.size()), expected;
       widenHalves(b.data(), b.size(), format, wide.data());
-      packB(t, wide.data(), storedCols, rows, cols, expected);
-      packB(t, b.data(), format, storedCols, rows, cols, got);
+      packStreamB(t, wide.data(), storedCols, rows, cols, expected);
+      packStreamB(t, b.data(), storedCols, rows, cols, packed);
+      std::vector<float> got(packed.size());
+      widenHalves(packed.data(), packed.size(), format, got.data());
       CHECK(got == expected);
     }
   }

@@ -82,7 +82,7 @@ TEST_CASE("gemm, gemmStreamB and gemv on 2 and 4 threads equal 1 thread exactly"
   const auto x = float32::randomPair(1, k, rng);
   const auto wide = float32::randomPair(n, k, rng);  // gemv: (n x k) times x
   std::vector<float> packed;
-  packB(Trans::kNo, b.f.data(), n, k, n, packed);
+  packStreamB(Trans::kNo, b.f.data(), n, k, n, packed);
 
   struct Results {
     Matrix32 plain, transposed, streamed;
