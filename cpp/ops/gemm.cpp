@@ -284,15 +284,17 @@ inline void storeRow(const Acc& acc, T* c, Index cols, Update update) {
   for (Index j = 0; j < cols; ++j) c[j] = update == Update::kAdd ? c[j] + row[j] : row[j];
 }
 
-// c[0, cols) (+)= a[0, p) . one group of W panels: the product of ONE row of a
-// without the micro-kernel's three zero rows (4x the multiply-adds for one
-// useful row). Each column sums over t in order, as the micro-kernel does, so a
-// token gives the same numbers decoded as in a whole forward pass.
+// c[0, cols) (+)= a[0, p) . W panels side by side in a group (from `first`,
+// depth rows `stride` entries apart): the product of ONE row of a without the
+// micro-kernel's three zero rows (4x the multiply-adds for one useful row). Each
+// column sums over t in order, as the micro-kernel does, so a token gives the
+// same numbers decoded as in a whole forward pass.
 template <int W, typename T>
-inline void oneRowGroup(const T* a, const T* group, Index p, T* c, Index cols, Update update) {
+inline void oneRowGroup(const T* a, const T* first, Index stride, Index p, T* c, Index cols,
+                        Update update) {
   using B = Blocking<T>;
   using Vec = typename B::Vec;
-  constexpr Index kRow = W * B::kPanel;  // a depth row of the group
+  const T* group = first;
   Vec acc[W][B::kPanelVecs] = {};
   const auto step = [&](T x, const T* row) {
     const Vec at = broadcast(x);
@@ -304,9 +306,9 @@ inline void oneRowGroup(const T* a, const T* group, Index p, T* c, Index cols, U
   };
   // Two depth rows a loop: 11% faster in V8 (loop overhead), the same sums.
   Index t = 0;
-  for (; t + 2 <= p; t += 2, group += 2 * kRow) {
+  for (; t + 2 <= p; t += 2, group += 2 * stride) {
     step(a[t], group);
-    step(a[t + 1], group + kRow);
+    step(a[t + 1], group + stride);
   }
   if (t < p) step(a[t], group);
   storeRow(acc, c, cols, update);
@@ -316,10 +318,10 @@ inline void oneRowGroup(const T* a, const T* group, Index p, T* c, Index cols, U
 // panel row is one 16-byte load widened in registers, the same sums in the same
 // order as on the widened group.
 template <int W>
-inline void oneRowGroupBf16(const float* a, const std::uint16_t* group, Index p, float* c,
-                            Index cols, Update update) {
+inline void oneRowGroupBf16(const float* a, const std::uint16_t* first, Index stride, Index p,
+                            float* c, Index cols, Update update) {
   static_assert(Blocking<float>::kPanel == 8, "two float vectors per panel row");
-  constexpr Index kRow = W * 8;  // a depth row of the group
+  const std::uint16_t* group = first;
   Floats4 acc[W][2] = {};
   const auto step = [&](float x, const std::uint16_t* row) {
     const Floats4 at = broadcast(x);
@@ -332,9 +334,9 @@ inline void oneRowGroupBf16(const float* a, const std::uint16_t* group, Index p,
   // Two depth rows a loop: 1.3x faster in V8 (SmolLM2's decode products 14.4 ->
   // 11.1 ms; four rows: 11.7 ms), the same sums.
   Index t = 0;
-  for (; t + 2 <= p; t += 2, group += 2 * kRow) {
+  for (; t + 2 <= p; t += 2, group += 2 * stride) {
     step(a[t], group);
-    step(a[t + 1], group + kRow);
+    step(a[t + 1], group + stride);
   }
   if (t < p) step(a[t], group);
   Floats4 inOrder[W][2];  // columns 0, 2, 4, 6 | 1, 3, 5, 7 -> 0 .. 7
@@ -409,30 +411,40 @@ constexpr Index kStreamGroups = 16;
 constexpr Index kStreamDepth = 1024;
 
 template <typename T, typename S, typename FetchRow, typename OneRow>
-void streamBImpl(Index m, Index n, Index p, const T* a, Index lda, const S* packed, Index panelRows,
-                 T* c, Index ldc, Update update, FetchRow fetchRow, OneRow oneRow) {
+void streamBImpl(Index m, Index jpBegin, Index jpEnd, Index n, Index p, const T* a, Index lda,
+                 const S* packed, Index panelRows, T* c, Index ldc, Update update,
+                 FetchRow fetchRow, OneRow oneRow) {
   using B = Blocking<T>;
   constexpr Index R = B::kMicroRows;
-  if (m == 0 || n == 0) return;
+  const Index panels = panelCount<T>(n);
+  jpEnd = std::min(jpEnd, panels);
+  if (m == 0 || jpBegin >= jpEnd) return;
+  const Index jBegin = jpBegin * B::kPanel, jEnd = std::min(n, jpEnd * B::kPanel);
   if (p == 0) {  // an empty sum
     if (update == Update::kSet) {
-      for (Index i = 0; i < m; ++i) std::fill(c + i * ldc, c + i * ldc + n, T(0));
+      for (Index i = 0; i < m; ++i) std::fill(c + i * ldc + jBegin, c + i * ldc + jEnd, T(0));
     }
     return;
   }
-  const Index panels = panelCount<T>(n);
-  const auto groupAt = [&](Index jp0, Index k0, Index w) {
-    return packed + jp0 * panelRows * B::kPanel + k0 * w * B::kPanel;
+  // The groups meeting [jpBegin, jpEnd): run(g0, w, q0, q1) for their panels g0 + [q0, q1).
+  const auto forGroups = [&](const auto& run) {
+    for (Index g0 = jpBegin - jpBegin % kGroupPanels; g0 < jpEnd; g0 += kGroupPanels) {
+      const Index w = groupWidth(g0, panels);
+      run(g0, w, std::max(jpBegin, g0) - g0, std::min(jpEnd, g0 + w) - g0);
+    }
+  };
+  const auto groupAt = [&](Index g0, Index k0, Index w) {
+    return packed + g0 * panelRows * B::kPanel + k0 * w * B::kPanel;
   };
   if (m == 1) {  // one token: each group once, no packing of a
     for (Index k0 = 0; k0 < p; k0 += kStreamDepth) {
       const Index depth = std::min(kStreamDepth, p - k0);
       const Update blockUpdate = k0 == 0 ? update : Update::kAdd;
-      for (Index jp0 = 0; jp0 < panels; jp0 += kGroupPanels) {
-        const Index w = groupWidth(jp0, panels), j0 = jp0 * B::kPanel;
-        oneRow(w, a + k0, groupAt(jp0, k0, w), depth, c + j0, std::min(w * B::kPanel, n - j0),
-               blockUpdate);
-      }
+      forGroups([&](Index g0, Index w, Index q0, Index q1) {
+        const Index j0 = (g0 + q0) * B::kPanel;
+        oneRow(q1 - q0, a + k0, groupAt(g0, k0, w) + q0 * B::kPanel, w * B::kPanel, depth, c + j0,
+               std::min((g0 + q1) * B::kPanel, n) - j0, blockUpdate);
+      });
     }
     return;
   }
@@ -440,41 +452,43 @@ void streamBImpl(Index m, Index n, Index p, const T* a, Index lda, const S* pack
   const Index blockDepth = std::min(p, kStreamDepth);
   ap.resize(static_cast<size_t>(blockDepth * R * kStreamGroups));
   panel.resize(static_cast<size_t>(blockDepth * B::kPanel));
-  for (Index g0 = 0; g0 < m; g0 += R * kStreamGroups) {
-    const Index groups = std::min<Index>(kStreamGroups, (m - g0 + R - 1) / R);
+  for (Index r0 = 0; r0 < m; r0 += R * kStreamGroups) {
+    const Index rowGroups = std::min<Index>(kStreamGroups, (m - r0 + R - 1) / R);
     for (Index k0 = 0; k0 < p; k0 += kStreamDepth) {
       const Index depth = std::min(kStreamDepth, p - k0);
       const Update blockUpdate = k0 == 0 ? update : Update::kAdd;
-      for (Index g = 0; g < groups; ++g) {
-        const Index i0 = g0 + g * R;
+      for (Index g = 0; g < rowGroups; ++g) {
+        const Index i0 = r0 + g * R;
         packA(Trans::kNo, a + k0, lda, i0, std::min<Index>(R, m - i0), depth,
               ap.data() + g * depth * R);
       }
-      for (Index jp0 = 0; jp0 < panels; jp0 += kGroupPanels) {
-        const Index w = groupWidth(jp0, panels);
-        for (Index q = 0; q < w; ++q) {
-          const Index j0 = (jp0 + q) * B::kPanel;
-          fetchPanel(groupAt(jp0, k0, w), w, q, depth, panel.data(), fetchRow);
-          for (Index g = 0; g < groups; ++g) {
-            const Index i0 = g0 + g * R;
+      forGroups([&](Index g0, Index w, Index q0, Index q1) {
+        for (Index q = q0; q < q1; ++q) {
+          const Index j0 = (g0 + q) * B::kPanel;
+          fetchPanel(groupAt(g0, k0, w), w, q, depth, panel.data(), fetchRow);
+          for (Index g = 0; g < rowGroups; ++g) {
+            const Index i0 = r0 + g * R;
             microKernel(ap.data() + g * depth * R, panel.data(), depth, c + i0 * ldc + j0, ldc,
                         std::min<Index>(R, m - i0), std::min<Index>(B::kPanel, n - j0),
                         blockUpdate);
           }
         }
-      }
+      });
     }
   }
 }
 
+// gemmStreamB's columns of panels [jpBegin, jpEnd).
 template <typename T>
-void gemmStreamBImpl(Index m, Index n, Index p, const T* a, Index lda, const T* packed,
-                     Index panelRows, T* c, Index ldc, Update update) {
+void gemmStreamBImpl(Index m, Index jpBegin, Index jpEnd, Index n, Index p, const T* a, Index lda,
+                     const T* packed, Index panelRows, T* c, Index ldc, Update update) {
   streamBImpl(
-      m, n, p, a, lda, packed, panelRows, c, ldc, update,
+      m, jpBegin, jpEnd, n, p, a, lda, packed, panelRows, c, ldc, update,
       [](const T* from, T* to) { copyPanelRow(from, to); },
-      [](Index w, const T* a, const T* group, Index depth, T* c, Index cols, Update u) {
-        forWidth(w, [&](auto width) { oneRowGroup<width()>(a, group, depth, c, cols, u); });
+      [](Index count, const T* a, const T* first, Index stride, Index depth, T* c, Index cols,
+         Update u) {
+        forWidth(count,
+                 [&](auto width) { oneRowGroup<width()>(a, first, stride, depth, c, cols, u); });
       });
 }
 
@@ -550,19 +564,16 @@ void gemvImpl(Index m, Index k, const T* a, Index lda, const T* x, T* y) {
 // number of threads. Panels, not rows: a model's 64-token products have few
 // row groups and many panels, and each thread then reads its own part of B.
 
-// Calls run(jp0, j0, cols) for contiguous runs of panels of an n-column product,
-// each run starting at a multiple of `unit` panels (packStreamB's groups).
+// Calls run(jp0, j0, cols) for contiguous runs of panels of an n-column product.
 template <typename T, typename Run>
-void splitPanels(Index n, double work, const Run& run, Index unit = 1) {
-  const Index panels = panelCount<T>(n), units = (panels + unit - 1) / unit;
-  const Index pieces = piecesFor(work, units);
+void splitPanels(Index n, double work, const Run& run) {
+  const Index panels = panelCount<T>(n), pieces = piecesFor(work, panels);
   if (pieces == 1) {
     run(Index(0), Index(0), n);
     return;
   }
   parallelFor(0, pieces, [&](Index t) {
-    const Index jp0 = std::min(panels, units * t / pieces * unit);
-    const Index jp1 = std::min(panels, units * (t + 1) / pieces * unit);
+    const Index jp0 = panels * t / pieces, jp1 = panels * (t + 1) / pieces;
     const Index j0 = jp0 * Blocking<T>::kPanel, j1 = std::min(n, jp1 * Blocking<T>::kPanel);
     if (j1 > j0) run(jp0, j0, j1 - j0);
   });
@@ -580,13 +591,11 @@ void gemmPackedSplit(Trans ta, Index m, Index n, Index p, const T* a, Index lda,
 template <typename T>
 void gemmStreamBSplit(Index m, Index n, Index p, const T* a, Index lda, const T* packed,
                       Index panelRows, T* c, Index ldc, Update update) {
-  splitPanels<T>(
-      n, static_cast<double>(m) * n * p,
-      [&](Index jp0, Index j0, Index cols) {
-        gemmStreamBImpl(m, cols, p, a, lda, packed + jp0 * panelRows * Blocking<T>::kPanel,
-                        panelRows, c + j0, ldc, update);
-      },
-      kGroupPanels);
+  // Any run of panels (a piece may start inside a group): the same sums.
+  splitPanels<T>(n, static_cast<double>(m) * n * p, [&](Index jp0, Index, Index cols) {
+    gemmStreamBImpl(m, jp0, jp0 + panelCount<T>(cols), n, p, a, lda, packed, panelRows, c, ldc,
+                    update);
+  });
 }
 
 template <typename T>
@@ -617,30 +626,38 @@ void gemmImpl(Trans ta, Trans tb, Index m, Index n, Index k, const T* a, Index l
 // 64 rows use it; one row of a widens BF16 in registers and F16 (no shift
 // widens it) a group's depth block at a time. The weights stream at half the
 // bytes of float32.
-void gemmStreamBHalfImpl(Index m, Index n, Index p, const float* a, Index lda,
-                         const std::uint16_t* packed, HalfFormat format, Index panelRows, float* c,
-                         Index ldc, Update update) {
+void gemmStreamBHalfImpl(Index m, Index jpBegin, Index jpEnd, Index n, Index p, const float* a,
+                         Index lda, const std::uint16_t* packed, HalfFormat format, Index panelRows,
+                         float* c, Index ldc, Update update) {
   static_assert(Blocking<float>::kPanel == 8, "the bfloat16 one-row kernel reads 8 columns");
   if (format == HalfFormat::kBF16) {
     streamBImpl(
-        m, n, p, a, lda, packed, panelRows, c, ldc, update,
+        m, jpBegin, jpEnd, n, p, a, lda, packed, panelRows, c, ldc, update,
         [](const std::uint16_t* from, float* to) { widenBf16Row(from, to); },
-        [](Index w, const float* a, const std::uint16_t* group, Index depth, float* c, Index cols,
-           Update u) {
-          forWidth(w, [&](auto width) { oneRowGroupBf16<width()>(a, group, depth, c, cols, u); });
+        [](Index count, const float* a, const std::uint16_t* first, Index stride, Index depth,
+           float* c, Index cols, Update u) {
+          forWidth(count, [&](auto width) {
+            oneRowGroupBf16<width()>(a, first, stride, depth, c, cols, u);
+          });
         });
     return;
   }
   thread_local std::vector<float> wide;
   streamBImpl(
-      m, n, p, a, lda, packed, panelRows, c, ldc, update,
+      m, jpBegin, jpEnd, n, p, a, lda, packed, panelRows, c, ldc, update,
       [](const std::uint16_t* from, float* to) { widenF16Row(from, to); },
-      [](Index w, const float* a, const std::uint16_t* group, Index depth, float* c, Index cols,
-         Update u) {
-        const std::size_t count = static_cast<std::size_t>(depth * w * Blocking<float>::kPanel);
-        wide.resize(count);
-        widenHalves(group, count, HalfFormat::kF16, wide.data());
-        forWidth(w, [&](auto width) { oneRowGroup<width()>(a, wide.data(), depth, c, cols, u); });
+      [](Index count, const float* a, const std::uint16_t* first, Index stride, Index depth,
+         float* c, Index cols, Update u) {
+        // The used panels' depth rows widened side by side (count * 8 floats a row).
+        constexpr Index kPanel = Blocking<float>::kPanel;
+        wide.resize(static_cast<std::size_t>(depth * count * kPanel));
+        for (Index t = 0; t < depth; ++t) {
+          widenHalves(first + t * stride, static_cast<std::size_t>(count * kPanel),
+                      HalfFormat::kF16, wide.data() + t * count * kPanel);
+        }
+        forWidth(count, [&](auto width) {
+          oneRowGroup<width()>(a, wide.data(), count * kPanel, depth, c, cols, u);
+        });
       });
 }
 
@@ -736,13 +753,10 @@ void gemmStreamBHalf(Index m, Index n, Index k, const float* a, Index lda,
                      const std::uint16_t* packed, HalfFormat format, Index panelRows, float* c,
                      Index ldc, Update update) {
   // Split over column panels like gemmStreamB: each column's sum is the serial one.
-  splitPanels<float>(
-      n, static_cast<double>(m) * n * k,
-      [&](Index jp0, Index j0, Index cols) {
-        gemmStreamBHalfImpl(m, cols, k, a, lda, packed + jp0 * panelRows * Blocking<float>::kPanel,
-                            format, panelRows, c + j0, ldc, update);
-      },
-      kGroupPanels);
+  splitPanels<float>(n, static_cast<double>(m) * n * k, [&](Index jp0, Index, Index cols) {
+    gemmStreamBHalfImpl(m, jp0, jp0 + panelCount<float>(cols), n, k, a, lda, packed, format,
+                        panelRows, c, ldc, update);
+  });
 }
 
 void gemv(Index m, Index k, const double* a, Index lda, const double* x, double* y) {

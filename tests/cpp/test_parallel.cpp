@@ -12,11 +12,13 @@
 #include <vector>
 
 #include "float32.h"
+#include "half_matrix.h"
 #include "ops/attention.h"
 #include "ops/gemm.h"
 #include "ops/parallel.h"
 
 using namespace attention;
+using namespace attention::testing;
 
 namespace {
 
@@ -113,6 +115,36 @@ TEST_CASE("gemm, gemmStreamB and gemv on 2 and 4 threads equal 1 thread exactly"
     REQUIRE(many.transposed == one.transposed);
     REQUIRE(many.streamed == one.streamed);
     REQUIRE(many.y == one.y);
+  }
+}
+
+TEST_CASE("gemmStreamBHalf on 2 and 4 threads equals 1 thread exactly, one row and many",
+          "[parallel][gemm][half]") {
+  // Pieces of panels that start inside packStreamB's groups of four (n = 517: 65
+  // panels); depth in two blocks (1024 + 76).
+  std::mt19937_64 rng(38);
+  const Eigen::Index k = 1100, n = 517;
+  for (HalfFormat format : {HalfFormat::kBF16, HalfFormat::kF16}) {
+    const HalfMatrix b = randomHalves(n, k, format, rng);  // (out x in), as PyTorch stores it
+    std::vector<std::uint16_t> packed;
+    packStreamB(Trans::kYes, b.bits.data(), k, k, n, packed);
+    for (Eigen::Index m : {1, 64}) {
+      const auto a = float32::randomPair(m, k, rng);
+      const auto run = [&] {
+        Matrix32 c(m, n);
+        gemmStreamBHalf(m, n, k, a.f.data(), k, packed.data(), format, k, c.data(), n);
+        return c;
+      };
+      const Matrix32 one = withThreads(1, run);
+      const Matrix want = a.d * b.d.transpose(),
+                   scale = a.d.cwiseAbs() * b.d.cwiseAbs().transpose();
+      REQUIRE(worstError(one, want, scale, k) <= 1.0);
+      for (int threads : {2, 4}) {
+        INFO((format == HalfFormat::kBF16 ? "BF16" : "F16")
+             << ", " << m << " rows, " << threads << " threads");
+        REQUIRE(withThreads(threads, run) == one);
+      }
+    }
   }
 }
 

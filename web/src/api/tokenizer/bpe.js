@@ -37,8 +37,11 @@ export class MergeTable {
 
   /** Adds the next merge (its rank is its order); a repeated pair keeps its first rank. */
   add(left, right, merged) {
-    const i = this.#slot(left, right);
-    if (this.lefts[i] !== -1) return;
+    // #slot's probe written out: the loader's hot loop (Chromium did not inline the call).
+    const { lefts, rights, mask } = this;
+    let i = (Math.imul(left, 0x9e3779b1) ^ Math.imul(right, 0x85ebca77)) & mask;
+    while (lefts[i] !== -1 && (lefts[i] !== left || rights[i] !== right)) i = (i + 1) & mask;
+    if (lefts[i] !== -1) return;
     this.lefts[i] = left;
     this.rights[i] = right;
     this.ranks[i] = this.size;

@@ -98,12 +98,28 @@ export function* buildTables({ file, vocab, pieces, merges, added, byteLevel, by
  * load, kept out of the generator so that it is optimized as one).
  */
 function addMerges(table, merges, from, to, vocab, pieces, addedOnly, file) {
+  const anyAddedOnly = addedOnly.size > 0;
   for (let rank = from; rank < to; rank++) {
-    // "a b" read in place (no array per merge); anything else, and every error, through mergeAt.
+    // "a b" read in place and ["a", "b"] taken as they are (no array, no destructuring per
+    // merge); anything else, and every error, through mergeAt.
     const merge = merges[rank];
-    const space = typeof merge === 'string' ? merge.indexOf(' ') : -1;
-    const plain = space > 0 && space < merge.length - 1 && merge.indexOf(' ', space + 1) === -1;
-    const [a, b] = plain ? [merge.slice(0, space), merge.slice(space + 1)] : mergeAt(merges, rank, file);
+    let a;
+    let b;
+    if (typeof merge === 'string') {
+      const space = merge.indexOf(' ');
+      if (space > 0 && space < merge.length - 1 && merge.indexOf(' ', space + 1) === -1) {
+        a = merge.slice(0, space);
+        b = merge.slice(space + 1);
+      } else [a, b] = mergeAt(merges, rank, file);
+    } else if (
+      Array.isArray(merge) &&
+      merge.length === 2 &&
+      typeof merge[0] === 'string' &&
+      typeof merge[1] === 'string'
+    ) {
+      a = merge[0];
+      b = merge[1];
+    } else [a, b] = mergeAt(merges, rank, file);
     const left = vocab[a];
     const right = vocab[b];
     // Trained files mostly give each merge's result the id after the last one's (Qwen: all;
@@ -115,7 +131,7 @@ function addMerges(table, merges, from, to, vocab, pieces, addedOnly, file) {
       next.length === a.length + b.length &&
       next.startsWith(a) &&
       next.endsWith(b) &&
-      !addedOnly.has(guess)
+      !(anyAddedOnly && addedOnly.has(guess))
         ? guess
         : vocab[a + b];
     // Own numbers only (an inherited name like 'constructor' is not a token).
