@@ -183,9 +183,9 @@ int main() {
     L.inputNorm.assign(kD, 1.0f);
     L.postNorm.assign(kD, 1.0f);
   }
-  std::vector<std::uint16_t> table;  // the tied output table as a model lays it out
-  packTokenTable(std::vector<std::uint16_t>(static_cast<std::size_t>(kV * kD), 0x3c00).data(),
-                 HalfFormat::kBF16, kV, kD, table);  // bf16 0.0078
+  // The tied output table as a model lays it out (bf16 0.0078).
+  std::vector<std::uint16_t> table(static_cast<std::size_t>(kV * kD), 0x3c00);
+  layOutTokenTable(table.data(), HalfFormat::kBF16, kV, kD);
   std::vector<float> finalNorm(kD, 1.0f);
   std::vector<double> freq;
   (void)ropeInverseFrequencies(kHd, 100000.0, RopeScaling{}, freq);

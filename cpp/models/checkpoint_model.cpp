@@ -160,18 +160,14 @@ Status CheckpointModel::finishLoading() {
     }
     tensors_[i].swap(packed);
   }
-  // The tables read through readRow / timesVector: token_table.h's layout.
+  // The tables read through readRow / timesVector: token_table.h's layout, in place.
   for (std::size_t i = 0; i < parameters_.size(); ++i) {
     if (!tables_[i]) continue;
     const CheckpointParameter& p = parameters_[i];
     if (storage_[i] == WeightStorage::kFloat32) {
-      std::vector<float> packed;
-      packTokenTable(tensors_[i].data(), p.rows, p.cols, packed);
-      tensors_[i].swap(packed);
+      layOutTokenTable(tensors_[i].data(), p.rows, p.cols);
     } else {
-      std::vector<std::uint16_t> packed;
-      packTokenTable(halves_[i].data(), formatOf(static_cast<int>(i)), p.rows, p.cols, packed);
-      halves_[i].swap(packed);
+      layOutTokenTable(halves_[i].data(), formatOf(static_cast<int>(i)), p.rows, p.cols);
     }
   }
   ready_ = true;

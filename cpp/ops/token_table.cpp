@@ -28,13 +28,19 @@ bool reordered(HalfFormat format, Index cols, Index c) {
   return format == HalfFormat::kBF16 && c - c % kChunk + kChunk <= cols;
 }
 
+// In place, a group at a time: a group's n rows are the same n * cols entries in
+// both layouts, so one group's copy is all the extra memory (a model's table is
+// laid out where it was loaded, with no second table beside it).
 template <typename T, typename Slot>
-void packTable(const T* table, Index rows, Index cols, std::vector<T>& packed, Slot slot) {
-  packed.resize(static_cast<std::size_t>(rows * cols));
-  for (Index r = 0; r < rows; ++r) {
-    for (Index c = 0; c < cols; ++c) {
-      packed[static_cast<std::size_t>(positionOf(rows, cols, r, c - c % kChunk) + slot(c))] =
-          table[r * cols + c];
+void layOutTable(T* table, Index rows, Index cols, Slot slot) {
+  std::vector<T> group;
+  for (Index g = 0; g < rows; g += kTableGroupRows) {
+    const Index n = std::min(kTableGroupRows, rows - g);
+    group.assign(table + g * cols, table + (g + n) * cols);
+    for (Index r = 0; r < n; ++r) {
+      for (Index c = 0; c < cols; ++c) {
+        table[positionOf(rows, cols, g + r, c - c % kChunk) + slot(c)] = group[r * cols + c];
+      }
     }
   }
 }
@@ -133,13 +139,12 @@ const auto bf16Value = [](const std::uint16_t* p) { return half::bfloat16ToFloat
 
 }  // namespace
 
-void packTokenTable(const float* table, Index rows, Index cols, std::vector<float>& packed) {
-  packTable(table, rows, cols, packed, [](Index c) { return c % kChunk; });
+void layOutTokenTable(float* table, Index rows, Index cols) {
+  layOutTable(table, rows, cols, [](Index c) { return c % kChunk; });
 }
 
-void packTokenTable(const std::uint16_t* table, HalfFormat format, Index rows, Index cols,
-                    std::vector<std::uint16_t>& packed) {
-  packTable(table, rows, cols, packed, [&](Index c) {
+void layOutTokenTable(std::uint16_t* table, HalfFormat format, Index rows, Index cols) {
+  layOutTable(table, rows, cols, [&](Index c) {
     return reordered(format, cols, c) ? reorderedSlot(c % kChunk) : c % kChunk;
   });
 }

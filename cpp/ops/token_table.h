@@ -3,7 +3,7 @@
 // reads it: one row (a token's embedding) and the whole table times one vector
 // (the logits of the last position: a decoded token reads all of it).
 //
-// Layout (packTokenTable): groups of kTableGroupRows = 4 rows (the last group
+// Layout (layOutTokenTable): groups of kTableGroupRows = 4 rows (the last group
 // may have fewer, n), each stored chunk after chunk of 8 columns, the chunk's
 // n rows side by side: entry (r, c) of the group starting at row g is at
 //   g D + c0 n + (r - g) w + (c - c0),  c0 = c - c % 8,  w = min(8, D - c0).
@@ -27,12 +27,12 @@ namespace attention {
 
 constexpr Eigen::Index kTableGroupRows = 4;
 
-// table (rows x cols, row-major) -> packed, in the layout above (16-bit values
-// kept as stored; `format` says which chunks to reorder).
-void packTokenTable(const float* table, Eigen::Index rows, Eigen::Index cols,
-                    std::vector<float>& packed);
-void packTokenTable(const std::uint16_t* table, HalfFormat format, Eigen::Index rows,
-                    Eigen::Index cols, std::vector<std::uint16_t>& packed);
+// table (rows x cols, row-major) rearranged in place into the layout above
+// (16-bit values kept as stored; `format` says which chunks to reorder): each
+// group of rows stays where it was, so only one group is copied aside.
+void layOutTokenTable(float* table, Eigen::Index rows, Eigen::Index cols);
+void layOutTokenTable(std::uint16_t* table, HalfFormat format, Eigen::Index rows,
+                      Eigen::Index cols);
 
 // out (cols) = row `row` of a packed table, as float32. No checks.
 void tokenTableRow(const float* packed, Eigen::Index rows, Eigen::Index cols, Eigen::Index row,

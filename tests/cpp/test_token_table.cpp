@@ -31,11 +31,12 @@ TEST_CASE("a token table's rows read back as stored, and its product with x is x
   for (const auto& [rows, cols] : kShapes) {
     for (HalfFormat format : {HalfFormat::kBF16, HalfFormat::kF16}) {
       const HalfMatrix t = randomHalves(rows, cols, format, rng);
-      std::vector<float> wide(t.bits.size()), packedFloats;
+      std::vector<float> wide(t.bits.size());
       widenHalves(t.bits.data(), t.bits.size(), format, wide.data());
-      std::vector<std::uint16_t> packedHalves;
-      packTokenTable(t.bits.data(), format, rows, cols, packedHalves);
-      packTokenTable(wide.data(), rows, cols, packedFloats);
+      std::vector<std::uint16_t> packedHalves = t.bits;
+      std::vector<float> packedFloats = wide;
+      layOutTokenTable(packedHalves.data(), format, rows, cols);
+      layOutTokenTable(packedFloats.data(), rows, cols);
       INFO(nameOf(format) << " " << rows << "x" << cols);
       std::vector<float> row(static_cast<std::size_t>(cols)), rowHalf(row.size());
       for (int r = 0; r < rows; ++r) {
@@ -65,8 +66,8 @@ TEST_CASE("a token table's product on 2 and 4 threads equals 1 thread exactly",
   std::mt19937_64 rng(12);
   const int rows = 4093, cols = 131;  // enough work to split; a last group of 1 row
   const HalfMatrix t = randomHalves(rows, cols, HalfFormat::kBF16, rng);
-  std::vector<std::uint16_t> packed;
-  packTokenTable(t.bits.data(), HalfFormat::kBF16, rows, cols, packed);
+  std::vector<std::uint16_t> packed = t.bits;
+  layOutTokenTable(packed.data(), HalfFormat::kBF16, rows, cols);
   const auto x = float32::randomPair(cols, 1, rng);
   const auto run = [&] {
     std::vector<float> y(rows);
