@@ -25,6 +25,7 @@ const SITE_ALIASES = Object.freeze({
   'nmt-checkpoint.js': 'elements/nmt-checkpoint.js',
   'transformer-checkpoint.js': 'elements/transformer-checkpoint.js',
   'gpt2-demo.js': 'elements/gpt2-demo.js',
+  'wasm/model/model_core.wasm.js': 'lib/model/model_core.wasm.js',
   'embeddings/glove.6B.100d.14k.bin': 'lib/embeddings/glove.6B.100d.14k.bin',
   'vendor/katex/fonts/': 'elements/fonts/',
 });

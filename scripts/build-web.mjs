@@ -34,7 +34,7 @@ const bundle = (options) =>
     logLevel: 'warning',
     logOverride: { 'empty-import-meta': 'silent' },
     ...options,
-    plugins: [...(options.plugins ?? []), singleThreadModels],
+    plugins: [...(options.plugins ?? []), bundledModelModules],
   });
 
 /**
@@ -49,16 +49,20 @@ const cssAsMinifiedText = {
   },
 };
 
-// The bundles (classic scripts, the site) run the models on one thread: the
-// threaded module's worker file would not be beside their chunks. Only
-// dist/lib (unbundled, or bundled by the user's bundler) imports it.
-const singleThreadModels = {
-  name: 'single-thread-models',
+// The bundles (classic scripts, the site) cannot import the threaded module
+// from beside their chunks (its worker file would not be there): they import it
+// from the absolute URL in globalThis.attentionLabThreadedCore when a page set
+// one (the site's model worker on a cross-origin isolated page:
+// lesson-kit/model-proxy.js, the package's dist/lib copy), else run one thread.
+// dist/lib (unbundled, or bundled by the user's bundler) imports it beside itself.
+const bundledModelModules = {
+  name: 'bundled-model-modules',
   setup(b) {
     b.onLoad({ filter: /[\\/]model[\\/]modules\.js$/ }, ({ path }) => ({
       contents:
         "import createModelCore from './model_core.mjs';\n" +
-        'export const importThreadedCore = null;\n' +
+        'const threadedUrl = globalThis.attentionLabThreadedCore;\n' +
+        "export const importThreadedCore = typeof threadedUrl === 'string' ? () => import(threadedUrl) : null;\n" +
         'export const importModelCore = () => Promise.resolve({ default: createModelCore });\n',
       loader: 'js',
       resolveDir: dirname(path),

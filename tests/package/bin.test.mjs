@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { openPage, startBrowser } from '../browser/harness.mjs';
+import { HANG_GUARD_MS, openPage, startBrowser } from '../browser/harness.mjs';
 import { serve } from '../../scripts/serve.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -108,6 +108,20 @@ test('npx attention-lab serves the site with the right types and cross-origin is
     assert.match(await page.locator('article[data-chapter="basics"]').textContent(), /3\.88079708/);
     assert.deepEqual(page.errors, []);
     await page.context().close();
+
+    // The model chapter's worker runs the demo on threads: the package's threaded module, served.
+    const model = await openPage(env.browser, `${url}#chapter=model`, { waitForReady: false });
+    await model.waitForFunction(
+      () => document.querySelector('#chapter-model')?.dataset.modelExplained === 'true',
+      null,
+      {
+        timeout: HANG_GUARD_MS,
+      },
+    );
+    const cores = await model.evaluate(() => Math.min(8, navigator.hardwareConcurrency)); // threads: 'auto'
+    assert.equal(await model.locator('#chapter-model').getAttribute('data-model-threads'), String(cores));
+    assert.deepEqual(model.errors, []);
+    await model.context().close();
   } finally {
     await stop(child);
   }

@@ -82,10 +82,13 @@ async function siteAssets(id) {
   };
   if (id === 'model') {
     // Its worker is made of the model reader's and its wasm's data scripts (lesson-kit/model-proxy.js):
-    // the site's copies, then the package's (hosted from node_modules/attention-lab/dist/site/).
+    // the site's copies, then the package's (hosted from node_modules/attention-lab/dist/site/). On a
+    // cross-origin isolated page it runs on threads with the package's threaded module (served
+    // beside the site as npm start and npx attention-lab do; missing: one thread).
     assets.modelReader = {
       source: ['attention-lab-model.js', '../classic/attention-lab-model.js'],
       wasm: { 'wasm:model_core': ['wasm/model/model_core.wasm.js', '../lib/model/model_core.wasm.js'] },
+      threadedCore: '../lib/model/model_core_threads.mjs',
     };
   }
   if (id === 'nmt' || id === 'trained') {

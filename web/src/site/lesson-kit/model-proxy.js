@@ -9,7 +9,11 @@
 //   assets.modelReader   the site: a classic worker from a Blob URL (which pages
 //                        opened from file:// can start) made of what the page loads
 //                        anyway: the model reader's data script (its source text,
-//                        kept as a function) and its wasm module's data script value
+//                        kept as a function) and its wasm module's data script value;
+//                        on a cross-origin isolated page over http(s), also the URL
+//                        of the package's threaded model module (its `threadedCore`),
+//                        which the reader then imports to run on the machine's cores
+//                        (one thread if it cannot: scripts/build-web.mjs)
 //   neither, or a worker that cannot start (a Content-Security-Policy without
 //                        blob: workers): the same proxy over the API on the page.
 import { loadDataScript } from '../data-script.js';
@@ -54,13 +58,25 @@ function revive(api, value, depth = 0) {
   return value;
 }
 
+/**
+ * The absolute URL of the threaded model module for the site's worker, where threads can
+ * run (a cross-origin isolated page, fetched over http(s): a worker cannot import from
+ * file://), else null.
+ */
+function threadedCoreUrl(relative) {
+  if (typeof relative !== 'string' || globalThis.crossOriginIsolated !== true) return null;
+  const base = new URL(globalThis.document?.baseURI ?? globalThis.location?.href);
+  return base.protocol === 'http:' || base.protocol === 'https:' ? new URL(relative, base).href : null;
+}
+
 /** The blob worker's source: the wasm data, the model reader, the host (each the page's own code). */
-function blobSource(readerSource, wasm) {
+function blobSource(readerSource, wasm, threadedCore) {
   const data = Object.entries(wasm).map(
     ([key, value]) =>
       `(globalThis.attentionLabData = globalThis.attentionLabData || {})[${JSON.stringify(key)}] = ${JSON.stringify(value)};\n`,
   );
   return [
+    ...(threadedCore ? [`globalThis.attentionLabThreadedCore = ${JSON.stringify(threadedCore)};\n`] : []),
     ...data,
     `(${readerSource})();\n`,
     `var handle = (${modelHost.toString()})(function (m, t) { postMessage(m, t || []); }, function () {\n`,
@@ -78,7 +94,7 @@ async function workerChannel(assets, receive) {
   if (typeof assets.modelWorker === 'function') worker = assets.modelWorker();
   else if (typeof assets.modelWorker === 'string') worker = new Worker(assets.modelWorker, { type: 'module' });
   else if (assets.modelReader) {
-    const { source, wasm } = assets.modelReader;
+    const { source, wasm, threadedCore } = assets.modelReader;
     const [reader, ...values] = await Promise.all([
       loadDataScript(READER_SOURCE_KEY, source),
       ...Object.values(wasm).map((urls, i) => loadDataScript(Object.keys(wasm)[i], urls)),
@@ -86,9 +102,16 @@ async function workerChannel(assets, receive) {
     // One Blob per page: its URL stays for the next model (the Blob holds the page's own strings).
     blobUrl ??= timed(() =>
       URL.createObjectURL(
-        new Blob([blobSource(String(reader), Object.fromEntries(Object.keys(wasm).map((k, i) => [k, values[i]])))], {
-          type: 'text/javascript',
-        }),
+        new Blob(
+          [
+            blobSource(
+              String(reader),
+              Object.fromEntries(Object.keys(wasm).map((k, i) => [k, values[i]])),
+              threadedCoreUrl(threadedCore),
+            ),
+          ],
+          { type: 'text/javascript' },
+        ),
       ),
     );
     worker = timed(() => new Worker(blobUrl));

@@ -104,6 +104,7 @@ export default {
         root.dataset.modelSource = from;
         root.dataset.modelFamily = m.family;
         root.dataset.modelThread = m.offThread ? 'worker' : 'page'; // the page's fallback: no worker could start
+        root.dataset.modelThreads = String(m.threads ?? 1); // the wasm threads its passes run on
         save();
         update();
       },

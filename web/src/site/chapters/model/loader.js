@@ -51,8 +51,9 @@ export function modelLoader({ api, open, signal, assets, hasModel, onModel, onFa
             : '';
         const most = gpt2 ? c.n_positions : c.max_position_embeddings;
         const family = gpt2 ? '' : `; ${m.family}`;
+        const threads = m.threads > 1 ? `; running on ${m.threads} threads` : '';
         open.done(
-          `open: ${label} (${layers} layers × ${heads} heads${kv}, ${width}, ${c.vocab_size} tokens, at most ${most} per text${family})`,
+          `open: ${label} (${layers} layers × ${heads} heads${kv}, ${width}, ${c.vocab_size} tokens, at most ${most} per text${family}${threads})`,
         );
         onModel(m, from);
       },

@@ -1,6 +1,9 @@
 // Where the model chapter's model runs: in a worker on the site over http and
 // from file:// (a Blob worker made of the page's own data scripts), and in the
-// elements' lesson-worker.js with the module and the classic elements script.
+// elements' lesson-worker.js with the module and the classic elements script;
+// and on how many threads: the cores on the site served as npm start serves it (dist/
+// with COOP and COEP: the worker imports the package's threaded module), with the
+// one-thread site's numbers; one everywhere else.
 import assert from 'node:assert/strict';
 import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,9 +12,12 @@ import { after, before, test } from 'node:test';
 import { FILE_URL, openPage, SITE_DIR, startBrowser, waitUntil } from '../../../../../../tests/browser/harness.mjs';
 import { serve } from '../../../../../../scripts/serve.mjs';
 
+const ISOLATED = { 'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-Origin-Embedder-Policy': 'require-corp' };
+
 let env;
 let hostDir;
 let host;
+let isolated;
 before(async () => {
   env = await startBrowser();
   hostDir = mkdtempSync(join(tmpdir(), 'attention-lab-model-threads-'));
@@ -28,10 +34,12 @@ before(async () => {
     lesson('<script src="dist/classic/attention-lab-elements.js"></script>'),
   );
   host = await serve({ root: hostDir });
+  isolated = await serve({ root: join(SITE_DIR, '..'), headers: ISOLATED });
 });
 after(async () => {
   await env?.close();
   if (host) await new Promise((ok) => host.server.close(ok));
+  if (isolated) await new Promise((ok) => isolated.server.close(ok));
   rmSync(hostDir, { recursive: true, force: true });
 });
 
@@ -44,9 +52,13 @@ async function explained(page, selector) {
     async () => (await data()).modelExplained === 'true',
     async () => JSON.stringify(await data()),
   );
-  const { modelThread: thread, modelFamily: family } = await data();
-  return { thread, family };
+  const { modelThread: thread, modelFamily: family, modelThreads: threads } = await data();
+  return { thread, family, threads };
 }
+
+/** The next-token table's rows of the explained demo. */
+const nextRows = (page, selector) =>
+  page.locator(`${selector} .model-next tbody tr`).evaluateAll((rows) => rows.map((r) => r.textContent));
 
 for (const [name, url, selector] of [
   ['the site over http', () => `${env.url}#chapter=model`, '#chapter-model'],
@@ -57,7 +69,7 @@ for (const [name, url, selector] of [
   test(`${name}: the demo opens and runs in a worker`, async () => {
     const page = await openPage(env.browser, url(), { waitForReady: false });
     try {
-      assert.deepEqual(await explained(page, selector), { thread: 'worker', family: 'gpt2' });
+      assert.deepEqual(await explained(page, selector), { thread: 'worker', family: 'gpt2', threads: '1' });
       assert.ok(page.workers().length >= 1, 'a worker runs');
       assert.deepEqual(page.errors, []);
     } finally {
@@ -65,3 +77,29 @@ for (const [name, url, selector] of [
     }
   });
 }
+
+test("the site served as npm start serves it (COOP, COEP): the demo runs on threads, with one thread's numbers", async () => {
+  const one = await openPage(env.browser, `${env.url}#chapter=model`, { waitForReady: false });
+  const two = await openPage(env.browser, `${isolated.url}site/index.html#chapter=model`, { waitForReady: false });
+  try {
+    assert.deepEqual(await explained(one, '#chapter-model'), { thread: 'worker', family: 'gpt2', threads: '1' });
+    // threads: 'auto', the machine's cores (2 here; at most 8)
+    const cores = await two.evaluate(() => Math.min(8, navigator.hardwareConcurrency));
+    assert.ok(cores > 1, 'a machine with two cores or more');
+    assert.deepEqual(await explained(two, '#chapter-model'), {
+      thread: 'worker',
+      family: 'gpt2',
+      threads: String(cores),
+    });
+    assert.equal(await two.evaluate(() => globalThis.crossOriginIsolated), true);
+    assert.match(await two.textContent('#chapter-model .model-status'), new RegExp(`running on ${cores} threads`));
+    const rows = await nextRows(one, '#chapter-model');
+    assert.equal(rows.length, 8);
+    assert.deepEqual(await nextRows(two, '#chapter-model'), rows);
+    assert.deepEqual(one.errors, []);
+    assert.deepEqual(two.errors, []);
+  } finally {
+    await one.context().close();
+    await two.context().close();
+  }
+});
