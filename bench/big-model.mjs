@@ -17,6 +17,7 @@ import { closeSync, mkdtempSync, openAsBlob, openSync, readFileSync, rmSync, wri
 import { createRequire } from 'node:module';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { qwen2Tensors } from '../tests/js/qwen2-files.js';
 
 const CONFIG = {
   architectures: ['Qwen2ForCausalLM'],
@@ -45,37 +46,11 @@ const SENTENCE = 'the small dog saw the red bird sitting in the tall old tree by
 const mib = (bytes) => `${(bytes / 2 ** 20).toFixed(0)} MiB`;
 const seconds = (ms) => `${(ms / 1000).toFixed(2)} s`;
 
-/** Qwen2's tensors for CONFIG, in Hugging Face's names and shapes ([out, in] for a linear). */
-function tensors() {
-  const { hidden_size: D, num_attention_heads: H, num_key_value_heads: KV, intermediate_size: F } = CONFIG;
-  const kv = (KV * D) / H;
-  const list = [['model.embed_tokens.weight', [CONFIG.vocab_size, D]]];
-  for (let l = 0; l < CONFIG.num_hidden_layers; l++) {
-    const p = `model.layers.${l}.`;
-    list.push(
-      [`${p}input_layernorm.weight`, [D]],
-      [`${p}self_attn.q_proj.weight`, [D, D]],
-      [`${p}self_attn.q_proj.bias`, [D]],
-      [`${p}self_attn.k_proj.weight`, [kv, D]],
-      [`${p}self_attn.k_proj.bias`, [kv]],
-      [`${p}self_attn.v_proj.weight`, [kv, D]],
-      [`${p}self_attn.v_proj.bias`, [kv]],
-      [`${p}self_attn.o_proj.weight`, [D, D]],
-      [`${p}post_attention_layernorm.weight`, [D]],
-      [`${p}mlp.gate_proj.weight`, [F, D]],
-      [`${p}mlp.up_proj.weight`, [F, D]],
-      [`${p}mlp.down_proj.weight`, [D, F]],
-    );
-  }
-  list.push(['model.norm.weight', [D]]);
-  return list;
-}
-
 /** Writes the checkpoint: BF16, norms 1, the rest seeded uniform values of scale 1/sqrt(fan-in). */
 function writeCheckpoint(path) {
   const header = { __metadata__: { format: 'pt' } };
   let offset = 0;
-  const list = tensors();
+  const list = qwen2Tensors(CONFIG);
   for (const [name, shape] of list) {
     const bytes = 2 * shape.reduce((x, y) => x * y, 1);
     header[name] = { dtype: 'BF16', shape, data_offsets: [offset, offset + bytes] };

@@ -16,6 +16,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { serve } from '../../scripts/serve.mjs';
+import { gpt2Tensors } from '../../tests/js/gpt2-files.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const DIR = join(tmpdir(), 'attention-lab-threads-bench');
@@ -76,34 +77,6 @@ function llamaTensors(c) {
     );
   }
   list.push(['model.norm.weight', [D]]);
-  return list;
-}
-
-function gpt2Tensors(c) {
-  const D = c.n_embd,
-    F = 4 * D;
-  const list = [
-    ['wte.weight', [c.vocab_size, D]],
-    ['wpe.weight', [c.n_positions, D]],
-  ];
-  for (let l = 0; l < c.n_layer; l++) {
-    const p = `h.${l}.`;
-    list.push(
-      [p + 'ln_1.weight', [D]],
-      [p + 'ln_1.bias', [D]],
-      [p + 'attn.c_attn.weight', [D, 3 * D]],
-      [p + 'attn.c_attn.bias', [3 * D]],
-      [p + 'attn.c_proj.weight', [D, D]],
-      [p + 'attn.c_proj.bias', [D]],
-      [p + 'ln_2.weight', [D]],
-      [p + 'ln_2.bias', [D]],
-      [p + 'mlp.c_fc.weight', [D, F]],
-      [p + 'mlp.c_fc.bias', [F]],
-      [p + 'mlp.c_proj.weight', [F, D]],
-      [p + 'mlp.c_proj.bias', [D]],
-    );
-  }
-  list.push(['ln_f.weight', [D]], ['ln_f.bias', [D]]);
   return list;
 }
 

@@ -13,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { loadAttention } from '../../dist/lib/index.js';
 import { assertClose } from './fixtures.js';
 import { joinSafetensors } from './gpt2-files.js';
+import { qwen2Tensors } from './qwen2-files.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'qwen2');
 const config = {
@@ -27,32 +28,6 @@ const config = {
   tie_word_embeddings: true,
 };
 
-/** Qwen2's tensors for `config`: [name, shape]. */
-function tensorList() {
-  const { hidden_size: D, intermediate_size: F, num_attention_heads: H, num_key_value_heads: KV } = config;
-  const kv = (KV * D) / H;
-  const list = [['model.embed_tokens.weight', [config.vocab_size, D]]];
-  for (let l = 0; l < config.num_hidden_layers; l++) {
-    const p = `model.layers.${l}.`;
-    list.push(
-      [`${p}input_layernorm.weight`, [D]],
-      [`${p}self_attn.q_proj.weight`, [D, D]],
-      [`${p}self_attn.q_proj.bias`, [D]],
-      [`${p}self_attn.k_proj.weight`, [kv, D]],
-      [`${p}self_attn.k_proj.bias`, [kv]],
-      [`${p}self_attn.v_proj.weight`, [kv, D]],
-      [`${p}self_attn.v_proj.bias`, [kv]],
-      [`${p}self_attn.o_proj.weight`, [D, D]],
-      [`${p}post_attention_layernorm.weight`, [D]],
-      [`${p}mlp.gate_proj.weight`, [F, D]],
-      [`${p}mlp.up_proj.weight`, [F, D]],
-      [`${p}mlp.down_proj.weight`, [D, F]],
-    );
-  }
-  list.push(['model.norm.weight', [config.hidden_size]]);
-  return list;
-}
-
 /** The checkpoint in BF16 and the same values in F32: deterministic small bfloat16 numbers. */
 function checkpoints() {
   const header16 = {};
@@ -61,7 +36,7 @@ function checkpoints() {
   let at16 = 0;
   let at32 = 0;
   let seed = 1;
-  for (const [name, shape] of tensorList()) {
+  for (const [name, shape] of qwen2Tensors(config)) {
     const n = shape.reduce((x, y) => x * y, 1);
     const bits = new Uint16Array(n);
     const norm = name.endsWith('norm.weight');
