@@ -3,8 +3,10 @@
 // left alone by them: the model reader was a 404 in Vite). The exceptions are
 // meant to be left alone: Node's own modules (node:fs/promises, read by the API
 // in Node only), the notebook widget's elements URL (the notebook gives it at run
-// time), a literal file resolved against a module's own address (new URL('./x', …))
-// and Emscripten's pthread worker, which imports the module its page names.
+// time), a literal file resolved against a module's own address (new URL('./x', …)),
+// Emscripten's pthread worker, which imports the module its page names, and the
+// classic bundles' threaded model module, imported from the absolute URL a page
+// sets (globalThis.attentionLabThreadedCore: the site's model worker).
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -28,6 +30,11 @@ function variableImports() {
   return found;
 }
 
+/** Whether identifier `name` is bound to globalThis.attentionLabThreadedCore in `text` (scripts/build-web.mjs). */
+const threadedCoreUrl = (name, text) =>
+  /^[\w$]+$/.test(name) &&
+  new RegExp(`(?<![\\w$.])${name.replace('$', '\\$')}\\s*=\\s*globalThis\\.attentionLabThreadedCore\\b`).test(text);
+
 /** Whether identifier `name` is bound to a "node:…" string in `text` (the Node-only reads). */
 const nodeModule = (name, text) =>
   /^[\w$]+$/.test(name) && new RegExp(`(?<![\\w$.])${name.replace('$', '\\$')}\\s*=\\s*\\\\?["']node:`).test(text); // (\\" in a worker's source text)
@@ -37,6 +44,7 @@ test('the built package imports no variable path: only literal import()s, beside
   const left = all.filter(
     ({ file, argument, text }) =>
       !nodeModule(argument, text) &&
+      !threadedCoreUrl(argument, text) &&
       !/^new URL\(\s*["'][^"']+["']\s*,/.test(argument) &&
       // the widget imports the elements from the URL the notebook sets (elements_url)
       !(file === 'elements/anywidget.js' && text.includes('elements_url')) &&
