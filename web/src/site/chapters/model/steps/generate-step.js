@@ -45,9 +45,9 @@ export function generateStep({ options, onOption, onGenerate, onStop, onPick, ex
   const prompt = el('span', { className: 'gen-prompt' });
   const produced = el('span', { className: 'gen-tokens', attrs: { role: 'group', 'aria-label': 'generated tokens' } });
   const text = el('p', { className: 'gen-text' }, prompt, produced);
-  const map = new Heatmap({
+  // Both maps: a row per position or step over every position, labels on top, no numbers in cells.
+  const rowsOverPositions = {
     palette: 'purple',
-    label: 'the chosen head over the sentence and the generated tokens',
     weights: true,
     pixelAbove: BIG_MAP,
     cellWidth: 22,
@@ -55,23 +55,15 @@ export function generateStep({ options, onOption, onGenerate, onStop, onPick, ex
     colLabelsOnTop: true,
     rotateColLabels: true,
     annotate: false,
+  };
+  const map = new Heatmap({
+    ...rowsOverPositions,
+    label: 'the chosen head over the sentence and the generated tokens',
     explain,
   });
   const figure = captioned(map, ' ');
   // What generate() returned, drawn as received (an input): one row per step, over the positions.
-  const received = asInput(
-    new Heatmap({
-      palette: 'purple',
-      label: 'the rows generate() returned, one per step',
-      weights: true,
-      pixelAbove: BIG_MAP,
-      cellWidth: 22,
-      cellHeight: 18,
-      colLabelsOnTop: true,
-      rotateColLabels: true,
-      annotate: false,
-    }),
-  );
+  const received = asInput(new Heatmap({ ...rowsOverPositions, label: 'the rows generate() returned, one per step' }));
   const receivedFigure = captioned(received, ' ');
   const mapBox = el('div', { className: 'figures gen-map', hidden: true });
   const picked = el('p', { className: 'gen-picked', attrs: { 'aria-live': 'polite' } });
